@@ -1,0 +1,254 @@
+//===- Pipeline.cpp - the JFA compiler as a library -------------------------===//
+#include "compiler/Pipeline.h"
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace mlir;
+
+namespace jfa {
+
+namespace {
+const Target kTargets[] = {
+    // PTX 8.6 is the first ISA with sm_100a; CUDA 12.8+ ptxas accepts it.
+    {"sm_90a", 90, "+ptx86"},
+    {"sm_100a", 100, "+ptx86"},
+};
+constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+} // namespace
+
+std::optional<Target> lookupTarget(llvm::StringRef name) {
+  for (const Target &t : kTargets)
+    if (t.chip == name)
+      return t;
+  return std::nullopt;
+}
+
+std::string knownTargetNames() {
+  std::string names;
+  for (const Target &t : kTargets)
+    names += (names.empty() ? "" : ", ") + t.chip;
+  return names;
+}
+
+void registerDialects(DialectRegistry &registry) {
+  registry.insert<JFADialect, arith::ArithDialect, scf::SCFDialect,
+                  tensor::TensorDialect, vector::VectorDialect,
+                  math::MathDialect, cf::ControlFlowDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+void buildLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createJFAAllocateSharedMemory());
+  pm.addPass(createJFADistributeTiles());
+  pm.addPass(createJFALowerAsyncTasks());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createJFAConvertToLLVM());
+  // Inline-PTX NVVM ops (mbarrier waits, fences, named barriers) become
+  // llvm.inline_asm here.
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void registerPasses() {
+  jfa::registerJFAPasses();
+  registerCanonicalizerPass();
+  registerCSEPass();
+  registerConvertNVVMToLLVMPass();
+  registerReconcileUnrealizedCastsPass();
+  registerSCFToControlFlowPass();
+  PassPipelineRegistration<>(
+      "jfa-lower-to-llvm",
+      "the whole JFA -> LLVM/NVVM dialect pipeline jfac runs",
+      [](OpPassManager &pm) { buildLoweringPipeline(pm); });
+}
+
+LogicalResult lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
+  PassManager pm(module.getContext());
+  if (options.printIRAfterAll) {
+    module.getContext()->disableMultithreading();
+    pm.enableIRPrinting(/*shouldPrintBeforePass=*/nullptr,
+                        /*shouldPrintAfterPass=*/
+                        [](Pass *, Operation *) { return true; },
+                        /*printModuleScope=*/true);
+  }
+  buildLoweringPipeline(pm);
+  return pm.run(module);
+}
+
+LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
+                                std::string &llvmIRText, std::string &ptx) {
+  static bool initialized = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "jfa");
+  if (!llvmModule)
+    return module.emitError() << "translation to LLVM IR failed";
+
+  llvm::Triple triple(kTriple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return module.emitError() << "NVPTX backend unavailable: " << error;
+  llvm::CodeGenOptLevel level = options.optLevel == 0 ? llvm::CodeGenOptLevel::None
+                                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                                        : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, options.target.chip, options.target.features, llvm::TargetOptions(),
+      std::nullopt, std::nullopt, level));
+  if (!machine)
+    return module.emitError() << "cannot create an NVPTX target machine for "
+                              << options.target.chip;
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  if (options.optLevel > 0) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(machine.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::OptimizationLevel o = options.optLevel == 1 ? llvm::OptimizationLevel::O1
+                                : options.optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                        : llvm::OptimizationLevel::O3;
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(o);
+    mpm.run(*llvmModule, mam);
+  }
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return module.emitError() << "internal error: invalid LLVM IR";
+
+  llvmIRText.clear();
+  llvm::raw_string_ostream irStream(llvmIRText);
+  llvmModule->print(irStream, nullptr);
+
+  ptx.clear();
+  llvm::raw_string_ostream ptxStream(ptx);
+  llvm::buffer_ostream bufferStream(ptxStream);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, bufferStream, nullptr,
+                                   llvm::CodeGenFileType::AssemblyFile))
+    return module.emitError() << "the NVPTX backend cannot emit PTX";
+  codegen.run(*llvmModule);
+  return success();
+}
+
+std::string findPtxas(const CompileOptions &options, std::string &error) {
+  auto executable = [](const std::string &path) {
+    return !path.empty() && llvm::sys::fs::can_execute(path);
+  };
+  if (!options.ptxas.empty()) {
+    if (executable(options.ptxas))
+      return options.ptxas;
+    error = "--ptxas=" + options.ptxas + " is not an executable file";
+    return "";
+  }
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
+    if (const char *root = std::getenv(var)) {
+      std::string path = std::string(root) + "/bin/ptxas";
+      if (executable(path))
+        return path;
+    }
+  }
+  if (executable("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda/bin/ptxas";
+  if (auto path = llvm::sys::findProgramByName("ptxas"))
+    return *path;
+  error = "cannot find ptxas: pass --ptxas=/path/to/ptxas or set CUDA_HOME to "
+          "the CUDA Toolkit root";
+  return "";
+}
+
+LogicalResult runPtxas(llvm::StringRef ptx, llvm::StringRef cubinPath,
+                       const CompileOptions &options, std::string &log,
+                       std::string &error) {
+  std::string ptxas = findPtxas(options, error);
+  if (ptxas.empty())
+    return failure();
+
+  llvm::SmallString<128> ptxFile, logFile;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("jfa", "ptx", fd, ptxFile)) {
+    error = "cannot create a temporary file";
+    return failure();
+  }
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  llvm::sys::fs::createTemporaryFile("jfa-ptxas", "log", logFile);
+
+  std::string arch = "-arch=" + options.target.chip;
+  std::string opt = "-O" + std::to_string(std::min(options.optLevel, 3u));
+  llvm::SmallVector<llvm::StringRef> args = {
+      ptxas, arch, opt, "-v", ptxFile, "-o", cubinPath};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, logFile.str(),
+                                                logFile.str()};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                     &execError);
+  if (auto buffer = llvm::MemoryBuffer::getFile(logFile))
+    log = (*buffer)->getBuffer().str();
+  llvm::sys::fs::remove(ptxFile);
+  llvm::sys::fs::remove(logFile);
+  if (rc != 0) {
+    error = rc < 0 ? "cannot run " + ptxas + ": " + execError
+                   : "ptxas (" + ptxas + ") failed with exit code " +
+                         std::to_string(rc);
+    return failure();
+  }
+  return success();
+}
+
+} // namespace jfa

@@ -1,0 +1,75 @@
+//===- Pipeline.h - the JFA compiler as a library ---------------*- C++ -*-===//
+//
+// Source -> verified JFA -> LLVM/NVVM dialect -> LLVM IR -> PTX (in-process
+// NVPTX backend) -> cubin (ptxas subprocess), plus the metadata the runtime
+// reads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef JFA_COMPILER_PIPELINE_H
+#define JFA_COMPILER_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <optional>
+#include <string>
+
+namespace jfa {
+
+/// A GPU the compiler generates code for.
+struct Target {
+  std::string chip;     // "sm_90a"
+  int smVersion;        // 90
+  std::string features; // "+ptx86"
+};
+
+/// The targets jfac knows, by name; std::nullopt for any other.
+std::optional<Target> lookupTarget(llvm::StringRef name);
+/// "sm_90a, sm_100a", for messages.
+std::string knownTargetNames();
+
+struct CompileOptions {
+  Target target;
+  unsigned optLevel = 3;
+  /// ptxas to run; empty: $CUDA_HOME/bin, /usr/local/cuda/bin, then $PATH.
+  std::string ptxas;
+  /// Print the IR after every pass (to stderr).
+  bool printIRAfterAll = false;
+};
+
+void registerDialects(mlir::DialectRegistry &registry);
+/// Registers the JFA passes, the upstream passes the pipeline uses and the
+/// `jfa-lower-to-llvm` pipeline.
+void registerPasses();
+
+/// The JFA -> LLVM/NVVM dialect pipeline.
+void buildLoweringPipeline(mlir::OpPassManager &pm);
+
+/// Runs the lowering pipeline on `module`. Diagnostics go to the context.
+mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
+                                       const CompileOptions &options);
+
+/// Translates a module in the LLVM dialect to LLVM IR text (optimized at
+/// options.optLevel) and PTX.
+mlir::LogicalResult translateToLLVMIR(mlir::ModuleOp module,
+                                      const CompileOptions &options,
+                                      std::string &llvmIR, std::string &ptx);
+
+/// Where ptxas is, or an empty string with `error` set.
+std::string findPtxas(const CompileOptions &options, std::string &error);
+
+/// Assembles PTX into `cubinPath`. `log` receives ptxas's report (resource
+/// use with -v, or its errors).
+mlir::LogicalResult runPtxas(llvm::StringRef ptx, llvm::StringRef cubinPath,
+                             const CompileOptions &options, std::string &log,
+                             std::string &error);
+
+/// The metadata the runtime reads: per kernel its name, parameters, threads,
+/// cluster, dynamic shared memory and TMA descriptor specs. Call after
+/// jfa-allocate-shared-memory (the pipeline's first pass) has run.
+std::string buildMetadata(mlir::ModuleOp module, const Target &target);
+
+} // namespace jfa
+
+#endif // JFA_COMPILER_PIPELINE_H

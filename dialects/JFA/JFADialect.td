@@ -1,0 +1,32 @@
+//===- JFADialect.td - the JFA kernel DSL dialect -------------*- tablegen -*-===//
+#ifndef JFA_DIALECT_TD
+#define JFA_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def JFA_Dialect : Dialect {
+  let name = "jfa";
+  let cppNamespace = "::jfa";
+  let summary = "A TLX-style kernel DSL with explicit control of Hopper and "
+                "Blackwell hardware";
+  let description = [{
+    Kernels are `jfa.kernel` ops. Their bodies allocate shared-memory buffers
+    and mbarrier arrays, split into warp-specialized async tasks, move tiles
+    with TMA and compute on register tiles (ranked tensors, distributed over
+    the threads of the enclosing task).
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerTypes();
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+class JFA_Op<string mnemonic, list<Trait> traits = []>
+    : Op<JFA_Dialect, mnemonic, traits>;
+
+#endif // JFA_DIALECT_TD

@@ -1,0 +1,407 @@
+//===- JFAOps.cpp - JFA operations ------------------------------------------===//
+#include "JFA/JFAOps.h"
+#include "JFA/TaskInfo.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace jfa;
+
+#include "JFA/JFAAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "JFA/JFAOps.cpp.inc"
+
+/// Checks that a constant `index` lies in [0, size).
+static LogicalResult verifyConstantIndex(Operation *op, Value index,
+                                         int64_t size, StringRef what) {
+  APInt value;
+  if (!matchPattern(index, m_ConstantInt(&value)))
+    return success();
+  int64_t i = value.getSExtValue();
+  if (i < 0 || i >= size)
+    return op->emitOpError() << what << " index " << i
+                             << " is out of range [0, " << size << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> args;
+  if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true))
+    return failure();
+
+  int32_t warps;
+  SMLoc warpsLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword("warps") || parser.parseLParen() ||
+      parser.parseInteger(warps) || parser.parseRParen())
+    return failure();
+  (void)warpsLoc;
+  result.addAttribute(getNumWarpsAttrName(result.name),
+                      parser.getBuilder().getI32IntegerAttr(warps));
+
+  if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+    SmallVector<int32_t> dims;
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+              int32_t d;
+              if (parser.parseInteger(d))
+                return failure();
+              dims.push_back(d);
+              return success();
+            }))
+      return failure();
+    result.addAttribute(getClusterDimsAttrName(result.name),
+                        parser.getBuilder().getDenseI32ArrayAttr(dims));
+  }
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  SmallVector<Type> argTypes;
+  for (auto &arg : args)
+    argTypes.push_back(arg.type);
+  result.addAttribute(
+      getFunctionTypeAttrName(result.name),
+      TypeAttr::get(parser.getBuilder().getFunctionType(argTypes, {})));
+
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  p << '(';
+  llvm::interleaveComma(getBodyBlock().getArguments(), p,
+                        [&](BlockArgument arg) { p.printRegionArgument(arg); });
+  p << ") warps(" << getNumWarps() << ')';
+  if (auto dims = getClusterDims()) {
+    p << " cluster(";
+    llvm::interleaveComma(*dims, p);
+    p << ')';
+  }
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getSymNameAttrName(), getFunctionTypeAttrName(),
+                            getNumWarpsAttrName(), getClusterDimsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+static bool isValidParameterType(Type type) {
+  if (isa<TensorDescType, GlobalPtrType>(type))
+    return true;
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.getWidth() == 32 || intType.getWidth() == 64;
+  return type.isF32() || type.isF64();
+}
+
+LogicalResult KernelOp::verify() {
+  if (getNumWarps() < 1 || getNumWarps() > kMaxWarpsPerCTA)
+    return emitOpError() << "warps must be in [1, " << kMaxWarpsPerCTA
+                         << "] (at most 1024 threads per CTA), got "
+                         << getNumWarps();
+  if (auto dims = getClusterDims()) {
+    if (dims->size() != 3)
+      return emitOpError() << "cluster needs 3 dimensions (x, y, z), got "
+                           << dims->size();
+    int64_t ctas = 1;
+    for (int32_t d : *dims) {
+      if (d < 1)
+        return emitOpError() << "cluster dimensions must be positive, got "
+                             << d;
+      ctas *= d;
+    }
+    if (ctas > 16)
+      return emitOpError() << "a cluster holds at most 16 CTAs, got " << ctas;
+  }
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError() << "kernels return no values";
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBodyBlock();
+  FunctionType type = getFunctionType();
+  if (body.getNumArguments() != type.getNumInputs())
+    return emitOpError() << "body has " << body.getNumArguments()
+                         << " arguments but the signature has "
+                         << type.getNumInputs();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    if (arg.getType() != type.getInput(i))
+      return emitOpError() << "parameter " << i << " type mismatch";
+    if (!isValidParameterType(arg.getType()))
+      return emitOpError()
+             << "parameter " << i << " has type " << arg.getType()
+             << "; kernel parameters are !jfa.tma, !jfa.ptr, i32, i64, f32 "
+                "or f64";
+  }
+  int numTaskRegions = 0;
+  for (auto tasks : body.getOps<AsyncTasksOp>()) {
+    if (++numTaskRegions > 1)
+      return tasks.emitOpError() << "a kernel has at most one jfa.async_tasks";
+  }
+  int64_t total = computeSharedMemoryBytes();
+  if (total > kMaxSharedMemoryBytes) {
+    auto diag = emitOpError()
+                << "uses " << total << " bytes of shared memory, more than "
+                << "the " << kMaxSharedMemoryBytes << " bytes (227 KiB) a CTA "
+                << "can have";
+    for (auto [op, offset] : computeSharedMemoryLayout(*this).offsets)
+      diag.attachNote(op->getLoc()) << "allocation at offset " << offset;
+    return diag;
+  }
+  return success();
+}
+
+int64_t KernelOp::computeSharedMemoryBytes() {
+  return computeSharedMemoryLayout(*this).totalBytes;
+}
+
+SharedMemoryLayout jfa::computeSharedMemoryLayout(KernelOp kernel) {
+  // Buffers first, each aligned for swizzled TMA/MMA access, then barrier
+  // arrays (8-byte aligned) so they never break a buffer's alignment.
+  SharedMemoryLayout layout;
+  int64_t offset = 0;
+  for (auto alloc : kernel.getBodyBlock().getOps<LocalAllocOp>()) {
+    offset = llvm::alignTo(offset, kSharedBufferAlignment);
+    layout.offsets.push_back({alloc, offset});
+    offset += alloc.getType().getTotalBytes();
+  }
+  for (auto alloc : kernel.getBodyBlock().getOps<AllocBarriersOp>()) {
+    offset = llvm::alignTo(offset, 8);
+    layout.offsets.push_back({alloc, offset});
+    offset += 8 * alloc.getType().getSize();
+  }
+  layout.totalBytes = offset;
+  return layout;
+}
+
+//===----------------------------------------------------------------------===//
+// Tasks
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncTasksOp::verifyRegions() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  int64_t claimed = 0, defaults = 0, numTasks = 0;
+  for (Operation &op : getBody().front()) {
+    auto task = dyn_cast<TaskOp>(op);
+    if (!task)
+      return op.emitOpError() << "cannot appear directly in jfa.async_tasks; "
+                                 "put it inside a jfa.task";
+    ++numTasks;
+    if (task.getIsDefault())
+      ++defaults;
+    else
+      claimed += task.getNumWarps().value_or(0);
+  }
+  if (numTasks == 0)
+    return emitOpError() << "needs at least one jfa.task";
+  if (defaults > 1)
+    return emitOpError() << "has " << defaults
+                         << " default tasks; at most one is allowed";
+  int64_t warps = kernel.getNumWarps();
+  if (defaults == 0 && claimed != warps)
+    return emitOpError() << "tasks use " << claimed << " warps but the kernel "
+                         << "has warps(" << warps << ")";
+  if (defaults == 1 && claimed >= warps)
+    return emitOpError() << "tasks use " << claimed << " warps, leaving none "
+                         << "for the default task of a warps(" << warps
+                         << ") kernel";
+
+  auto layout = computeTaskLayout(*this);
+  if (failed(layout))
+    return emitOpError() << "cannot lay out tasks";
+  if (layout->size() > 15)
+    return emitOpError() << "at most 15 tasks (one named barrier each)";
+  int64_t budget = 0;
+  auto taskOps = llvm::to_vector(getBody().front().getOps<TaskOp>());
+  for (auto [task, info] : llvm::zip(taskOps, *layout)) {
+    if (!info.registers)
+      continue;
+    if (info.firstWarp % 4 != 0 || info.numWarps % 4 != 0)
+      return task.emitOpError()
+             << "sets registers(" << *info.registers
+             << ") but runs on warps [" << info.firstWarp << ", "
+             << info.firstWarp + info.numWarps
+             << "); setmaxnreg needs whole warpgroups (4 warps starting at a "
+                "multiple of 4)";
+    budget += int64_t(*info.registers) * info.numThreads();
+  }
+  if (budget > kRegistersPerSM)
+    return emitOpError() << "register budgets add up to " << budget
+                         << " registers, more than the " << kRegistersPerSM
+                         << " of an SM";
+  return success();
+}
+
+LogicalResult TaskOp::verify() {
+  if (getIsDefault() && getNumWarps())
+    return emitOpError() << "the default task takes the remaining warps; "
+                            "drop warps(" << *getNumWarps() << ")";
+  if (!getIsDefault() && !getNumWarps())
+    return emitOpError() << "needs warps(N) or `default`";
+  if (getNumWarps() && *getNumWarps() < 1)
+    return emitOpError() << "warps must be positive, got " << *getNumWarps();
+  if (auto regs = getRegisters()) {
+    if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
+      return emitOpError() << "registers(" << *regs
+                           << ") is not a valid setmaxnreg budget: it must be "
+                              "a multiple of 8 in [24, 256]";
+  }
+  return success();
+}
+
+static LogicalResult verifyBarrierThreads(Operation *op, int64_t threads) {
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return op->emitOpError() << "threads must be a multiple of 32 in "
+                                "[32, 1024], got "
+                             << threads;
+  return success();
+}
+
+LogicalResult NamedBarrierSyncOp::verify() {
+  return verifyBarrierThreads(*this, getThreads());
+}
+LogicalResult NamedBarrierArriveOp::verify() {
+  return verifyBarrierThreads(*this, getThreads());
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult SlotOp::verify() {
+  return verifyConstantIndex(*this, getIndex(), getBuffer().getType().getNumSlots(),
+                             "slot");
+}
+
+static LogicalResult verifyTileMatchesSlot(Operation *op, RankedTensorType tile,
+                                           SlotType slot) {
+  if (tile.getShape() != slot.getShape() ||
+      tile.getElementType() != slot.getElementType())
+    return op->emitOpError() << "register tile " << tile
+                             << " does not match the slot " << slot;
+  if (tile.getEncoding())
+    return op->emitOpError() << "register tile layouts are not supported yet";
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyTileMatchesSlot(*this, getType(), getSlot().getType());
+}
+
+LogicalResult LocalStoreOp::verify() {
+  return verifyTileMatchesSlot(*this, getValue().getType(), getSlot().getType());
+}
+
+static LogicalResult verifyFragment(Operation *op, VectorType fragment,
+                                    SlotType slot, int64_t threads) {
+  if (threads < 1)
+    return op->emitOpError() << "threads must be positive";
+  if (fragment.getElementType() != slot.getElementType() ||
+      fragment.getNumElements() * threads != slot.getNumElements())
+    return op->emitOpError()
+           << "fragment " << fragment << " times " << threads
+           << " threads does not cover the slot " << slot;
+  return success();
+}
+
+LogicalResult LoadFragmentOp::verify() {
+  return verifyFragment(*this, getType(), getSlot().getType(), getThreads());
+}
+
+LogicalResult StoreFragmentOp::verify() {
+  return verifyFragment(*this, getValue().getType(), getSlot().getType(),
+                        getThreads());
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+// mbarrier counts are 20-bit fields.
+constexpr int64_t kMaxBarrierCount = (1 << 20) - 1;
+
+LogicalResult AllocBarriersOp::verify() {
+  if (getArriveCount() < 1 || getArriveCount() > kMaxBarrierCount)
+    return emitOpError() << "arrive_count must be in [1, " << kMaxBarrierCount
+                         << "], got " << getArriveCount();
+  return success();
+}
+
+LogicalResult BarrierOp::verify() {
+  return verifyConstantIndex(*this, getIndex(),
+                             getBarriers().getType().getSize(), "barrier");
+}
+
+LogicalResult BarrierExpectOp::verify() {
+  int64_t bytes = getBytes();
+  if (bytes < 1 || bytes > kMaxBarrierCount)
+    return emitOpError() << "bytes must be in [1, " << kMaxBarrierCount
+                         << "], got " << bytes;
+  // The TMA loads of this block that complete on this barrier must bring
+  // exactly the bytes armed here, or the phase never (or too early) completes.
+  int64_t loaded = 0;
+  SmallVector<TMALoadOp> loads;
+  for (auto load : (*this)->getBlock()->getOps<TMALoadOp>()) {
+    if (load.getBarrier() != getBarrier())
+      continue;
+    loaded += load.getDesc().getType().getBoxBytes();
+    loads.push_back(load);
+  }
+  if (!loads.empty() && loaded != bytes) {
+    auto diag = emitOpError() << "expects " << bytes << " bytes but the TMA "
+                              << "loads completing on this barrier bring "
+                              << loaded;
+    for (auto load : loads)
+      diag.attachNote(load.getLoc())
+          << "this load brings " << load.getDesc().getType().getBoxBytes()
+          << " bytes";
+    return diag;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
+                               SlotType slot, size_t numCoords) {
+  if (numCoords != desc.getBoxShape().size())
+    return op->emitOpError() << "needs " << desc.getBoxShape().size()
+                             << " coordinates for " << desc << ", got "
+                             << numCoords;
+  if (desc.getBoxShape() != slot.getShape() ||
+      desc.getElementType() != slot.getElementType())
+    return op->emitOpError() << "TMA box " << desc
+                             << " does not match the slot " << slot;
+  return success();
+}
+
+LogicalResult TMALoadOp::verify() {
+  return verifyTMA(*this, getDesc().getType(), getSlot().getType(),
+                   getCoords().size());
+}
+
+LogicalResult TMAStoreOp::verify() {
+  return verifyTMA(*this, getDesc().getType(), getSlot().getType(),
+                   getCoords().size());
+}

@@ -1,0 +1,326 @@
+//===- JFAOps.td - JFA operations ------------------------------*- tablegen -*-===//
+#ifndef JFA_OPS_TD
+#define JFA_OPS_TD
+
+include "JFA/JFADialect.td"
+include "JFA/JFATypes.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+// Ops carrying this trait are issued by a single thread of the enclosing task
+// (its first thread); `jfa-lower-async-tasks` predicates them.
+def JFA_SingleThreadIssue : NativeOpTrait<"SingleThreadIssue"> {
+  let cppNamespace = "::jfa";
+}
+
+def JFA_Dim : I32EnumAttr<"Dim", "grid dimension", [
+    I32EnumAttrCase<"x", 0>, I32EnumAttrCase<"y", 1>, I32EnumAttrCase<"z", 2>]> {
+  let cppNamespace = "::jfa";
+}
+
+def JFA_IntOrIndex : AnyTypeOf<[AnySignlessInteger, Index]>;
+
+//===----------------------------------------------------------------------===//
+// Kernel and tasks
+//===----------------------------------------------------------------------===//
+
+def JFA_KernelOp : JFA_Op<"kernel", [IsolatedFromAbove, Symbol, SingleBlock,
+                                     NoTerminator]> {
+  let summary = "a GPU kernel entry point with its launch facts";
+  let description = [{
+    ```mlir
+    jfa.kernel @scale(%in: !jfa.tma<64x64xf32>, %n: i32) warps(8) {
+      ...
+    }
+    ```
+    `warps(N)` is the number of warps per CTA (all tasks together);
+    `cluster(x, y, z)` optionally sets the cluster shape. Parameters are TMA
+    descriptors, global pointers and integer/float scalars.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       I32Attr:$num_warps,
+                       OptionalAttr<DenseI32ArrayAttr>:$cluster_dims);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    int64_t getNumThreads() { return int64_t(getNumWarps()) * 32; }
+    /// Shared-memory bytes used by every buffer and barrier array, laid out
+    /// in program order with their alignment.
+    int64_t computeSharedMemoryBytes();
+  }];
+}
+
+def JFA_AsyncTasksOp : JFA_Op<"async_tasks", [HasParent<"KernelOp">,
+                                              SingleBlock, NoTerminator]> {
+  let summary = "splits the kernel into warp-specialized tasks";
+  let description = [{
+    Contains only `jfa.task` ops. Tasks take consecutive warps in the order
+    they are written; the `default` task takes the warps the others leave.
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+def JFA_TaskOp : JFA_Op<"task", [HasParent<"AsyncTasksOp">, SingleBlock,
+                                 NoTerminator]> {
+  let summary = "a group of warps running one region, with a register budget";
+  let description = [{
+    ```mlir
+    jfa.task warps(4) registers(40) { ... }      // a producer warpgroup
+    jfa.task default registers(232) { ... }      // the remaining warps
+    ```
+    `registers(R)` lowers to `setmaxnreg` and needs the task to be made of
+    whole, aligned warpgroups; R is a multiple of 8 in [24, 256].
+  }];
+  let arguments = (ins UnitAttr:$is_default,
+                       OptionalAttr<I32Attr>:$num_warps,
+                       OptionalAttr<I32Attr>:$registers);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`default` $is_default^)? (`warps` `(` $num_warps^ `)`)?
+    (`registers` `(` $registers^ `)`)? attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_TaskBarrierOp : JFA_Op<"task_barrier"> {
+  let summary = "synchronizes the threads of the enclosing task";
+  let description = [{
+    A named hardware barrier (`bar.sync id, threads`) over exactly the threads
+    of the enclosing task (the whole CTA outside tasks).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def JFA_NamedBarrierSyncOp : JFA_Op<"named_barrier_sync"> {
+  let summary = "waits at hardware barrier `id` until `threads` threads arrive";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>:$id,
+                       I32Attr:$threads);
+  let assemblyFormat = "`id` `(` $id `)` `threads` `(` $threads `)` attr-dict";
+  let hasVerifier = 1;
+}
+
+def JFA_NamedBarrierArriveOp : JFA_Op<"named_barrier_arrive"> {
+  let summary = "arrives at hardware barrier `id` without waiting";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>:$id,
+                       I32Attr:$threads);
+  let assemblyFormat = "`id` `(` $id `)` `threads` `(` $threads `)` attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Ids
+//===----------------------------------------------------------------------===//
+
+def JFA_ProgramIdOp : JFA_Op<"program_id", [Pure]> {
+  let summary = "the CTA index along a grid dimension";
+  let arguments = (ins JFA_Dim:$dim);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def JFA_NumProgramsOp : JFA_Op<"num_programs", [Pure]> {
+  let summary = "the number of CTAs along a grid dimension";
+  let arguments = (ins JFA_Dim:$dim);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def JFA_ThreadIdOp : JFA_Op<"thread_id", [Pure]> {
+  let summary = "the thread index within the CTA";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def JFA_TaskThreadIdOp : JFA_Op<"task_thread_id", [Pure]> {
+  let summary = "the thread index within the enclosing task";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def JFA_LocalAllocOp : JFA_Op<"local_alloc", [HasParent<"KernelOp">]> {
+  let summary = "allocates an N-slot buffer in shared memory";
+  let description = [{
+    `%buf = jfa.local_alloc : !jfa.smem<3 x 64x64xbf16>`. Buffers live for the
+    whole kernel; `jfa-allocate-shared-memory` assigns their `offset`s.
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs JFA_SharedBufferType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def JFA_SlotOp : JFA_Op<"slot", [Pure,
+    TypesMatchWith<"result is a slot of the buffer's tile", "buffer", "result",
+                   "SlotType::get($_self.getContext(), ::llvm::cast<SharedBufferType>($_self).getShape(), ::llvm::cast<SharedBufferType>($_self).getElementType())">]> {
+  let summary = "a view of slot `index` of a shared-memory buffer";
+  let arguments = (ins JFA_SharedBufferType:$buffer, JFA_IntOrIndex:$index);
+  let results = (outs JFA_SlotType:$result);
+  let assemblyFormat = [{
+    $buffer `[` $index `]` attr-dict `:` qualified(type($buffer)) `,` type($index)
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_LocalLoadOp : JFA_Op<"local_load"> {
+  let summary = "loads a slot into a register tile";
+  let arguments = (ins JFA_SlotType:$slot);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $slot attr-dict `:` qualified(type($slot)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_LocalStoreOp : JFA_Op<"local_store"> {
+  let summary = "stores a register tile into a slot";
+  let arguments = (ins AnyRankedTensor:$value, JFA_SlotType:$slot);
+  let assemblyFormat = [{
+    $value `,` $slot attr-dict `:` type($value) `->` qualified(type($slot))
+  }];
+  let hasVerifier = 1;
+}
+
+// The per-thread forms of local_load/local_store that `jfa-distribute-tiles`
+// produces: thread `thread` of `threads` moves its fragment of the tile.
+def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
+  let summary = "loads this thread's fragment of a slot (distributed form)";
+  let arguments = (ins JFA_SlotType:$slot, I32:$thread, I32Attr:$threads);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = [{
+    $slot `,` $thread `threads` `(` $threads `)` attr-dict `:`
+    qualified(type($slot)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_StoreFragmentOp : JFA_Op<"store_fragment"> {
+  let summary = "stores this thread's fragment of a slot (distributed form)";
+  let arguments = (ins AnyVectorOfNonZeroRank:$value, JFA_SlotType:$slot,
+                       I32:$thread, I32Attr:$threads);
+  let assemblyFormat = [{
+    $value `,` $slot `,` $thread `threads` `(` $threads `)` attr-dict `:`
+    type($value) `->` qualified(type($slot))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+def JFA_AllocBarriersOp : JFA_Op<"alloc_barriers", [HasParent<"KernelOp">]> {
+  let summary = "allocates and initializes an array of mbarriers";
+  let description = [{
+    `%full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<3>`. Each
+    barrier completes a phase after `arrive_count` arrivals (and, when armed
+    with `jfa.barrier_expect`, the expected TMA bytes). Initialized by one
+    thread at kernel start and made visible to every task.
+  }];
+  let arguments = (ins I32Attr:$arrive_count, OptionalAttr<I64Attr>:$offset);
+  let results = (outs JFA_BarrierArrayType:$result);
+  let assemblyFormat = [{
+    `arrive_count` `(` $arrive_count `)` attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_BarrierOp : JFA_Op<"barrier", [Pure]> {
+  let summary = "element `index` of an mbarrier array";
+  let arguments = (ins JFA_BarrierArrayType:$barriers, JFA_IntOrIndex:$index);
+  let results = (outs JFA_BarrierType:$result);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` qualified(type($barriers)) `,` type($index)
+  }];
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$barriers, "::mlir::Value":$index), [{
+    build($_builder, $_state, BarrierType::get($_builder.getContext()), barriers, index);
+  }]>];
+}
+
+def JFA_BarrierExpectOp : JFA_Op<"barrier_expect", [JFA_SingleThreadIssue]> {
+  let summary = "arrives once and arms the barrier for `bytes` TMA bytes";
+  let description = [{
+    Issued by one thread of the task (`mbarrier.arrive.expect_tx`). When TMA
+    loads in the same block complete on the same barrier, their box bytes must
+    add up to `bytes`.
+  }];
+  let arguments = (ins JFA_BarrierType:$barrier, I64Attr:$bytes);
+  let assemblyFormat = "$barrier `,` `bytes` `(` $bytes `)` attr-dict";
+  let hasVerifier = 1;
+}
+
+def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
+  let summary = "every thread of the task arrives once on the barrier";
+  let arguments = (ins JFA_BarrierType:$barrier);
+  let assemblyFormat = "$barrier attr-dict";
+}
+
+def JFA_BarrierWaitOp : JFA_Op<"barrier_wait"> {
+  let summary = "waits until the barrier completes the phase of parity `phase`";
+  let arguments = (ins JFA_BarrierType:$barrier, I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// TMA and fences
+//===----------------------------------------------------------------------===//
+
+def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue]> {
+  let summary = "copies a box of a global tensor into a slot (async)";
+  let description = [{
+    ```mlir
+    jfa.tma_load %desc[%row, %col], %slot, %bar : !jfa.tma<64x64xf32>, !jfa.slot<64x64xf32>
+    ```
+    Coordinates are element offsets, outermost first (row, then column).
+    Completion is signalled on `%bar` as transaction bytes; out-of-bounds
+    elements are filled with zeros.
+  }];
+  let arguments = (ins JFA_TensorDescType:$desc, Variadic<I32>:$coords,
+                       JFA_SlotType:$slot, JFA_BarrierType:$barrier);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` `,` $slot `,` $barrier attr-dict `:`
+    qualified(type($desc)) `,` qualified(type($slot))
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue]> {
+  let summary = "copies a slot into a box of a global tensor (async)";
+  let description = [{
+    Out-of-bounds parts of the box are not written. The issuing thread commits
+    a bulk group; `jfa.tma_store_wait` waits on it. Shared-memory writes by
+    other threads must be fenced (`jfa.fence_async_shared`) and synchronized
+    (`jfa.task_barrier`) before the store.
+  }];
+  let arguments = (ins JFA_SlotType:$slot, JFA_TensorDescType:$desc,
+                       Variadic<I32>:$coords);
+  let assemblyFormat = [{
+    $slot `,` $desc `[` $coords `]` attr-dict `:`
+    qualified(type($slot)) `,` qualified(type($desc))
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue]> {
+  let summary = "waits until at most `pending` TMA stores still read shared memory";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending);
+  let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
+}
+
+def JFA_FenceAsyncSharedOp : JFA_Op<"fence_async_shared"> {
+  let summary = "orders this thread's shared-memory writes before async-proxy reads";
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // JFA_OPS_TD

@@ -1,0 +1,188 @@
+//===- JFATypes.cpp - JFA types ---------------------------------------------===//
+#include "JFA/JFAOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace jfa;
+
+#define GET_TYPEDEF_CLASSES
+#include "JFA/JFATypes.cpp.inc"
+
+void JFADialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "JFA/JFATypes.cpp.inc"
+      >();
+}
+
+int64_t jfa::getElementBytes(Type type) {
+  if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0)
+    return type.getIntOrFloatBitWidth() / 8;
+  return 0;
+}
+
+static int64_t product(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+/// Parses `64x64xf32` (a static shape and an element type).
+static ParseResult parseTile(AsmParser &parser, SmallVectorImpl<int64_t> &shape,
+                             Type &elementType) {
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return failure();
+  return success();
+}
+
+static void printTile(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                      Type elementType) {
+  for (int64_t d : shape)
+    printer << d << 'x';
+  printer << elementType;
+}
+
+/// Checks a tile shape and element type; `what` names the type in messages.
+static LogicalResult verifyTile(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef what, ArrayRef<int64_t> shape,
+                                Type elementType) {
+  if (shape.empty())
+    return emitError() << what << " needs a tile shape of rank >= 1";
+  for (int64_t d : shape)
+    if (d <= 0)
+      return emitError() << what << " dimensions must be positive, got " << d;
+  if (getElementBytes(elementType) == 0)
+    return emitError() << what
+                       << " element type must be an integer or float of a "
+                          "whole number of bytes, got "
+                       << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SharedBufferType
+//===----------------------------------------------------------------------===//
+
+Type SharedBufferType::parse(AsmParser &parser) {
+  int64_t slots;
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() || parser.parseInteger(slots) ||
+      parser.parseKeyword("x") || parseTile(parser, shape, elementType) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<SharedBufferType>(parser.getContext(), slots, shape,
+                                             elementType);
+}
+
+void SharedBufferType::print(AsmPrinter &printer) const {
+  printer << '<' << getNumSlots() << " x ";
+  printTile(printer, getShape(), getElementType());
+  printer << '>';
+}
+
+LogicalResult
+SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t numSlots, ArrayRef<int64_t> shape,
+                         Type elementType) {
+  if (numSlots < 1)
+    return emitError() << "shared-memory buffer needs at least one slot, got "
+                       << numSlots;
+  return verifyTile(emitError, "shared-memory buffer", shape, elementType);
+}
+
+int64_t SharedBufferType::getSlotElements() const { return product(getShape()); }
+int64_t SharedBufferType::getSlotBytes() const {
+  return getSlotElements() * getElementBytes(getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// SlotType
+//===----------------------------------------------------------------------===//
+
+Type SlotType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() || parseTile(parser, shape, elementType) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<SlotType>(parser.getContext(), shape, elementType);
+}
+
+void SlotType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printTile(printer, getShape(), getElementType());
+  printer << '>';
+}
+
+LogicalResult SlotType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType) {
+  return verifyTile(emitError, "slot", shape, elementType);
+}
+
+int64_t SlotType::getNumElements() const { return product(getShape()); }
+int64_t SlotType::getBytes() const {
+  return getNumElements() * getElementBytes(getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// BarrierArrayType
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BarrierArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t size) {
+  if (size < 1)
+    return emitError() << "mbarrier array needs at least one barrier, got "
+                       << size;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TensorDescType
+//===----------------------------------------------------------------------===//
+
+Type TensorDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() || parseTile(parser, shape, elementType) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<TensorDescType>(parser.getContext(), shape,
+                                           elementType);
+}
+
+void TensorDescType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printTile(printer, getBoxShape(), getElementType());
+  printer << '>';
+}
+
+LogicalResult
+TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ArrayRef<int64_t> boxShape, Type elementType) {
+  if (failed(verifyTile(emitError, "TMA box", boxShape, elementType)))
+    return failure();
+  if (boxShape.size() > 5)
+    return emitError() << "TMA box rank must be at most 5, got "
+                       << boxShape.size();
+  for (int64_t d : boxShape)
+    if (d > 256)
+      return emitError() << "TMA box dimensions must be at most 256, got " << d;
+  int64_t innerBytes = boxShape.back() * getElementBytes(elementType);
+  if (innerBytes % 16 != 0)
+    return emitError() << "TMA box inner dimension must span a multiple of 16 "
+                          "bytes, got "
+                       << innerBytes << " bytes";
+  return success();
+}
+
+int64_t TensorDescType::getBoxBytes() const {
+  return product(getBoxShape()) * getElementBytes(getElementType());
+}

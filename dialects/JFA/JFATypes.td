@@ -1,0 +1,78 @@
+//===- JFATypes.td - JFA types ---------------------------------*- tablegen -*-===//
+#ifndef JFA_TYPES_TD
+#define JFA_TYPES_TD
+
+include "JFA/JFADialect.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+class JFA_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<JFA_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def JFA_SharedBufferType : JFA_Type<"SharedBuffer", "smem"> {
+  let summary = "a shared-memory buffer of N slots, each a tile";
+  let description = [{
+    `!jfa.smem<3 x 64x64xf32>` is three slots of a 64x64 f32 tile, laid out
+    row-major and contiguous. Slot i starts at `i * slotBytes`.
+  }];
+  let parameters = (ins "int64_t":$numSlots,
+                        ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getSlotElements() const;
+    int64_t getSlotBytes() const;
+    int64_t getTotalBytes() const { return getNumSlots() * getSlotBytes(); }
+  }];
+}
+
+def JFA_SlotType : JFA_Type<"Slot", "slot"> {
+  let summary = "a view of one slot of a shared-memory buffer";
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumElements() const;
+    int64_t getBytes() const;
+  }];
+}
+
+def JFA_BarrierArrayType : JFA_Type<"BarrierArray", "mbarriers"> {
+  let summary = "an array of mbarriers in shared memory";
+  let parameters = (ins "int64_t":$size);
+  let assemblyFormat = "`<` $size `>`";
+  let genVerifyDecl = 1;
+}
+
+def JFA_BarrierType : JFA_Type<"Barrier", "mbarrier"> {
+  let summary = "one mbarrier (an element of an mbarrier array)";
+}
+
+def JFA_TensorDescType : JFA_Type<"TensorDesc", "tma"> {
+  let summary = "a TMA tensor descriptor whose box is the given tile";
+  let description = [{
+    `!jfa.tma<64x64xf32>` is a kernel parameter: a CUtensorMap passed by value
+    (a `__grid_constant__` 128-byte parameter). The global tensor's sizes and
+    strides are given at launch; the box (the tile moved by one copy) and the
+    element type are fixed here. The box is row-major: the last dimension is
+    the contiguous one.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$boxShape,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getBoxBytes() const;
+  }];
+}
+
+def JFA_GlobalPtrType : JFA_Type<"GlobalPtr", "ptr"> {
+  let summary = "a pointer to elements in global memory";
+  let parameters = (ins "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` $elementType `>`";
+}
+
+#endif // JFA_TYPES_TD

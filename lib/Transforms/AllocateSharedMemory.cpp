@@ -1,0 +1,34 @@
+//===- AllocateSharedMemory.cpp - place buffers in shared memory ------------===//
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace jfa {
+#define GEN_PASS_DEF_JFAALLOCATESHAREDMEMORY
+#include "lib/Transforms/Passes.h.inc"
+} // namespace jfa
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+struct AllocateSharedMemory
+    : jfa::impl::JFAAllocateSharedMemoryBase<AllocateSharedMemory> {
+  void runOnOperation() override {
+    Builder b(&getContext());
+    for (auto kernel : getOperation().getOps<KernelOp>()) {
+      SharedMemoryLayout layout = computeSharedMemoryLayout(kernel);
+      if (layout.totalBytes > kMaxSharedMemoryBytes) {
+        kernel.emitError() << "uses " << layout.totalBytes
+                           << " bytes of shared memory, more than the "
+                           << kMaxSharedMemoryBytes << " a CTA can have";
+        return signalPassFailure();
+      }
+      for (auto [op, offset] : layout.offsets)
+        op->setAttr("offset", b.getI64IntegerAttr(offset));
+      kernel->setAttr("jfa.shared_bytes",
+                      b.getI64IntegerAttr(layout.totalBytes));
+    }
+  }
+};
+} // namespace

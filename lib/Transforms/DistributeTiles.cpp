@@ -1,0 +1,233 @@
+//===- DistributeTiles.cpp - spread register tiles over threads -------------===//
+//
+// A register tile (a ranked tensor) names the whole tile a task works on.
+// This pass gives each thread its fragment: with T threads in the task and N
+// elements in the tile, each thread holds vector<N/T>. Elementwise math is
+// layout-agnostic, so it is rewritten type for type; only loads and stores
+// need to know which elements a thread owns (see ConvertJFAToLLVM).
+//
+//===----------------------------------------------------------------------===//
+#include "JFA/TaskInfo.h"
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace jfa {
+#define GEN_PASS_DEF_JFADISTRIBUTETILES
+#include "lib/Transforms/Passes.h.inc"
+} // namespace jfa
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+
+bool hasTileTypes(Operation *op) {
+  auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
+  if (llvm::any_of(op->getOperandTypes(), isTile) ||
+      llvm::any_of(op->getResultTypes(), isTile))
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArgumentTypes(), isTile))
+        return true;
+  return false;
+}
+
+/// Maps tiles of a task with `threads` threads to per-thread vectors.
+struct TileTypeConverter : TypeConverter {
+  explicit TileTypeConverter(int64_t threads) {
+    addConversion([](Type t) { return t; });
+    addConversion([threads](RankedTensorType t) -> std::optional<Type> {
+      if (t.getNumElements() % threads != 0)
+        return std::nullopt;
+      return VectorType::get({t.getNumElements() / threads},
+                             t.getElementType());
+    });
+  }
+};
+
+struct LocalLoadToFragment : OpConversionPattern<LocalLoadOp> {
+  LocalLoadToFragment(const TypeConverter &tc, MLIRContext *ctx, int64_t threads)
+      : OpConversionPattern(tc, ctx), threads(threads) {}
+  LogicalResult
+  matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!fragment)
+      return failure();
+    Value thread = rewriter.create<TaskThreadIdOp>(op.getLoc());
+    rewriter.replaceOpWithNewOp<LoadFragmentOp>(
+        op, fragment, adaptor.getSlot(), thread,
+        rewriter.getI32IntegerAttr(threads));
+    return success();
+  }
+  int64_t threads;
+};
+
+struct LocalStoreToFragment : OpConversionPattern<LocalStoreOp> {
+  LocalStoreToFragment(const TypeConverter &tc, MLIRContext *ctx,
+                       int64_t threads)
+      : OpConversionPattern(tc, ctx), threads(threads) {}
+  LogicalResult
+  matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value thread = rewriter.create<TaskThreadIdOp>(op.getLoc());
+    rewriter.replaceOpWithNewOp<StoreFragmentOp>(
+        op, adaptor.getValue(), adaptor.getSlot(), thread,
+        rewriter.getI32IntegerAttr(threads));
+    return success();
+  }
+  int64_t threads;
+};
+
+/// A splat constant tile becomes a splat constant fragment.
+struct SplatConstant : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
+    auto fragment = dyn_cast_or_null<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!dense || !fragment)
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, fragment,
+        SplatElementsAttr::get(fragment, dense.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+
+struct SplatToBroadcast : OpConversionPattern<tensor::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!fragment)
+      return failure();
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, fragment,
+                                                     adaptor.getInput());
+    return success();
+  }
+};
+
+/// Elementwise arith/math ops keep their name and attributes, on fragments.
+struct ElementwiseOnFragments : ConversionPattern {
+  ElementwiseOnFragments(const TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumRegions() != 0)
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
+                         resultTypes, op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
+  /// Distributes the tiles of `ops`, which run on `threads` threads.
+  LogicalResult distribute(ArrayRef<Operation *> ops, int64_t threads) {
+    MLIRContext *ctx = &getContext();
+    // Diagnose tiles that do not spread evenly, with their location.
+    for (Operation *root : ops) {
+      WalkResult result = root->walk([&](Operation *op) {
+        for (Type t : llvm::concat<Type>(
+                 llvm::to_vector(op->getOperandTypes()),
+                 llvm::to_vector(op->getResultTypes()))) {
+          auto tile = dyn_cast<RankedTensorType>(t);
+          if (!tile)
+            continue;
+          if (tile.getNumElements() % threads != 0) {
+            op->emitError() << "tile " << tile << " has "
+                            << tile.getNumElements()
+                            << " elements, which cannot be spread evenly over "
+                               "the "
+                            << threads << " threads of its task";
+            return WalkResult::interrupt();
+          }
+          auto constant = dyn_cast<arith::ConstantOp>(op);
+          if (constant && !isa<SplatElementsAttr>(constant.getValue())) {
+            op->emitError() << "only splat constant tiles are supported";
+            return WalkResult::interrupt();
+          }
+        }
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
+        return failure();
+    }
+
+    TileTypeConverter converter(threads);
+    ConversionTarget target(*ctx);
+    target.markUnknownOpDynamicallyLegal(
+        [](Operation *op) { return !hasTileTypes(op); });
+    target.addIllegalOp<LocalLoadOp, LocalStoreOp>();
+    RewritePatternSet patterns(ctx);
+    patterns.add<LocalLoadToFragment, LocalStoreToFragment>(converter, ctx,
+                                                            threads);
+    patterns.add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments>(
+        converter, ctx);
+    scf::populateSCFStructuralTypeConversions(converter, patterns);
+    return applyPartialConversion(ops, target, std::move(patterns));
+  }
+
+  void runOnOperation() override {
+    for (auto kernel : getOperation().getOps<KernelOp>()) {
+      // Tiles may not cross from one task into another (or from the kernel
+      // body into a task): their distribution differs.
+      WalkResult crossing = kernel.walk([&](Operation *op) {
+        for (Value operand : op->getOperands()) {
+          if (!isa<RankedTensorType>(operand.getType()))
+            continue;
+          Operation *owner = operand.getDefiningOp();
+          if (!owner)
+            owner = operand.getParentBlock()->getParentOp();
+          auto defTask = isa<TaskOp>(owner) ? cast<TaskOp>(owner)
+                                            : owner->getParentOfType<TaskOp>();
+          if (op->getParentOfType<TaskOp>() != defTask) {
+            op->emitError() << "uses a register tile defined outside its "
+                               "task; define tiles inside the task that "
+                               "uses them";
+            return WalkResult::interrupt();
+          }
+        }
+        return WalkResult::advance();
+      });
+      if (crossing.wasInterrupted())
+        return signalPassFailure();
+
+      SmallVector<Operation *> kernelOps;
+      for (Operation &op : kernel.getBodyBlock()) {
+        auto tasks = dyn_cast<AsyncTasksOp>(op);
+        if (!tasks) {
+          kernelOps.push_back(&op);
+          continue;
+        }
+        auto layout = computeTaskLayout(tasks);
+        if (failed(layout))
+          return signalPassFailure(); // the verifier reported it
+        auto taskOps = llvm::to_vector(tasks.getBody().front().getOps<TaskOp>());
+        for (auto [task, info] : llvm::zip(taskOps, *layout)) {
+          SmallVector<Operation *> inner;
+          for (Operation &op : task.getBody().front())
+            inner.push_back(&op);
+          if (!inner.empty() && failed(distribute(inner, info.numThreads())))
+            return signalPassFailure();
+        }
+      }
+      if (failed(distribute(kernelOps, kernel.getNumThreads())))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,161 @@
+//===- LowerAsyncTasks.cpp - warp specialization ----------------------------===//
+//
+// After this pass no op depends on which task encloses it: single-thread ops
+// are predicated on their task's first thread, task barriers name their
+// hardware barrier and thread count, and tasks are branches on the warp index.
+//
+//===----------------------------------------------------------------------===//
+#include "JFA/TaskInfo.h"
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace jfa {
+#define GEN_PASS_DEF_JFALOWERASYNCTASKS
+#include "lib/Transforms/Passes.h.inc"
+} // namespace jfa
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+
+Value constI32(OpBuilder &b, Location loc, int64_t v) {
+  return b.create<arith::ConstantIntOp>(loc, b.getI32Type(), v);
+}
+
+/// The per-thread register count the kernel starts with when tasks re-budget
+/// registers: the whole register file shared evenly, a multiple of 8 (what
+/// setmaxnreg counts in), at most 248 (ptxas's cap is 255).
+int64_t entryRegisters(int64_t threads) {
+  return std::min<int64_t>(248, (kRegistersPerSM / threads) / 8 * 8);
+}
+
+struct LowerAsyncTasks
+    : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
+  void predicateSingleThreadOps(KernelOp kernel) {
+    SmallVector<Operation *> ops;
+    kernel.walk([&](Operation *op) {
+      if (op->hasTrait<SingleThreadIssue>())
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      TaskInfo task = getEnclosingTask(op);
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      Value tid = b.create<ThreadIdOp>(loc);
+      Value leader = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, tid,
+                                             constI32(b, loc, task.firstThread()));
+      auto ifOp = b.create<scf::IfOp>(loc, leader, /*withElseRegion=*/false);
+      op->moveBefore(ifOp.thenBlock()->getTerminator());
+    }
+  }
+
+  /// Each task that issued TMA stores waits for them to finish reading shared
+  /// memory before it ends, so the CTA never exits under a running store.
+  void drainTMAStores(KernelOp kernel) {
+    auto drain = [&](Block &block) {
+      bool stores = false;
+      block.walk([&](TMAStoreOp) { stores = true; });
+      if (!stores)
+        return;
+      OpBuilder b = OpBuilder::atBlockEnd(&block);
+      if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+        b.setInsertionPoint(&block.back());
+      b.create<TMAStoreWaitOp>(kernel.getLoc(), 0);
+    };
+    bool hasTasks = false;
+    kernel.walk([&](TaskOp task) {
+      hasTasks = true;
+      drain(task.getBody().front());
+    });
+    if (!hasTasks)
+      drain(kernel.getBodyBlock());
+  }
+
+  void lowerTaskLocalOps(KernelOp kernel) {
+    kernel.walk([&](Operation *op) {
+      if (!isa<TaskBarrierOp, TaskThreadIdOp>(op))
+        return;
+      TaskInfo task = getEnclosingTask(op);
+      OpBuilder b(op);
+      if (isa<TaskBarrierOp>(op)) {
+        b.create<NamedBarrierSyncOp>(op->getLoc(), task.namedBarrierId(),
+                                     task.numThreads());
+        op->erase();
+        return;
+      }
+      Value tid = b.create<ThreadIdOp>(op->getLoc());
+      Value local = b.create<arith::SubIOp>(
+          op->getLoc(), tid, constI32(b, op->getLoc(), task.firstThread()));
+      op->getResult(0).replaceAllUsesWith(local);
+      op->erase();
+    });
+  }
+
+  void lowerTasks(KernelOp kernel, AsyncTasksOp tasks) {
+    auto layout = computeTaskLayout(tasks);
+    assert(succeeded(layout) && "verified");
+    auto taskOps = llvm::to_vector(tasks.getBody().front().getOps<TaskOp>());
+    int64_t entry = entryRegisters(kernel.getNumThreads());
+    bool budgets = llvm::any_of(*layout, [](const TaskInfo &t) {
+      return t.registers.has_value();
+    });
+    if (budgets)
+      kernel->setAttr("jfa.entry_registers",
+                      OpBuilder(kernel).getI32IntegerAttr(entry));
+
+    OpBuilder b(tasks);
+    Location loc = tasks.getLoc();
+    // warp = tid / 32, the same in every lane of a warp.
+    Value warp = b.create<arith::DivUIOp>(loc, b.create<ThreadIdOp>(loc),
+                                          constI32(b, loc, 32));
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(taskOps, *layout))) {
+      auto [task, info] = pair;
+      Block *body = &task.getBody().front();
+      bool last = i + 1 == taskOps.size();
+      Block *dest;
+      if (last) {
+        // The warps left over are exactly this task's.
+        auto region = b.getInsertionBlock();
+        dest = region;
+      } else {
+        Value lo = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, warp,
+                                           constI32(b, loc, info.firstWarp));
+        Value hi = b.create<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::ult, warp,
+            constI32(b, loc, info.firstWarp + info.numWarps));
+        Value inTask = b.create<arith::AndIOp>(loc, lo, hi);
+        auto ifOp = b.create<scf::IfOp>(loc, inTask, /*withElseRegion=*/true);
+        dest = ifOp.thenBlock();
+        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      }
+      if (info.registers && *info.registers != entry) {
+        auto action = *info.registers > entry ? NVVM::SetMaxRegisterAction::increase
+                                              : NVVM::SetMaxRegisterAction::decrease;
+        b.create<NVVM::SetMaxRegisterOp>(task.getLoc(), *info.registers, action);
+      }
+      // Move the task's ops to the branch.
+      while (!body->empty())
+        body->front().moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
+      (void)dest;
+      if (!last) {
+        auto ifOp = cast<scf::IfOp>(b.getInsertionBlock()->getParentOp());
+        b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      }
+    }
+    tasks.erase();
+  }
+
+  void runOnOperation() override {
+    for (auto kernel : getOperation().getOps<KernelOp>()) {
+      drainTMAStores(kernel);
+      predicateSingleThreadOps(kernel);
+      lowerTaskLocalOps(kernel);
+      for (auto tasks : llvm::make_early_inc_range(
+               kernel.getBodyBlock().getOps<AsyncTasksOp>()))
+        lowerTasks(kernel, tasks);
+    }
+  }
+};
+} // namespace

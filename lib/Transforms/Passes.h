@@ -1,0 +1,18 @@
+//===- Passes.h - JFA passes ------------------------------------*- C++ -*-===//
+#ifndef JFA_TRANSFORMS_PASSES_H
+#define JFA_TRANSFORMS_PASSES_H
+
+#include "JFA/JFAOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace jfa {
+#define GEN_PASS_DECL
+#include "lib/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "lib/Transforms/Passes.h.inc"
+} // namespace jfa
+
+#endif // JFA_TRANSFORMS_PASSES_H

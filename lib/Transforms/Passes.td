@@ -1,0 +1,54 @@
+//===- Passes.td - JFA passes ----------------------------------*- tablegen -*-===//
+#ifndef JFA_TRANSFORMS_PASSES_TD
+#define JFA_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def JFAAllocateSharedMemory : Pass<"jfa-allocate-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "assigns shared-memory offsets to buffers and barrier arrays";
+  let description = [{
+    Sets `offset` on every `jfa.local_alloc` and `jfa.alloc_barriers` and
+    `jfa.shared_bytes` on each kernel (the dynamic shared memory to launch
+    with). Buffers are 1024-byte aligned, barrier arrays 8-byte aligned.
+  }];
+}
+
+def JFADistributeTiles : Pass<"jfa-distribute-tiles", "::mlir::ModuleOp"> {
+  let summary = "spreads register tiles over the threads of their task";
+  let description = [{
+    Rewrites tensor-typed tile values into per-thread vectors. A tile of N
+    elements in a task of T threads becomes `vector<N/T>`: thread t owns the
+    16-byte chunks t, t+T, t+2T, ... of the row-major tile, so shared-memory
+    accesses are vectorized, coalesced and free of bank conflicts.
+    `jfa.local_load`/`jfa.local_store` become `jfa.load_fragment`/
+    `jfa.store_fragment`; elementwise arith/math ops, splat constants,
+    `tensor.splat` and scf loop-carried tiles are rewritten in place.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def JFALowerAsyncTasks : Pass<"jfa-lower-async-tasks", "::mlir::ModuleOp"> {
+  let summary = "lowers async tasks to warp dispatch with setmaxnreg";
+  let description = [{
+    Predicates single-thread ops (TMA, expect-tx, store waits) on the first
+    thread of their task, turns `jfa.task_barrier` into a named barrier over
+    the task's threads and `jfa.task_thread_id` into arithmetic, and replaces
+    `jfa.async_tasks` by an if/else chain on the warp index in which each task
+    first adjusts its register budget (`setmaxnreg.inc/dec`).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
+def JFAConvertToLLVM : Pass<"jfa-convert-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "lowers JFA kernels to the LLVM and NVVM dialects";
+  let description = [{
+    Kernels become `llvm.func`s with `nvvm.kernel`; TMA descriptors are
+    128-byte `__grid_constant__` parameters; buffers and barriers are offsets
+    into the dynamic shared-memory window `@jfa_smem`; barrier, TMA and fence
+    ops become their NVVM counterparts. Arith, math, cf and vector ops are
+    converted too. Run after `jfa-lower-async-tasks` and `convert-scf-to-cf`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // JFA_TRANSFORMS_PASSES_TD

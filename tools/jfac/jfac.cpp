@@ -1,0 +1,195 @@
+//===- jfac.cpp - the JFA compiler driver -----------------------------------===//
+//
+//   jfac compile kernel.mlir -o kernel.cubin --arch sm_90a [--emit=cubin]
+//
+// Writes the cubin and, beside it, kernel.cubin.meta for the runtime.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline.h"
+#include "JFA/JFAOps.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+enum class Emit { MLIR, LLVM, PTX, Cubin };
+
+cl::OptionCategory category("jfac options");
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.mlir>"),
+                               cl::Required, cl::cat(category));
+cl::opt<std::string> outputFile("o", cl::desc("Output file (default: the input "
+                                              "with .cubin/.ptx/.ll/.llvm.mlir)"),
+                                cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> arch("arch", cl::desc("Target GPU: sm_90a or sm_100a"),
+                          cl::init("sm_100a"), cl::cat(category));
+cl::opt<Emit> emit(
+    "emit", cl::desc("What to write"), cl::init(Emit::Cubin),
+    cl::values(clEnumValN(Emit::MLIR, "mlir", "MLIR in the LLVM/NVVM dialects"),
+               clEnumValN(Emit::LLVM, "llvm", "LLVM IR"),
+               clEnumValN(Emit::PTX, "ptx", "PTX assembly"),
+               clEnumValN(Emit::Cubin, "cubin", "a cubin (runs ptxas)")),
+    cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::desc("Optimization level 0-3 (default 3)"),
+                           cl::Prefix, cl::init(3), cl::cat(category));
+cl::opt<std::string> ptxas("ptxas",
+                           cl::desc("ptxas to run (default: $CUDA_HOME/bin/ptxas, "
+                                    "/usr/local/cuda/bin/ptxas, then $PATH)"),
+                           cl::value_desc("path"), cl::cat(category));
+cl::opt<std::string> metadataFile(
+    "metadata", cl::desc("Where to write the runtime metadata (default: "
+                         "<output>.meta; only with --emit=cubin)"),
+    cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> printIRAfterAll("print-ir-after-all",
+                              cl::desc("Print the IR after every pass"),
+                              cl::cat(category));
+cl::opt<bool> quiet("quiet", cl::desc("Do not print ptxas's resource report"),
+                    cl::cat(category));
+
+int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "jfac") << message << "\n";
+  return 1;
+}
+
+bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
+  std::string error;
+  auto out = openOutputFile(path, &error);
+  if (!out) {
+    fail("cannot write " + path + ": " + error);
+    return false;
+  }
+  out->os() << contents;
+  out->keep();
+  return true;
+}
+
+std::string defaultOutput() {
+  llvm::StringRef stem = inputFile;
+  stem.consume_back(".mlir");
+  switch (emit) {
+  case Emit::MLIR: return (stem + ".llvm.mlir").str();
+  case Emit::LLVM: return (stem + ".ll").str();
+  case Emit::PTX: return (stem + ".ptx").str();
+  case Emit::Cubin: return (stem + ".cubin").str();
+  }
+  return "";
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  const char *usage = "usage: jfac compile <kernel.mlir> [-o <file>] "
+                      "[--arch=sm_90a|sm_100a] [--emit=mlir|llvm|ptx|cubin] "
+                      "[-O<n>] [--ptxas=<path>]\n";
+  if (argc < 2) {
+    llvm::errs() << usage;
+    return 1;
+  }
+  llvm::StringRef command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    llvm::outs() << "jfac: the JFA kernel compiler\n\n" << usage
+                 << "\nRun `jfac compile --help` for every option.\n";
+    return 0;
+  }
+  if (command != "compile")
+    return fail("unknown command '" + command + "'\n" + usage);
+
+  // Parse the options after `compile`.
+  std::vector<const char *> args = {"jfac compile"};
+  for (int i = 2; i < argc; ++i)
+    args.push_back(argv[i]);
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(int(args.size()), args.data(),
+                                   "jfac compile: JFA kernel -> cubin\n",
+                                   &llvm::errs()))
+    return 1;
+
+  std::optional<jfa::Target> target = jfa::lookupTarget(arch);
+  if (!target)
+    return fail("unknown --arch '" + arch + "'; known targets: " +
+                jfa::knownTargetNames());
+  if (optLevel > 3)
+    return fail("-O" + std::to_string(optLevel) + " is not an optimization "
+                "level; use -O0 to -O3");
+
+  jfa::CompileOptions options;
+  options.target = *target;
+  options.optLevel = optLevel;
+  options.ptxas = ptxas;
+  options.printIRAfterAll = printIRAfterAll;
+  std::string output = outputFile.empty() ? defaultOutput() : outputFile;
+
+  // Fail early, before any work, if ptxas will be needed and is missing.
+  if (emit == Emit::Cubin) {
+    std::string error;
+    if (jfa::findPtxas(options, error).empty())
+      return fail(error);
+  }
+
+  std::string error;
+  auto buffer = openInputFile(inputFile, &error);
+  if (!buffer)
+    return fail("cannot read " + inputFile + ": " + error);
+
+  DialectRegistry registry;
+  jfa::registerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1; // the parser reported where
+  if (failed(verify(*module)))
+    return 1;
+  if (module->getOps<jfa::KernelOp>().empty())
+    return fail(inputFile + " defines no jfa.kernel");
+
+  std::string metadata = jfa::buildMetadata(*module, *target);
+  if (failed(jfa::lowerToLLVMDialect(*module, options)))
+    return 1;
+  if (emit == Emit::MLIR) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    return writeFile(output, text) ? 0 : 1;
+  }
+
+  std::string llvmIR, ptx;
+  if (failed(jfa::translateToLLVMIR(*module, options, llvmIR, ptx)))
+    return 1;
+  if (emit == Emit::LLVM)
+    return writeFile(output, llvmIR) ? 0 : 1;
+  if (emit == Emit::PTX)
+    return writeFile(output, ptx) ? 0 : 1;
+
+  std::string log;
+  if (failed(jfa::runPtxas(ptx, output, options, log, error))) {
+    llvm::errs() << log;
+    return fail(error);
+  }
+  std::string metaPath = metadataFile.empty() ? output + ".meta" : metadataFile;
+  if (!writeFile(metaPath, metadata))
+    return 1;
+  if (!quiet) {
+    llvm::outs() << "jfac: wrote " << output << " (" << target->chip
+                 << ") and " << metaPath << "\n";
+    // ptxas -v: registers, shared memory, spills per kernel.
+    llvm::outs() << log;
+  }
+  return 0;
+}
