@@ -79,6 +79,11 @@ void buildLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createJFALowerAsyncTasks());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createJFAConvertToLLVM());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
   // Inline-PTX NVVM ops (mbarrier waits, fences, named barriers) become
   // llvm.inline_asm here.
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -94,6 +99,10 @@ void registerPasses() {
   registerConvertNVVMToLLVMPass();
   registerReconcileUnrealizedCastsPass();
   registerSCFToControlFlowPass();
+  registerConvertVectorToLLVMPass();
+  registerConvertMathToLLVMPass();
+  registerArithToLLVMConversionPass();
+  registerConvertControlFlowToLLVMPass();
   PassPipelineRegistration<>(
       "jfa-lower-to-llvm",
       "the whole JFA -> LLVM/NVVM dialect pipeline jfac runs",

@@ -1,16 +1,9 @@
 //===- ConvertJFAToLLVM.cpp - JFA to the LLVM and NVVM dialects -------------===//
 #include "lib/Transforms/Passes.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace jfa {
@@ -458,42 +451,27 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
       if (failed(convertKernelSignature(kernel, converter)))
         return signalPassFailure();
 
-    // Structured control flow to branches, now that kernel bodies may hold
-    // several blocks.
     {
       RewritePatternSet patterns(ctx);
-      populateSCFToControlFlowConversionPatterns(patterns);
+      patterns.add<LocalAllocLowering, AllocBarriersLowering, SlotLowering,
+                   BarrierLowering, LoadFragmentLowering, StoreFragmentLowering,
+                   BarrierExpectLowering, BarrierArriveLowering,
+                   BarrierWaitLowering, TMALoadLowering, TMAStoreLowering,
+                   TMAStoreWaitLowering, FenceAsyncSharedLowering,
+                   NamedBarrierSyncLowering, NamedBarrierArriveLowering,
+                   ThreadIdLowering,
+                   GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
+                                     NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
+                   GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,
+                                     NVVM::GridDimYOp, NVVM::GridDimZOp>>(
+          converter);
       ConversionTarget target(*ctx);
-      target.addIllegalDialect<scf::SCFDialect>();
+      target.addIllegalDialect<JFADialect>();
       target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
 
-    RewritePatternSet patterns(ctx);
-    patterns.add<LocalAllocLowering, AllocBarriersLowering, SlotLowering,
-                 BarrierLowering, LoadFragmentLowering, StoreFragmentLowering,
-                 BarrierExpectLowering, BarrierArriveLowering,
-                 BarrierWaitLowering, TMALoadLowering, TMAStoreLowering,
-                 TMAStoreWaitLowering, FenceAsyncSharedLowering,
-                 NamedBarrierSyncLowering, NamedBarrierArriveLowering,
-                 ThreadIdLowering,
-                 GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
-                                   NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
-                 GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,
-                                   NVVM::GridDimYOp, NVVM::GridDimZOp>>(
-        converter);
-    arith::populateArithToLLVMConversionPatterns(converter, patterns);
-    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-    populateVectorToLLVMConversionPatterns(converter, patterns);
-    populateMathToLLVMConversionPatterns(converter, patterns);
-
-    LLVMConversionTarget target(*ctx);
-    target.addLegalDialect<NVVM::NVVMDialect>();
-    target.addIllegalDialect<JFADialect, arith::ArithDialect, cf::ControlFlowDialect,
-                             vector::VectorDialect, math::MathDialect>();
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
   }
 };
 } // namespace

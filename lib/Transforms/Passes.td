@@ -45,8 +45,9 @@ def JFAConvertToLLVM : Pass<"jfa-convert-to-llvm", "::mlir::ModuleOp"> {
     Kernels become `llvm.func`s with `nvvm.kernel`; TMA descriptors are
     128-byte `__grid_constant__` parameters; buffers and barriers are offsets
     into the dynamic shared-memory window `@jfa_smem`; barrier, TMA and fence
-    ops become their NVVM counterparts. Arith, math, cf and vector ops are
-    converted too. Run after `jfa-lower-async-tasks` and `convert-scf-to-cf`.
+    ops become their NVVM counterparts. Arith, scf and vector ops are left
+    for the upstream conversions that follow in `jfa-lower-to-llvm`. Run
+    after `jfa-lower-async-tasks`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }

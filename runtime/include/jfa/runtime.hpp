@@ -1,0 +1,129 @@
+//===- runtime.hpp - the JFA runtime (C++) ----------------------*- C++ -*-===//
+//
+// Loads cubins produced by `jfac compile`, reads their metadata, builds TMA
+// descriptors and launches kernels. Depends on the CUDA driver API only,
+// which it loads at run time (libcuda.so.1), so programs link without CUDA
+// libraries and fail with a clear error where no driver is installed.
+// Every failure throws jfa::rt::Error with a message naming the problem.
+//
+//===----------------------------------------------------------------------===//
+#ifndef JFA_RUNTIME_HPP
+#define JFA_RUNTIME_HPP
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace jfa::rt {
+
+class Error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ParamKind { TensorMap, Pointer, I32, I64, F32, F64 };
+const char *paramKindName(ParamKind kind);
+
+/// One kernel parameter as the compiler declared it.
+struct ParamSpec {
+  ParamKind kind = ParamKind::I32;
+  /// Element type of a tensor map or pointer ("f32", "bf16", ...).
+  std::string elementType;
+  /// TMA box, outermost dimension first (tensor maps only).
+  std::vector<uint32_t> box;
+};
+
+struct KernelInfo {
+  std::string name;
+  std::string arch;
+  unsigned threads = 0;
+  unsigned cluster[3] = {1, 1, 1};
+  size_t sharedBytes = 0;
+  std::vector<ParamSpec> params;
+};
+
+/// Parses the metadata `jfac` writes beside a cubin. Errors name the line.
+std::vector<KernelInfo> parseMetadata(const std::string &text);
+
+/// Bytes of an element type name, 0 if unknown.
+size_t elementBytes(const std::string &elementType);
+
+/// A launch argument.
+struct Arg {
+  ParamKind kind = ParamKind::I32;
+  // Tensor maps: a row-major view of global memory.
+  CUdeviceptr data = 0;
+  std::string elementType;
+  std::vector<uint64_t> shape;   // outermost first
+  std::vector<uint64_t> strides; // in elements, outermost first; empty: dense
+  union {
+    int32_t i32;
+    int64_t i64;
+    float f32;
+    double f64;
+  } scalar{};
+
+  static Arg tensor(CUdeviceptr data, std::string elementType,
+                    std::vector<uint64_t> shape,
+                    std::vector<uint64_t> strides = {});
+  static Arg pointer(CUdeviceptr data);
+  static Arg i32(int32_t v);
+  static Arg i64(int64_t v);
+  static Arg f32(float v);
+  static Arg f64(double v);
+};
+
+/// Checks arguments against a kernel's parameters without touching the GPU:
+/// count, kinds, element types, ranks, sizes, strides and TMA alignment.
+void validateArgs(const KernelInfo &kernel, const std::vector<Arg> &args);
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+/// Makes the primary context of device `ordinal` current (done implicitly by
+/// the first Module load).
+void initDevice(int ordinal = 0);
+
+/// A loaded cubin and its kernels.
+class Module {
+public:
+  /// Loads `cubinPath`; metadata from `metadataPath` or `<cubinPath>.meta`.
+  static Module loadFile(const std::string &cubinPath,
+                         const std::string &metadataPath = "");
+  static Module loadData(const void *cubin, size_t size,
+                         const std::string &metadataText);
+
+  Module(Module &&) noexcept;
+  Module &operator=(Module &&) noexcept;
+  ~Module();
+
+  const std::vector<KernelInfo> &kernels() const;
+  const KernelInfo &kernel(const std::string &name) const;
+
+  /// Validates `args`, builds TMA descriptors and launches on `stream`.
+  void launch(const std::string &kernel, Dim3 grid, const std::vector<Arg> &args,
+              CUstream stream = nullptr) const;
+
+private:
+  struct Impl;
+  explicit Module(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+/// Device memory helpers for hosts and tests.
+CUdeviceptr deviceAlloc(size_t bytes);
+void deviceFree(CUdeviceptr ptr);
+void copyToDevice(CUdeviceptr dst, const void *src, size_t bytes);
+void copyToHost(void *dst, CUdeviceptr src, size_t bytes);
+void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes);
+void synchronize();
+
+} // namespace jfa::rt
+
+#endif // JFA_RUNTIME_HPP

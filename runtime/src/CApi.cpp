@@ -1,0 +1,111 @@
+//===- CApi.cpp - the C view of the runtime ---------------------------------===//
+#include "jfa/runtime.h"
+#include "jfa/runtime.hpp"
+
+#include <string>
+
+struct jfa_module {
+  jfa::rt::Module module;
+};
+
+namespace {
+thread_local std::string lastError;
+
+template <typename F> int guarded(F &&f) {
+  try {
+    f();
+    lastError.clear();
+    return 0;
+  } catch (const std::exception &e) {
+    lastError = e.what();
+  } catch (...) {
+    lastError = "unknown error";
+  }
+  return -1;
+}
+
+int fail(const char *message) {
+  lastError = message;
+  return -1;
+}
+} // namespace
+
+extern "C" {
+
+const char *jfa_last_error(void) { return lastError.c_str(); }
+
+int jfa_module_load_file(const char *cubin_path, const char *metadata_path,
+                         jfa_module_t *module) {
+  if (!cubin_path || !module)
+    return fail("jfa_module_load_file: cubin_path and module must not be NULL");
+  return guarded([&] {
+    *module = new jfa_module{jfa::rt::Module::loadFile(
+        cubin_path, metadata_path ? metadata_path : "")};
+  });
+}
+
+int jfa_module_load_data(const void *cubin, size_t size, const char *metadata,
+                         jfa_module_t *module) {
+  if (!cubin || !metadata || !module)
+    return fail("jfa_module_load_data: cubin, metadata and module must not be "
+                "NULL");
+  return guarded([&] {
+    *module = new jfa_module{jfa::rt::Module::loadData(cubin, size, metadata)};
+  });
+}
+
+void jfa_module_destroy(jfa_module_t module) { delete module; }
+
+int jfa_kernel_info(jfa_module_t module, const char *kernel, unsigned *threads,
+                    size_t *shared_bytes) {
+  if (!module || !kernel)
+    return fail("jfa_kernel_info: module and kernel must not be NULL");
+  return guarded([&] {
+    const jfa::rt::KernelInfo &k = module->module.kernel(kernel);
+    if (threads)
+      *threads = k.threads;
+    if (shared_bytes)
+      *shared_bytes = k.sharedBytes;
+  });
+}
+
+int jfa_launch(jfa_module_t module, const char *kernel, unsigned grid_x,
+               unsigned grid_y, unsigned grid_z, const jfa_arg *args,
+               int num_args, CUstream stream) {
+  if (!module || !kernel)
+    return fail("jfa_launch: module and kernel must not be NULL");
+  if (num_args < 0 || (num_args > 0 && !args))
+    return fail("jfa_launch: args must hold num_args entries");
+  return guarded([&] {
+    std::vector<jfa::rt::Arg> converted;
+    for (int i = 0; i < num_args; ++i) {
+      const jfa_arg &a = args[i];
+      switch (a.kind) {
+      case JFA_ARG_TENSOR: {
+        const auto &t = a.value.tensor;
+        if (t.rank < 1 || t.rank > 5 || !t.shape || !t.element_type)
+          throw jfa::rt::Error("argument " + std::to_string(i) +
+                               ": a tensor needs an element type and a shape "
+                               "of rank 1 to 5");
+        std::vector<uint64_t> shape(t.shape, t.shape + t.rank), strides;
+        if (t.strides)
+          strides.assign(t.strides, t.strides + t.rank);
+        converted.push_back(
+            jfa::rt::Arg::tensor(t.data, t.element_type, shape, strides));
+        break;
+      }
+      case JFA_ARG_PTR: converted.push_back(jfa::rt::Arg::pointer(a.value.ptr)); break;
+      case JFA_ARG_I32: converted.push_back(jfa::rt::Arg::i32(a.value.i32)); break;
+      case JFA_ARG_I64: converted.push_back(jfa::rt::Arg::i64(a.value.i64)); break;
+      case JFA_ARG_F32: converted.push_back(jfa::rt::Arg::f32(a.value.f32)); break;
+      case JFA_ARG_F64: converted.push_back(jfa::rt::Arg::f64(a.value.f64)); break;
+      default:
+        throw jfa::rt::Error("argument " + std::to_string(i) +
+                             ": unknown kind " + std::to_string(int(a.kind)));
+      }
+    }
+    module->module.launch(kernel, {grid_x, grid_y, grid_z}, converted, stream);
+  });
+}
+
+} // extern "C"

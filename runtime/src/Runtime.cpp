@@ -1,0 +1,419 @@
+//===- Runtime.cpp - load and launch JFA kernels ----------------------------===//
+#include "jfa/runtime.hpp"
+
+#include <dlfcn.h>
+
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <sstream>
+
+namespace jfa::rt {
+
+namespace {
+
+/// The driver entry points the runtime uses, resolved from libcuda.so.1.
+struct Driver {
+#define JFA_DRIVER_FN(name) decltype(&::name) name = nullptr;
+  JFA_DRIVER_FN(cuInit)
+  JFA_DRIVER_FN(cuGetErrorString)
+  JFA_DRIVER_FN(cuDeviceGetCount)
+  JFA_DRIVER_FN(cuDeviceGet)
+  JFA_DRIVER_FN(cuDevicePrimaryCtxRetain)
+  JFA_DRIVER_FN(cuCtxSetCurrent)
+  JFA_DRIVER_FN(cuCtxGetCurrent)
+  JFA_DRIVER_FN(cuCtxSynchronize)
+  JFA_DRIVER_FN(cuModuleLoadData)
+  JFA_DRIVER_FN(cuModuleUnload)
+  JFA_DRIVER_FN(cuModuleGetFunction)
+  JFA_DRIVER_FN(cuFuncSetAttribute)
+  JFA_DRIVER_FN(cuLaunchKernel)
+  JFA_DRIVER_FN(cuLaunchKernelEx)
+  JFA_DRIVER_FN(cuTensorMapEncodeTiled)
+  JFA_DRIVER_FN(cuMemAlloc)
+  JFA_DRIVER_FN(cuMemFree)
+  JFA_DRIVER_FN(cuMemcpyHtoD)
+  JFA_DRIVER_FN(cuMemcpyDtoH)
+  JFA_DRIVER_FN(cuMemsetD8)
+#undef JFA_DRIVER_FN
+};
+
+// Symbol names in libcuda (cuda.h maps several APIs to versioned names).
+#define JFA_STR2(x) #x
+#define JFA_STR(x) JFA_STR2(x)
+
+const Driver &driver() {
+  static Driver d;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      failure = "no CUDA driver: cannot load libcuda.so.1 (is an NVIDIA "
+                "driver installed and a GPU present?)";
+      return;
+    }
+#define JFA_LOAD(name)                                                         \
+  d.name = reinterpret_cast<decltype(d.name)>(dlsym(lib, JFA_STR(name)));      \
+  if (!d.name) {                                                               \
+    failure = "the CUDA driver lacks " JFA_STR(name) "; it is too old";        \
+    return;                                                                    \
+  }
+    JFA_LOAD(cuInit)
+    JFA_LOAD(cuGetErrorString)
+    JFA_LOAD(cuDeviceGetCount)
+    JFA_LOAD(cuDeviceGet)
+    JFA_LOAD(cuDevicePrimaryCtxRetain)
+    JFA_LOAD(cuCtxSetCurrent)
+    JFA_LOAD(cuCtxGetCurrent)
+    JFA_LOAD(cuCtxSynchronize)
+    JFA_LOAD(cuModuleLoadData)
+    JFA_LOAD(cuModuleUnload)
+    JFA_LOAD(cuModuleGetFunction)
+    JFA_LOAD(cuFuncSetAttribute)
+    JFA_LOAD(cuLaunchKernel)
+    JFA_LOAD(cuLaunchKernelEx)
+    JFA_LOAD(cuTensorMapEncodeTiled)
+    JFA_LOAD(cuMemAlloc)
+    JFA_LOAD(cuMemFree)
+    JFA_LOAD(cuMemcpyHtoD)
+    JFA_LOAD(cuMemcpyDtoH)
+    JFA_LOAD(cuMemsetD8)
+#undef JFA_LOAD
+  });
+  if (!failure.empty())
+    throw Error(failure);
+  return d;
+}
+
+void check(CUresult result, const std::string &what) {
+  if (result == CUDA_SUCCESS)
+    return;
+  const char *message = nullptr;
+  driver().cuGetErrorString(result, &message);
+  throw Error(what + ": " + (message ? message : "unknown CUDA error") +
+              " (CUresult " + std::to_string(int(result)) + ")");
+}
+
+/// Makes sure some context is current, creating the primary one if needed.
+void ensureContext() {
+  const Driver &d = driver();
+  CUcontext ctx = nullptr;
+  if (d.cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx)
+    return;
+  initDevice(0);
+}
+
+std::string argName(size_t i) { return "argument " + std::to_string(i); }
+
+CUtensorMapDataType tensorMapType(const std::string &t) {
+  if (t == "f32") return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  if (t == "f16") return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  if (t == "bf16") return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  if (t == "f64") return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  if (t == "i32") return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  if (t == "i64") return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  if (t == "i16") return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+}
+
+/// Dense row-major strides (in elements) unless given.
+std::vector<uint64_t> stridesOf(const Arg &a) {
+  if (!a.strides.empty())
+    return a.strides;
+  std::vector<uint64_t> s(a.shape.size(), 1);
+  for (size_t i = a.shape.size(); i-- > 1;)
+    s[i - 1] = s[i] * a.shape[i];
+  return s;
+}
+
+CUtensorMap encodeTensorMap(const ParamSpec &p, const Arg &a) {
+  size_t rank = a.shape.size();
+  size_t bytes = elementBytes(a.elementType);
+  std::vector<uint64_t> strides = stridesOf(a);
+  // The driver wants the innermost dimension first, and strides in bytes for
+  // every dimension but the innermost.
+  cuuint64_t dims[5], strideBytes[5];
+  cuuint32_t box[5], elementStrides[5];
+  for (size_t i = 0; i < rank; ++i) {
+    size_t from = rank - 1 - i;
+    dims[i] = a.shape[from];
+    box[i] = p.box[from];
+    elementStrides[i] = 1;
+    if (i > 0)
+      strideBytes[i - 1] = strides[from] * bytes;
+  }
+  CUtensorMap map;
+  check(driver().cuTensorMapEncodeTiled(
+            &map, tensorMapType(a.elementType), rank,
+            reinterpret_cast<void *>(a.data), dims, strideBytes, box,
+            elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+            CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        "cuTensorMapEncodeTiled");
+  return map;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+Arg Arg::tensor(CUdeviceptr data, std::string elementType,
+                std::vector<uint64_t> shape, std::vector<uint64_t> strides) {
+  Arg a;
+  a.kind = ParamKind::TensorMap;
+  a.data = data;
+  a.elementType = std::move(elementType);
+  a.shape = std::move(shape);
+  a.strides = std::move(strides);
+  return a;
+}
+Arg Arg::pointer(CUdeviceptr data) {
+  Arg a;
+  a.kind = ParamKind::Pointer;
+  a.data = data;
+  return a;
+}
+Arg Arg::i32(int32_t v) { Arg a; a.kind = ParamKind::I32; a.scalar.i32 = v; return a; }
+Arg Arg::i64(int64_t v) { Arg a; a.kind = ParamKind::I64; a.scalar.i64 = v; return a; }
+Arg Arg::f32(float v) { Arg a; a.kind = ParamKind::F32; a.scalar.f32 = v; return a; }
+Arg Arg::f64(double v) { Arg a; a.kind = ParamKind::F64; a.scalar.f64 = v; return a; }
+
+void validateArgs(const KernelInfo &k, const std::vector<Arg> &args) {
+  if (args.size() != k.params.size())
+    throw Error("kernel '" + k.name + "' takes " +
+                std::to_string(k.params.size()) + " arguments, got " +
+                std::to_string(args.size()));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ParamSpec &p = k.params[i];
+    const Arg &a = args[i];
+    std::string where = argName(i) + " of '" + k.name + "'";
+    if (a.kind != p.kind)
+      throw Error(where + " must be " + paramKindName(p.kind) + ", got " +
+                  paramKindName(a.kind));
+    if (p.kind != ParamKind::TensorMap)
+      continue;
+    if (a.elementType != p.elementType)
+      throw Error(where + ": tensor of " + a.elementType +
+                  ", but the kernel's TMA descriptor is for " + p.elementType);
+    if (a.shape.size() != p.box.size())
+      throw Error(where + ": tensor of rank " + std::to_string(a.shape.size()) +
+                  ", but the TMA box has rank " + std::to_string(p.box.size()));
+    if (!a.strides.empty() && a.strides.size() != a.shape.size())
+      throw Error(where + ": " + std::to_string(a.strides.size()) +
+                  " strides for a rank-" + std::to_string(a.shape.size()) +
+                  " tensor");
+    if (a.data == 0)
+      throw Error(where + ": null tensor address");
+    if (a.data % 16 != 0)
+      throw Error(where + ": TMA needs a 16-byte aligned address, got 0x" +
+                  [&] { std::ostringstream s; s << std::hex << a.data; return s.str(); }());
+    for (uint64_t d : a.shape)
+      if (d == 0 || d > (uint64_t(1) << 32))
+        throw Error(where + ": tensor dimensions must be in [1, 2^32], got " +
+                    std::to_string(d));
+    std::vector<uint64_t> strides = stridesOf(a);
+    size_t bytes = elementBytes(a.elementType);
+    if (strides.back() != 1)
+      throw Error(where + ": the innermost dimension must be contiguous "
+                          "(stride 1), got stride " +
+                  std::to_string(strides.back()));
+    for (size_t j = 0; j + 1 < strides.size(); ++j)
+      if ((strides[j] * bytes) % 16 != 0)
+        throw Error(where + ": TMA needs strides that are multiples of 16 "
+                            "bytes; dimension " + std::to_string(j) +
+                    " has a stride of " + std::to_string(strides[j] * bytes) +
+                    " bytes");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+struct Module::Impl {
+  CUmodule module = nullptr;
+  std::vector<KernelInfo> kernels;
+  std::vector<CUfunction> functions;
+  ~Impl() {
+    if (module)
+      driver().cuModuleUnload(module);
+  }
+};
+
+Module::Module(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+Module::Module(Module &&) noexcept = default;
+Module &Module::operator=(Module &&) noexcept = default;
+Module::~Module() = default;
+
+void initDevice(int ordinal) {
+  const Driver &d = driver();
+  check(d.cuInit(0), "cuInit");
+  int count = 0;
+  check(d.cuDeviceGetCount(&count), "cuDeviceGetCount");
+  if (count == 0)
+    throw Error("no CUDA device found");
+  if (ordinal < 0 || ordinal >= count)
+    throw Error("device " + std::to_string(ordinal) + " does not exist (" +
+                std::to_string(count) + " devices)");
+  CUdevice dev;
+  check(d.cuDeviceGet(&dev, ordinal), "cuDeviceGet");
+  CUcontext ctx;
+  check(d.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+  check(d.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+}
+
+static std::string readFile(const std::string &path, const char *what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(std::string("cannot read ") + what + " '" + path + "'");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+Module Module::loadFile(const std::string &cubinPath,
+                        const std::string &metadataPath) {
+  std::string cubin = readFile(cubinPath, "cubin");
+  std::string meta = readFile(metadataPath.empty() ? cubinPath + ".meta"
+                                                   : metadataPath,
+                              "metadata");
+  return loadData(cubin.data(), cubin.size(), meta);
+}
+
+Module Module::loadData(const void *cubin, size_t size,
+                        const std::string &metadataText) {
+  auto impl = std::make_unique<Impl>();
+  impl->kernels = parseMetadata(metadataText);
+  if (impl->kernels.empty())
+    throw Error("metadata lists no kernels");
+  // An ELF cubin starts with \x7fELF; anything else is not a cubin.
+  if (!cubin || size < 4 || std::string(static_cast<const char *>(cubin), 4) !=
+                                "\x7f" "ELF")
+    throw Error("not a cubin (no ELF header)");
+  ensureContext();
+  check(driver().cuModuleLoadData(&impl->module, cubin),
+        "cannot load the cubin (built for " + impl->kernels.front().arch + ")");
+  for (const KernelInfo &k : impl->kernels) {
+    CUfunction fn;
+    CUresult r = driver().cuModuleGetFunction(&fn, impl->module, k.name.c_str());
+    if (r != CUDA_SUCCESS)
+      throw Error("kernel '" + k.name + "' is listed in the metadata but not "
+                  "in the cubin");
+    if (k.sharedBytes > 48 * 1024)
+      check(driver().cuFuncSetAttribute(
+                fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                int(k.sharedBytes)),
+            "cannot allow " + std::to_string(k.sharedBytes) +
+                " bytes of dynamic shared memory for '" + k.name + "'");
+    impl->functions.push_back(fn);
+  }
+  return Module(std::move(impl));
+}
+
+const std::vector<KernelInfo> &Module::kernels() const { return impl->kernels; }
+
+const KernelInfo &Module::kernel(const std::string &name) const {
+  for (const KernelInfo &k : impl->kernels)
+    if (k.name == name)
+      return k;
+  throw Error("no kernel named '" + name + "' in this module");
+}
+
+void Module::launch(const std::string &name, Dim3 grid,
+                    const std::vector<Arg> &args, CUstream stream) const {
+  size_t index = 0;
+  while (index < impl->kernels.size() && impl->kernels[index].name != name)
+    ++index;
+  if (index == impl->kernels.size())
+    throw Error("no kernel named '" + name + "' in this module");
+  const KernelInfo &k = impl->kernels[index];
+  validateArgs(k, args);
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    throw Error("grid dimensions must be positive");
+  for (int i = 0; i < 3; ++i) {
+    unsigned g = i == 0 ? grid.x : i == 1 ? grid.y : grid.z;
+    if (g % k.cluster[i] != 0)
+      throw Error("grid dimension " + std::to_string(g) +
+                  " is not a multiple of the cluster dimension " +
+                  std::to_string(k.cluster[i]));
+  }
+
+  // Storage for parameter values; tensor maps need 64-byte alignment.
+  std::vector<CUtensorMap> maps;
+  maps.reserve(args.size());
+  std::vector<Arg> scalars(args.begin(), args.end());
+  std::vector<void *> params(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Arg &a = args[i];
+    switch (a.kind) {
+    case ParamKind::TensorMap:
+      maps.push_back(encodeTensorMap(k.params[i], a));
+      params[i] = &maps.back();
+      break;
+    case ParamKind::Pointer:
+      params[i] = &scalars[i].data;
+      break;
+    default:
+      params[i] = &scalars[i].scalar;
+      break;
+    }
+  }
+
+  const Driver &d = driver();
+  CUfunction fn = impl->functions[index];
+  if (k.cluster[0] * k.cluster[1] * k.cluster[2] == 1) {
+    check(d.cuLaunchKernel(fn, grid.x, grid.y, grid.z, k.threads, 1, 1,
+                           unsigned(k.sharedBytes), stream, params.data(),
+                           nullptr),
+          "cannot launch '" + k.name + "'");
+    return;
+  }
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = k.cluster[0];
+  attr.value.clusterDim.y = k.cluster[1];
+  attr.value.clusterDim.z = k.cluster[2];
+  CUlaunchConfig config{};
+  config.gridDimX = grid.x;
+  config.gridDimY = grid.y;
+  config.gridDimZ = grid.z;
+  config.blockDimX = k.threads;
+  config.blockDimY = config.blockDimZ = 1;
+  config.sharedMemBytes = unsigned(k.sharedBytes);
+  config.hStream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  check(d.cuLaunchKernelEx(&config, fn, params.data(), nullptr),
+        "cannot launch '" + k.name + "'");
+}
+
+//===----------------------------------------------------------------------===//
+// Memory helpers
+//===----------------------------------------------------------------------===//
+
+CUdeviceptr deviceAlloc(size_t bytes) {
+  ensureContext();
+  CUdeviceptr p = 0;
+  check(driver().cuMemAlloc(&p, bytes),
+        "cannot allocate " + std::to_string(bytes) + " bytes on the device");
+  return p;
+}
+void deviceFree(CUdeviceptr p) {
+  if (p)
+    check(driver().cuMemFree(p), "cuMemFree");
+}
+void copyToDevice(CUdeviceptr dst, const void *src, size_t bytes) {
+  check(driver().cuMemcpyHtoD(dst, src, bytes), "copy to device");
+}
+void copyToHost(void *dst, CUdeviceptr src, size_t bytes) {
+  check(driver().cuMemcpyDtoH(dst, src, bytes), "copy to host");
+}
+void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes) {
+  check(driver().cuMemsetD8(dst, value, bytes), "cuMemsetD8");
+}
+void synchronize() {
+  check(driver().cuCtxSynchronize(), "kernel execution failed");
+}
+
+} // namespace jfa::rt
