@@ -199,6 +199,10 @@ std::string findPtxas(const CompileOptions &options, std::string &error) {
   if (!options.ptxas.empty()) {
     if (executable(options.ptxas))
       return options.ptxas;
+    // A bare name is looked up on $PATH, as a shell would.
+    if (options.ptxas.find('/') == std::string::npos)
+      if (auto path = llvm::sys::findProgramByName(options.ptxas))
+        return *path;
     error = "--ptxas=" + options.ptxas + " is not an executable file";
     return "";
   }

@@ -133,6 +133,9 @@ int main(int argc, char **argv) {
 
   // Fail early, before any work, if ptxas will be needed and is missing.
   if (emit == Emit::Cubin) {
+    if (output == "-")
+      return fail("a cubin cannot be written to standard output; give -o "
+                  "<file>");
     std::string error;
     if (jfa::findPtxas(options, error).empty())
       return fail(error);
