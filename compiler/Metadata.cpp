@@ -1,4 +1,5 @@
-//===- Metadata.cpp - what the runtime needs to launch a kernel -------------===//
+//===- Metadata.cpp - what the runtime needs to launch a kernel
+//-------------===//
 //
 // A line-oriented text file, one record per line, so the runtime can read it
 // without a JSON library:
@@ -15,8 +16,8 @@
 //   end
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Pipeline.h"
 #include "JFA/JFAOps.h"
+#include "compiler/Pipeline.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,7 +45,8 @@ std::string buildMetadata(ModuleOp module, const Target &target) {
       cluster.assign(dims->begin(), dims->end());
     os << "cluster " << cluster[0] << " " << cluster[1] << " " << cluster[2]
        << "\n";
-    os << "shared_bytes " << computeSharedMemoryLayout(kernel).totalBytes << "\n";
+    os << "shared_bytes " << computeSharedMemoryLayout(kernel).totalBytes
+       << "\n";
     for (Type t : kernel.getFunctionType().getInputs()) {
       os << "param ";
       if (auto desc = dyn_cast<TensorDescType>(t)) {

@@ -1,4 +1,5 @@
-//===- Pipeline.cpp - the JFA compiler as a library -------------------------===//
+//===- Pipeline.cpp - the JFA compiler as a library
+//-------------------------===//
 #include "compiler/Pipeline.h"
 #include "lib/Transforms/Passes.h"
 
@@ -64,10 +65,10 @@ std::string knownTargetNames() {
 }
 
 void registerDialects(DialectRegistry &registry) {
-  registry.insert<JFADialect, arith::ArithDialect, scf::SCFDialect,
-                  tensor::TensorDialect, vector::VectorDialect,
-                  math::MathDialect, cf::ControlFlowDialect,
-                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  registry
+      .insert<JFADialect, arith::ArithDialect, scf::SCFDialect,
+              tensor::TensorDialect, vector::VectorDialect, math::MathDialect,
+              cf::ControlFlowDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
@@ -109,7 +110,8 @@ void registerPasses() {
       [](OpPassManager &pm) { buildLoweringPipeline(pm); });
 }
 
-LogicalResult lowerToLLVMDialect(ModuleOp module, const CompileOptions &options) {
+LogicalResult lowerToLLVMDialect(ModuleOp module,
+                                 const CompileOptions &options) {
   PassManager pm(module.getContext());
   if (options.printIRAfterAll) {
     module.getContext()->disableMultithreading();
@@ -141,16 +143,18 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
 
   llvm::Triple triple(kTriple);
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return module.emitError() << "NVPTX backend unavailable: " << error;
-  llvm::CodeGenOptLevel level = options.optLevel == 0 ? llvm::CodeGenOptLevel::None
-                                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
-                                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
-                                                        : llvm::CodeGenOptLevel::Aggressive;
+  llvm::CodeGenOptLevel level =
+      options.optLevel == 0   ? llvm::CodeGenOptLevel::None
+      : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+      : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                              : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, options.target.chip, options.target.features, llvm::TargetOptions(),
-      std::nullopt, std::nullopt, level));
+      triple, options.target.chip, options.target.features,
+      llvm::TargetOptions(), std::nullopt, std::nullopt, level));
   if (!machine)
     return module.emitError() << "cannot create an NVPTX target machine for "
                               << options.target.chip;
@@ -168,9 +172,10 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::OptimizationLevel o = options.optLevel == 1 ? llvm::OptimizationLevel::O1
-                                : options.optLevel == 2 ? llvm::OptimizationLevel::O2
-                                                        : llvm::OptimizationLevel::O3;
+    llvm::OptimizationLevel o =
+        options.optLevel == 1   ? llvm::OptimizationLevel::O1
+        : options.optLevel == 2 ? llvm::OptimizationLevel::O2
+                                : llvm::OptimizationLevel::O3;
     llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(o);
     mpm.run(*llvmModule, mam);
   }
@@ -243,8 +248,8 @@ LogicalResult runPtxas(llvm::StringRef ptx, llvm::StringRef cubinPath,
 
   std::string arch = "-arch=" + options.target.chip;
   std::string opt = "-O" + std::to_string(std::min(options.optLevel, 3u));
-  llvm::SmallVector<llvm::StringRef> args = {
-      ptxas, arch, opt, "-v", ptxFile, "-o", cubinPath};
+  llvm::SmallVector<llvm::StringRef> args = {ptxas,   arch, opt,      "-v",
+                                             ptxFile, "-o", cubinPath};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logFile.str(),
                                                 logFile.str()};
   std::string execError;

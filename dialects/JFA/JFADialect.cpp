@@ -1,4 +1,5 @@
-//===- JFADialect.cpp - the JFA dialect -------------------------------------===//
+//===- JFADialect.cpp - the JFA dialect
+//-------------------------------------===//
 #include "JFA/JFAOps.h"
 
 #include "mlir/IR/Builders.h"

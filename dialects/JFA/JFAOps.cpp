@@ -1,4 +1,5 @@
-//===- JFAOps.cpp - JFA operations ------------------------------------------===//
+//===- JFAOps.cpp - JFA operations
+//------------------------------------------===//
 #include "JFA/JFAOps.h"
 #include "JFA/TaskInfo.h"
 
@@ -22,8 +23,8 @@ static LogicalResult verifyConstantIndex(Operation *op, Value index,
     return success();
   int64_t i = value.getSExtValue();
   if (i < 0 || i >= size)
-    return op->emitOpError() << what << " index " << i
-                             << " is out of range [0, " << size << ")";
+    return op->emitOpError()
+           << what << " index " << i << " is out of range [0, " << size << ")";
   return success();
 }
 
@@ -53,14 +54,14 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
 
   if (succeeded(parser.parseOptionalKeyword("cluster"))) {
     SmallVector<int32_t> dims;
-    if (parser.parseCommaSeparatedList(
-            OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
-              int32_t d;
-              if (parser.parseInteger(d))
-                return failure();
-              dims.push_back(d);
-              return success();
-            }))
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                       [&]() -> ParseResult {
+                                         int32_t d;
+                                         if (parser.parseInteger(d))
+                                           return failure();
+                                         dims.push_back(d);
+                                         return success();
+                                       }))
       return failure();
     result.addAttribute(getClusterDimsAttrName(result.name),
                         parser.getBuilder().getDenseI32ArrayAttr(dims));
@@ -123,8 +124,8 @@ LogicalResult KernelOp::verify() {
     int64_t ctas = 1;
     for (int32_t d : *dims) {
       if (d < 1)
-        return emitOpError() << "cluster dimensions must be positive, got "
-                             << d;
+        return emitOpError()
+               << "cluster dimensions must be positive, got " << d;
       ctas *= d;
     }
     if (ctas > 16)
@@ -237,9 +238,8 @@ LogicalResult AsyncTasksOp::verifyRegions() {
       continue;
     if (info.firstWarp % 4 != 0 || info.numWarps % 4 != 0)
       return task.emitOpError()
-             << "sets registers(" << *info.registers
-             << ") but runs on warps [" << info.firstWarp << ", "
-             << info.firstWarp + info.numWarps
+             << "sets registers(" << *info.registers << ") but runs on warps ["
+             << info.firstWarp << ", " << info.firstWarp + info.numWarps
              << "); setmaxnreg needs whole warpgroups (4 warps starting at a "
                 "multiple of 4)";
     budget += int64_t(*info.registers) * info.numThreads();
@@ -254,7 +254,8 @@ LogicalResult AsyncTasksOp::verifyRegions() {
 LogicalResult TaskOp::verify() {
   if (getIsDefault() && getNumWarps())
     return emitOpError() << "the default task takes the remaining warps; "
-                            "drop warps(" << *getNumWarps() << ")";
+                            "drop warps("
+                         << *getNumWarps() << ")";
   if (!getIsDefault() && !getNumWarps())
     return emitOpError() << "needs warps(N) or `default`";
   if (getNumWarps() && *getNumWarps() < 1)
@@ -288,16 +289,16 @@ LogicalResult NamedBarrierArriveOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SlotOp::verify() {
-  return verifyConstantIndex(*this, getIndex(), getBuffer().getType().getNumSlots(),
-                             "slot");
+  return verifyConstantIndex(*this, getIndex(),
+                             getBuffer().getType().getNumSlots(), "slot");
 }
 
 static LogicalResult verifyTileMatchesSlot(Operation *op, RankedTensorType tile,
                                            SlotType slot) {
   if (tile.getShape() != slot.getShape() ||
       tile.getElementType() != slot.getElementType())
-    return op->emitOpError() << "register tile " << tile
-                             << " does not match the slot " << slot;
+    return op->emitOpError()
+           << "register tile " << tile << " does not match the slot " << slot;
   if (tile.getEncoding())
     return op->emitOpError() << "register tile layouts are not supported yet";
   return success();
@@ -308,7 +309,8 @@ LogicalResult LocalLoadOp::verify() {
 }
 
 LogicalResult LocalStoreOp::verify() {
-  return verifyTileMatchesSlot(*this, getValue().getType(), getSlot().getType());
+  return verifyTileMatchesSlot(*this, getValue().getType(),
+                               getSlot().getType());
 }
 
 static LogicalResult verifyFragment(Operation *op, VectorType fragment,
@@ -317,9 +319,8 @@ static LogicalResult verifyFragment(Operation *op, VectorType fragment,
     return op->emitOpError() << "threads must be positive";
   if (fragment.getElementType() != slot.getElementType() ||
       fragment.getNumElements() * threads != slot.getNumElements())
-    return op->emitOpError()
-           << "fragment " << fragment << " times " << threads
-           << " threads does not cover the slot " << slot;
+    return op->emitOpError() << "fragment " << fragment << " times " << threads
+                             << " threads does not cover the slot " << slot;
   return success();
 }
 
@@ -367,9 +368,9 @@ LogicalResult BarrierExpectOp::verify() {
     loads.push_back(load);
   }
   if (!loads.empty() && loaded != bytes) {
-    auto diag = emitOpError() << "expects " << bytes << " bytes but the TMA "
-                              << "loads completing on this barrier bring "
-                              << loaded;
+    auto diag = emitOpError()
+                << "expects " << bytes << " bytes but the TMA "
+                << "loads completing on this barrier bring " << loaded;
     for (auto load : loads)
       diag.attachNote(load.getLoc())
           << "this load brings " << load.getDesc().getType().getBoxBytes()
@@ -386,13 +387,13 @@ LogicalResult BarrierExpectOp::verify() {
 static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
                                SlotType slot, size_t numCoords) {
   if (numCoords != desc.getBoxShape().size())
-    return op->emitOpError() << "needs " << desc.getBoxShape().size()
-                             << " coordinates for " << desc << ", got "
-                             << numCoords;
+    return op->emitOpError()
+           << "needs " << desc.getBoxShape().size() << " coordinates for "
+           << desc << ", got " << numCoords;
   if (desc.getBoxShape() != slot.getShape() ||
       desc.getElementType() != slot.getElementType())
-    return op->emitOpError() << "TMA box " << desc
-                             << " does not match the slot " << slot;
+    return op->emitOpError()
+           << "TMA box " << desc << " does not match the slot " << slot;
   return success();
 }
 

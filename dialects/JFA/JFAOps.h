@@ -21,8 +21,8 @@ class SingleThreadIssue
     : public mlir::OpTrait::TraitBase<ConcreteType, SingleThreadIssue> {};
 } // namespace jfa
 
-#include "JFA/JFAOpsDialect.h.inc"
 #include "JFA/JFAAttrs.h.inc"
+#include "JFA/JFAOpsDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "JFA/JFATypes.h.inc"

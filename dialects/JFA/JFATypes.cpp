@@ -1,4 +1,5 @@
-//===- JFATypes.cpp - JFA types ---------------------------------------------===//
+//===- JFATypes.cpp - JFA types
+//---------------------------------------------===//
 #include "JFA/JFAOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -97,7 +98,9 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   return verifyTile(emitError, "shared-memory buffer", shape, elementType);
 }
 
-int64_t SharedBufferType::getSlotElements() const { return product(getShape()); }
+int64_t SharedBufferType::getSlotElements() const {
+  return product(getShape());
+}
 int64_t SharedBufferType::getSlotBytes() const {
   return getSlotElements() * getElementBytes(getElementType());
 }

@@ -1,4 +1,5 @@
-//===- TaskInfo.cpp - warps owned by async tasks ----------------------------===//
+//===- TaskInfo.cpp - warps owned by async tasks
+//----------------------------===//
 #include "JFA/TaskInfo.h"
 
 using namespace mlir;
@@ -26,8 +27,9 @@ FailureOr<SmallVector<TaskInfo>> computeTaskLayout(AsyncTasksOp tasks) {
   for (auto task : tasks.getBody().front().getOps<TaskOp>()) {
     TaskInfo info;
     info.firstWarp = nextWarp;
-    info.numWarps = task.getIsDefault() ? totalWarps - claimed
-                                        : int64_t(task.getNumWarps().value_or(0));
+    info.numWarps = task.getIsDefault()
+                        ? totalWarps - claimed
+                        : int64_t(task.getNumWarps().value_or(0));
     info.index = layout.size();
     if (auto regs = task.getRegisters())
       info.registers = int32_t(*regs);

@@ -24,7 +24,8 @@ struct TaskInfo {
 /// Lays out the tasks of `tasks` over the kernel's warps: consecutive, in
 /// program order, the default task taking what the others leave. Fails
 /// (without diagnostics) if the warps do not add up.
-mlir::FailureOr<llvm::SmallVector<TaskInfo>> computeTaskLayout(AsyncTasksOp tasks);
+mlir::FailureOr<llvm::SmallVector<TaskInfo>>
+computeTaskLayout(AsyncTasksOp tasks);
 
 /// The task that executes `op`.
 TaskInfo getEnclosingTask(mlir::Operation *op);

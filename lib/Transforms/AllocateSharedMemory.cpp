@@ -1,4 +1,5 @@
-//===- AllocateSharedMemory.cpp - place buffers in shared memory ------------===//
+//===- AllocateSharedMemory.cpp - place buffers in shared memory
+//------------===//
 #include "lib/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"

@@ -1,4 +1,5 @@
-//===- ConvertJFAToLLVM.cpp - JFA to the LLVM and NVVM dialects -------------===//
+//===- ConvertJFAToLLVM.cpp - JFA to the LLVM and NVVM dialects
+//-------------===//
 #include "lib/Transforms/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
@@ -25,7 +26,8 @@ constexpr int64_t kWaitSuspendTimeHint = 10000000;
 Type sharedPtr(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx, 3); }
 
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return b.create<LLVM::ConstantOp>(loc, b.getI32Type(), b.getI32IntegerAttr(v));
+  return b.create<LLVM::ConstantOp>(loc, b.getI32Type(),
+                                    b.getI32IntegerAttr(v));
 }
 
 Value toI32(OpBuilder &b, Location loc, Value v) {
@@ -61,8 +63,7 @@ struct JFATypeConverter : LLVMTypeConverter {
   }
 };
 
-template <typename Op>
-struct JFAPattern : ConvertOpToLLVMPattern<Op> {
+template <typename Op> struct JFAPattern : ConvertOpToLLVMPattern<Op> {
   using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
 };
 
@@ -74,7 +75,8 @@ struct LocalAllocLowering : JFAPattern<LocalAllocOp> {
     if (!op.getOffset())
       return op.emitOpError()
              << "has no shared-memory offset; run jfa-allocate-shared-memory";
-    rewriter.replaceOp(op, sharedAddress(rewriter, op.getLoc(), *op.getOffset()));
+    rewriter.replaceOp(op,
+                       sharedAddress(rewriter, op.getLoc(), *op.getOffset()));
     return success();
   }
 };
@@ -92,8 +94,8 @@ struct AllocBarriersLowering : JFAPattern<AllocBarriersOp> {
     // Thread 0 initializes every barrier; the fence and the CTA barrier make
     // the initialization visible to all threads and to the async proxy.
     Value tid = rewriter.create<NVVM::ThreadIdXOp>(loc, rewriter.getI32Type());
-    Value leader = rewriter.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq,
-                                                 tid, constI32(rewriter, loc, 0));
+    Value leader = rewriter.create<LLVM::ICmpOp>(
+        loc, LLVM::ICmpPredicate::eq, tid, constI32(rewriter, loc, 0));
     Value count = constI32(rewriter, loc, op.getArriveCount());
     for (int64_t i = 0, e = op.getType().getSize(); i < e; ++i) {
       Value bar = rewriter.create<LLVM::GEPOp>(
@@ -116,9 +118,9 @@ struct SlotLowering : JFAPattern<SlotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     int64_t bytes = op.getBuffer().getType().getSlotBytes();
     Type slotType = LLVM::LLVMArrayType::get(rewriter.getI8Type(), bytes);
-    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, sharedPtr(getContext()), slotType,
-                                             adaptor.getBuffer(),
-                                             ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, sharedPtr(getContext()), slotType, adaptor.getBuffer(),
+        ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
     return success();
   }
 };
@@ -129,8 +131,8 @@ struct BarrierLowering : JFAPattern<BarrierOp> {
   matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-        op, sharedPtr(getContext()), rewriter.getI64Type(), adaptor.getBarriers(),
-        ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+        op, sharedPtr(getContext()), rewriter.getI64Type(),
+        adaptor.getBarriers(), ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
     return success();
   }
 };
@@ -156,7 +158,8 @@ Value chunkAddress(OpBuilder &b, Location loc, Value slot, Value thread,
                    int64_t j, int64_t threads, FragmentGeometry g,
                    Type elementType) {
   // element = (j * threads + thread) * chunk
-  Value index = b.create<LLVM::AddOp>(loc, thread, constI32(b, loc, j * threads));
+  Value index =
+      b.create<LLVM::AddOp>(loc, thread, constI32(b, loc, j * threads));
   index = b.create<LLVM::MulOp>(loc, index, constI32(b, loc, g.chunk));
   return b.create<LLVM::GEPOp>(loc, slot.getType(), elementType, slot,
                                ArrayRef<LLVM::GEPArg>{index});
@@ -175,8 +178,9 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
     int64_t align = g.chunk * getElementBytes(element);
     Value result = rewriter.create<LLVM::PoisonOp>(loc, fragment);
     for (int64_t j = 0; j < g.numChunks; ++j) {
-      Value addr = chunkAddress(rewriter, loc, adaptor.getSlot(),
-                                adaptor.getThread(), j, op.getThreads(), g, element);
+      Value addr =
+          chunkAddress(rewriter, loc, adaptor.getSlot(), adaptor.getThread(), j,
+                       op.getThreads(), g, element);
       Value chunk = rewriter.create<LLVM::LoadOp>(loc, chunkType, addr, align);
       for (int64_t v = 0; v < g.chunk; ++v) {
         Value x = rewriter.create<LLVM::ExtractElementOp>(
@@ -206,11 +210,12 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
       for (int64_t v = 0; v < g.chunk; ++v) {
         Value x = rewriter.create<LLVM::ExtractElementOp>(
             loc, adaptor.getValue(), constI32(rewriter, loc, j * g.chunk + v));
-        chunk = rewriter.create<LLVM::InsertElementOp>(loc, chunk, x,
-                                                       constI32(rewriter, loc, v));
+        chunk = rewriter.create<LLVM::InsertElementOp>(
+            loc, chunk, x, constI32(rewriter, loc, v));
       }
-      Value addr = chunkAddress(rewriter, loc, adaptor.getSlot(),
-                                adaptor.getThread(), j, op.getThreads(), g, element);
+      Value addr =
+          chunkAddress(rewriter, loc, adaptor.getSlot(), adaptor.getThread(), j,
+                       op.getThreads(), g, element);
       rewriter.create<LLVM::StoreOp>(loc, chunk, addr, align);
     }
     rewriter.eraseOp(op);
@@ -270,8 +275,8 @@ struct TMALoadLowering : JFAPattern<TMALoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.create<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
         op.getLoc(), adaptor.getSlot(), adaptor.getDesc(),
-        tmaCoordinates(adaptor.getCoords()), adaptor.getBarrier(),
-        ValueRange{}, /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+        tmaCoordinates(adaptor.getCoords()), adaptor.getBarrier(), ValueRange{},
+        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
         NVVM::TMALoadMode::TILE, /*isCTAOnly=*/true,
         /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
     rewriter.eraseOp(op);
@@ -312,7 +317,8 @@ struct FenceAsyncSharedLowering : JFAPattern<FenceAsyncSharedOp> {
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
         op, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(getContext(), NVVM::SharedSpace::shared_cta));
+        NVVM::SharedSpaceAttr::get(getContext(),
+                                   NVVM::SharedSpace::shared_cta));
     return success();
   }
 };
@@ -323,7 +329,8 @@ struct NamedBarrierSyncLowering : JFAPattern<NamedBarrierSyncOp> {
   matchAndRewrite(NamedBarrierSyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    rewriter.create<NVVM::BarrierOp>(loc, Type(), constI32(rewriter, loc, op.getId()),
+    rewriter.create<NVVM::BarrierOp>(loc, Type(),
+                                     constI32(rewriter, loc, op.getId()),
                                      constI32(rewriter, loc, op.getThreads()),
                                      NVVM::BarrierReductionAttr(), Value());
     rewriter.eraseOp(op);
@@ -353,9 +360,15 @@ struct GridIndexLowering : JFAPattern<Op> {
     Type i32 = rewriter.getI32Type();
     Value v;
     switch (op.getDim()) {
-    case Dim::x: v = rewriter.create<X>(op.getLoc(), i32); break;
-    case Dim::y: v = rewriter.create<Y>(op.getLoc(), i32); break;
-    case Dim::z: v = rewriter.create<Z>(op.getLoc(), i32); break;
+    case Dim::x:
+      v = rewriter.create<X>(op.getLoc(), i32);
+      break;
+    case Dim::y:
+      v = rewriter.create<Y>(op.getLoc(), i32);
+      break;
+    case Dim::z:
+      v = rewriter.create<Z>(op.getLoc(), i32);
+      break;
     }
     rewriter.replaceOp(op, v);
     return success();
@@ -386,8 +399,10 @@ LogicalResult convertKernelSignature(KernelOp kernel,
       return kernel.emitOpError() << "cannot lower parameter type " << t;
     inputs.push_back(converted);
   }
-  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), inputs);
-  auto fn = b.create<LLVM::LLVMFuncOp>(kernel.getLoc(), kernel.getSymName(), fnType);
+  auto fnType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), inputs);
+  auto fn =
+      b.create<LLVM::LLVMFuncOp>(kernel.getLoc(), kernel.getSymName(), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   int32_t threads = kernel.getNumThreads();
   fn->setAttr("nvvm.reqntid", b.getDenseI32ArrayAttr({threads, 1, 1}));
@@ -417,7 +432,8 @@ LogicalResult convertKernelSignature(KernelOp kernel,
     if (original == type)
       continue;
     arg.setType(type);
-    auto cast = b.create<UnrealizedConversionCastOp>(kernel.getLoc(), original, arg);
+    auto cast =
+        b.create<UnrealizedConversionCastOp>(kernel.getLoc(), original, arg);
     arg.replaceAllUsesExcept(cast.getResult(0), cast);
   }
   b.setInsertionPointToEnd(&entry);
@@ -471,7 +487,6 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
-
   }
 };
 } // namespace

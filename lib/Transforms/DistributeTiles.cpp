@@ -1,4 +1,5 @@
-//===- DistributeTiles.cpp - spread register tiles over threads -------------===//
+//===- DistributeTiles.cpp - spread register tiles over threads
+//-------------===//
 //
 // A register tile (a ranked tensor) names the whole tile a task works on.
 // This pass gives each thread its fragment: with T threads in the task and N
@@ -49,7 +50,8 @@ struct TileTypeConverter : TypeConverter {
 };
 
 struct LocalLoadToFragment : OpConversionPattern<LocalLoadOp> {
-  LocalLoadToFragment(const TypeConverter &tc, MLIRContext *ctx, int64_t threads)
+  LocalLoadToFragment(const TypeConverter &tc, MLIRContext *ctx,
+                      int64_t threads)
       : OpConversionPattern(tc, ctx), threads(threads) {}
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
@@ -141,18 +143,18 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     // Diagnose tiles that do not spread evenly, with their location.
     for (Operation *root : ops) {
       WalkResult result = root->walk([&](Operation *op) {
-        for (Type t : llvm::concat<Type>(
-                 llvm::to_vector(op->getOperandTypes()),
-                 llvm::to_vector(op->getResultTypes()))) {
+        for (Type t :
+             llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                llvm::to_vector(op->getResultTypes()))) {
           auto tile = dyn_cast<RankedTensorType>(t);
           if (!tile)
             continue;
           if (tile.getNumElements() % threads != 0) {
-            op->emitError() << "tile " << tile << " has "
-                            << tile.getNumElements()
-                            << " elements, which cannot be spread evenly over "
-                               "the "
-                            << threads << " threads of its task";
+            op->emitError()
+                << "tile " << tile << " has " << tile.getNumElements()
+                << " elements, which cannot be spread evenly over "
+                   "the "
+                << threads << " threads of its task";
             return WalkResult::interrupt();
           }
           auto constant = dyn_cast<arith::ConstantOp>(op);
@@ -216,7 +218,8 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
         auto layout = computeTaskLayout(tasks);
         if (failed(layout))
           return signalPassFailure(); // the verifier reported it
-        auto taskOps = llvm::to_vector(tasks.getBody().front().getOps<TaskOp>());
+        auto taskOps =
+            llvm::to_vector(tasks.getBody().front().getOps<TaskOp>());
         for (auto [task, info] : llvm::zip(taskOps, *layout)) {
           SmallVector<Operation *> inner;
           for (Operation &op : task.getBody().front())

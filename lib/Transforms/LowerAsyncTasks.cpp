@@ -1,4 +1,5 @@
-//===- LowerAsyncTasks.cpp - warp specialization ----------------------------===//
+//===- LowerAsyncTasks.cpp - warp specialization
+//----------------------------===//
 //
 // After this pass no op depends on which task encloses it: single-thread ops
 // are predicated on their task's first thread, task barriers name their
@@ -31,8 +32,7 @@ int64_t entryRegisters(int64_t threads) {
   return std::min<int64_t>(248, (kRegistersPerSM / threads) / 8 * 8);
 }
 
-struct LowerAsyncTasks
-    : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
+struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
   void predicateSingleThreadOps(KernelOp kernel) {
     SmallVector<Operation *> ops;
     kernel.walk([&](Operation *op) {
@@ -44,8 +44,9 @@ struct LowerAsyncTasks
       OpBuilder b(op);
       Location loc = op->getLoc();
       Value tid = b.create<ThreadIdOp>(loc);
-      Value leader = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, tid,
-                                             constI32(b, loc, task.firstThread()));
+      Value leader =
+          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, tid,
+                                  constI32(b, loc, task.firstThread()));
       auto ifOp = b.create<scf::IfOp>(loc, leader, /*withElseRegion=*/false);
       op->moveBefore(ifOp.thenBlock()->getTerminator());
     }
@@ -98,9 +99,8 @@ struct LowerAsyncTasks
     assert(succeeded(layout) && "verified");
     auto taskOps = llvm::to_vector(tasks.getBody().front().getOps<TaskOp>());
     int64_t entry = entryRegisters(kernel.getNumThreads());
-    bool budgets = llvm::any_of(*layout, [](const TaskInfo &t) {
-      return t.registers.has_value();
-    });
+    bool budgets = llvm::any_of(
+        *layout, [](const TaskInfo &t) { return t.registers.has_value(); });
     if (budgets)
       kernel->setAttr("jfa.entry_registers",
                       OpBuilder(kernel).getI32IntegerAttr(entry));
@@ -131,9 +131,11 @@ struct LowerAsyncTasks
         b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
       }
       if (info.registers && *info.registers != entry) {
-        auto action = *info.registers > entry ? NVVM::SetMaxRegisterAction::increase
-                                              : NVVM::SetMaxRegisterAction::decrease;
-        b.create<NVVM::SetMaxRegisterOp>(task.getLoc(), *info.registers, action);
+        auto action = *info.registers > entry
+                          ? NVVM::SetMaxRegisterAction::increase
+                          : NVVM::SetMaxRegisterAction::decrease;
+        b.create<NVVM::SetMaxRegisterOp>(task.getLoc(), *info.registers,
+                                         action);
       }
       // Move the task's ops to the branch.
       while (!body->empty())

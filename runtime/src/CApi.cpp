@@ -1,4 +1,5 @@
-//===- CApi.cpp - the C view of the runtime ---------------------------------===//
+//===- CApi.cpp - the C view of the runtime
+//---------------------------------===//
 #include "jfa/runtime.h"
 #include "jfa/runtime.hpp"
 
@@ -94,11 +95,21 @@ int jfa_launch(jfa_module_t module, const char *kernel, unsigned grid_x,
             jfa::rt::Arg::tensor(t.data, t.element_type, shape, strides));
         break;
       }
-      case JFA_ARG_PTR: converted.push_back(jfa::rt::Arg::pointer(a.value.ptr)); break;
-      case JFA_ARG_I32: converted.push_back(jfa::rt::Arg::i32(a.value.i32)); break;
-      case JFA_ARG_I64: converted.push_back(jfa::rt::Arg::i64(a.value.i64)); break;
-      case JFA_ARG_F32: converted.push_back(jfa::rt::Arg::f32(a.value.f32)); break;
-      case JFA_ARG_F64: converted.push_back(jfa::rt::Arg::f64(a.value.f64)); break;
+      case JFA_ARG_PTR:
+        converted.push_back(jfa::rt::Arg::pointer(a.value.ptr));
+        break;
+      case JFA_ARG_I32:
+        converted.push_back(jfa::rt::Arg::i32(a.value.i32));
+        break;
+      case JFA_ARG_I64:
+        converted.push_back(jfa::rt::Arg::i64(a.value.i64));
+        break;
+      case JFA_ARG_F32:
+        converted.push_back(jfa::rt::Arg::f32(a.value.f32));
+        break;
+      case JFA_ARG_F64:
+        converted.push_back(jfa::rt::Arg::f64(a.value.f64));
+        break;
       default:
         throw jfa::rt::Error("argument " + std::to_string(i) +
                              ": unknown kind " + std::to_string(int(a.kind)));

@@ -1,4 +1,5 @@
-//===- Metadata.cpp - read what jfac wrote beside a cubin -------------------===//
+//===- Metadata.cpp - read what jfac wrote beside a cubin
+//-------------------===//
 #include "jfa/runtime.hpp"
 
 #include <sstream>
@@ -7,12 +8,18 @@ namespace jfa::rt {
 
 const char *paramKindName(ParamKind kind) {
   switch (kind) {
-  case ParamKind::TensorMap: return "tma";
-  case ParamKind::Pointer: return "ptr";
-  case ParamKind::I32: return "i32";
-  case ParamKind::I64: return "i64";
-  case ParamKind::F32: return "f32";
-  case ParamKind::F64: return "f64";
+  case ParamKind::TensorMap:
+    return "tma";
+  case ParamKind::Pointer:
+    return "ptr";
+  case ParamKind::I32:
+    return "i32";
+  case ParamKind::I64:
+    return "i64";
+  case ParamKind::F32:
+    return "f32";
+  case ParamKind::F64:
+    return "f64";
   }
   return "?";
 }

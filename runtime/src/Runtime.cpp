@@ -1,4 +1,5 @@
-//===- Runtime.cpp - load and launch JFA kernels ----------------------------===//
+//===- Runtime.cpp - load and launch JFA kernels
+//----------------------------===//
 #include "jfa/runtime.hpp"
 
 #include <dlfcn.h>
@@ -107,13 +108,20 @@ void ensureContext() {
 std::string argName(size_t i) { return "argument " + std::to_string(i); }
 
 CUtensorMapDataType tensorMapType(const std::string &t) {
-  if (t == "f32") return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  if (t == "f16") return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  if (t == "bf16") return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  if (t == "f64") return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
-  if (t == "i32") return CU_TENSOR_MAP_DATA_TYPE_INT32;
-  if (t == "i64") return CU_TENSOR_MAP_DATA_TYPE_INT64;
-  if (t == "i16") return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  if (t == "f32")
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  if (t == "f16")
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  if (t == "bf16")
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  if (t == "f64")
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  if (t == "i32")
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  if (t == "i64")
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  if (t == "i16")
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
   return CU_TENSOR_MAP_DATA_TYPE_UINT8;
 }
 
@@ -176,10 +184,30 @@ Arg Arg::pointer(CUdeviceptr data) {
   a.data = data;
   return a;
 }
-Arg Arg::i32(int32_t v) { Arg a; a.kind = ParamKind::I32; a.scalar.i32 = v; return a; }
-Arg Arg::i64(int64_t v) { Arg a; a.kind = ParamKind::I64; a.scalar.i64 = v; return a; }
-Arg Arg::f32(float v) { Arg a; a.kind = ParamKind::F32; a.scalar.f32 = v; return a; }
-Arg Arg::f64(double v) { Arg a; a.kind = ParamKind::F64; a.scalar.f64 = v; return a; }
+Arg Arg::i32(int32_t v) {
+  Arg a;
+  a.kind = ParamKind::I32;
+  a.scalar.i32 = v;
+  return a;
+}
+Arg Arg::i64(int64_t v) {
+  Arg a;
+  a.kind = ParamKind::I64;
+  a.scalar.i64 = v;
+  return a;
+}
+Arg Arg::f32(float v) {
+  Arg a;
+  a.kind = ParamKind::F32;
+  a.scalar.f32 = v;
+  return a;
+}
+Arg Arg::f64(double v) {
+  Arg a;
+  a.kind = ParamKind::F64;
+  a.scalar.f64 = v;
+  return a;
+}
 
 void validateArgs(const KernelInfo &k, const std::vector<Arg> &args) {
   if (args.size() != k.params.size())
@@ -209,7 +237,11 @@ void validateArgs(const KernelInfo &k, const std::vector<Arg> &args) {
       throw Error(where + ": null tensor address");
     if (a.data % 16 != 0)
       throw Error(where + ": TMA needs a 16-byte aligned address, got 0x" +
-                  [&] { std::ostringstream s; s << std::hex << a.data; return s.str(); }());
+                  [&] {
+                    std::ostringstream s;
+                    s << std::hex << a.data;
+                    return s.str();
+                  }());
     for (uint64_t d : a.shape)
       if (d == 0 || d > (uint64_t(1) << 32))
         throw Error(where + ": tensor dimensions must be in [1, 2^32], got " +
@@ -217,15 +249,17 @@ void validateArgs(const KernelInfo &k, const std::vector<Arg> &args) {
     std::vector<uint64_t> strides = stridesOf(a);
     size_t bytes = elementBytes(a.elementType);
     if (strides.back() != 1)
-      throw Error(where + ": the innermost dimension must be contiguous "
-                          "(stride 1), got stride " +
+      throw Error(where +
+                  ": the innermost dimension must be contiguous "
+                  "(stride 1), got stride " +
                   std::to_string(strides.back()));
     for (size_t j = 0; j + 1 < strides.size(); ++j)
       if ((strides[j] * bytes) % 16 != 0)
-        throw Error(where + ": TMA needs strides that are multiples of 16 "
-                            "bytes; dimension " + std::to_string(j) +
-                    " has a stride of " + std::to_string(strides[j] * bytes) +
-                    " bytes");
+        throw Error(where +
+                    ": TMA needs strides that are multiples of 16 "
+                    "bytes; dimension " +
+                    std::to_string(j) + " has a stride of " +
+                    std::to_string(strides[j] * bytes) + " bytes");
   }
 }
 
@@ -275,9 +309,8 @@ static std::string readFile(const std::string &path, const char *what) {
 Module Module::loadFile(const std::string &cubinPath,
                         const std::string &metadataPath) {
   std::string cubin = readFile(cubinPath, "cubin");
-  std::string meta = readFile(metadataPath.empty() ? cubinPath + ".meta"
-                                                   : metadataPath,
-                              "metadata");
+  std::string meta = readFile(
+      metadataPath.empty() ? cubinPath + ".meta" : metadataPath, "metadata");
   return loadData(cubin.data(), cubin.size(), meta);
 }
 
@@ -288,17 +321,20 @@ Module Module::loadData(const void *cubin, size_t size,
   if (impl->kernels.empty())
     throw Error("metadata lists no kernels");
   // An ELF cubin starts with \x7fELF; anything else is not a cubin.
-  if (!cubin || size < 4 || std::string(static_cast<const char *>(cubin), 4) !=
-                                "\x7f" "ELF")
+  if (!cubin || size < 4 ||
+      std::string(static_cast<const char *>(cubin), 4) != "\x7f"
+                                                          "ELF")
     throw Error("not a cubin (no ELF header)");
   ensureContext();
   check(driver().cuModuleLoadData(&impl->module, cubin),
         "cannot load the cubin (built for " + impl->kernels.front().arch + ")");
   for (const KernelInfo &k : impl->kernels) {
     CUfunction fn;
-    CUresult r = driver().cuModuleGetFunction(&fn, impl->module, k.name.c_str());
+    CUresult r =
+        driver().cuModuleGetFunction(&fn, impl->module, k.name.c_str());
     if (r != CUDA_SUCCESS)
-      throw Error("kernel '" + k.name + "' is listed in the metadata but not "
+      throw Error("kernel '" + k.name +
+                  "' is listed in the metadata but not "
                   "in the cubin");
     if (k.sharedBytes > 48 * 1024)
       check(driver().cuFuncSetAttribute(

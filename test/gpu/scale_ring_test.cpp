@@ -1,4 +1,5 @@
-//===- scale_ring_test.cpp - run kernels/examples/scale_ring on a GPU -------===//
+//===- scale_ring_test.cpp - run kernels/examples/scale_ring on a GPU
+//-------===//
 //
 //   scale_ring_test <scale_ring.cubin> [<sm_100a cubin to check is refused>]
 //
@@ -74,11 +75,13 @@ bool runCase(const Module &m, uint32_t rows, uint32_t cols, unsigned grid,
     for (int i = 0; i < reps; ++i)
       m.launch("scale_ring", {grid, 1, 1}, args);
     synchronize();
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                  .count() / reps;
+    seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+            .count() /
+        reps;
   }
-  std::printf("%s rows=%u cols=%u grid=%u: %zu/%zu wrong", bad ? "FAIL" : "ok  ",
-              rows, cols, grid, bad, n);
+  std::printf("%s rows=%u cols=%u grid=%u: %zu/%zu wrong",
+              bad ? "FAIL" : "ok  ", rows, cols, grid, bad, n);
   if (bad)
     std::printf(" (first at %zu: got %g want %g)", firstBad, y[firstBad],
                 alpha * x[firstBad]);
@@ -94,43 +97,64 @@ bool runCase(const Module &m, uint32_t rows, uint32_t cols, unsigned grid,
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <scale_ring.cubin> [<sm_100a cubin>]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <scale_ring.cubin> [<sm_100a cubin>]\n",
+                 argv[0]);
     return 2;
   }
   try {
     Module m = Module::loadFile(argv[1]);
     std::random_device seed;
     std::mt19937 rng(seed());
-    struct Case { uint32_t rows, cols; unsigned grid; };
+    struct Case {
+      uint32_t rows, cols;
+      unsigned grid;
+    };
     const Case cases[] = {
-        {64, 64, 1},     {1, 4, 1},        {63, 60, 2},     {65, 68, 3},
-        {100, 36, 1},    {1000, 1028, 7},  {129, 4, 132},   {4096, 4096, 132},
-        {4097, 4100, 132}, {8192, 8192, 132}, {3000, 2000, 1}, {8192, 8192, 264},
+        {64, 64, 1},       {1, 4, 1},         {63, 60, 2},
+        {65, 68, 3},       {100, 36, 1},      {1000, 1028, 7},
+        {129, 4, 132},     {4096, 4096, 132}, {4097, 4100, 132},
+        {8192, 8192, 132}, {3000, 2000, 1},   {8192, 8192, 264},
     };
     for (const Case &c : cases)
       failures += !runCase(m, c.rows, c.cols, c.grid, rng);
 
     // Bad launches are refused with a message, before reaching the GPU.
     CUdeviceptr d = deviceAlloc(1 << 20);
-    expectError("wrong argument count",
-                [&] { m.launch("scale_ring", {1, 1, 1}, {Arg::i32(1)}); },
-                "takes 5 arguments");
-    expectError("misaligned TMA tensor", [&] {
-      m.launch("scale_ring", {1, 1, 1},
-               {Arg::tensor(d + 4, "f32", {64, 64}), Arg::tensor(d, "f32", {64, 64}),
-                Arg::i32(64), Arg::i32(64), Arg::f32(1)});
-    }, "16-byte aligned");
-    expectError("wrong element type", [&] {
-      m.launch("scale_ring", {1, 1, 1},
-               {Arg::tensor(d, "bf16", {64, 64}), Arg::tensor(d, "f32", {64, 64}),
-                Arg::i32(64), Arg::i32(64), Arg::f32(1)});
-    }, "bf16");
-    expectError("unknown kernel", [&] { m.launch("nope", {1, 1, 1}, {}); },
-                "no kernel named");
+    expectError(
+        "wrong argument count",
+        [&] {
+          m.launch("scale_ring", {1, 1, 1}, {Arg::i32(1)});
+        },
+        "takes 5 arguments");
+    expectError(
+        "misaligned TMA tensor",
+        [&] {
+          m.launch("scale_ring", {1, 1, 1},
+                   {Arg::tensor(d + 4, "f32", {64, 64}),
+                    Arg::tensor(d, "f32", {64, 64}), Arg::i32(64), Arg::i32(64),
+                    Arg::f32(1)});
+        },
+        "16-byte aligned");
+    expectError(
+        "wrong element type",
+        [&] {
+          m.launch("scale_ring", {1, 1, 1},
+                   {Arg::tensor(d, "bf16", {64, 64}),
+                    Arg::tensor(d, "f32", {64, 64}), Arg::i32(64), Arg::i32(64),
+                    Arg::f32(1)});
+        },
+        "bf16");
+    expectError(
+        "unknown kernel",
+        [&] {
+          m.launch("nope", {1, 1, 1}, {});
+        },
+        "no kernel named");
     deviceFree(d);
     if (argc > 2)
-      expectError("sm_100a cubin on this GPU",
-                  [&] { Module::loadFile(argv[2]); }, "cannot load the cubin");
+      expectError(
+          "sm_100a cubin on this GPU", [&] { Module::loadFile(argv[2]); },
+          "cannot load the cubin");
   } catch (const Error &e) {
     std::printf("FAIL: %s\n", e.what());
     return 1;

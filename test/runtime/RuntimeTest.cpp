@@ -1,4 +1,5 @@
-//===- RuntimeTest.cpp - host-side tests of the JFA runtime -----------------===//
+//===- RuntimeTest.cpp - host-side tests of the JFA runtime
+//-----------------===//
 #include "jfa/runtime.h"
 #include "jfa/runtime.hpp"
 
@@ -114,33 +115,40 @@ TEST(ValidateArgs, TensorChecks) {
             "got 0x10004");
   args = goodArgs();
   args[1].elementType = "bf16";
-  EXPECT_NE(errorOf([&] { validateArgs(scaleRing(), args); })
-                .find("tensor of bf16, but the kernel's TMA descriptor is for f32"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf([&] {
+        validateArgs(scaleRing(), args);
+      }).find("tensor of bf16, but the kernel's TMA descriptor is for f32"),
+      std::string::npos);
   args = goodArgs();
   args[0].shape = {100, 36, 2};
-  EXPECT_NE(errorOf([&] { validateArgs(scaleRing(), args); })
-                .find("rank 3, but the TMA box has rank 2"),
+  EXPECT_NE(errorOf([&] {
+              validateArgs(scaleRing(), args);
+            }).find("rank 3, but the TMA box has rank 2"),
             std::string::npos);
   args = goodArgs();
   args[0].shape = {100, 35}; // 140-byte rows
-  EXPECT_NE(errorOf([&] { validateArgs(scaleRing(), args); })
-                .find("multiples of 16 bytes; dimension 0 has a stride of 140"),
+  EXPECT_NE(errorOf([&] {
+              validateArgs(scaleRing(), args);
+            }).find("multiples of 16 bytes; dimension 0 has a stride of 140"),
             std::string::npos);
   args = goodArgs();
   args[0].strides = {64, 2};
-  EXPECT_NE(errorOf([&] { validateArgs(scaleRing(), args); })
-                .find("innermost dimension must be contiguous"),
+  EXPECT_NE(errorOf([&] {
+              validateArgs(scaleRing(), args);
+            }).find("innermost dimension must be contiguous"),
             std::string::npos);
   args = goodArgs();
   args[0].shape = {0, 36};
-  EXPECT_NE(errorOf([&] { validateArgs(scaleRing(), args); })
-                .find("dimensions must be in [1, 2^32], got 0"),
+  EXPECT_NE(errorOf([&] {
+              validateArgs(scaleRing(), args);
+            }).find("dimensions must be in [1, 2^32], got 0"),
             std::string::npos);
   args = goodArgs();
   args[0].data = 0;
-  EXPECT_NE(errorOf([&] { validateArgs(scaleRing(), args); })
-                .find("null tensor address"),
+  EXPECT_NE(errorOf([&] {
+              validateArgs(scaleRing(), args);
+            }).find("null tensor address"),
             std::string::npos);
 }
 
@@ -148,7 +156,8 @@ TEST(Module, MissingFiles) {
   EXPECT_EQ(errorOf([] { Module::loadFile("/nonexistent/k.cubin"); }),
             "cannot read cubin '/nonexistent/k.cubin'");
   std::string cubin = testing::TempDir() + "/jfa_fake.cubin";
-  std::ofstream(cubin) << "\x7f" "ELF fake";
+  std::ofstream(cubin) << "\x7f"
+                          "ELF fake";
   EXPECT_EQ(errorOf([&] { Module::loadFile(cubin); }),
             "cannot read metadata '" + cubin + ".meta'");
   std::remove(cubin.c_str());
@@ -156,16 +165,19 @@ TEST(Module, MissingFiles) {
 
 TEST(Module, RejectsNonCubins) {
   std::string junk = "not an elf file";
-  EXPECT_EQ(errorOf([&] { Module::loadData(junk.data(), junk.size(), kMetadata); }),
-            "not a cubin (no ELF header)");
+  EXPECT_EQ(
+      errorOf([&] { Module::loadData(junk.data(), junk.size(), kMetadata); }),
+      "not a cubin (no ELF header)");
 }
 
 TEST(Module, NoDriverIsAClearError) {
   if (haveDriver())
     GTEST_SKIP() << "a CUDA driver is installed here";
-  std::string cubin = "\x7f" "ELF";
-  EXPECT_NE(errorOf([&] { Module::loadData(cubin.data(), cubin.size(), kMetadata); })
-                .find("no CUDA driver"),
+  std::string cubin = "\x7f"
+                      "ELF";
+  EXPECT_NE(errorOf([&] {
+              Module::loadData(cubin.data(), cubin.size(), kMetadata);
+            }).find("no CUDA driver"),
             std::string::npos);
   EXPECT_NE(errorOf([] { deviceAlloc(16); }).find("no CUDA driver"),
             std::string::npos);

@@ -1,4 +1,5 @@
-//===- jfa-opt.cpp - mlir-opt with the JFA dialect and passes ---------------===//
+//===- jfa-opt.cpp - mlir-opt with the JFA dialect and passes
+//---------------===//
 #include "compiler/Pipeline.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"

@@ -1,12 +1,13 @@
-//===- jfac.cpp - the JFA compiler driver -----------------------------------===//
+//===- jfac.cpp - the JFA compiler driver
+//-----------------------------------===//
 //
 //   jfac compile kernel.mlir -o kernel.cubin --arch sm_90a [--emit=cubin]
 //
 // Writes the cubin and, beside it, kernel.cubin.meta for the runtime.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Pipeline.h"
 #include "JFA/JFAOps.h"
+#include "compiler/Pipeline.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -30,8 +31,9 @@ enum class Emit { MLIR, LLVM, PTX, Cubin };
 cl::OptionCategory category("jfac options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.mlir>"),
                                cl::Required, cl::cat(category));
-cl::opt<std::string> outputFile("o", cl::desc("Output file (default: the input "
-                                              "with .cubin/.ptx/.ll/.llvm.mlir)"),
+cl::opt<std::string> outputFile("o",
+                                cl::desc("Output file (default: the input "
+                                         "with .cubin/.ptx/.ll/.llvm.mlir)"),
                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> arch("arch", cl::desc("Target GPU: sm_90a or sm_100a"),
                           cl::init("sm_100a"), cl::cat(category));
@@ -44,14 +46,16 @@ cl::opt<Emit> emit(
     cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("Optimization level 0-3 (default 3)"),
                            cl::Prefix, cl::init(3), cl::cat(category));
-cl::opt<std::string> ptxas("ptxas",
-                           cl::desc("ptxas to run (default: $CUDA_HOME/bin/ptxas, "
-                                    "/usr/local/cuda/bin/ptxas, then $PATH)"),
-                           cl::value_desc("path"), cl::cat(category));
-cl::opt<std::string> metadataFile(
-    "metadata", cl::desc("Where to write the runtime metadata (default: "
-                         "<output>.meta; only with --emit=cubin)"),
-    cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string>
+    ptxas("ptxas",
+          cl::desc("ptxas to run (default: $CUDA_HOME/bin/ptxas, "
+                   "/usr/local/cuda/bin/ptxas, then $PATH)"),
+          cl::value_desc("path"), cl::cat(category));
+cl::opt<std::string>
+    metadataFile("metadata",
+                 cl::desc("Where to write the runtime metadata (default: "
+                          "<output>.meta; only with --emit=cubin)"),
+                 cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
@@ -79,10 +83,14 @@ std::string defaultOutput() {
   llvm::StringRef stem = inputFile;
   stem.consume_back(".mlir");
   switch (emit) {
-  case Emit::MLIR: return (stem + ".llvm.mlir").str();
-  case Emit::LLVM: return (stem + ".ll").str();
-  case Emit::PTX: return (stem + ".ptx").str();
-  case Emit::Cubin: return (stem + ".cubin").str();
+  case Emit::MLIR:
+    return (stem + ".llvm.mlir").str();
+  case Emit::LLVM:
+    return (stem + ".ll").str();
+  case Emit::PTX:
+    return (stem + ".ptx").str();
+  case Emit::Cubin:
+    return (stem + ".cubin").str();
   }
   return "";
 }
@@ -99,8 +107,8 @@ int main(int argc, char **argv) {
   }
   llvm::StringRef command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
-    llvm::outs() << "jfac: the JFA kernel compiler\n\n" << usage
-                 << "\nRun `jfac compile --help` for every option.\n";
+    llvm::outs() << "jfac: the JFA kernel compiler\n\n"
+                 << usage << "\nRun `jfac compile --help` for every option.\n";
     return 0;
   }
   if (command != "compile")
@@ -118,10 +126,11 @@ int main(int argc, char **argv) {
 
   std::optional<jfa::Target> target = jfa::lookupTarget(arch);
   if (!target)
-    return fail("unknown --arch '" + arch + "'; known targets: " +
-                jfa::knownTargetNames());
+    return fail("unknown --arch '" + arch +
+                "'; known targets: " + jfa::knownTargetNames());
   if (optLevel > 3)
-    return fail("-O" + std::to_string(optLevel) + " is not an optimization "
+    return fail("-O" + std::to_string(optLevel) +
+                " is not an optimization "
                 "level; use -O0 to -O3");
 
   jfa::CompileOptions options;
@@ -189,8 +198,8 @@ int main(int argc, char **argv) {
   if (!writeFile(metaPath, metadata))
     return 1;
   if (!quiet) {
-    llvm::outs() << "jfac: wrote " << output << " (" << target->chip
-                 << ") and " << metaPath << "\n";
+    llvm::outs() << "jfac: wrote " << output << " (" << target->chip << ") and "
+                 << metaPath << "\n";
     // ptxas -v: registers, shared memory, spills per kernel.
     llvm::outs() << log;
   }

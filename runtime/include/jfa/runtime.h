@@ -52,8 +52,8 @@ int jfa_module_load_data(const void *cubin, size_t size, const char *metadata,
 void jfa_module_destroy(jfa_module_t module);
 
 /* Threads per CTA and dynamic shared memory of a kernel. */
-int jfa_kernel_info(jfa_module_t module, const char *kernel,
-                    unsigned *threads, size_t *shared_bytes);
+int jfa_kernel_info(jfa_module_t module, const char *kernel, unsigned *threads,
+                    size_t *shared_bytes);
 
 int jfa_launch(jfa_module_t module, const char *kernel, unsigned grid_x,
                unsigned grid_y, unsigned grid_z, const jfa_arg *args,

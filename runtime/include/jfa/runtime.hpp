@@ -107,8 +107,8 @@ public:
   const KernelInfo &kernel(const std::string &name) const;
 
   /// Validates `args`, builds TMA descriptors and launches on `stream`.
-  void launch(const std::string &kernel, Dim3 grid, const std::vector<Arg> &args,
-              CUstream stream = nullptr) const;
+  void launch(const std::string &kernel, Dim3 grid,
+              const std::vector<Arg> &args, CUstream stream = nullptr) const;
 
 private:
   struct Impl;
