@@ -10,7 +10,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.jfa_obj_root, "test")
 # Kernel sources are tested from test/kernels (they RUN jfac on kernels/).
-config.excludes = ["gpu", "runtime", "CMakeLists.txt", "lit.cfg.py"]
+config.excludes = ["gpu", "runtime", "Inputs", "CMakeLists.txt", "lit.cfg.py"]
 
 path = os.pathsep.join([config.jfa_tools_dir, config.llvm_tools_dir,
                         config.environment.get("PATH", os.environ["PATH"])])

@@ -26,8 +26,8 @@ constexpr int64_t kWaitSuspendTimeHint = 10000000;
 Type sharedPtr(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx, 3); }
 
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return b.create<LLVM::ConstantOp>(loc, b.getI32Type(),
-                                    b.getI32IntegerAttr(v));
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(v));
 }
 
 Value toI32(OpBuilder &b, Location loc, Value v) {
@@ -35,18 +35,18 @@ Value toI32(OpBuilder &b, Location loc, Value v) {
   if (type.getWidth() == 32)
     return v;
   if (type.getWidth() > 32)
-    return b.create<LLVM::TruncOp>(loc, b.getI32Type(), v);
-  return b.create<LLVM::ZExtOp>(loc, b.getI32Type(), v);
+    return LLVM::TruncOp::create(b, loc, b.getI32Type(), v);
+  return LLVM::ZExtOp::create(b, loc, b.getI32Type(), v);
 }
 
 /// Address `offset` bytes into the kernel's dynamic shared-memory window.
 Value sharedAddress(OpBuilder &b, Location loc, int64_t offset) {
   MLIRContext *ctx = b.getContext();
-  Value base = b.create<LLVM::AddressOfOp>(loc, sharedPtr(ctx), kSharedWindow);
+  Value base = LLVM::AddressOfOp::create(b, loc, sharedPtr(ctx), kSharedWindow);
   if (offset == 0)
     return base;
-  return b.create<LLVM::GEPOp>(loc, sharedPtr(ctx), b.getI8Type(), base,
-                               ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+  return LLVM::GEPOp::create(b, loc, sharedPtr(ctx), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
 }
 
 struct JFATypeConverter : LLVMTypeConverter {
@@ -93,18 +93,18 @@ struct AllocBarriersLowering : JFAPattern<AllocBarriersOp> {
     Value base = sharedAddress(rewriter, loc, *op.getOffset());
     // Thread 0 initializes every barrier; the fence and the CTA barrier make
     // the initialization visible to all threads and to the async proxy.
-    Value tid = rewriter.create<NVVM::ThreadIdXOp>(loc, rewriter.getI32Type());
-    Value leader = rewriter.create<LLVM::ICmpOp>(
-        loc, LLVM::ICmpPredicate::eq, tid, constI32(rewriter, loc, 0));
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+    Value leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                        tid, constI32(rewriter, loc, 0));
     Value count = constI32(rewriter, loc, op.getArriveCount());
     for (int64_t i = 0, e = op.getType().getSize(); i < e; ++i) {
-      Value bar = rewriter.create<LLVM::GEPOp>(
-          loc, sharedPtr(getContext()), rewriter.getI64Type(), base,
-          ArrayRef<LLVM::GEPArg>{int32_t(i)});
-      rewriter.create<NVVM::MBarrierInitOp>(loc, bar, count, leader);
+      Value bar = LLVM::GEPOp::create(rewriter, loc, sharedPtr(getContext()),
+                                      rewriter.getI64Type(), base,
+                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      NVVM::MBarrierInitOp::create(rewriter, loc, bar, count, leader);
     }
-    rewriter.create<NVVM::FenceMbarrierInitOp>(loc);
-    rewriter.create<NVVM::Barrier0Op>(loc);
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    NVVM::Barrier0Op::create(rewriter, loc);
     rewriter.replaceOp(op, base);
     return success();
   }
@@ -159,10 +159,10 @@ Value chunkAddress(OpBuilder &b, Location loc, Value slot, Value thread,
                    Type elementType) {
   // element = (j * threads + thread) * chunk
   Value index =
-      b.create<LLVM::AddOp>(loc, thread, constI32(b, loc, j * threads));
-  index = b.create<LLVM::MulOp>(loc, index, constI32(b, loc, g.chunk));
-  return b.create<LLVM::GEPOp>(loc, slot.getType(), elementType, slot,
-                               ArrayRef<LLVM::GEPArg>{index});
+      LLVM::AddOp::create(b, loc, thread, constI32(b, loc, j * threads));
+  index = LLVM::MulOp::create(b, loc, index, constI32(b, loc, g.chunk));
+  return LLVM::GEPOp::create(b, loc, slot.getType(), elementType, slot,
+                             ArrayRef<LLVM::GEPArg>{index});
 }
 
 struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
@@ -176,17 +176,17 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
     FragmentGeometry g = fragmentGeometry(fragment);
     auto chunkType = VectorType::get({g.chunk}, element);
     int64_t align = g.chunk * getElementBytes(element);
-    Value result = rewriter.create<LLVM::PoisonOp>(loc, fragment);
+    Value result = LLVM::PoisonOp::create(rewriter, loc, fragment);
     for (int64_t j = 0; j < g.numChunks; ++j) {
       Value addr =
           chunkAddress(rewriter, loc, adaptor.getSlot(), adaptor.getThread(), j,
                        op.getThreads(), g, element);
-      Value chunk = rewriter.create<LLVM::LoadOp>(loc, chunkType, addr, align);
+      Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, addr, align);
       for (int64_t v = 0; v < g.chunk; ++v) {
-        Value x = rewriter.create<LLVM::ExtractElementOp>(
-            loc, chunk, constI32(rewriter, loc, v));
-        result = rewriter.create<LLVM::InsertElementOp>(
-            loc, result, x, constI32(rewriter, loc, j * g.chunk + v));
+        Value x = LLVM::ExtractElementOp::create(rewriter, loc, chunk,
+                                                 constI32(rewriter, loc, v));
+        result = LLVM::InsertElementOp::create(
+            rewriter, loc, result, x, constI32(rewriter, loc, j * g.chunk + v));
       }
     }
     rewriter.replaceOp(op, result);
@@ -206,17 +206,18 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
     auto chunkType = VectorType::get({g.chunk}, element);
     int64_t align = g.chunk * getElementBytes(element);
     for (int64_t j = 0; j < g.numChunks; ++j) {
-      Value chunk = rewriter.create<LLVM::PoisonOp>(loc, chunkType);
+      Value chunk = LLVM::PoisonOp::create(rewriter, loc, chunkType);
       for (int64_t v = 0; v < g.chunk; ++v) {
-        Value x = rewriter.create<LLVM::ExtractElementOp>(
-            loc, adaptor.getValue(), constI32(rewriter, loc, j * g.chunk + v));
-        chunk = rewriter.create<LLVM::InsertElementOp>(
-            loc, chunk, x, constI32(rewriter, loc, v));
+        Value x = LLVM::ExtractElementOp::create(
+            rewriter, loc, adaptor.getValue(),
+            constI32(rewriter, loc, j * g.chunk + v));
+        chunk = LLVM::InsertElementOp::create(rewriter, loc, chunk, x,
+                                              constI32(rewriter, loc, v));
       }
       Value addr =
           chunkAddress(rewriter, loc, adaptor.getSlot(), adaptor.getThread(), j,
                        op.getThreads(), g, element);
-      rewriter.create<LLVM::StoreOp>(loc, chunk, addr, align);
+      LLVM::StoreOp::create(rewriter, loc, chunk, addr, align);
     }
     rewriter.eraseOp(op);
     return success();
@@ -229,8 +230,8 @@ struct BarrierExpectLowering : JFAPattern<BarrierExpectOp> {
   matchAndRewrite(BarrierExpectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    rewriter.create<NVVM::MBarrierArriveExpectTxOp>(
-        loc, rewriter.getI64Type(), adaptor.getBarrier(),
+    NVVM::MBarrierArriveExpectTxOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getBarrier(),
         constI32(rewriter, loc, op.getBytes()), NVVM::MemScopeKind::CTA,
         /*relaxed=*/false, /*predicate=*/Value());
     rewriter.eraseOp(op);
@@ -243,8 +244,8 @@ struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.create<NVVM::MBarrierArriveOp>(op.getLoc(), rewriter.getI64Type(),
-                                            adaptor.getBarrier(), Value());
+    NVVM::MBarrierArriveOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
+                                   adaptor.getBarrier(), Value());
     rewriter.eraseOp(op);
     return success();
   }
@@ -273,8 +274,8 @@ struct TMALoadLowering : JFAPattern<TMALoadOp> {
   LogicalResult
   matchAndRewrite(TMALoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.create<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
-        op.getLoc(), adaptor.getSlot(), adaptor.getDesc(),
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        rewriter, op.getLoc(), adaptor.getSlot(), adaptor.getDesc(),
         tmaCoordinates(adaptor.getCoords()), adaptor.getBarrier(), ValueRange{},
         /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
         NVVM::TMALoadMode::TILE, /*isCTAOnly=*/true,
@@ -289,11 +290,11 @@ struct TMAStoreLowering : JFAPattern<TMAStoreOp> {
   LogicalResult
   matchAndRewrite(TMAStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.create<NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp>(
-        op.getLoc(), adaptor.getDesc(), adaptor.getSlot(),
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        rewriter, op.getLoc(), adaptor.getDesc(), adaptor.getSlot(),
         tmaCoordinates(adaptor.getCoords()), /*l2CacheHint=*/Value(),
         NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
-    rewriter.create<NVVM::CpAsyncBulkCommitGroupOp>(op.getLoc());
+    NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
@@ -329,10 +330,10 @@ struct NamedBarrierSyncLowering : JFAPattern<NamedBarrierSyncOp> {
   matchAndRewrite(NamedBarrierSyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    rewriter.create<NVVM::BarrierOp>(loc, Type(),
-                                     constI32(rewriter, loc, op.getId()),
-                                     constI32(rewriter, loc, op.getThreads()),
-                                     NVVM::BarrierReductionAttr(), Value());
+    NVVM::BarrierOp::create(rewriter, loc, Type(),
+                            constI32(rewriter, loc, op.getId()),
+                            constI32(rewriter, loc, op.getThreads()),
+                            NVVM::BarrierReductionAttr(), Value());
     rewriter.eraseOp(op);
     return success();
   }
@@ -361,13 +362,13 @@ struct GridIndexLowering : JFAPattern<Op> {
     Value v;
     switch (op.getDim()) {
     case Dim::x:
-      v = rewriter.create<X>(op.getLoc(), i32);
+      v = X::create(rewriter, op.getLoc(), i32);
       break;
     case Dim::y:
-      v = rewriter.create<Y>(op.getLoc(), i32);
+      v = Y::create(rewriter, op.getLoc(), i32);
       break;
     case Dim::z:
-      v = rewriter.create<Z>(op.getLoc(), i32);
+      v = Z::create(rewriter, op.getLoc(), i32);
       break;
     }
     rewriter.replaceOp(op, v);
@@ -402,7 +403,7 @@ LogicalResult convertKernelSignature(KernelOp kernel,
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), inputs);
   auto fn =
-      b.create<LLVM::LLVMFuncOp>(kernel.getLoc(), kernel.getSymName(), fnType);
+      LLVM::LLVMFuncOp::create(b, kernel.getLoc(), kernel.getSymName(), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   int32_t threads = kernel.getNumThreads();
   fn->setAttr("nvvm.reqntid", b.getDenseI32ArrayAttr({threads, 1, 1}));
@@ -433,11 +434,11 @@ LogicalResult convertKernelSignature(KernelOp kernel,
       continue;
     arg.setType(type);
     auto cast =
-        b.create<UnrealizedConversionCastOp>(kernel.getLoc(), original, arg);
+        UnrealizedConversionCastOp::create(b, kernel.getLoc(), original, arg);
     arg.replaceAllUsesExcept(cast.getResult(0), cast);
   }
   b.setInsertionPointToEnd(&entry);
-  b.create<LLVM::ReturnOp>(kernel.getLoc(), ValueRange{});
+  LLVM::ReturnOp::create(b, kernel.getLoc(), ValueRange{});
   kernel.erase();
   return success();
 }
@@ -455,12 +456,12 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     });
     if (usesShared && !module.lookupSymbol(kSharedWindow)) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-      b.create<LLVM::GlobalOp>(module.getLoc(),
-                               LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                               /*isConstant=*/false, LLVM::Linkage::External,
-                               kSharedWindow, Attribute(),
-                               /*alignment=*/kSharedBufferAlignment,
-                               /*addrSpace=*/3);
+      LLVM::GlobalOp::create(b, module.getLoc(),
+                             LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                             /*isConstant=*/false, LLVM::Linkage::External,
+                             kSharedWindow, Attribute(),
+                             /*alignment=*/kSharedBufferAlignment,
+                             /*addrSpace=*/3);
     }
 
     for (auto kernel : llvm::make_early_inc_range(module.getOps<KernelOp>()))

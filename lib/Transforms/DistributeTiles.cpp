@@ -59,7 +59,7 @@ struct LocalLoadToFragment : OpConversionPattern<LocalLoadOp> {
     Type fragment = getTypeConverter()->convertType(op.getType());
     if (!fragment)
       return failure();
-    Value thread = rewriter.create<TaskThreadIdOp>(op.getLoc());
+    Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<LoadFragmentOp>(
         op, fragment, adaptor.getSlot(), thread,
         rewriter.getI32IntegerAttr(threads));
@@ -75,7 +75,7 @@ struct LocalStoreToFragment : OpConversionPattern<LocalStoreOp> {
   LogicalResult
   matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value thread = rewriter.create<TaskThreadIdOp>(op.getLoc());
+    Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<StoreFragmentOp>(
         op, adaptor.getValue(), adaptor.getSlot(), thread,
         rewriter.getI32IntegerAttr(threads));

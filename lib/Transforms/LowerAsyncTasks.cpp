@@ -22,7 +22,7 @@ using namespace jfa;
 namespace {
 
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return b.create<arith::ConstantIntOp>(loc, b.getI32Type(), v);
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
 }
 
 /// The per-thread register count the kernel starts with when tasks re-budget
@@ -43,11 +43,11 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
       TaskInfo task = getEnclosingTask(op);
       OpBuilder b(op);
       Location loc = op->getLoc();
-      Value tid = b.create<ThreadIdOp>(loc);
+      Value tid = ThreadIdOp::create(b, loc);
       Value leader =
-          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, tid,
-                                  constI32(b, loc, task.firstThread()));
-      auto ifOp = b.create<scf::IfOp>(loc, leader, /*withElseRegion=*/false);
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                constI32(b, loc, task.firstThread()));
+      auto ifOp = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
       op->moveBefore(ifOp.thenBlock()->getTerminator());
     }
   }
@@ -63,7 +63,7 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
       OpBuilder b = OpBuilder::atBlockEnd(&block);
       if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
         b.setInsertionPoint(&block.back());
-      b.create<TMAStoreWaitOp>(kernel.getLoc(), 0);
+      TMAStoreWaitOp::create(b, kernel.getLoc(), 0);
     };
     bool hasTasks = false;
     kernel.walk([&](TaskOp task) {
@@ -81,14 +81,14 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
       TaskInfo task = getEnclosingTask(op);
       OpBuilder b(op);
       if (isa<TaskBarrierOp>(op)) {
-        b.create<NamedBarrierSyncOp>(op->getLoc(), task.namedBarrierId(),
-                                     task.numThreads());
+        NamedBarrierSyncOp::create(b, op->getLoc(), task.namedBarrierId(),
+                                   task.numThreads());
         op->erase();
         return;
       }
-      Value tid = b.create<ThreadIdOp>(op->getLoc());
-      Value local = b.create<arith::SubIOp>(
-          op->getLoc(), tid, constI32(b, op->getLoc(), task.firstThread()));
+      Value tid = ThreadIdOp::create(b, op->getLoc());
+      Value local = arith::SubIOp::create(
+          b, op->getLoc(), tid, constI32(b, op->getLoc(), task.firstThread()));
       op->getResult(0).replaceAllUsesWith(local);
       op->erase();
     });
@@ -108,8 +108,8 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
     OpBuilder b(tasks);
     Location loc = tasks.getLoc();
     // warp = tid / 32, the same in every lane of a warp.
-    Value warp = b.create<arith::DivUIOp>(loc, b.create<ThreadIdOp>(loc),
-                                          constI32(b, loc, 32));
+    Value warp = arith::DivUIOp::create(b, loc, ThreadIdOp::create(b, loc),
+                                        constI32(b, loc, 32));
     for (auto [i, pair] : llvm::enumerate(llvm::zip(taskOps, *layout))) {
       auto [task, info] = pair;
       Block *body = &task.getBody().front();
@@ -120,13 +120,14 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
         auto region = b.getInsertionBlock();
         dest = region;
       } else {
-        Value lo = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, warp,
-                                           constI32(b, loc, info.firstWarp));
-        Value hi = b.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::ult, warp,
+        Value lo =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, warp,
+                                  constI32(b, loc, info.firstWarp));
+        Value hi = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult, warp,
             constI32(b, loc, info.firstWarp + info.numWarps));
-        Value inTask = b.create<arith::AndIOp>(loc, lo, hi);
-        auto ifOp = b.create<scf::IfOp>(loc, inTask, /*withElseRegion=*/true);
+        Value inTask = arith::AndIOp::create(b, loc, lo, hi);
+        auto ifOp = scf::IfOp::create(b, loc, inTask, /*withElseRegion=*/true);
         dest = ifOp.thenBlock();
         b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
       }
@@ -134,8 +135,8 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
         auto action = *info.registers > entry
                           ? NVVM::SetMaxRegisterAction::increase
                           : NVVM::SetMaxRegisterAction::decrease;
-        b.create<NVVM::SetMaxRegisterOp>(task.getLoc(), *info.registers,
-                                         action);
+        NVVM::SetMaxRegisterOp::create(b, task.getLoc(), *info.registers,
+                                       action);
       }
       // Move the task's ops to the branch.
       while (!body->empty())
