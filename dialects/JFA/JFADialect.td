@@ -26,7 +26,14 @@ def JFA_Dialect : Dialect {
                            "::mlir::vector::VectorDialect"];
 }
 
+// Every op but jfa.kernel lives inside a kernel.
+def JFA_InKernel : NativeOpTrait<"InKernel"> {
+  let cppNamespace = "::jfa";
+}
+
 class JFA_Op<string mnemonic, list<Trait> traits = []>
-    : Op<JFA_Dialect, mnemonic, traits>;
+    : Op<JFA_Dialect, mnemonic,
+         !listconcat(traits, !if(!eq(mnemonic, "kernel"), [],
+                                 [JFA_InKernel]))>;
 
 #endif // JFA_DIALECT_TD

@@ -15,6 +15,12 @@ using namespace jfa;
 #define GET_OP_CLASSES
 #include "JFA/JFAOps.cpp.inc"
 
+LogicalResult jfa::verifyInKernel(Operation *op) {
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError() << "must be inside a jfa.kernel";
+  return success();
+}
+
 /// Checks that a constant `index` lies in [0, size).
 static LogicalResult verifyConstantIndex(Operation *op, Value index,
                                          int64_t size, StringRef what) {

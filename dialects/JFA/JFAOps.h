@@ -19,6 +19,16 @@ namespace jfa {
 template <typename ConcreteType>
 class SingleThreadIssue
     : public mlir::OpTrait::TraitBase<ConcreteType, SingleThreadIssue> {};
+
+/// Verifies that an op is nested in a jfa.kernel.
+mlir::LogicalResult verifyInKernel(mlir::Operation *op);
+template <typename ConcreteType>
+class InKernel : public mlir::OpTrait::TraitBase<ConcreteType, InKernel> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyInKernel(op);
+  }
+};
 } // namespace jfa
 
 #include "JFA/JFAAttrs.h.inc"

@@ -331,3 +331,8 @@ jfa.kernel @k() warps(4) {
   // expected-error @+1 {{'jfa.tma_store_wait' op attribute 'pending' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0}}
   jfa.tma_store_wait pending(-1)
 }
+
+// -----
+
+// expected-error @+1 {{'jfa.thread_id' op must be inside a jfa.kernel}}
+%t = jfa.thread_id
