@@ -10,7 +10,7 @@
 //   threads <n>
 //   cluster <x> <y> <z>
 //   shared_bytes <n>
-//   param tma <element> <box dims, outermost first...>
+//   param tma <element> <box dims, outermost first...> [swizzle <bytes>]
 //   param ptr <element>
 //   param <i32|i64|f32|f64>
 //   end
@@ -53,6 +53,8 @@ std::string buildMetadata(ModuleOp module, const Target &target) {
         os << "tma " << typeName(desc.getElementType());
         for (int64_t d : desc.getBoxShape())
           os << " " << d;
+        if (desc.getSwizzle())
+          os << " swizzle " << desc.getSwizzle();
       } else if (auto ptr = dyn_cast<GlobalPtrType>(t)) {
         os << "ptr " << typeName(ptr.getElementType());
       } else {

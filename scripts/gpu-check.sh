@@ -9,24 +9,34 @@ if [[ ${1:-} == --run ]]; then
   out=${OUT:-/tmp}
   set -o pipefail
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-  ./.gpu/scale_ring_test .gpu/scale_ring_sm_90a.cubin .gpu/scale_ring_sm_100a.cubin \
+  timeout 120 ./.gpu/scale_ring_test .gpu/scale_ring_sm_90a.cubin .gpu/scale_ring_sm_100a.cubin \
     2>&1 | tee "$out/scale_ring_test.log"
   rc=${PIPESTATUS[0]}
-  for a in sm_90a sm_100a; do
-    cuobjdump -sass ".gpu/scale_ring_$a.cubin" > "$out/scale_ring_$a.sass" || true
-    echo "== SASS $a: instructions of interest"
-    grep -oE "UTMALDG[.A-Z0-9]*|UTMASTG[.A-Z0-9]*|SYNCS\.[A-Z.0-9]*|USETMAXREG[.A-Z0-9]*|BAR\.[A-Z.]*|UTMACMDFLUSH|DEPBAR[.A-Z]*" \
-      "$out/scale_ring_$a.sass" | sort | uniq -c
+  PYTHONUNBUFFERED=1 timeout 300 python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90_sm_90a.cubin \
+    2>&1 | tee "$out/gemm_bench.log"
+  rc2=${PIPESTATUS[0]}
+  for cubin in .gpu/*.cubin; do
+    name=$(basename "$cubin" .cubin)
+    cuobjdump -sass "$cubin" > "$out/$name.sass" 2>&1 || true
+    echo "== SASS $name: instructions of interest"
+    grep -oE "HGMMA[.A-Z0-9_]*|UTCHMMA[.A-Z0-9]*|UTCBAR[.A-Z0-9]*|LDTM[.A-Z0-9]*|STTM[.A-Z0-9]*|UTCATOMSWS[.A-Z0-9]*|UTMALDG[.A-Z0-9]*|UTMASTG[.A-Z0-9]*|SYNCS\.[A-Z.0-9]*|USETMAXREG[.A-Z0-9]*|WARPGROUP[.A-Z]*" \
+      "$out/$name.sass" | sort | uniq -c
   done
-  exit "$rc"
+  [[ $rc -eq 0 && $rc2 -eq 0 ]]
+  exit
 fi
 
 build=${BUILD_DIR:-build}
-cmake --build "$build" -j2 --target jfac scale_ring_test
+cmake --build "$build" -j2 --target jfac scale_ring_test jfart_shared
 mkdir -p .gpu
 for a in sm_90a sm_100a; do
   "$build/bin/jfac" compile kernels/examples/scale_ring.mlir --arch "$a" \
-    -o ".gpu/scale_ring_$a.cubin"
+    -o ".gpu/scale_ring_$a.cubin" --quiet
 done
-cp "$build/test/scale_ring_test" .gpu/
+for k in kernels/gemm/*.mlir; do
+  name=$(basename "$k" .mlir)
+  case $name in *sm90*) arch=sm_90a ;; *) arch=sm_100a ;; esac
+  "$build/bin/jfac" compile "$k" --arch "$arch" -o ".gpu/${name}_$arch.cubin" --quiet
+done
+cp "$build/test/scale_ring_test" "$build/runtime/libjfart.so" .gpu/
 echo "gpu-check: built .gpu/; now run 'bash scripts/gpu-check.sh --run' on the GPU machine with .gpu carried"

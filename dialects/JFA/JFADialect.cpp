@@ -13,6 +13,7 @@ using namespace jfa;
 
 void JFADialect::initialize() {
   registerTypes();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "JFA/JFAOps.cpp.inc"

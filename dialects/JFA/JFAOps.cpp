@@ -299,15 +299,29 @@ LogicalResult SlotOp::verify() {
                              getBuffer().getType().getNumSlots(), "slot");
 }
 
+/// A tile's layout: none (the blocked default) or the wgmma accumulator.
+static LogicalResult verifyTileLayout(Operation *op, RankedTensorType tile) {
+  Attribute layout = tile.getEncoding();
+  if (!layout)
+    return success();
+  if (!isa<WgmmaAccLayoutAttr>(layout))
+    return op->emitOpError() << "unknown register-tile layout " << layout;
+  if (tile.getRank() != 2 || tile.getDimSize(0) % 64 != 0 ||
+      tile.getDimSize(1) % 8 != 0 || tile.getDimSize(1) > 256)
+    return op->emitOpError()
+           << "a #jfa.wgmma_acc tile is M x N with M a multiple of 64 and N "
+              "a multiple of 8 up to 256, got "
+           << tile;
+  return success();
+}
+
 static LogicalResult verifyTileMatchesSlot(Operation *op, RankedTensorType tile,
                                            SlotType slot) {
   if (tile.getShape() != slot.getShape() ||
       tile.getElementType() != slot.getElementType())
     return op->emitOpError()
            << "register tile " << tile << " does not match the slot " << slot;
-  if (tile.getEncoding())
-    return op->emitOpError() << "register tile layouts are not supported yet";
-  return success();
+  return verifyTileLayout(op, tile);
 }
 
 LogicalResult LocalLoadOp::verify() {
@@ -330,11 +344,22 @@ static LogicalResult verifyFragment(Operation *op, VectorType fragment,
   return success();
 }
 
+static LogicalResult verifyFragmentLayout(Operation *op,
+                                          std::optional<Attribute> layout) {
+  if (layout && !isa<WgmmaAccLayoutAttr>(*layout))
+    return op->emitOpError() << "unknown fragment layout " << *layout;
+  return success();
+}
+
 LogicalResult LoadFragmentOp::verify() {
+  if (failed(verifyFragmentLayout(*this, getLayout())))
+    return failure();
   return verifyFragment(*this, getType(), getSlot().getType(), getThreads());
 }
 
 LogicalResult StoreFragmentOp::verify() {
+  if (failed(verifyFragmentLayout(*this, getLayout())))
+    return failure();
   return verifyFragment(*this, getValue().getType(), getSlot().getType(),
                         getThreads());
 }
@@ -397,7 +422,8 @@ static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
            << "needs " << desc.getBoxShape().size() << " coordinates for "
            << desc << ", got " << numCoords;
   if (desc.getBoxShape() != slot.getShape() ||
-      desc.getElementType() != slot.getElementType())
+      desc.getElementType() != slot.getElementType() ||
+      desc.getSwizzle() != slot.getSwizzle())
     return op->emitOpError()
            << "TMA box " << desc << " does not match the slot " << slot;
   return success();
@@ -411,4 +437,46 @@ LogicalResult TMALoadOp::verify() {
 LogicalResult TMAStoreOp::verify() {
   return verifyTMA(*this, getDesc().getType(), getSlot().getType(),
                    getCoords().size());
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncDotOp::verify() {
+  SlotType a = getA().getType(), b = getB().getType();
+  auto acc = getAcc().getType();
+  if (a.getShape().size() != 2 || b.getShape().size() != 2)
+    return emitOpError() << "A and B must be 2-d slots";
+  Type element = a.getElementType();
+  if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
+    return emitOpError() << "A and B must both be bf16 or both f16, got "
+                         << a.getElementType() << " and " << b.getElementType();
+  if (!acc.getElementType().isF32() ||
+      !isa_and_nonnull<WgmmaAccLayoutAttr>(acc.getEncoding()))
+    return emitOpError() << "the accumulator must be an f32 tile in the "
+                            "#jfa.wgmma_acc layout, got "
+                         << acc;
+  if (failed(verifyTileLayout(*this, acc)))
+    return failure();
+  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[0];
+  if (b.getShape()[1] != k)
+    return emitOpError() << "A is " << m << "x" << k << " but B is "
+                         << b.getShape()[0] << "x" << b.getShape()[1]
+                         << "; both must be K-major with the same K";
+  if (acc.getDimSize(0) != m || acc.getDimSize(1) != n)
+    return emitOpError() << "accumulator " << acc << " must be " << m << "x"
+                         << n << " (A rows x B rows)";
+  if (k % 16 != 0)
+    return emitOpError() << "K must be a multiple of 16, got " << k;
+  if (a.getSwizzle() == 0 || b.getSwizzle() == 0)
+    return emitOpError() << "A and B must be swizzled slots (swizzle 32, 64 "
+                            "or 128), the layout the tensor cores read";
+  return success();
+}
+
+LogicalResult AsyncDotWaitOp::verify() {
+  if (getValues().getTypes() != getResults().getTypes())
+    return emitOpError() << "results must have the types of the operands";
+  return success();
 }

@@ -37,6 +37,9 @@ public:
 #define GET_TYPEDEF_CLASSES
 #include "JFA/JFATypes.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "JFA/JFAAttrDefs.h.inc"
+
 #define GET_OP_CLASSES
 #include "JFA/JFAOps.h.inc"
 

@@ -162,7 +162,7 @@ def JFA_LocalAllocOp : JFA_Op<"local_alloc", [HasParent<"KernelOp">]> {
 
 def JFA_SlotOp : JFA_Op<"slot", [Pure,
     TypesMatchWith<"result is a slot of the buffer's tile", "buffer", "result",
-                   "SlotType::get($_self.getContext(), ::llvm::cast<SharedBufferType>($_self).getShape(), ::llvm::cast<SharedBufferType>($_self).getElementType())">]> {
+                   "SlotType::get($_self.getContext(), ::llvm::cast<SharedBufferType>($_self).getShape(), ::llvm::cast<SharedBufferType>($_self).getElementType(), ::llvm::cast<SharedBufferType>($_self).getSwizzle())">]> {
   let summary = "a view of slot `index` of a shared-memory buffer";
   let arguments = (ins JFA_SharedBufferType:$buffer, JFA_IntOrIndex:$index);
   let results = (outs JFA_SlotType:$result);
@@ -195,10 +195,11 @@ def JFA_LocalStoreOp : JFA_Op<"local_store"> {
 // produces: thread `thread` of `threads` moves its fragment of the tile.
 def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
   let summary = "loads this thread's fragment of a slot (distributed form)";
-  let arguments = (ins JFA_SlotType:$slot, I32:$thread, I32Attr:$threads);
+  let arguments = (ins JFA_SlotType:$slot, I32:$thread, I32Attr:$threads,
+                       OptionalAttr<AnyAttr>:$layout);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   let assemblyFormat = [{
-    $slot `,` $thread `threads` `(` $threads `)` attr-dict `:`
+    $slot `,` $thread `threads` `(` $threads `)` (`layout` `(` $layout^ `)`)? attr-dict `:`
     qualified(type($slot)) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -207,9 +208,10 @@ def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
 def JFA_StoreFragmentOp : JFA_Op<"store_fragment"> {
   let summary = "stores this thread's fragment of a slot (distributed form)";
   let arguments = (ins AnyVectorOfNonZeroRank:$value, JFA_SlotType:$slot,
-                       I32:$thread, I32Attr:$threads);
+                       I32:$thread, I32Attr:$threads,
+                       OptionalAttr<AnyAttr>:$layout);
   let assemblyFormat = [{
-    $value `,` $slot `,` $thread `threads` `(` $threads `)` attr-dict `:`
+    $value `,` $slot `,` $thread `threads` `(` $threads `)` (`layout` `(` $layout^ `)`)? attr-dict `:`
     type($value) `->` qualified(type($slot))
   }];
   let hasVerifier = 1;
@@ -321,6 +323,61 @@ def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue]> {
 def JFA_FenceAsyncSharedOp : JFA_Op<"fence_async_shared"> {
   let summary = "orders this thread's shared-memory writes before async-proxy reads";
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+def JFA_AsyncDotOp : JFA_Op<"async_dot", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "acc + A * B^T on the tensor cores, asynchronously (wgmma)";
+  let description = [{
+    ```mlir
+    %d = jfa.async_dot %a, %b, %acc
+        : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>,
+          tensor<128x256xf32, #jfa.wgmma_acc>
+    ```
+    A is M x K and B is N x K, both K-major (rows of K elements) in swizzled
+    shared memory; the accumulator is an M x N f32 register tile in the
+    wgmma layout, M = 64 per warpgroup of the task. On sm_90a this issues
+    `wgmma.mma_async` (one m64nNk16 per 16 of K and warpgroup) and commits a
+    group; the result may only be used after `jfa.async_dot_wait`.
+  }];
+  let arguments = (ins JFA_SlotType:$a, JFA_SlotType:$b, AnyRankedTensor:$acc);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_AsyncDotWaitOp : JFA_Op<"async_dot_wait", [AllTypesMatch<["values", "results"]>]> {
+  let summary = "waits until at most `pending` async_dot groups are in flight";
+  let description = [{
+    Returns its operands, which are then safe to read: the accumulators of
+    the async_dots that have completed.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending,
+                       Variadic<AnyType>:$values);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    `pending` `(` $pending `)` ($values^ `:` type($values))? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+// The per-warpgroup form of async_dot that `jfa-distribute-tiles` produces:
+// `warpgroup` selects the 64-row block of A.
+def JFA_WarpgroupDotOp : JFA_Op<"warpgroup_dot", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "one warpgroup's wgmma chain (distributed form of async_dot)";
+  let arguments = (ins JFA_SlotType:$a, JFA_SlotType:$b,
+                       AnyVectorOfNonZeroRank:$acc, I32:$warpgroup);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc `,` $warpgroup attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `,` type($acc)
+  }];
 }
 
 #endif // JFA_OPS_TD

@@ -12,6 +12,16 @@ using namespace jfa;
 #define GET_TYPEDEF_CLASSES
 #include "JFA/JFATypes.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "JFA/JFAAttrDefs.cpp.inc"
+
+void JFADialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "JFA/JFAAttrDefs.cpp.inc"
+      >();
+}
+
 void JFADialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST
@@ -49,6 +59,45 @@ static void printTile(AsmPrinter &printer, ArrayRef<int64_t> shape,
   printer << elementType;
 }
 
+/// Parses an optional `, swizzle N`.
+static ParseResult parseSwizzle(AsmParser &parser, int64_t &swizzle) {
+  swizzle = 0;
+  if (failed(parser.parseOptionalComma()))
+    return success();
+  if (parser.parseKeyword("swizzle") || parser.parseInteger(swizzle))
+    return failure();
+  return success();
+}
+
+static void printSwizzle(AsmPrinter &printer, int64_t swizzle) {
+  if (swizzle)
+    printer << ", swizzle " << swizzle;
+}
+
+/// A swizzled tile's rows span exactly the swizzle width, and the tile is
+/// whole 8-row atoms so every slot starts on an atom boundary.
+static LogicalResult verifySwizzle(function_ref<InFlightDiagnostic()> emitError,
+                                   StringRef what, ArrayRef<int64_t> shape,
+                                   Type elementType, int64_t swizzle) {
+  if (swizzle == 0)
+    return success();
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << what << " swizzle must be 32, 64 or 128 (bytes), got "
+                       << swizzle;
+  int64_t rowBytes = shape.back() * getElementBytes(elementType);
+  if (rowBytes != swizzle)
+    return emitError() << what << " rows of a " << swizzle
+                       << "-byte swizzle must span " << swizzle
+                       << " bytes, got " << rowBytes;
+  int64_t rows = 1;
+  for (int64_t d : shape.drop_back())
+    rows *= d;
+  if (rows % 8 != 0)
+    return emitError() << what << " with a swizzle needs a multiple of 8 rows, got "
+                       << rows;
+  return success();
+}
+
 /// Checks a tile shape and element type; `what` names the type in messages.
 static LogicalResult verifyTile(function_ref<InFlightDiagnostic()> emitError,
                                 StringRef what, ArrayRef<int64_t> shape,
@@ -74,28 +123,33 @@ Type SharedBufferType::parse(AsmParser &parser) {
   int64_t slots;
   SmallVector<int64_t> shape;
   Type elementType;
+  int64_t swizzle;
   if (parser.parseLess() || parser.parseInteger(slots) ||
       parser.parseKeyword("x") || parseTile(parser, shape, elementType) ||
-      parser.parseGreater())
+      parseSwizzle(parser, swizzle) || parser.parseGreater())
     return {};
   return parser.getChecked<SharedBufferType>(parser.getContext(), slots, shape,
-                                             elementType);
+                                             elementType, swizzle);
 }
 
 void SharedBufferType::print(AsmPrinter &printer) const {
   printer << '<' << getNumSlots() << " x ";
   printTile(printer, getShape(), getElementType());
+  printSwizzle(printer, getSwizzle());
   printer << '>';
 }
 
 LogicalResult
 SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                          int64_t numSlots, ArrayRef<int64_t> shape,
-                         Type elementType) {
+                         Type elementType, int64_t swizzle) {
   if (numSlots < 1)
     return emitError() << "shared-memory buffer needs at least one slot, got "
                        << numSlots;
-  return verifyTile(emitError, "shared-memory buffer", shape, elementType);
+  if (failed(verifyTile(emitError, "shared-memory buffer", shape, elementType)))
+    return failure();
+  return verifySwizzle(emitError, "shared-memory buffer", shape, elementType,
+                       swizzle);
 }
 
 int64_t SharedBufferType::getSlotElements() const {
@@ -112,21 +166,27 @@ int64_t SharedBufferType::getSlotBytes() const {
 Type SlotType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
+  int64_t swizzle;
   if (parser.parseLess() || parseTile(parser, shape, elementType) ||
-      parser.parseGreater())
+      parseSwizzle(parser, swizzle) || parser.parseGreater())
     return {};
-  return parser.getChecked<SlotType>(parser.getContext(), shape, elementType);
+  return parser.getChecked<SlotType>(parser.getContext(), shape, elementType,
+                                     swizzle);
 }
 
 void SlotType::print(AsmPrinter &printer) const {
   printer << '<';
   printTile(printer, getShape(), getElementType());
+  printSwizzle(printer, getSwizzle());
   printer << '>';
 }
 
 LogicalResult SlotType::verify(function_ref<InFlightDiagnostic()> emitError,
-                               ArrayRef<int64_t> shape, Type elementType) {
-  return verifyTile(emitError, "slot", shape, elementType);
+                               ArrayRef<int64_t> shape, Type elementType,
+                               int64_t swizzle) {
+  if (failed(verifyTile(emitError, "slot", shape, elementType)))
+    return failure();
+  return verifySwizzle(emitError, "slot", shape, elementType, swizzle);
 }
 
 int64_t SlotType::getNumElements() const { return product(getShape()); }
@@ -154,22 +214,25 @@ BarrierArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
 Type TensorDescType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
+  int64_t swizzle;
   if (parser.parseLess() || parseTile(parser, shape, elementType) ||
-      parser.parseGreater())
+      parseSwizzle(parser, swizzle) || parser.parseGreater())
     return {};
   return parser.getChecked<TensorDescType>(parser.getContext(), shape,
-                                           elementType);
+                                           elementType, swizzle);
 }
 
 void TensorDescType::print(AsmPrinter &printer) const {
   printer << '<';
   printTile(printer, getBoxShape(), getElementType());
+  printSwizzle(printer, getSwizzle());
   printer << '>';
 }
 
 LogicalResult
 TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
-                       ArrayRef<int64_t> boxShape, Type elementType) {
+                       ArrayRef<int64_t> boxShape, Type elementType,
+                       int64_t swizzle) {
   if (failed(verifyTile(emitError, "TMA box", boxShape, elementType)))
     return failure();
   if (boxShape.size() > 5)
@@ -183,7 +246,7 @@ TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "TMA box inner dimension must span a multiple of 16 "
                           "bytes, got "
                        << innerBytes << " bytes";
-  return success();
+  return verifySwizzle(emitError, "TMA box", boxShape, elementType, swizzle);
 }
 
 int64_t TensorDescType::getBoxBytes() const {

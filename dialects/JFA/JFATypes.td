@@ -15,10 +15,15 @@ def JFA_SharedBufferType : JFA_Type<"SharedBuffer", "smem"> {
   let description = [{
     `!jfa.smem<3 x 64x64xf32>` is three slots of a 64x64 f32 tile, laid out
     row-major and contiguous. Slot i starts at `i * slotBytes`.
+    `!jfa.smem<3 x 128x64xbf16, swizzle 128>` stores rows with the 128-byte
+    swizzle TMA and the tensor cores use: within each 8-row atom, 16-byte
+    chunk c of row r lives at chunk c ^ (r % 8). The row must span exactly
+    the swizzle width.
   }];
   let parameters = (ins "int64_t":$numSlots,
                         ArrayRefParameter<"int64_t">:$shape,
-                        "::mlir::Type":$elementType);
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"int64_t", "0">:$swizzle);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -31,7 +36,8 @@ def JFA_SharedBufferType : JFA_Type<"SharedBuffer", "smem"> {
 def JFA_SlotType : JFA_Type<"Slot", "slot"> {
   let summary = "a view of one slot of a shared-memory buffer";
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
-                        "::mlir::Type":$elementType);
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"int64_t", "0">:$swizzle);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -61,7 +67,8 @@ def JFA_TensorDescType : JFA_Type<"TensorDesc", "tma"> {
     the contiguous one.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$boxShape,
-                        "::mlir::Type":$elementType);
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"int64_t", "0">:$swizzle);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -73,6 +80,22 @@ def JFA_GlobalPtrType : JFA_Type<"GlobalPtr", "ptr"> {
   let summary = "a pointer to elements in global memory";
   let parameters = (ins "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $elementType `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Register-tile layouts (tensor encodings)
+//===----------------------------------------------------------------------===//
+
+def JFA_WgmmaAccLayout : AttrDef<JFA_Dialect, "WgmmaAccLayout"> {
+  let mnemonic = "wgmma_acc";
+  let summary = "the wgmma accumulator layout (sm_90a)";
+  let description = [{
+    `tensor<128x256xf32, #jfa.wgmma_acc>` in a task of W warpgroups: rows
+    are split in 64-row blocks, one per warpgroup. In warpgroup g, lane l of
+    warp w holds, for each 8-column block j, the pairs (r, 8j + 2(l%4) + {0,1})
+    for r = 64g + 16w + l/4 and r + 8, in that order: exactly the registers of
+    `wgmma.mma_async.m64nNk16`.
+  }];
 }
 
 #endif // JFA_TYPES_TD

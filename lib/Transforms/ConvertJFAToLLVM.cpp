@@ -137,6 +137,18 @@ struct BarrierLowering : JFAPattern<BarrierOp> {
   }
 };
 
+/// `slot + offset` after the swizzle: bits [4, 4+log2(swizzle/16)) of the
+/// byte offset are XORed with bits [7, ...), the row within an 8-row atom.
+Value swizzledAddress(OpBuilder &b, Location loc, Value slot, Value offset,
+                      int64_t swizzle) {
+  int64_t mask = (swizzle / 16 - 1) << 4;
+  Value row = LLVM::LShrOp::create(b, loc, offset, constI32(b, loc, 3));
+  row = LLVM::AndOp::create(b, loc, row, constI32(b, loc, mask));
+  Value swizzled = LLVM::XOrOp::create(b, loc, offset, row);
+  return LLVM::GEPOp::create(b, loc, slot.getType(), b.getI8Type(), slot,
+                             ArrayRef<LLVM::GEPArg>{swizzled});
+}
+
 /// Thread t of T owns the chunks t, t+T, ... of `chunk` elements (16 bytes
 /// or less) of the row-major slot.
 struct FragmentGeometry {
@@ -153,16 +165,97 @@ FragmentGeometry fragmentGeometry(VectorType fragment) {
   return {chunk, perThread / chunk};
 }
 
-/// Address of chunk `j` of thread `thread`'s fragment.
+/// Address of chunk `j` of thread `thread`'s fragment. In a swizzled slot
+/// the 16-byte chunk index within each row is XORed with the row index
+/// modulo 8 (the TMA/MMA swizzle), which moves chunks but never splits one.
 Value chunkAddress(OpBuilder &b, Location loc, Value slot, Value thread,
                    int64_t j, int64_t threads, FragmentGeometry g,
-                   Type elementType) {
+                   Type elementType, int64_t swizzle) {
   // element = (j * threads + thread) * chunk
   Value index =
       LLVM::AddOp::create(b, loc, thread, constI32(b, loc, j * threads));
   index = LLVM::MulOp::create(b, loc, index, constI32(b, loc, g.chunk));
-  return LLVM::GEPOp::create(b, loc, slot.getType(), elementType, slot,
-                             ArrayRef<LLVM::GEPArg>{index});
+  if (swizzle == 0)
+    return LLVM::GEPOp::create(b, loc, slot.getType(), elementType, slot,
+                               ArrayRef<LLVM::GEPArg>{index});
+  Value offset = LLVM::MulOp::create(
+      b, loc, index, constI32(b, loc, getElementBytes(elementType)));
+  return swizzledAddress(b, loc, slot, offset, swizzle);
+}
+
+/// Where the wgmma accumulator layout puts a thread's elements: for each
+/// 8-column block j and half h, the pair at (row, col), (row, col + 1) with
+/// row = 64g + 16w + l/4 + 8h and col = 8j + 2(l%4).
+struct WgmmaPair {
+  int64_t j, h;
+};
+
+/// Byte offset of pair (j, h) of `thread` in a row-major N-column slot.
+Value wgmmaPairOffset(OpBuilder &b, Location loc, Value thread, WgmmaPair p,
+                      int64_t columns, int64_t elementBytes) {
+  Value warpgroup = LLVM::UDivOp::create(b, loc, thread, constI32(b, loc, 128));
+  Value inGroup = LLVM::URemOp::create(b, loc, thread, constI32(b, loc, 128));
+  Value warp = LLVM::UDivOp::create(b, loc, inGroup, constI32(b, loc, 32));
+  Value lane = LLVM::URemOp::create(b, loc, inGroup, constI32(b, loc, 32));
+  Value row = LLVM::MulOp::create(b, loc, warpgroup, constI32(b, loc, 64));
+  row = LLVM::AddOp::create(
+      b, loc, row, LLVM::MulOp::create(b, loc, warp, constI32(b, loc, 16)));
+  row = LLVM::AddOp::create(
+      b, loc, row, LLVM::UDivOp::create(b, loc, lane, constI32(b, loc, 4)));
+  row = LLVM::AddOp::create(b, loc, row, constI32(b, loc, 8 * p.h));
+  Value col = LLVM::MulOp::create(
+      b, loc, LLVM::URemOp::create(b, loc, lane, constI32(b, loc, 4)),
+      constI32(b, loc, 2));
+  col = LLVM::AddOp::create(b, loc, col, constI32(b, loc, 8 * p.j));
+  Value element = LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, row, constI32(b, loc, columns)), col);
+  return LLVM::MulOp::create(b, loc, element, constI32(b, loc, elementBytes));
+}
+
+Value slotAddress(OpBuilder &b, Location loc, Value slot, Value offset,
+                  int64_t swizzle) {
+  if (swizzle)
+    return swizzledAddress(b, loc, slot, offset, swizzle);
+  return LLVM::GEPOp::create(b, loc, slot.getType(), b.getI8Type(), slot,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+/// Loads or stores a fragment in the wgmma accumulator layout, one pair of
+/// adjacent elements at a time.
+Value wgmmaFragmentAccess(OpBuilder &b, Location loc, SlotType slotType,
+                          Value slot, Value thread, VectorType fragment,
+                          Value toStore) {
+  Type element = fragment.getElementType();
+  int64_t bytes = getElementBytes(element);
+  int64_t columns = slotType.getShape().back();
+  auto pairType = VectorType::get({2}, element);
+  Value result = toStore ? Value() : LLVM::PoisonOp::create(b, loc, fragment);
+  for (int64_t j = 0; j < columns / 8; ++j) {
+    for (int64_t h = 0; h < 2; ++h) {
+      Value addr = slotAddress(
+          b, loc, slot, wgmmaPairOffset(b, loc, thread, {j, h}, columns, bytes),
+          slotType.getSwizzle());
+      int64_t first = 4 * j + 2 * h;
+      if (toStore) {
+        Value pair = LLVM::PoisonOp::create(b, loc, pairType);
+        for (int64_t v = 0; v < 2; ++v)
+          pair = LLVM::InsertElementOp::create(
+              b, loc, pair,
+              LLVM::ExtractElementOp::create(b, loc, toStore,
+                                             constI32(b, loc, first + v)),
+              constI32(b, loc, v));
+        LLVM::StoreOp::create(b, loc, pair, addr, 2 * bytes);
+        continue;
+      }
+      Value pair = LLVM::LoadOp::create(b, loc, pairType, addr, 2 * bytes);
+      for (int64_t v = 0; v < 2; ++v)
+        result = LLVM::InsertElementOp::create(
+            b, loc, result,
+            LLVM::ExtractElementOp::create(b, loc, pair, constI32(b, loc, v)),
+            constI32(b, loc, first + v));
+    }
+  }
+  return result;
 }
 
 struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
@@ -172,6 +265,13 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType fragment = op.getType();
+    if (op.getLayout()) {
+      rewriter.replaceOp(op, wgmmaFragmentAccess(
+                                 rewriter, loc, op.getSlot().getType(),
+                                 adaptor.getSlot(), adaptor.getThread(),
+                                 fragment, Value()));
+      return success();
+    }
     Type element = fragment.getElementType();
     FragmentGeometry g = fragmentGeometry(fragment);
     auto chunkType = VectorType::get({g.chunk}, element);
@@ -180,7 +280,8 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
     for (int64_t j = 0; j < g.numChunks; ++j) {
       Value addr =
           chunkAddress(rewriter, loc, adaptor.getSlot(), adaptor.getThread(), j,
-                       op.getThreads(), g, element);
+                       op.getThreads(), g, element,
+                       op.getSlot().getType().getSwizzle());
       Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, addr, align);
       for (int64_t v = 0; v < g.chunk; ++v) {
         Value x = LLVM::ExtractElementOp::create(rewriter, loc, chunk,
@@ -201,6 +302,13 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType fragment = op.getValue().getType();
+    if (op.getLayout()) {
+      wgmmaFragmentAccess(rewriter, loc, op.getSlot().getType(),
+                          adaptor.getSlot(), adaptor.getThread(), fragment,
+                          adaptor.getValue());
+      rewriter.eraseOp(op);
+      return success();
+    }
     Type element = fragment.getElementType();
     FragmentGeometry g = fragmentGeometry(fragment);
     auto chunkType = VectorType::get({g.chunk}, element);
@@ -216,7 +324,8 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
       }
       Value addr =
           chunkAddress(rewriter, loc, adaptor.getSlot(), adaptor.getThread(), j,
-                       op.getThreads(), g, element);
+                       op.getThreads(), g, element,
+                       op.getSlot().getType().getSwizzle());
       LLVM::StoreOp::create(rewriter, loc, chunk, addr, align);
     }
     rewriter.eraseOp(op);
@@ -260,6 +369,131 @@ struct BarrierWaitLowering : JFAPattern<BarrierWaitOp> {
     rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
         op, adaptor.getBarrier(), adaptor.getPhase(),
         constI32(rewriter, loc, kWaitSuspendTimeHint));
+    return success();
+  }
+};
+
+/// A wgmma shared-memory matrix descriptor for a K-major, swizzled operand
+/// whose rows span the swizzle: start address and stride (8 rows) in 16-byte
+/// units, and the swizzle mode in bits 62-63.
+Value wgmmaDescriptor(OpBuilder &b, Location loc, Value address,
+                      int64_t swizzle) {
+  Type i64 = b.getI64Type();
+  auto c64 = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  Value start = LLVM::LShrOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, address, c64(0x3FFFF)), c64(4));
+  int64_t fixed = (int64_t(1) << 16) |                      // leading byte offset
+                  (int64_t((8 * swizzle) >> 4) << 32) |     // stride byte offset
+                  (int64_t(mode) << 62);
+  return LLVM::OrOp::create(b, loc, start, c64(fixed));
+}
+
+NVVM::WGMMATypes wgmmaType(Type t) {
+  return t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+}
+
+/// One warpgroup's share of an async_dot: a chain of m64nNk16 wgmmas over K,
+/// then a commit. The accumulator travels as the struct wgmma takes.
+struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    SlotType a = op.getA().getType(), b = op.getB().getType();
+    VectorType accType = op.getAcc().getType();
+    int64_t n = b.getShape()[0], k = a.getShape()[1];
+    int64_t bytes = getElementBytes(a.getElementType());
+    int64_t count = accType.getNumElements();
+    Type f32 = rewriter.getF32Type();
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(count, f32));
+
+    Value acc = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t i = 0; i < count; ++i)
+      acc = LLVM::InsertValueOp::create(
+          rewriter, loc, acc,
+          LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
+                                         constI32(rewriter, loc, i)),
+          ArrayRef<int64_t>{i});
+
+    Type i64 = rewriter.getI64Type();
+    auto c64 = [&](int64_t v) {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(v));
+    };
+    // Warpgroup g multiplies rows [64g, 64g + 64) of A.
+    Value g = LLVM::ZExtOp::create(rewriter, loc, i64, adaptor.getWarpgroup());
+    Value baseA = LLVM::AddOp::create(
+        rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA()),
+        LLVM::MulOp::create(rewriter, loc, g, c64(64 * k * bytes)));
+    Value baseB = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getB());
+
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
+    NVVM::WGMMATypes type = wgmmaType(a.getElementType());
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      Value step = c64(kk * 16 * bytes);
+      Value descA = wgmmaDescriptor(
+          rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseA, step),
+          a.getSwizzle());
+      Value descB = wgmmaDescriptor(
+          rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseB, step),
+          b.getSwizzle());
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          rewriter, loc, structType, acc, descA, descB, shape, type, type,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          /*satfinite=*/NVVM::MMAIntOverflowAttr());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+
+    Value result = LLVM::PoisonOp::create(rewriter, loc, accType);
+    for (int64_t i = 0; i < count; ++i)
+      result = LLVM::InsertElementOp::create(
+          rewriter, loc, result,
+          LLVM::ExtractValueOp::create(rewriter, loc, acc, ArrayRef<int64_t>{i}),
+          constI32(rewriter, loc, i));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// wgmma.wait_group, then every accumulator element passes through an empty
+/// asm so that no read of it is scheduled before the wait.
+struct AsyncDotWaitLowering : JFAPattern<AsyncDotWaitOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(AsyncDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
+    SmallVector<Value> results;
+    for (Value v : adaptor.getValues()) {
+      auto vec = dyn_cast<VectorType>(v.getType());
+      if (!vec || !vec.getElementType().isF32())
+        return op.emitOpError() << "waits on f32 fragments only, got "
+                                << v.getType();
+      Value pinned = LLVM::PoisonOp::create(rewriter, loc, vec);
+      for (int64_t i = 0; i < vec.getNumElements(); ++i) {
+        Value x = LLVM::ExtractElementOp::create(rewriter, loc, v,
+                                                 constI32(rewriter, loc, i));
+        auto asmOp = LLVM::InlineAsmOp::create(
+            rewriter, loc, rewriter.getF32Type(), ValueRange{x}, "", "=f,0",
+            /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+        pinned = LLVM::InsertElementOp::create(rewriter, loc, pinned,
+                                               asmOp.getResult(0),
+                                               constI32(rewriter, loc, i));
+      }
+      results.push_back(pinned);
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -476,7 +710,7 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
                    BarrierWaitLowering, TMALoadLowering, TMAStoreLowering,
                    TMAStoreWaitLowering, FenceAsyncSharedLowering,
                    NamedBarrierSyncLowering, NamedBarrierArriveLowering,
-                   ThreadIdLowering,
+                   ThreadIdLowering, WarpgroupDotLowering, AsyncDotWaitLowering,
                    GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                      NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                    GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,

@@ -62,7 +62,7 @@ struct LocalLoadToFragment : OpConversionPattern<LocalLoadOp> {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<LoadFragmentOp>(
         op, fragment, adaptor.getSlot(), thread,
-        rewriter.getI32IntegerAttr(threads));
+        rewriter.getI32IntegerAttr(threads), op.getType().getEncoding());
     return success();
   }
   int64_t threads;
@@ -78,10 +78,42 @@ struct LocalStoreToFragment : OpConversionPattern<LocalStoreOp> {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<StoreFragmentOp>(
         op, adaptor.getValue(), adaptor.getSlot(), thread,
-        rewriter.getI32IntegerAttr(threads));
+        rewriter.getI32IntegerAttr(threads),
+        op.getValue().getType().getEncoding());
     return success();
   }
   int64_t threads;
+};
+
+/// Each warpgroup of the task runs the wgmma chain for its 64 rows.
+struct AsyncDotToWarpgroupDot : OpConversionPattern<AsyncDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value thread = TaskThreadIdOp::create(rewriter, loc);
+    Value warpgroup = arith::DivUIOp::create(
+        rewriter, loc, thread,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 128));
+    rewriter.replaceOpWithNewOp<WarpgroupDotOp>(op, adaptor.getAcc().getType(),
+                                                adaptor.getA(), adaptor.getB(),
+                                                adaptor.getAcc(), warpgroup);
+    return success();
+  }
+};
+
+/// async_dot_wait passes its values through, now as fragments.
+struct DotWaitOnFragments : OpConversionPattern<AsyncDotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<AsyncDotWaitOp>(
+        op, ValueRange(adaptor.getValues()).getTypes(), op.getPendingAttr(),
+        adaptor.getValues());
+    return success();
+  }
 };
 
 /// A splat constant tile becomes a splat constant fragment.
@@ -138,8 +170,9 @@ struct ElementwiseOnFragments : ConversionPattern {
 
 struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
   /// Distributes the tiles of `ops`, which run on `threads` threads.
-  LogicalResult distribute(ArrayRef<Operation *> ops, int64_t threads) {
+  LogicalResult distribute(ArrayRef<Operation *> ops, const TaskInfo &task) {
     MLIRContext *ctx = &getContext();
+    int64_t threads = task.numThreads();
     // Diagnose tiles that do not spread evenly, with their location.
     for (Operation *root : ops) {
       WalkResult result = root->walk([&](Operation *op) {
@@ -155,6 +188,16 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
                 << " elements, which cannot be spread evenly over "
                    "the "
                 << threads << " threads of its task";
+            return WalkResult::interrupt();
+          }
+          if (isa_and_nonnull<WgmmaAccLayoutAttr>(tile.getEncoding()) &&
+              (task.firstWarp % 4 != 0 || task.numWarps % 4 != 0 ||
+               tile.getDimSize(0) != 16 * task.numWarps)) {
+            op->emitError()
+                << "tile " << tile << " in the wgmma layout needs 64 rows per "
+                << "warpgroup of its task; the task has "
+                << task.numWarps << " warps starting at warp "
+                << task.firstWarp << " (whole, aligned warpgroups needed)";
             return WalkResult::interrupt();
           }
           auto constant = dyn_cast<arith::ConstantOp>(op);
@@ -177,8 +220,8 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     RewritePatternSet patterns(ctx);
     patterns.add<LocalLoadToFragment, LocalStoreToFragment>(converter, ctx,
                                                             threads);
-    patterns.add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments>(
-        converter, ctx);
+    patterns.add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
+                 AsyncDotToWarpgroupDot, DotWaitOnFragments>(converter, ctx);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));
   }
@@ -224,11 +267,13 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
           SmallVector<Operation *> inner;
           for (Operation &op : task.getBody().front())
             inner.push_back(&op);
-          if (!inner.empty() && failed(distribute(inner, info.numThreads())))
+          if (!inner.empty() && failed(distribute(inner, info)))
             return signalPassFailure();
         }
       }
-      if (failed(distribute(kernelOps, kernel.getNumThreads())))
+      TaskInfo whole;
+      whole.numWarps = kernel.getNumWarps();
+      if (failed(distribute(kernelOps, whole)))
         return signalPassFailure();
     }
   }

@@ -111,6 +111,12 @@ std::vector<KernelInfo> parseMetadata(const std::string &text) {
         if (p.kind == ParamKind::TensorMap) {
           std::string dim;
           while (in >> dim) {
+            if (dim == "swizzle") {
+              p.swizzle = parseNumber(in, line, "swizzle");
+              if (p.swizzle != 32 && p.swizzle != 64 && p.swizzle != 128)
+                bad(line, "swizzle must be 32, 64 or 128");
+              break;
+            }
             std::istringstream d(dim);
             p.box.push_back(parseNumber(d, line, "box dimension"));
           }

@@ -36,6 +36,8 @@ struct ParamSpec {
   std::string elementType;
   /// TMA box, outermost dimension first (tensor maps only).
   std::vector<uint32_t> box;
+  /// Shared-memory swizzle of a tensor map's box: 0, 32, 64 or 128 bytes.
+  unsigned swizzle = 0;
 };
 
 struct KernelInfo {

@@ -1,0 +1,72 @@
+"""GEMM on the H200: kernels/gemm/gemm_sm90.mlir against torch.matmul (cuBLAS).
+
+  python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90.cubin
+
+C = A @ B^T, A: [M, K], B: [N, K] bf16, fp32 accumulate, C bf16. Each shape:
+fresh random inputs, C poisoned with NaN, compared with an fp32 reference
+(||C - ref|| / ||ref||); then both timed with CUDA events (warm-up, median of
+many runs) on the same inputs, in the same process.
+"""
+import statistics
+import sys
+
+import torch
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from jfa_ctypes import Module  # noqa: E402
+
+torch.backends.cuda.matmul.allow_tf32 = False
+lib, cubin = sys.argv[1], sys.argv[2]
+mod = Module(lib, cubin)
+
+
+def jfa_gemm(a, b, c):
+    m, k = a.shape
+    n = b.shape[0]
+    grid = ((m + 127) // 128) * ((n + 255) // 256)
+    mod.launch("gemm_sm90", (grid,), [a, b, c, ("i32", m), ("i32", n), ("i32", k)],
+               torch.cuda.current_stream().cuda_stream)
+
+
+def median_ms(fn, reps):
+    for _ in range(5):
+        fn()
+    times = []
+    for _ in range(reps):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+shapes = [(8192, 8192, 8192), (4096, 4096, 4096), (16384, 1024, 4096),
+          (1000, 1000, 1000), (777, 1000, 520), (129, 264, 72), (128, 256, 64),
+          (1, 8, 8), (8192, 8192, 1024)]
+failures = 0
+rows = []
+for m, n, k in shapes:
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    jfa_gemm(a, b, c)
+    torch.cuda.synchronize()
+    ref = a.float() @ b.float().T
+    err = ((c.float() - ref).norm() / ref.norm()).item()
+    nan = torch.isnan(c).any().item()
+    ok = (not nan) and err < 1e-2
+    failures += not ok
+    line = f"{'ok  ' if ok else 'FAIL'} M={m} N={n} K={k}: rel err {err:.2e}{' NaN!' if nan else ''}"
+    if m * n * k >= 1 << 30:
+        reps = 30 if m * n * k >= 1 << 38 else 100
+        t_jfa = median_ms(lambda: jfa_gemm(a, b, c), reps)
+        t_blas = median_ms(lambda: torch.matmul(a, b.T), reps)
+        flops = 2.0 * m * n * k
+        line += (f"  jfa {t_jfa * 1e3:.1f} us ({flops / t_jfa / 1e9:.0f} TFLOP/s)"
+                 f"  cuBLAS {t_blas * 1e3:.1f} us ({flops / t_blas / 1e9:.0f} TFLOP/s)"
+                 f"  ratio {t_blas / t_jfa:.2f}x")
+    print(line, flush=True)
+print(f"{'PASSED' if failures == 0 else 'FAILED'}: {failures} failures")
+sys.exit(1 if failures else 0)
