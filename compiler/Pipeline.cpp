@@ -74,7 +74,9 @@ void registerDialects(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
-void buildLoweringPipeline(OpPassManager &pm) {
+void buildLoweringPipeline(OpPassManager &pm, const Target *target) {
+  if (target)
+    pm.addPass(createJFACheckTarget(JFACheckTargetOptions{target->chip}));
   pm.addPass(createJFAAllocateSharedMemory());
   pm.addPass(createJFADistributeTiles());
   pm.addPass(createJFALowerAsyncTasks());
@@ -107,7 +109,7 @@ void registerPasses() {
   PassPipelineRegistration<>(
       "jfa-lower-to-llvm",
       "the whole JFA -> LLVM/NVVM dialect pipeline jfac runs",
-      [](OpPassManager &pm) { buildLoweringPipeline(pm); });
+      [](OpPassManager &pm) { buildLoweringPipeline(pm, nullptr); });
 }
 
 LogicalResult lowerToLLVMDialect(ModuleOp module,
@@ -120,7 +122,7 @@ LogicalResult lowerToLLVMDialect(ModuleOp module,
                         [](Pass *, Operation *) { return true; },
                         /*printModuleScope=*/true);
   }
-  buildLoweringPipeline(pm);
+  buildLoweringPipeline(pm, &options.target);
   return pm.run(module);
 }
 

@@ -43,8 +43,9 @@ void registerDialects(mlir::DialectRegistry &registry);
 /// `jfa-lower-to-llvm` pipeline.
 void registerPasses();
 
-/// The JFA -> LLVM/NVVM dialect pipeline.
-void buildLoweringPipeline(mlir::OpPassManager &pm);
+/// The JFA -> LLVM/NVVM dialect pipeline; with a target, it first rejects
+/// ops the target lacks.
+void buildLoweringPipeline(mlir::OpPassManager &pm, const Target *target);
 
 /// Runs the lowering pipeline on `module`. Diagnostics go to the context.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,

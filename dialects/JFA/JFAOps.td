@@ -362,7 +362,7 @@ def JFA_AsyncDotWaitOp : JFA_Op<"async_dot_wait", [AllTypesMatch<["values", "res
                        Variadic<AnyType>:$values);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
-    `pending` `(` $pending `)` ($values^ `:` type($values))? attr-dict
+    `pending` `(` $pending `)` (`(` $values^ `)` `:` type($values))? attr-dict
   }];
   let hasVerifier = 1;
 }

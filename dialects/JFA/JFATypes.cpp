@@ -93,7 +93,8 @@ static LogicalResult verifySwizzle(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t d : shape.drop_back())
     rows *= d;
   if (rows % 8 != 0)
-    return emitError() << what << " with a swizzle needs a multiple of 8 rows, got "
+    return emitError() << what
+                       << " with a swizzle needs a multiple of 8 rows, got "
                        << rows;
   return success();
 }

@@ -1,3 +1,4 @@
+// jfa-targets: sm_90a
 // Warp-specialized, TMA-pipelined GEMM for sm_90a (wgmma):
 //   C[M, N] = A[M, K] * B[N, K]^T     bf16 in, f32 accumulate, bf16 out.
 //
@@ -73,7 +74,7 @@ jfa.kernel @gemm_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
               tensor<128x256xf32, #jfa.wgmma_acc>
         // At most this k-step's wgmmas are still running: the previous
         // stage has been read and goes back to the producer.
-        %d1 = jfa.async_dot_wait pending(1) %d : tensor<128x256xf32, #jfa.wgmma_acc>
+        %d1 = jfa.async_dot_wait pending(1) (%d) : tensor<128x256xf32, #jfa.wgmma_acc>
         %has_prev = arith.cmpi ugt, %kt, %c0 : i32
         scf.if %has_prev {
           %prev = arith.subi %kt, %c1 : i32
@@ -83,7 +84,7 @@ jfa.kernel @gemm_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
         }
         scf.yield %d1 : tensor<128x256xf32, #jfa.wgmma_acc>
       }
-      %done = jfa.async_dot_wait pending(0) %acc : tensor<128x256xf32, #jfa.wgmma_acc>
+      %done = jfa.async_dot_wait pending(0) (%acc) : tensor<128x256xf32, #jfa.wgmma_acc>
       %out = arith.truncf %done : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
       %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x256xbf16>, i32
       jfa.local_store %out, %c_s : tensor<128x256xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x256xbf16>

@@ -266,10 +266,10 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
     Location loc = op.getLoc();
     VectorType fragment = op.getType();
     if (op.getLayout()) {
-      rewriter.replaceOp(op, wgmmaFragmentAccess(
-                                 rewriter, loc, op.getSlot().getType(),
-                                 adaptor.getSlot(), adaptor.getThread(),
-                                 fragment, Value()));
+      rewriter.replaceOp(
+          op, wgmmaFragmentAccess(rewriter, loc, op.getSlot().getType(),
+                                  adaptor.getSlot(), adaptor.getThread(),
+                                  fragment, Value()));
       return success();
     }
     Type element = fragment.getElementType();
@@ -278,10 +278,9 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
     int64_t align = g.chunk * getElementBytes(element);
     Value result = LLVM::PoisonOp::create(rewriter, loc, fragment);
     for (int64_t j = 0; j < g.numChunks; ++j) {
-      Value addr =
-          chunkAddress(rewriter, loc, adaptor.getSlot(), adaptor.getThread(), j,
-                       op.getThreads(), g, element,
-                       op.getSlot().getType().getSwizzle());
+      Value addr = chunkAddress(rewriter, loc, adaptor.getSlot(),
+                                adaptor.getThread(), j, op.getThreads(), g,
+                                element, op.getSlot().getType().getSwizzle());
       Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, addr, align);
       for (int64_t v = 0; v < g.chunk; ++v) {
         Value x = LLVM::ExtractElementOp::create(rewriter, loc, chunk,
@@ -322,10 +321,9 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
         chunk = LLVM::InsertElementOp::create(rewriter, loc, chunk, x,
                                               constI32(rewriter, loc, v));
       }
-      Value addr =
-          chunkAddress(rewriter, loc, adaptor.getSlot(), adaptor.getThread(), j,
-                       op.getThreads(), g, element,
-                       op.getSlot().getType().getSwizzle());
+      Value addr = chunkAddress(rewriter, loc, adaptor.getSlot(),
+                                adaptor.getThread(), j, op.getThreads(), g,
+                                element, op.getSlot().getType().getSwizzle());
       LLVM::StoreOp::create(rewriter, loc, chunk, addr, align);
     }
     rewriter.eraseOp(op);
@@ -385,8 +383,8 @@ Value wgmmaDescriptor(OpBuilder &b, Location loc, Value address,
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   Value start = LLVM::LShrOp::create(
       b, loc, LLVM::AndOp::create(b, loc, address, c64(0x3FFFF)), c64(4));
-  int64_t fixed = (int64_t(1) << 16) |                      // leading byte offset
-                  (int64_t((8 * swizzle) >> 4) << 32) |     // stride byte offset
+  int64_t fixed = (int64_t(1) << 16) |                  // leading byte offset
+                  (int64_t((8 * swizzle) >> 4) << 32) | // stride byte offset
                   (int64_t(mode) << 62);
   return LLVM::OrOp::create(b, loc, start, c64(fixed));
 }
@@ -410,8 +408,8 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     int64_t bytes = getElementBytes(a.getElementType());
     int64_t count = accType.getNumElements();
     Type f32 = rewriter.getF32Type();
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(count, f32));
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
 
     Value acc = LLVM::UndefOp::create(rewriter, loc, structType);
     for (int64_t i = 0; i < count; ++i)
@@ -429,7 +427,8 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     // Warpgroup g multiplies rows [64g, 64g + 64) of A.
     Value g = LLVM::ZExtOp::create(rewriter, loc, i64, adaptor.getWarpgroup());
     Value baseA = LLVM::AddOp::create(
-        rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA()),
+        rewriter, loc,
+        LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA()),
         LLVM::MulOp::create(rewriter, loc, g, c64(64 * k * bytes)));
     Value baseB = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getB());
 
@@ -457,7 +456,8 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     for (int64_t i = 0; i < count; ++i)
       result = LLVM::InsertElementOp::create(
           rewriter, loc, result,
-          LLVM::ExtractValueOp::create(rewriter, loc, acc, ArrayRef<int64_t>{i}),
+          LLVM::ExtractValueOp::create(rewriter, loc, acc,
+                                       ArrayRef<int64_t>{i}),
           constI32(rewriter, loc, i));
     rewriter.replaceOp(op, result);
     return success();
@@ -477,8 +477,8 @@ struct AsyncDotWaitLowering : JFAPattern<AsyncDotWaitOp> {
     for (Value v : adaptor.getValues()) {
       auto vec = dyn_cast<VectorType>(v.getType());
       if (!vec || !vec.getElementType().isF32())
-        return op.emitOpError() << "waits on f32 fragments only, got "
-                                << v.getType();
+        return op.emitOpError()
+               << "waits on f32 fragments only, got " << v.getType();
       Value pinned = LLVM::PoisonOp::create(rewriter, loc, vec);
       for (int64_t i = 0; i < vec.getNumElements(); ++i) {
         Value x = LLVM::ExtractElementOp::create(rewriter, loc, v,

@@ -93,9 +93,10 @@ struct AsyncDotToWarpgroupDot : OpConversionPattern<AsyncDotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value thread = TaskThreadIdOp::create(rewriter, loc);
-    Value warpgroup = arith::DivUIOp::create(
-        rewriter, loc, thread,
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 128));
+    Value warpgroup =
+        arith::DivUIOp::create(rewriter, loc, thread,
+                               arith::ConstantIntOp::create(
+                                   rewriter, loc, rewriter.getI32Type(), 128));
     rewriter.replaceOpWithNewOp<WarpgroupDotOp>(op, adaptor.getAcc().getType(),
                                                 adaptor.getA(), adaptor.getB(),
                                                 adaptor.getAcc(), warpgroup);
@@ -195,9 +196,9 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
                tile.getDimSize(0) != 16 * task.numWarps)) {
             op->emitError()
                 << "tile " << tile << " in the wgmma layout needs 64 rows per "
-                << "warpgroup of its task; the task has "
-                << task.numWarps << " warps starting at warp "
-                << task.firstWarp << " (whole, aligned warpgroups needed)";
+                << "warpgroup of its task; the task has " << task.numWarps
+                << " warps starting at warp " << task.firstWarp
+                << " (whole, aligned warpgroups needed)";
             return WalkResult::interrupt();
           }
           auto constant = dyn_cast<arith::ConstantOp>(op);

@@ -4,6 +4,18 @@
 
 include "mlir/Pass/PassBase.td"
 
+def JFACheckTarget : Pass<"jfa-check-target", "::mlir::ModuleOp"> {
+  let summary = "rejects ops the chosen GPU does not have";
+  let description = [{
+    Register-accumulator `jfa.async_dot` is wgmma: sm_90a only. Each op the
+    target lacks gets an error at its location naming the target.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"\"",
+           "target GPU (sm_90a or sm_100a)">
+  ];
+}
+
 def JFAAllocateSharedMemory : Pass<"jfa-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "assigns shared-memory offsets to buffers and barrier arrays";
   let description = [{

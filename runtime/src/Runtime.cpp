@@ -127,10 +127,14 @@ CUtensorMapDataType tensorMapType(const std::string &t) {
 
 CUtensorMapSwizzle swizzleMode(unsigned bytes) {
   switch (bytes) {
-  case 32: return CU_TENSOR_MAP_SWIZZLE_32B;
-  case 64: return CU_TENSOR_MAP_SWIZZLE_64B;
-  case 128: return CU_TENSOR_MAP_SWIZZLE_128B;
-  default: return CU_TENSOR_MAP_SWIZZLE_NONE;
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
   }
 }
 
@@ -164,7 +168,8 @@ CUtensorMap encodeTensorMap(const ParamSpec &p, const Arg &a) {
   check(driver().cuTensorMapEncodeTiled(
             &map, tensorMapType(a.elementType), rank,
             reinterpret_cast<void *>(a.data), dims, strideBytes, box,
-            elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzleMode(p.swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+            swizzleMode(p.swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
         "cuTensorMapEncodeTiled");
   return map;

@@ -1,4 +1,10 @@
-"""Compiles every kernels/**/*.mlir with jfac for both targets (ptxas runs)."""
+"""Compiles every kernels/**/*.mlir with jfac for its targets (ptxas runs).
+
+A kernel is compiled for sm_90a and sm_100a unless its first line names its
+targets, as in `// jfa-targets: sm_90a` (wgmma kernels are sm_90a-only,
+tensor-memory kernels sm_100a-only). Such a kernel must also be rejected
+with a clear error for the other target.
+"""
 import pathlib
 import subprocess
 import sys
@@ -8,8 +14,24 @@ kernels = sorted(kernels_dir.rglob("*.mlir"))
 if not kernels:
     sys.exit(f"no kernels under {kernels_dir}")
 failed = 0
+ALL = ("sm_90a", "sm_100a")
+counts = {a: 0 for a in ALL}
 for kernel in kernels:
-    for arch in ("sm_90a", "sm_100a"):
+    first = kernel.read_text().splitlines()[0]
+    targets = ALL
+    if first.startswith("// jfa-targets:"):
+        targets = tuple(first.split(":", 1)[1].split())
+    for arch in ALL:
+        if arch in targets:
+            continue
+        result = subprocess.run(["jfac", "compile", str(kernel), "--arch", arch,
+                                 "--emit=ptx", "-o", "-"], capture_output=True, text=True)
+        if result.returncode == 0 or f"{kernel.name}:" not in result.stderr:
+            failed += 1
+            print(f"FAILED: {kernel} is not for {arch} but was not rejected with a "
+                  f"located error:\n{result.stderr}")
+    for arch in targets:
+        counts[arch] += 1
         cubin = out_dir / f"{kernel.stem}_{arch}.cubin"
         result = subprocess.run(["jfac", "compile", str(kernel), "--arch", arch,
                                  "-o", str(cubin), "--quiet"],
@@ -19,4 +41,5 @@ for kernel in kernels:
             print(f"FAILED {kernel} for {arch}:\n{result.stderr}")
 if failed:
     sys.exit(f"{failed} compilations failed")
-print(f"compiled {len(kernels)} kernels for sm_90a and sm_100a")
+print(f"compiled {len(kernels)} kernels: {counts['sm_90a']} for sm_90a, "
+      f"{counts['sm_100a']} for sm_100a")

@@ -66,6 +66,21 @@ TEST(Metadata, ParsesWhatJfacWrites) {
   EXPECT_EQ(k.params[4].kind, ParamKind::F32);
 }
 
+TEST(Metadata, Swizzle) {
+  auto k =
+      parseMetadata("jfa-metadata 1\nkernel g\nthreads 384\nparam tma "
+                    "bf16 128 64 swizzle 128\nparam tma bf16 128 256\nend\n")
+          .at(0);
+  EXPECT_EQ(k.params[0].box, (std::vector<uint32_t>{128, 64}));
+  EXPECT_EQ(k.params[0].swizzle, 128u);
+  EXPECT_EQ(k.params[1].swizzle, 0u);
+  EXPECT_EQ(errorOf([] {
+              parseMetadata("jfa-metadata 1\nkernel g\nthreads 32\nparam tma "
+                            "bf16 8 64 swizzle 48\nend\n");
+            }),
+            "metadata line 4: swizzle must be 32, 64 or 128");
+}
+
 TEST(Metadata, ErrorsNameTheLine) {
   EXPECT_EQ(errorOf([] { parseMetadata(""); }), "metadata is empty");
   EXPECT_NE(errorOf([] { parseMetadata("hello\n"); }).find("line 1"),

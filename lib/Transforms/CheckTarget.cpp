@@ -1,0 +1,36 @@
+//===- CheckTarget.cpp - reject ops the target GPU lacks
+//--------------------===//
+#include "lib/Transforms/Passes.h"
+
+namespace jfa {
+#define GEN_PASS_DEF_JFACHECKTARGET
+#include "lib/Transforms/Passes.h.inc"
+} // namespace jfa
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
+  using JFACheckTargetBase::JFACheckTargetBase;
+
+  void runOnOperation() override {
+    if (arch != "sm_90a" && arch != "sm_100a") {
+      getOperation().emitError() << "jfa-check-target: unknown arch '" << arch
+                                 << "'; known targets: sm_90a, sm_100a";
+      return signalPassFailure();
+    }
+    bool failed = false;
+    getOperation().walk([&](AsyncDotOp dot) {
+      if (arch == "sm_90a")
+        return;
+      dot.emitOpError() << "with a register accumulator is wgmma, which "
+                        << arch << " does not have (sm_90a only); on " << arch
+                        << " accumulate in tensor memory";
+      failed = true;
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace
