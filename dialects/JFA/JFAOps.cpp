@@ -164,6 +164,12 @@ LogicalResult KernelOp::verifyRegions() {
     if (++numTaskRegions > 1)
       return tasks.emitOpError() << "a kernel has at most one jfa.async_tasks";
   }
+  int64_t columns = 0;
+  for (auto alloc : body.getOps<TmemAllocOp>())
+    columns += alloc.getType().getColumns();
+  if (columns > 512)
+    return emitOpError() << "allocates " << columns
+                         << " tensor-memory columns; an SM has 512";
   int64_t total = computeSharedMemoryBytes();
   if (total > kMaxSharedMemoryBytes) {
     auto diag = emitOpError()
@@ -195,6 +201,12 @@ SharedMemoryLayout jfa::computeSharedMemoryLayout(KernelOp kernel) {
     offset = llvm::alignTo(offset, 8);
     layout.offsets.push_back({alloc, offset});
     offset += 8 * alloc.getType().getSize();
+  }
+  // Where tcgen05.alloc writes each tensor-memory address.
+  for (auto alloc : kernel.getBodyBlock().getOps<TmemAllocOp>()) {
+    offset = llvm::alignTo(offset, 8);
+    layout.offsets.push_back({alloc, offset});
+    offset += 8;
   }
   layout.totalBytes = offset;
   return layout;
@@ -304,6 +316,12 @@ static LogicalResult verifyTileLayout(Operation *op, RankedTensorType tile) {
   Attribute layout = tile.getEncoding();
   if (!layout)
     return success();
+  if (isa<TmemRowLayoutAttr>(layout)) {
+    if (tile.getRank() != 2 || tile.getDimSize(0) != 128)
+      return op->emitOpError()
+             << "a #jfa.tmem_row tile has 128 rows, got " << tile;
+    return success();
+  }
   if (!isa<WgmmaAccLayoutAttr>(layout))
     return op->emitOpError() << "unknown register-tile layout " << layout;
   if (tile.getRank() != 2 || tile.getDimSize(0) % 64 != 0 ||
@@ -346,7 +364,7 @@ static LogicalResult verifyFragment(Operation *op, VectorType fragment,
 
 static LogicalResult verifyFragmentLayout(Operation *op,
                                           std::optional<Attribute> layout) {
-  if (layout && !isa<WgmmaAccLayoutAttr>(*layout))
+  if (layout && !isa<WgmmaAccLayoutAttr, TmemRowLayoutAttr>(*layout))
     return op->emitOpError() << "unknown fragment layout " << *layout;
   return success();
 }
@@ -478,5 +496,58 @@ LogicalResult AsyncDotOp::verify() {
 LogicalResult AsyncDotWaitOp::verify() {
   if (getValues().getTypes() != getResults().getTypes())
     return emitOpError() << "results must have the types of the operands";
+  return success();
+}
+
+LogicalResult TcDotOp::verify() {
+  SlotType a = getA().getType(), b = getB().getType();
+  TensorMemoryType acc = getAcc().getType();
+  if (a.getShape().size() != 2 || b.getShape().size() != 2)
+    return emitOpError() << "A and B must be 2-d slots";
+  Type element = a.getElementType();
+  if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
+    return emitOpError() << "A and B must both be bf16 or both f16, got "
+                         << a.getElementType() << " and " << b.getElementType();
+  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[0];
+  if (m != 128)
+    return emitOpError()
+           << "A must have 128 rows (one per tensor-memory lane), got " << m;
+  if (b.getShape()[1] != k)
+    return emitOpError() << "A is " << m << "x" << k << " but B is "
+                         << b.getShape()[0] << "x" << b.getShape()[1]
+                         << "; both must be K-major with the same K";
+  if (n % 16 != 0 || n < 16 || n > 256)
+    return emitOpError()
+           << "B must have a multiple of 16 rows up to 256 (N), got " << n;
+  if (acc.getColumns() < n)
+    return emitOpError() << "the accumulator has " << acc.getColumns()
+                         << " columns, fewer than N = " << n;
+  if (k % 16 != 0)
+    return emitOpError() << "K must be a multiple of 16, got " << k;
+  if (a.getSwizzle() == 0 || b.getSwizzle() == 0)
+    return emitOpError() << "A and B must be swizzled slots (swizzle 32, 64 "
+                            "or 128), the layout the tensor cores read";
+  return success();
+}
+
+LogicalResult TmemLoadOp::verify() {
+  Type type = getResult().getType();
+  if (auto tile = dyn_cast<RankedTensorType>(type)) {
+    if (!tile.getElementType().isF32() ||
+        !isa_and_nonnull<TmemRowLayoutAttr>(tile.getEncoding()) ||
+        tile.getRank() != 2 || tile.getDimSize(0) != 128)
+      return emitOpError() << "loads a 128xN f32 tile in the #jfa.tmem_row "
+                              "layout, got "
+                           << tile;
+    int64_t n = tile.getDimSize(1);
+    if (n > 128 || (n & (n - 1)) != 0)
+      return emitOpError() << "loads 1 to 128 columns (a power of two) at a "
+                              "time, got "
+                           << n;
+    if (n > getTmem().getType().getColumns())
+      return emitOpError() << "loads " << n << " columns of a "
+                           << getTmem().getType().getColumns()
+                           << "-column accumulator";
+  }
   return success();
 }

@@ -380,4 +380,69 @@ def JFA_WarpgroupDotOp : JFA_Op<"warpgroup_dot", [AllTypesMatch<["acc", "result"
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor memory and tcgen05 (sm_100a)
+//===----------------------------------------------------------------------===//
+
+def JFA_TmemAllocOp : JFA_Op<"tmem_alloc", [HasParent<"KernelOp">]> {
+  let summary = "allocates tensor-memory columns for the whole kernel";
+  let description = [{
+    Warp 0 allocates (`tcgen05.alloc`) and gives up the allocation permit;
+    every thread then reads the address. The columns are freed when the
+    kernel ends. A kernel allocates at most 512 columns.
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs JFA_TensorMemoryType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+// Appended at kernel end by jfa-lower-async-tasks.
+def JFA_TmemDeallocOp : JFA_Op<"tmem_dealloc"> {
+  let summary = "frees tensor memory (warp 0, after a CTA barrier)";
+  let arguments = (ins JFA_TensorMemoryType:$tmem);
+  let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
+}
+
+def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue]> {
+  let summary = "acc (+)= A * B^T into tensor memory, asynchronously (tcgen05.mma)";
+  let description = [{
+    ```mlir
+    jfa.tc_dot %a, %b, %acc, %accumulate
+        : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>,
+          !jfa.tmem<128x256xf32>
+    ```
+    A is 128 x K, B is N x K, both K-major in swizzled shared memory; one
+    thread issues one `tcgen05.mma.cta_group::1.kind::f16` per 16 of K. When
+    `%accumulate` is false the first product overwrites the accumulator.
+    Completion is observed through `jfa.tc_commit`.
+  }];
+  let arguments = (ins JFA_SlotType:$a, JFA_SlotType:$b,
+                       JFA_TensorMemoryType:$acc, I1:$accumulate);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc `,` $accumulate attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `,` qualified(type($acc))
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_TcCommitOp : JFA_Op<"tc_commit", [JFA_SingleThreadIssue]> {
+  let summary = "arrives on the barrier when the issuing thread's tcgen05 ops finish";
+  let arguments = (ins JFA_BarrierType:$barrier);
+  let assemblyFormat = "$barrier attr-dict";
+}
+
+def JFA_TmemLoadOp : JFA_Op<"tmem_load"> {
+  let summary = "loads accumulator columns [col, col + n) into registers";
+  let description = [{
+    `tcgen05.ld.32x32b` then `tcgen05.wait::ld`: the result is a
+    `tensor<128xNxf32, #jfa.tmem_row>` in a task of one warpgroup.
+  }];
+  let arguments = (ins JFA_TensorMemoryType:$tmem, I32:$column);
+  let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
+  let assemblyFormat = [{
+    $tmem `[` $column `]` attr-dict `:` qualified(type($tmem)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // JFA_OPS_TD

@@ -253,3 +253,44 @@ TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t TensorDescType::getBoxBytes() const {
   return product(getBoxShape()) * getElementBytes(getElementType());
 }
+
+//===----------------------------------------------------------------------===//
+// TensorMemoryType
+//===----------------------------------------------------------------------===//
+
+Type TensorMemoryType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() || parseTile(parser, shape, elementType) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<TensorMemoryType>(parser.getContext(), shape,
+                                             elementType);
+}
+
+void TensorMemoryType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printTile(printer, getShape(), getElementType());
+  printer << '>';
+}
+
+LogicalResult
+TensorMemoryType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.size() != 2 || shape[0] != 128)
+    return emitError() << "tensor memory tiles are 128 lanes x N columns, got "
+                          "a shape of rank "
+                       << shape.size()
+                       << (shape.size() == 2
+                               ? " with " + std::to_string(shape[0]) + " lanes"
+                               : std::string());
+  if (!elementType.isF32())
+    return emitError() << "tensor memory accumulators are f32, got "
+                       << elementType;
+  int64_t cols = shape[1];
+  if (cols < 32 || cols > 512 || (cols & (cols - 1)) != 0)
+    return emitError() << "tensor memory is allocated in powers of two of 32 "
+                          "to 512 columns, got "
+                       << cols;
+  return success();
+}

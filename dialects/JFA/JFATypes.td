@@ -82,6 +82,21 @@ def JFA_GlobalPtrType : JFA_Type<"GlobalPtr", "ptr"> {
   let assemblyFormat = "`<` $elementType `>`";
 }
 
+def JFA_TensorMemoryType : JFA_Type<"TensorMemory", "tmem"> {
+  let summary = "an accumulator in tensor memory (sm_100a)";
+  let description = [{
+    `!jfa.tmem<128x256xf32>`: 128 lanes (rows) by 256 32-bit columns of
+    tensor memory, allocated with `jfa.tmem_alloc`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getColumns() const { return getShape()[1]; }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Register-tile layouts (tensor encodings)
 //===----------------------------------------------------------------------===//
@@ -95,6 +110,16 @@ def JFA_WgmmaAccLayout : AttrDef<JFA_Dialect, "WgmmaAccLayout"> {
     warp w holds, for each 8-column block j, the pairs (r, 8j + 2(l%4) + {0,1})
     for r = 64g + 16w + l/4 and r + 8, in that order: exactly the registers of
     `wgmma.mma_async.m64nNk16`.
+  }];
+}
+
+def JFA_TmemRowLayout : AttrDef<JFA_Dialect, "TmemRowLayout"> {
+  let mnemonic = "tmem_row";
+  let summary = "one row per thread: the tcgen05.ld 32x32b layout (sm_100a)";
+  let description = [{
+    `tensor<128x64xf32, #jfa.tmem_row>` in a task of one warpgroup: thread t
+    holds row t, all columns in order. Warp w of the warpgroup reads tensor
+    memory lanes 32w..32w+31, as the hardware requires.
   }];
 }
 

@@ -21,13 +21,21 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
       return signalPassFailure();
     }
     bool failed = false;
-    getOperation().walk([&](AsyncDotOp dot) {
-      if (arch == "sm_90a")
-        return;
-      dot.emitOpError() << "with a register accumulator is wgmma, which "
-                        << arch << " does not have (sm_90a only); on " << arch
-                        << " accumulate in tensor memory";
-      failed = true;
+    getOperation().walk([&](Operation *op) {
+      if (isa<AsyncDotOp>(op) && arch != "sm_90a") {
+        op->emitOpError() << "with a register accumulator is wgmma, which "
+                          << arch << " does not have (sm_90a only); on " << arch
+                          << " accumulate in tensor memory (jfa.tc_dot)";
+        failed = true;
+      }
+      if (isa<TmemAllocOp, TmemDeallocOp, TcDotOp, TcCommitOp, TmemLoadOp>(
+              op) &&
+          arch != "sm_100a") {
+        op->emitOpError() << "uses tensor memory (tcgen05), which " << arch
+                          << " does not have (sm_100a only); on " << arch
+                          << " use jfa.async_dot (wgmma)";
+        failed = true;
+      }
     });
     if (failed)
       signalPassFailure();

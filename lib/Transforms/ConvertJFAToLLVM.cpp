@@ -60,6 +60,8 @@ struct JFATypeConverter : LLVMTypeConverter {
         [ctx](TensorDescType) { return LLVM::LLVMPointerType::get(ctx); });
     addConversion(
         [ctx](GlobalPtrType) { return LLVM::LLVMPointerType::get(ctx, 1); });
+    addConversion(
+        [ctx](TensorMemoryType) { return LLVM::LLVMPointerType::get(ctx, 6); });
   }
 };
 
@@ -258,6 +260,58 @@ Value wgmmaFragmentAccess(OpBuilder &b, Location loc, SlotType slotType,
   return result;
 }
 
+/// Loads or stores a fragment in the tmem_row layout: thread t owns row
+/// t % 128 entire, moved in 16-byte chunks.
+Value tmemRowFragmentAccess(OpBuilder &b, Location loc, SlotType slotType,
+                            Value slot, Value thread, VectorType fragment,
+                            Value toStore) {
+  Type element = fragment.getElementType();
+  int64_t bytes = getElementBytes(element);
+  int64_t columns = slotType.getShape().back();
+  int64_t chunk = std::max<int64_t>(1, 16 / bytes);
+  while (columns % chunk != 0)
+    chunk /= 2;
+  auto chunkType = VectorType::get({chunk}, element);
+  Value row = LLVM::URemOp::create(b, loc, thread, constI32(b, loc, 128));
+  Value rowOffset =
+      LLVM::MulOp::create(b, loc, row, constI32(b, loc, columns * bytes));
+  Value result = toStore ? Value() : LLVM::PoisonOp::create(b, loc, fragment);
+  for (int64_t c = 0; c < columns / chunk; ++c) {
+    Value offset = LLVM::AddOp::create(b, loc, rowOffset,
+                                       constI32(b, loc, c * chunk * bytes));
+    Value addr = slotAddress(b, loc, slot, offset, slotType.getSwizzle());
+    if (toStore) {
+      Value part = LLVM::PoisonOp::create(b, loc, chunkType);
+      for (int64_t v = 0; v < chunk; ++v)
+        part = LLVM::InsertElementOp::create(
+            b, loc, part,
+            LLVM::ExtractElementOp::create(b, loc, toStore,
+                                           constI32(b, loc, c * chunk + v)),
+            constI32(b, loc, v));
+      LLVM::StoreOp::create(b, loc, part, addr, chunk * bytes);
+      continue;
+    }
+    Value part = LLVM::LoadOp::create(b, loc, chunkType, addr, chunk * bytes);
+    for (int64_t v = 0; v < chunk; ++v)
+      result = LLVM::InsertElementOp::create(
+          b, loc, result,
+          LLVM::ExtractElementOp::create(b, loc, part, constI32(b, loc, v)),
+          constI32(b, loc, c * chunk + v));
+  }
+  return result;
+}
+
+/// The fragment access of a layout, or null for the blocked default.
+using FragmentAccessFn = Value (*)(OpBuilder &, Location, SlotType, Value,
+                                   Value, VectorType, Value);
+FragmentAccessFn fragmentAccessFor(std::optional<Attribute> layout) {
+  if (!layout)
+    return nullptr;
+  if (isa<TmemRowLayoutAttr>(*layout))
+    return tmemRowFragmentAccess;
+  return wgmmaFragmentAccess;
+}
+
 struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -301,10 +355,9 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType fragment = op.getValue().getType();
-    if (op.getLayout()) {
-      wgmmaFragmentAccess(rewriter, loc, op.getSlot().getType(),
-                          adaptor.getSlot(), adaptor.getThread(), fragment,
-                          adaptor.getValue());
+    if (FragmentAccessFn access = fragmentAccessFor(op.getLayout())) {
+      access(rewriter, loc, op.getSlot().getType(), adaptor.getSlot(),
+             adaptor.getThread(), fragment, adaptor.getValue());
       rewriter.eraseOp(op);
       return success();
     }
@@ -498,6 +551,183 @@ struct AsyncDotWaitLowering : JFAPattern<AsyncDotWaitOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Tensor memory and tcgen05
+//===----------------------------------------------------------------------===//
+
+Type tmemPtr(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx, 6); }
+
+/// `if (warp == 0) { body }` as an scf.if (the structured form still holds
+/// here; convert-scf-to-cf runs after this pass).
+void inWarpZero(OpBuilder &b, Location loc, function_ref<void()> body) {
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value warp = LLVM::UDivOp::create(b, loc, tid, constI32(b, loc, 32));
+  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, warp,
+                                     constI32(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
+}
+
+struct TmemAllocLowering : JFAPattern<TmemAllocOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getOffset())
+      return op.emitOpError()
+             << "has no shared-memory offset; run jfa-allocate-shared-memory";
+    Location loc = op.getLoc();
+    Value slot = sharedAddress(rewriter, loc, *op.getOffset());
+    Value columns = constI32(rewriter, loc, op.getType().getColumns());
+    inWarpZero(rewriter, loc, [&] {
+      NVVM::Tcgen05AllocOp::create(rewriter, loc, slot, columns);
+      NVVM::Tcgen05RelinquishAllocPermitOp::create(rewriter, loc);
+    });
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::Barrier0Op::create(rewriter, loc);
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value address =
+        LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), slot, 4);
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, tmemPtr(getContext()),
+                                                  address);
+    return success();
+  }
+};
+
+struct TmemDeallocLowering : JFAPattern<TmemDeallocOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemDeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value columns =
+        constI32(rewriter, loc, op.getTmem().getType().getColumns());
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    inWarpZero(rewriter, loc, [&] {
+      NVVM::Tcgen05DeallocOp::create(rewriter, loc, adaptor.getTmem(), columns);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A tcgen05 shared-memory descriptor for a K-major swizzled operand: start
+/// and stride (8 rows) in 16-byte units, the sm_100 version bit (46) and the
+/// layout type in bits 61-63 (128B = 2, 64B = 4, 32B = 6).
+Value tcgen05Descriptor(OpBuilder &b, Location loc, Value address,
+                        int64_t swizzle) {
+  Type i64 = b.getI64Type();
+  auto c64 = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  int64_t layout = swizzle == 128 ? 2 : swizzle == 64 ? 4 : 6;
+  Value start = LLVM::LShrOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, address, c64(0x3FFFF)), c64(4));
+  int64_t fixed = (int64_t(1) << 16) | (int64_t((8 * swizzle) >> 4) << 32) |
+                  (int64_t(1) << 46) | (int64_t(layout) << 61);
+  return LLVM::OrOp::create(b, loc, start, c64(fixed));
+}
+
+/// The kind::f16 instruction descriptor: f32 accumulator, A/B type, both
+/// K-major, N >> 3 at bit 17, M >> 4 at bit 24.
+int64_t tcgen05InstrDescriptor(Type element, int64_t m, int64_t n) {
+  int64_t ab = element.isBF16() ? 1 : 0;
+  return (int64_t(1) << 4) | (ab << 7) | (ab << 10) | ((n >> 3) << 17) |
+         ((m >> 4) << 24);
+}
+
+struct TcDotLowering : JFAPattern<TcDotOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TcDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SlotType a = op.getA().getType(), b = op.getB().getType();
+    int64_t n = b.getShape()[0], k = a.getShape()[1];
+    int64_t bytes = getElementBytes(a.getElementType());
+    Type i64 = rewriter.getI64Type();
+    Value baseA = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA());
+    Value baseB = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getB());
+    Value idesc = constI32(rewriter, loc,
+                           tcgen05InstrDescriptor(a.getElementType(), 128, n));
+    Value always = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                            rewriter.getBoolAttr(true));
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      Value step = LLVM::ConstantOp::create(
+          rewriter, loc, i64, rewriter.getI64IntegerAttr(kk * 16 * bytes));
+      Value descA = tcgen05Descriptor(
+          rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseA, step),
+          a.getSwizzle());
+      Value descB = tcgen05Descriptor(
+          rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseB, step),
+          b.getSwizzle());
+      NVVM::Tcgen05MMAOp::create(
+          rewriter, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
+          NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
+          adaptor.getAcc(), descA, descB, idesc,
+          kk == 0 ? adaptor.getAccumulate() : always, Value(), Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TcCommitLowering : JFAPattern<TcCommitOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TcCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(op, adaptor.getBarrier(),
+                                                       Value());
+    return success();
+  }
+};
+
+/// Warp w of the warpgroup reads lanes 32w.. (the hardware's rule): the
+/// address is base + (32w << 16) + column.
+struct TmemLoadLowering : JFAPattern<TmemLoadOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto fragment = dyn_cast<VectorType>(op.getType());
+    if (!fragment)
+      return op.emitOpError() << "run jfa-distribute-tiles first";
+    Type i32 = rewriter.getI32Type();
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value warp = LLVM::URemOp::create(
+        rewriter, loc,
+        LLVM::UDivOp::create(rewriter, loc, tid, constI32(rewriter, loc, 32)),
+        constI32(rewriter, loc, 4));
+    Value lane = LLVM::ShlOp::create(
+        rewriter, loc,
+        LLVM::MulOp::create(rewriter, loc, warp, constI32(rewriter, loc, 32)),
+        constI32(rewriter, loc, 16));
+    Value base =
+        LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getTmem());
+    Value address = LLVM::AddOp::create(
+        rewriter, loc, LLVM::AddOp::create(rewriter, loc, base, lane),
+        adaptor.getColumn());
+    Value taddr =
+        LLVM::IntToPtrOp::create(rewriter, loc, tmemPtr(getContext()), address);
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    auto raw = VectorType::get({fragment.getNumElements()}, i32);
+    Value bits = NVVM::Tcgen05LdOp::create(rewriter, loc, raw, /*pack=*/false,
+                                           NVVM::Tcgen05LdStShape::SHAPE_32X32B,
+                                           taddr, Value());
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
+    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, fragment, bits);
+    return success();
+  }
+};
+
 /// TMA coordinates are innermost first; JFA's are outermost first.
 SmallVector<Value> tmaCoordinates(ValueRange coords) {
   return llvm::to_vector(llvm::reverse(coords));
@@ -686,7 +916,7 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     // The dynamic shared-memory window every buffer and barrier lives in.
     bool usesShared = false;
     module.walk([&](Operation *op) {
-      usesShared |= isa<LocalAllocOp, AllocBarriersOp>(op);
+      usesShared |= isa<LocalAllocOp, AllocBarriersOp, TmemAllocOp>(op);
     });
     if (usesShared && !module.lookupSymbol(kSharedWindow)) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
@@ -711,6 +941,8 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
                    TMAStoreWaitLowering, FenceAsyncSharedLowering,
                    NamedBarrierSyncLowering, NamedBarrierArriveLowering,
                    ThreadIdLowering, WarpgroupDotLowering, AsyncDotWaitLowering,
+                   TmemAllocLowering, TmemDeallocLowering, TcDotLowering,
+                   TcCommitLowering, TmemLoadLowering,
                    GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                      NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                    GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,

@@ -117,6 +117,21 @@ struct DotWaitOnFragments : OpConversionPattern<AsyncDotWaitOp> {
   }
 };
 
+/// Each thread loads its row of the accumulator columns.
+struct TmemLoadToFragment : OpConversionPattern<TmemLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!fragment)
+      return failure();
+    rewriter.replaceOpWithNewOp<TmemLoadOp>(op, fragment, adaptor.getTmem(),
+                                            adaptor.getColumn());
+    return success();
+  }
+};
+
 /// A splat constant tile becomes a splat constant fragment.
 struct SplatConstant : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -201,6 +216,15 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
                 << " (whole, aligned warpgroups needed)";
             return WalkResult::interrupt();
           }
+          if (isa_and_nonnull<TmemRowLayoutAttr>(tile.getEncoding()) &&
+              (task.firstWarp % 4 != 0 || task.numWarps != 4)) {
+            op->emitError()
+                << "tile " << tile << " in the tmem_row layout needs a task "
+                << "of exactly one aligned warpgroup; the task has "
+                << task.numWarps << " warps starting at warp "
+                << task.firstWarp;
+            return WalkResult::interrupt();
+          }
           auto constant = dyn_cast<arith::ConstantOp>(op);
           if (constant && !isa<SplatElementsAttr>(constant.getValue())) {
             op->emitError() << "only splat constant tiles are supported";
@@ -221,8 +245,10 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     RewritePatternSet patterns(ctx);
     patterns.add<LocalLoadToFragment, LocalStoreToFragment>(converter, ctx,
                                                             threads);
-    patterns.add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
-                 AsyncDotToWarpgroupDot, DotWaitOnFragments>(converter, ctx);
+    patterns
+        .add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
+             AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment>(
+            converter, ctx);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));
   }

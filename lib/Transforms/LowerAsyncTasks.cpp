@@ -150,8 +150,21 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
     tasks.erase();
   }
 
+  /// Tensor memory is freed when every task is done with it: a CTA barrier at
+  /// the end of the kernel, then warp 0 deallocates.
+  void freeTensorMemory(KernelOp kernel) {
+    auto allocs = llvm::to_vector(kernel.getBodyBlock().getOps<TmemAllocOp>());
+    if (allocs.empty())
+      return;
+    OpBuilder b = OpBuilder::atBlockEnd(&kernel.getBodyBlock());
+    NamedBarrierSyncOp::create(b, kernel.getLoc(), 0, kernel.getNumThreads());
+    for (auto alloc : allocs)
+      TmemDeallocOp::create(b, kernel.getLoc(), alloc);
+  }
+
   void runOnOperation() override {
     for (auto kernel : getOperation().getOps<KernelOp>()) {
+      freeTensorMemory(kernel);
       drainTMAStores(kernel);
       predicateSingleThreadOps(kernel);
       lowerTaskLocalOps(kernel);

@@ -7,8 +7,10 @@ include "mlir/Pass/PassBase.td"
 def JFACheckTarget : Pass<"jfa-check-target", "::mlir::ModuleOp"> {
   let summary = "rejects ops the chosen GPU does not have";
   let description = [{
-    Register-accumulator `jfa.async_dot` is wgmma: sm_90a only. Each op the
-    target lacks gets an error at its location naming the target.
+    Register-accumulator `jfa.async_dot` is wgmma: sm_90a only. Tensor
+    memory and tcgen05 (`jfa.tmem_alloc`, `jfa.tc_dot`, `jfa.tc_commit`,
+    `jfa.tmem_load`) are sm_100a only. Each op the target lacks gets an error
+    at its location naming the target.
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"\"",

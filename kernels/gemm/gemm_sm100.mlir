@@ -1,0 +1,117 @@
+// jfa-targets: sm_100a
+// Warp-specialized, TMA-pipelined GEMM for sm_100a (tcgen05 + tensor memory):
+//   C[M, N] = A[M, K] * B[N, K]^T     bf16 in, f32 accumulate, bf16 out.
+//
+// One CTA computes a 128x256 tile of C in 256 tensor-memory columns. Warp 4
+// (producer) streams 128x64 tiles of A and 256x64 tiles of B (128-byte
+// swizzle) into a 4-stage ring; warp 5 (MMA) issues the tcgen05.mma chain
+// and commits each stage back to the producer once the MMAs reading it have
+// finished, then commits the finished accumulator to the epilogue. The
+// epilogue warpgroup (warps 0-3) reads the accumulator 64 columns at a time
+// (tcgen05.ld 32x32b, one row per thread), converts to bf16, stages through
+// a 2-slot swizzled buffer and stores with TMA, which clips the edges.
+//
+// Launch with ceil(M/128) * ceil(N/256) CTAs of 192 threads. Tiles are
+// walked in groups of 8 tile rows, as in gemm_sm90.
+jfa.kernel @gemm_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
+                       %b: !jfa.tma<256x64xbf16, swizzle 128>,
+                       %c: !jfa.tma<128x64xbf16, swizzle 128>,
+                       %m: i32, %n: i32, %k: i32) warps(6) {
+  %a_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
+  %b_ring = jfa.local_alloc : !jfa.smem<4 x 256x64xbf16, swizzle 128>
+  %c_stage = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<4>
+  %empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<4>
+  %acc_ready = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %acc = jfa.tmem_alloc : !jfa.tmem<128x256xf32>
+
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %c63 = arith.constant 63 : i32
+  %c64 = arith.constant 64 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %c255 = arith.constant 255 : i32
+  %c256 = arith.constant 256 : i32
+
+  %pid = jfa.program_id x
+  %m_up = arith.addi %m, %c127 : i32
+  %tiles_m = arith.divui %m_up, %c128 : i32
+  %n_up = arith.addi %n, %c255 : i32
+  %tiles_n = arith.divui %n_up, %c256 : i32
+  %k_up = arith.addi %k, %c63 : i32
+  %k_tiles = arith.divui %k_up, %c64 : i32
+  %group_size = arith.muli %tiles_n, %c8 : i32
+  %group = arith.divui %pid, %group_size : i32
+  %first_m = arith.muli %group, %c8 : i32
+  %left_m = arith.subi %tiles_m, %first_m : i32
+  %group_m = arith.minui %left_m, %c8 : i32
+  %in_group = arith.remui %pid, %group_size : i32
+  %tile_m_off = arith.remui %in_group, %group_m : i32
+  %tile_m = arith.addi %first_m, %tile_m_off : i32
+  %tile_n = arith.divui %in_group, %group_m : i32
+  %row0 = arith.muli %tile_m, %c128 : i32
+  %col0 = arith.muli %tile_n, %c256 : i32
+
+  jfa.async_tasks {
+    // Epilogue: warps 0-3, one accumulator row per thread.
+    jfa.task warps(4) {
+      %ready = jfa.barrier %acc_ready[%c0] : !jfa.mbarriers<1>, i32
+      jfa.barrier_wait %ready, %c0
+      scf.for %chunk = %c0 to %c4 step %c1 : i32 {
+        %col = arith.muli %chunk, %c64 : i32
+        %part = jfa.tmem_load %acc[%col] : !jfa.tmem<128x256xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+        %out = arith.truncf %part : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+        // The staging slot used two chunks ago must have been read out.
+        jfa.tma_store_wait pending(1)
+        jfa.task_barrier
+        %o = arith.remui %chunk, %c2 : i32
+        %slot = jfa.slot %c_stage[%o] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+        jfa.local_store %out, %slot : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
+        jfa.fence_async_shared
+        jfa.task_barrier
+        %gcol = arith.addi %col0, %col : i32
+        jfa.tma_store %slot, %c[%row0, %gcol] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+      }
+    }
+    // Producer: warp 4.
+    jfa.task warps(1) {
+      scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
+        %s = arith.remui %kt, %c4 : i32
+        %round = arith.divui %kt, %c4 : i32
+        %phase = arith.remui %round, %c2 : i32
+        %free_phase = arith.xori %phase, %c1 : i32
+        %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<4>, i32
+        jfa.barrier_wait %empty_s, %free_phase
+        %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<4>, i32
+        %a_s = jfa.slot %a_ring[%s] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+        %b_s = jfa.slot %b_ring[%s] : !jfa.smem<4 x 256x64xbf16, swizzle 128>, i32
+        %kcol = arith.muli %kt, %c64 : i32
+        jfa.barrier_expect %full_s, bytes(49152)
+        jfa.tma_load %a[%row0, %kcol], %a_s, %full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        jfa.tma_load %b[%col0, %kcol], %b_s, %full_s : !jfa.tma<256x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>
+      }
+    }
+    // MMA: warp 5; one thread issues.
+    jfa.task default {
+      scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
+        %s = arith.remui %kt, %c4 : i32
+        %round = arith.divui %kt, %c4 : i32
+        %phase = arith.remui %round, %c2 : i32
+        %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<4>, i32
+        jfa.barrier_wait %full_s, %phase
+        %a_s = jfa.slot %a_ring[%s] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+        %b_s = jfa.slot %b_ring[%s] : !jfa.smem<4 x 256x64xbf16, swizzle 128>, i32
+        %accumulate = arith.cmpi ugt, %kt, %c0 : i32
+        jfa.tc_dot %a_s, %b_s, %acc, %accumulate : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>, !jfa.tmem<128x256xf32>
+        %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<4>, i32
+        jfa.tc_commit %empty_s
+      }
+      %ready = jfa.barrier %acc_ready[%c0] : !jfa.mbarriers<1>, i32
+      jfa.tc_commit %ready
+    }
+  }
+}
