@@ -551,3 +551,53 @@ LogicalResult TmemLoadOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Row reductions, broadcasts and index tiles
+//===----------------------------------------------------------------------===//
+
+/// A 2-d tile in the wgmma or tmem_row layout and its row vector.
+static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType) {
+  auto tile = dyn_cast<RankedTensorType>(tileType);
+  auto row = dyn_cast<RankedTensorType>(rowType);
+  if (!tile || !row)
+    return success(); // the distributed form
+  Attribute layout = tile.getEncoding();
+  if (!isa_and_nonnull<WgmmaAccLayoutAttr, TmemRowLayoutAttr>(layout))
+    return op->emitOpError() << "works on tiles in the #jfa.wgmma_acc or "
+                                "#jfa.tmem_row layout, got "
+                             << tile;
+  if (failed(verifyTileLayout(op, tile)))
+    return failure();
+  auto rows = dyn_cast_or_null<RowsOfLayoutAttr>(row.getEncoding());
+  if (row.getRank() != 1 || row.getDimSize(0) != tile.getDimSize(0) ||
+      row.getElementType() != tile.getElementType() || !rows ||
+      rows.getParent() != layout)
+    return op->emitOpError() << "row vector must be tensor<"
+                             << tile.getDimSize(0) << "x"
+                             << tile.getElementType() << ", #jfa.rows_of<"
+                             << layout << ">>, got " << row;
+  if (!tile.getElementType().isF32())
+    return op->emitOpError() << "works on f32 tiles, got " << tile;
+  return success();
+}
+
+LogicalResult ReduceRowsOp::verify() {
+  return verifyRowPair(*this, getInput().getType(), getType());
+}
+
+LogicalResult BroadcastRowsOp::verify() {
+  return verifyRowPair(*this, getType(), getInput().getType());
+}
+
+LogicalResult IotaOp::verify() {
+  if (auto tile = dyn_cast<RankedTensorType>(getType())) {
+    if (tile.getRank() != 2 || !tile.getElementType().isInteger(32))
+      return emitOpError() << "makes a 2-d i32 tile, got " << tile;
+    return verifyTileLayout(*this, tile);
+  }
+  if (!getThread() || !getShape())
+    return emitOpError() << "in distributed form needs the thread and the "
+                            "tile shape";
+  return success();
+}

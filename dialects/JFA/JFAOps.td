@@ -20,6 +20,16 @@ def JFA_Dim : I32EnumAttr<"Dim", "grid dimension", [
   let cppNamespace = "::jfa";
 }
 
+def JFA_ReduceKind : I32EnumAttr<"ReduceKind", "row reduction", [
+    I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"sum", 1>]> {
+  let cppNamespace = "::jfa";
+}
+
+def JFA_IotaDim : I32EnumAttr<"IotaDim", "index kind", [
+    I32EnumAttrCase<"rows", 0>, I32EnumAttrCase<"cols", 1>]> {
+  let cppNamespace = "::jfa";
+}
+
 def JFA_IntOrIndex : AnyTypeOf<[AnySignlessInteger, Index]>;
 
 //===----------------------------------------------------------------------===//
@@ -378,6 +388,59 @@ def JFA_WarpgroupDotOp : JFA_Op<"warpgroup_dot", [AllTypesMatch<["acc", "result"
     $a `,` $b `,` $acc `,` $warpgroup attr-dict `:` qualified(type($a)) `,`
     qualified(type($b)) `,` type($acc)
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Row reductions, broadcasts and index tiles
+//===----------------------------------------------------------------------===//
+
+def JFA_ReduceRowsOp : JFA_Op<"reduce_rows", [Pure]> {
+  let summary = "max or sum along each row of an f32 tile";
+  let description = [{
+    ```mlir
+    %m = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc>
+                                  -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+    ```
+    In the wgmma layout: a reduction over each thread's elements, then two
+    butterfly shuffles within each quad of lanes. In the tmem_row layout a
+    thread holds its whole row. (`layout` is set on the distributed form.)
+  }];
+  let arguments = (ins JFA_ReduceKind:$kind,
+                       AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$input,
+                       OptionalAttr<AnyAttr>:$layout);
+  let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
+  let assemblyFormat = [{
+    $kind $input (`layout` `(` $layout^ `)`)? attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_BroadcastRowsOp : JFA_Op<"broadcast_rows", [Pure]> {
+  let summary = "a tile whose every row is the row vector's value";
+  let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$input,
+                       OptionalAttr<AnyAttr>:$layout);
+  let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
+  let assemblyFormat = [{
+    $input (`layout` `(` $layout^ `)`)? attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_IotaOp : JFA_Op<"iota", [Pure]> {
+  let summary = "an i32 tile of each element's row or column index";
+  let description = [{
+    `%r = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>`. With
+    `arith.addi` of offsets and `arith.cmpi` it builds masks (sequence
+    tails, the causal diagonal). Works in every layout.
+  }];
+  let arguments = (ins JFA_IotaDim:$dim, Optional<I32>:$thread,
+                       OptionalAttr<AnyAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+  let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
+  let assemblyFormat = [{
+    $dim ($thread^)? (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -123,4 +123,17 @@ def JFA_TmemRowLayout : AttrDef<JFA_Dialect, "TmemRowLayout"> {
   }];
 }
 
+def JFA_RowsOfLayout : AttrDef<JFA_Dialect, "RowsOfLayout"> {
+  let mnemonic = "rows_of";
+  let summary = "a vector with one value per row of a tile in the parent layout";
+  let description = [{
+    `tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>` is what `jfa.reduce_rows`
+    makes of a `tensor<128xNxf32, #jfa.wgmma_acc>`: each thread holds the
+    values of the rows it holds elements of (2 rows in the wgmma layout,
+    replicated over the 4 lanes of a quad; 1 in the tmem_row layout).
+  }];
+  let parameters = (ins "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` $parent `>`";
+}
+
 #endif // JFA_TYPES_TD

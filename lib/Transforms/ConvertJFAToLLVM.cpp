@@ -151,17 +151,20 @@ Value swizzledAddress(OpBuilder &b, Location loc, Value slot, Value offset,
                              ArrayRef<LLVM::GEPArg>{swizzled});
 }
 
-/// Thread t of T owns the chunks t, t+T, ... of `chunk` elements (16 bytes
-/// or less) of the row-major slot.
+/// Thread t of T owns the chunks t, t+T, ... of 4 elements (16 bytes of
+/// f32) of the row-major tile. The chunk is counted in elements, never in
+/// bytes, so that tiles of every element type share one distribution and
+/// elementwise casts (f32 -> bf16) keep each element on its thread.
 struct FragmentGeometry {
   int64_t chunk;     // elements per vector access
   int64_t numChunks; // accesses per thread
 };
 
+constexpr int64_t kBlockedChunk = 4;
+
 FragmentGeometry fragmentGeometry(VectorType fragment) {
-  int64_t elementBytes = getElementBytes(fragment.getElementType());
   int64_t perThread = fragment.getNumElements();
-  int64_t chunk = std::max<int64_t>(1, 16 / elementBytes);
+  int64_t chunk = kBlockedChunk;
   while (perThread % chunk != 0)
     chunk /= 2;
   return {chunk, perThread / chunk};

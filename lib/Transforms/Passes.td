@@ -32,8 +32,10 @@ def JFADistributeTiles : Pass<"jfa-distribute-tiles", "::mlir::ModuleOp"> {
   let description = [{
     Rewrites tensor-typed tile values into per-thread vectors. A tile of N
     elements in a task of T threads becomes `vector<N/T>`: thread t owns the
-    16-byte chunks t, t+T, t+2T, ... of the row-major tile, so shared-memory
-    accesses are vectorized, coalesced and free of bank conflicts.
+    4-element chunks t, t+T, t+2T, ... of the row-major tile (counted in
+    elements, so casts keep every element on its thread), so shared-memory
+    accesses are vectorized (16 bytes for f32), coalesced and free of bank
+    conflicts.
     `jfa.local_load`/`jfa.local_store` become `jfa.load_fragment`/
     `jfa.store_fragment`; elementwise arith/math ops, splat constants,
     `tensor.splat` and scf loop-carried tiles are rewritten in place.
