@@ -6,37 +6,44 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ ${1:-} == --run ]]; then
+  set +e  # run every check and report each; the exit status sums them up
   out=${OUT:-/tmp}
   set -o pipefail
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
   timeout 120 ./.gpu/scale_ring_test .gpu/scale_ring_sm_90a.cubin .gpu/scale_ring_sm_100a.cubin \
     2>&1 | tee "$out/scale_ring_test.log"
   rc=${PIPESTATUS[0]}
+  timeout 120 ./.gpu/row_softmax_test .gpu/row_softmax_sm_90a.cubin 2>&1 | tee "$out/row_softmax_test.log"
+  rc3=${PIPESTATUS[0]}
   PYTHONUNBUFFERED=1 timeout 300 python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90_sm_90a.cubin \
     2>&1 | tee "$out/gemm_bench.log"
   rc2=${PIPESTATUS[0]}
   for cubin in .gpu/*.cubin; do
     name=$(basename "$cubin" .cubin)
-    cuobjdump -sass "$cubin" > "$out/$name.sass" 2>&1 || true
+    cuobjdump -sass "$cubin" > "/tmp/$name.sass" 2>&1 || true
+    { echo "==== $name"; cat "/tmp/$name.sass"; } >> "$out/all.sass"
     echo "== SASS $name: instructions of interest"
     grep -oE "HGMMA[.A-Z0-9_]*|UTCHMMA[.A-Z0-9]*|UTCBAR[.A-Z0-9]*|LDTM[.A-Z0-9]*|STTM[.A-Z0-9]*|UTCATOMSWS[.A-Z0-9]*|UTMALDG[.A-Z0-9]*|UTMASTG[.A-Z0-9]*|SYNCS\.[A-Z.0-9]*|USETMAXREG[.A-Z0-9]*|WARPGROUP[.A-Z]*" \
-      "$out/$name.sass" | sort | uniq -c
+      "/tmp/$name.sass" | sort | uniq -c
   done
-  [[ $rc -eq 0 && $rc2 -eq 0 ]]
+  [[ $rc -eq 0 && $rc2 -eq 0 && $rc3 -eq 0 ]]
   exit
 fi
 
 build=${BUILD_DIR:-build}
-cmake --build "$build" -j2 --target jfac scale_ring_test jfart_shared
+cmake --build "$build" -j2 --target jfac scale_ring_test row_softmax_test jfart_shared
 mkdir -p .gpu
 for a in sm_90a sm_100a; do
-  "$build/bin/jfac" compile kernels/examples/scale_ring.mlir --arch "$a" \
-    -o ".gpu/scale_ring_$a.cubin" --quiet
+  for k in scale_ring row_softmax; do
+    "$build/bin/jfac" compile "kernels/examples/$k.mlir" --arch "$a" \
+      -o ".gpu/${k}_$a.cubin" --quiet
+  done
 done
 for k in kernels/gemm/*.mlir; do
   name=$(basename "$k" .mlir)
   case $name in *sm90*) arch=sm_90a ;; *) arch=sm_100a ;; esac
   "$build/bin/jfac" compile "$k" --arch "$arch" -o ".gpu/${name}_$arch.cubin" --quiet
 done
-cp "$build/test/scale_ring_test" "$build/runtime/libjfart.so" .gpu/
+cp "$build/test/scale_ring_test" "$build/test/row_softmax_test" \
+  "$build/runtime/libjfart.so" .gpu/
 echo "gpu-check: built .gpu/; now run 'bash scripts/gpu-check.sh --run' on the GPU machine with .gpu carried"

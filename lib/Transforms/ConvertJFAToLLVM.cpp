@@ -555,6 +555,145 @@ struct AsyncDotWaitLowering : JFAPattern<AsyncDotWaitOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Row reductions, broadcasts and index tiles
+//===----------------------------------------------------------------------===//
+
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
+  if (kind == ReduceKind::max)
+    return LLVM::MaxNumOp::create(b, loc, x, y);
+  return LLVM::FAddOp::create(b, loc, x, y);
+}
+
+Value element(OpBuilder &b, Location loc, Value vector, int64_t i) {
+  return LLVM::ExtractElementOp::create(b, loc, vector, constI32(b, loc, i));
+}
+
+struct ReduceRowsLowering : JFAPattern<ReduceRowsOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(ReduceRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto input = dyn_cast<VectorType>(adaptor.getInput().getType());
+    auto rows = dyn_cast<VectorType>(op.getType());
+    if (!input || !rows || !op.getLayout())
+      return op.emitOpError() << "run jfa-distribute-tiles first";
+    int64_t count = input.getNumElements();
+    Value result = LLVM::PoisonOp::create(rewriter, loc, rows);
+    if (isa<TmemRowLayoutAttr>(*op.getLayout())) {
+      Value acc = element(rewriter, loc, adaptor.getInput(), 0);
+      for (int64_t i = 1; i < count; ++i)
+        acc = combine(rewriter, loc, op.getKind(), acc,
+                      element(rewriter, loc, adaptor.getInput(), i));
+      rewriter.replaceOpWithNewOp<LLVM::InsertElementOp>(
+          op, result, acc, constI32(rewriter, loc, 0));
+      return success();
+    }
+    // wgmma: a thread's elements of row half h are 4j + 2h + {0, 1}; the
+    // other columns of the row live on the 3 other lanes of the quad.
+    Type f32 = rewriter.getF32Type();
+    for (int64_t h = 0; h < 2; ++h) {
+      Value acc;
+      for (int64_t j = 0; j < count / 4; ++j)
+        for (int64_t v = 0; v < 2; ++v) {
+          Value x = element(rewriter, loc, adaptor.getInput(), 4 * j + 2 * h + v);
+          acc = acc ? combine(rewriter, loc, op.getKind(), acc, x) : x;
+        }
+      for (int64_t offset : {1, 2}) {
+        Value other = NVVM::ShflOp::create(
+            rewriter, loc, f32, constI32(rewriter, loc, -1), acc,
+            constI32(rewriter, loc, offset), constI32(rewriter, loc, 0x1f),
+            NVVM::ShflKindAttr::get(getContext(), NVVM::ShflKind::bfly),
+            UnitAttr());
+        acc = combine(rewriter, loc, op.getKind(), acc, other);
+      }
+      result = LLVM::InsertElementOp::create(rewriter, loc, result, acc,
+                                             constI32(rewriter, loc, h));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct BroadcastRowsLowering : JFAPattern<BroadcastRowsOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto tile = dyn_cast<VectorType>(op.getType());
+    if (!tile || !op.getLayout())
+      return op.emitOpError() << "run jfa-distribute-tiles first";
+    bool wgmma = isa<WgmmaAccLayoutAttr>(*op.getLayout());
+    Value result = LLVM::PoisonOp::create(rewriter, loc, tile);
+    for (int64_t i = 0; i < tile.getNumElements(); ++i)
+      result = LLVM::InsertElementOp::create(
+          rewriter, loc, result,
+          element(rewriter, loc, adaptor.getInput(), wgmma ? (i % 4) / 2 : 0),
+          constI32(rewriter, loc, i));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct IotaLowering : JFAPattern<IotaOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto fragment = dyn_cast<VectorType>(op.getType());
+    auto threadsAttr = op->getAttrOfType<IntegerAttr>("threads");
+    if (!fragment || !adaptor.getThread() || !op.getShape() || !threadsAttr)
+      return op.emitOpError() << "run jfa-distribute-tiles first";
+    ArrayRef<int64_t> shape = *op.getShape();
+    int64_t columns = shape[1], count = fragment.getNumElements();
+    bool wantRows = op.getDim() == IotaDim::rows;
+    Value t = adaptor.getThread();
+    auto c = [&](int64_t v) { return constI32(rewriter, loc, v); };
+    auto add = [&](Value x, Value y) -> Value {
+      return LLVM::AddOp::create(rewriter, loc, x, y);
+    };
+    auto mul = [&](Value x, int64_t y) -> Value {
+      return LLVM::MulOp::create(rewriter, loc, x, c(y));
+    };
+    auto udiv = [&](Value x, int64_t y) -> Value {
+      return LLVM::UDivOp::create(rewriter, loc, x, c(y));
+    };
+    auto urem = [&](Value x, int64_t y) -> Value {
+      return LLVM::URemOp::create(rewriter, loc, x, c(y));
+    };
+
+    Value result = LLVM::PoisonOp::create(rewriter, loc, fragment);
+    std::optional<Attribute> layout = op.getLayout();
+    for (int64_t i = 0; i < count; ++i) {
+      Value index;
+      if (layout && isa<WgmmaAccLayoutAttr>(*layout)) {
+        int64_t j = i / 4, h = (i % 4) / 2, v = i % 2;
+        Value inGroup = urem(t, 128), lane = urem(inGroup, 32);
+        if (wantRows)
+          index = add(add(add(mul(udiv(t, 128), 64), mul(udiv(inGroup, 32), 16)),
+                          udiv(lane, 4)),
+                      c(8 * h));
+        else
+          index = add(mul(urem(lane, 4), 2), c(8 * j + v));
+      } else if (layout && isa<TmemRowLayoutAttr>(*layout)) {
+        index = wantRows ? urem(t, 128) : c(i);
+      } else {
+        // Blocked: element (j * threads + t) * chunk + v of the row-major tile.
+        FragmentGeometry g = fragmentGeometry(fragment);
+        int64_t j = i / g.chunk, v = i % g.chunk;
+        Value e = add(mul(add(t, c(j * threadsAttr.getInt())), g.chunk), c(v));
+        index = wantRows ? udiv(e, columns) : urem(e, columns);
+      }
+      result = LLVM::InsertElementOp::create(rewriter, loc, result, index, c(i));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Tensor memory and tcgen05
 //===----------------------------------------------------------------------===//
 
@@ -945,7 +1084,8 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
                    NamedBarrierSyncLowering, NamedBarrierArriveLowering,
                    ThreadIdLowering, WarpgroupDotLowering, AsyncDotWaitLowering,
                    TmemAllocLowering, TmemDeallocLowering, TcDotLowering,
-                   TcCommitLowering, TmemLoadLowering,
+                   TcCommitLowering, TmemLoadLowering, ReduceRowsLowering,
+                   BroadcastRowsLowering, IotaLowering,
                    GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                      NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                    GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,

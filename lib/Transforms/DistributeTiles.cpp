@@ -41,6 +41,14 @@ struct TileTypeConverter : TypeConverter {
   explicit TileTypeConverter(int64_t threads) {
     addConversion([](Type t) { return t; });
     addConversion([threads](RankedTensorType t) -> std::optional<Type> {
+      // A row vector: the rows a thread holds elements of.
+      if (auto rows = dyn_cast_or_null<RowsOfLayoutAttr>(t.getEncoding())) {
+        if (isa<WgmmaAccLayoutAttr>(rows.getParent()))
+          return VectorType::get({2}, t.getElementType());
+        if (isa<TmemRowLayoutAttr>(rows.getParent()))
+          return VectorType::get({1}, t.getElementType());
+        return std::nullopt;
+      }
       if (t.getNumElements() % threads != 0)
         return std::nullopt;
       return VectorType::get({t.getNumElements() / threads},
@@ -132,6 +140,57 @@ struct TmemLoadToFragment : OpConversionPattern<TmemLoadOp> {
   }
 };
 
+struct ReduceRowsOnFragments : OpConversionPattern<ReduceRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type rows = getTypeConverter()->convertType(op.getType());
+    if (!rows)
+      return failure();
+    rewriter.replaceOpWithNewOp<ReduceRowsOp>(
+        op, rows, op.getKind(), adaptor.getInput(),
+        cast<RankedTensorType>(op.getInput().getType()).getEncoding());
+    return success();
+  }
+};
+
+struct BroadcastRowsOnFragments : OpConversionPattern<BroadcastRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type tile = getTypeConverter()->convertType(op.getType());
+    if (!tile)
+      return failure();
+    rewriter.replaceOpWithNewOp<BroadcastRowsOp>(
+        op, tile, adaptor.getInput(),
+        cast<RankedTensorType>(op.getType()).getEncoding());
+    return success();
+  }
+};
+
+/// Index tiles need the thread and the tile's shape and layout.
+struct IotaOnFragments : OpConversionPattern<IotaOp> {
+  IotaOnFragments(const TypeConverter &tc, MLIRContext *ctx, int64_t threads)
+      : OpConversionPattern(tc, ctx), threads(threads) {}
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = dyn_cast<RankedTensorType>(op.getType());
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!tile || !fragment)
+      return failure();
+    Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
+    auto iota = rewriter.replaceOpWithNewOp<IotaOp>(
+        op, fragment, op.getDim(), thread, tile.getEncoding(),
+        rewriter.getDenseI64ArrayAttr(tile.getShape()));
+    iota->setAttr("threads", rewriter.getI32IntegerAttr(threads));
+    return success();
+  }
+  int64_t threads;
+};
+
 /// A splat constant tile becomes a splat constant fragment.
 struct SplatConstant : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -198,7 +257,8 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
           auto tile = dyn_cast<RankedTensorType>(t);
           if (!tile)
             continue;
-          if (tile.getNumElements() % threads != 0) {
+          if (!isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding()) &&
+              tile.getNumElements() % threads != 0) {
             op->emitError()
                 << "tile " << tile << " has " << tile.getNumElements()
                 << " elements, which cannot be spread evenly over "
@@ -245,10 +305,11 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     RewritePatternSet patterns(ctx);
     patterns.add<LocalLoadToFragment, LocalStoreToFragment>(converter, ctx,
                                                             threads);
-    patterns
-        .add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
-             AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment>(
-            converter, ctx);
+    patterns.add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
+                 AsyncDotToWarpgroupDot, DotWaitOnFragments,
+                 TmemLoadToFragment, ReduceRowsOnFragments,
+                 BroadcastRowsOnFragments>(converter, ctx);
+    patterns.add<IotaOnFragments>(converter, ctx, threads);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));
   }
