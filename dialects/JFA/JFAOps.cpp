@@ -569,14 +569,12 @@ static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType) {
                              << tile;
   if (failed(verifyTileLayout(op, tile)))
     return failure();
-  auto rows = dyn_cast_or_null<RowsOfLayoutAttr>(row.getEncoding());
-  if (row.getRank() != 1 || row.getDimSize(0) != tile.getDimSize(0) ||
-      row.getElementType() != tile.getElementType() || !rows ||
-      rows.getParent() != layout)
-    return op->emitOpError() << "row vector must be tensor<"
-                             << tile.getDimSize(0) << "x"
-                             << tile.getElementType() << ", #jfa.rows_of<"
-                             << layout << ">>, got " << row;
+  auto expected =
+      RankedTensorType::get({tile.getDimSize(0)}, tile.getElementType(),
+                            RowsOfLayoutAttr::get(op->getContext(), layout));
+  if (row != expected)
+    return op->emitOpError()
+           << "row vector must be " << expected << ", got " << row;
   if (!tile.getElementType().isF32())
     return op->emitOpError() << "works on f32 tiles, got " << tile;
   return success();

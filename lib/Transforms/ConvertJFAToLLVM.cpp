@@ -596,7 +596,8 @@ struct ReduceRowsLowering : JFAPattern<ReduceRowsOp> {
       Value acc;
       for (int64_t j = 0; j < count / 4; ++j)
         for (int64_t v = 0; v < 2; ++v) {
-          Value x = element(rewriter, loc, adaptor.getInput(), 4 * j + 2 * h + v);
+          Value x =
+              element(rewriter, loc, adaptor.getInput(), 4 * j + 2 * h + v);
           acc = acc ? combine(rewriter, loc, op.getKind(), acc, x) : x;
         }
       for (int64_t offset : {1, 2}) {
@@ -672,9 +673,10 @@ struct IotaLowering : JFAPattern<IotaOp> {
         int64_t j = i / 4, h = (i % 4) / 2, v = i % 2;
         Value inGroup = urem(t, 128), lane = urem(inGroup, 32);
         if (wantRows)
-          index = add(add(add(mul(udiv(t, 128), 64), mul(udiv(inGroup, 32), 16)),
-                          udiv(lane, 4)),
-                      c(8 * h));
+          index =
+              add(add(add(mul(udiv(t, 128), 64), mul(udiv(inGroup, 32), 16)),
+                      udiv(lane, 4)),
+                  c(8 * h));
         else
           index = add(mul(urem(lane, 4), 2), c(8 * j + v));
       } else if (layout && isa<TmemRowLayoutAttr>(*layout)) {
@@ -686,7 +688,8 @@ struct IotaLowering : JFAPattern<IotaOp> {
         Value e = add(mul(add(t, c(j * threadsAttr.getInt())), g.chunk), c(v));
         index = wantRows ? udiv(e, columns) : urem(e, columns);
       }
-      result = LLVM::InsertElementOp::create(rewriter, loc, result, index, c(i));
+      result =
+          LLVM::InsertElementOp::create(rewriter, loc, result, index, c(i));
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -306,9 +306,9 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     patterns.add<LocalLoadToFragment, LocalStoreToFragment>(converter, ctx,
                                                             threads);
     patterns.add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
-                 AsyncDotToWarpgroupDot, DotWaitOnFragments,
-                 TmemLoadToFragment, ReduceRowsOnFragments,
-                 BroadcastRowsOnFragments>(converter, ctx);
+                 AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment,
+                 ReduceRowsOnFragments, BroadcastRowsOnFragments>(converter,
+                                                                  ctx);
     patterns.add<IotaOnFragments>(converter, ctx, threads);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));

@@ -1,4 +1,5 @@
-//===- row_softmax_test.cpp - run kernels/examples/row_softmax on a GPU -----===//
+//===- row_softmax_test.cpp - run kernels/examples/row_softmax on a GPU
+//-----===//
 //
 //   row_softmax_test <row_softmax.cubin>
 //
@@ -25,7 +26,10 @@ int main(int argc, char **argv) {
   try {
     Module m = Module::loadFile(argv[1]);
     std::mt19937 rng(std::random_device{}());
-    struct Case { uint32_t rows; int cols, diag; };
+    struct Case {
+      uint32_t rows;
+      int cols, diag;
+    };
     const Case cases[] = {{64, 64, 1000}, {100, 37, 1000}, {256, 64, 0},
                           {1, 1, 0},      {130, 64, 5},    {4096, 50, 0}};
     for (const Case &c : cases) {
@@ -54,7 +58,9 @@ int main(int argc, char **argv) {
         for (int k = 0; k < last; ++k)
           sum += std::exp(double(x[r * width + k]) - mx);
         for (uint32_t k = 0; k < width; ++k) {
-          double want = int(k) < last ? std::exp(double(x[r * width + k]) - mx) / sum : 0.0;
+          double want = int(k) < last
+                            ? std::exp(double(x[r * width + k]) - mx) / sum
+                            : 0.0;
           double got = y[r * width + k];
           double err = std::fabs(got - want);
           if (!(err <= 1e-5) || (int(k) >= last && got != 0.0))
@@ -62,8 +68,9 @@ int main(int argc, char **argv) {
           worst = std::max(worst, std::isnan(got) ? INFINITY : err);
         }
       }
-      std::printf("%s rows=%u cols=%d diag=%d: %zu/%zu wrong, max abs err %.2e\n",
-                  bad ? "FAIL" : "ok  ", c.rows, c.cols, c.diag, bad, n, worst);
+      std::printf(
+          "%s rows=%u cols=%d diag=%d: %zu/%zu wrong, max abs err %.2e\n",
+          bad ? "FAIL" : "ok  ", c.rows, c.cols, c.diag, bad, n, worst);
       failures += bad != 0;
       deviceFree(dx);
       deviceFree(dy);

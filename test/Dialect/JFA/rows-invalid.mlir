@@ -1,0 +1,45 @@
+// RUN: jfa-opt %s --split-input-file --verify-diagnostics
+
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'jfa.reduce_rows' op works on tiles in the #jfa.wgmma_acc or #jfa.tmem_row layout, got 'tensor<64x64xf32>'}}
+  %m = jfa.reduce_rows max %t : tensor<64x64xf32> -> tensor<64xf32>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.reduce_rows' op row vector must be 'tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>', got 'tensor<64xf32, #jfa.rows_of<#jfa.tmem_row>>'}}
+  %m = jfa.reduce_rows max %t : tensor<64x64xf32, #jfa.wgmma_acc> -> tensor<64xf32, #jfa.rows_of<#jfa.tmem_row>>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf16, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.reduce_rows' op works on f32 tiles, got 'tensor<64x64xf16, #jfa.wgmma_acc>'}}
+  %m = jfa.reduce_rows sum %t : tensor<64x64xf16, #jfa.wgmma_acc> -> tensor<64xf16, #jfa.rows_of<#jfa.wgmma_acc>>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %v = arith.constant dense<1.0> : tensor<32xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  // expected-error @+1 {{'jfa.broadcast_rows' op row vector must be 'tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>', got 'tensor<32xf32, #jfa.rows_of<#jfa.wgmma_acc>>'}}
+  %b = jfa.broadcast_rows %v : tensor<32xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  // expected-error @+1 {{'jfa.iota' op makes a 2-d i32 tile, got 'tensor<64x64xf32>'}}
+  %r = jfa.iota rows : tensor<64x64xf32>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  // expected-error @+1 {{'jfa.iota' op in distributed form needs the thread and the tile shape}}
+  %r = jfa.iota rows : vector<32xi32>
+}

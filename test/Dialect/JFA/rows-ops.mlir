@@ -1,0 +1,20 @@
+// RUN: jfa-opt %s | FileCheck %s
+// RUN: jfa-opt %s | jfa-opt | FileCheck %s
+
+// CHECK-LABEL: jfa.kernel @rows
+jfa.kernel @rows() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  // CHECK: %[[M:.*]] = jfa.reduce_rows max %{{.*}} : tensor<64x64xf32, #jfa.wgmma_acc> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %m = jfa.reduce_rows max %t : tensor<64x64xf32, #jfa.wgmma_acc> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  // CHECK: jfa.reduce_rows sum
+  %s = jfa.reduce_rows sum %t : tensor<64x64xf32, #jfa.wgmma_acc> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  // CHECK: jfa.broadcast_rows %[[M]] : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  %b = jfa.broadcast_rows %m : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  // CHECK: jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
+  %r = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
+  // CHECK: jfa.iota cols : tensor<128x32xi32>
+  %c = jfa.iota cols : tensor<128x32xi32>
+  %u = arith.constant dense<1.0> : tensor<128x32xf32, #jfa.tmem_row>
+  // CHECK: jfa.reduce_rows max %{{.*}} : tensor<128x32xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+  %um = jfa.reduce_rows max %u : tensor<128x32xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+}
