@@ -461,15 +461,35 @@ LogicalResult TMAStoreOp::verify() {
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
+/// What both MMA generations need of A (M x K) and B (N x K): 2-d, bf16 or
+/// f16, K-major with a common K that is a multiple of 16, swizzled.
+static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b) {
+  if (a.getShape().size() != 2 || b.getShape().size() != 2)
+    return op->emitOpError() << "A and B must be 2-d slots";
+  Type element = a.getElementType();
+  if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
+    return op->emitOpError()
+           << "A and B must both be bf16 or both f16, got "
+           << a.getElementType() << " and " << b.getElementType();
+  int64_t k = a.getShape()[1];
+  if (b.getShape()[1] != k)
+    return op->emitOpError()
+           << "A is " << a.getShape()[0] << "x" << k << " but B is "
+           << b.getShape()[0] << "x" << b.getShape()[1]
+           << "; both must be K-major with the same K";
+  if (k % 16 != 0)
+    return op->emitOpError() << "K must be a multiple of 16, got " << k;
+  if (a.getSwizzle() == 0 || b.getSwizzle() == 0)
+    return op->emitOpError() << "A and B must be swizzled slots (swizzle 32, "
+                                "64 or 128), the layout the tensor cores read";
+  return success();
+}
+
 LogicalResult AsyncDotOp::verify() {
   SlotType a = getA().getType(), b = getB().getType();
   auto acc = getAcc().getType();
-  if (a.getShape().size() != 2 || b.getShape().size() != 2)
-    return emitOpError() << "A and B must be 2-d slots";
-  Type element = a.getElementType();
-  if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
-    return emitOpError() << "A and B must both be bf16 or both f16, got "
-                         << a.getElementType() << " and " << b.getElementType();
+  if (failed(verifyMmaOperands(*this, a, b)))
+    return failure();
   if (!acc.getElementType().isF32() ||
       !isa_and_nonnull<WgmmaAccLayoutAttr>(acc.getEncoding()))
     return emitOpError() << "the accumulator must be an f32 tile in the "
@@ -477,19 +497,10 @@ LogicalResult AsyncDotOp::verify() {
                          << acc;
   if (failed(verifyTileLayout(*this, acc)))
     return failure();
-  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[0];
-  if (b.getShape()[1] != k)
-    return emitOpError() << "A is " << m << "x" << k << " but B is "
-                         << b.getShape()[0] << "x" << b.getShape()[1]
-                         << "; both must be K-major with the same K";
+  int64_t m = a.getShape()[0], n = b.getShape()[0];
   if (acc.getDimSize(0) != m || acc.getDimSize(1) != n)
     return emitOpError() << "accumulator " << acc << " must be " << m << "x"
                          << n << " (A rows x B rows)";
-  if (k % 16 != 0)
-    return emitOpError() << "K must be a multiple of 16, got " << k;
-  if (a.getSwizzle() == 0 || b.getSwizzle() == 0)
-    return emitOpError() << "A and B must be swizzled slots (swizzle 32, 64 "
-                            "or 128), the layout the tensor cores read";
   return success();
 }
 
@@ -502,31 +513,18 @@ LogicalResult AsyncDotWaitOp::verify() {
 LogicalResult TcDotOp::verify() {
   SlotType a = getA().getType(), b = getB().getType();
   TensorMemoryType acc = getAcc().getType();
-  if (a.getShape().size() != 2 || b.getShape().size() != 2)
-    return emitOpError() << "A and B must be 2-d slots";
-  Type element = a.getElementType();
-  if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
-    return emitOpError() << "A and B must both be bf16 or both f16, got "
-                         << a.getElementType() << " and " << b.getElementType();
-  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[0];
+  if (failed(verifyMmaOperands(*this, a, b)))
+    return failure();
+  int64_t m = a.getShape()[0], n = b.getShape()[0];
   if (m != 128)
     return emitOpError()
            << "A must have 128 rows (one per tensor-memory lane), got " << m;
-  if (b.getShape()[1] != k)
-    return emitOpError() << "A is " << m << "x" << k << " but B is "
-                         << b.getShape()[0] << "x" << b.getShape()[1]
-                         << "; both must be K-major with the same K";
   if (n % 16 != 0 || n < 16 || n > 256)
     return emitOpError()
            << "B must have a multiple of 16 rows up to 256 (N), got " << n;
   if (acc.getColumns() < n)
     return emitOpError() << "the accumulator has " << acc.getColumns()
                          << " columns, fewer than N = " << n;
-  if (k % 16 != 0)
-    return emitOpError() << "K must be a multiple of 16, got " << k;
-  if (a.getSwizzle() == 0 || b.getSwizzle() == 0)
-    return emitOpError() << "A and B must be swizzled slots (swizzle 32, 64 "
-                            "or 128), the layout the tensor cores read";
   return success();
 }
 

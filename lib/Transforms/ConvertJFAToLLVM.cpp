@@ -427,22 +427,31 @@ struct BarrierWaitLowering : JFAPattern<BarrierWaitOp> {
   }
 };
 
-/// A wgmma shared-memory matrix descriptor for a K-major, swizzled operand
-/// whose rows span the swizzle: start address and stride (8 rows) in 16-byte
-/// units, and the swizzle mode in bits 62-63.
-Value wgmmaDescriptor(OpBuilder &b, Location loc, Value address,
-                      int64_t swizzle) {
+/// A shared-memory matrix descriptor for a K-major operand whose rows span
+/// the swizzle: the start address in 16-byte units in bits 0-13, then the
+/// target's fixed fields (`fixedBits`). Both tensor-core generations share
+/// this layout of the low bits.
+Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
+                       int64_t fixedBits) {
   Type i64 = b.getI64Type();
   auto c64 = [&](int64_t v) {
     return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
   };
-  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   Value start = LLVM::LShrOp::create(
       b, loc, LLVM::AndOp::create(b, loc, address, c64(0x3FFFF)), c64(4));
-  int64_t fixed = (int64_t(1) << 16) |                  // leading byte offset
-                  (int64_t((8 * swizzle) >> 4) << 32) | // stride byte offset
-                  (int64_t(mode) << 62);
-  return LLVM::OrOp::create(b, loc, start, c64(fixed));
+  return LLVM::OrOp::create(b, loc, start, c64(fixedBits));
+}
+
+/// Leading byte offset 1 (unused when swizzled) and the stride between
+/// 8-row groups (8 * swizzle bytes), in 16-byte units.
+int64_t strideBits(int64_t swizzle) {
+  return (int64_t(1) << 16) | (int64_t((8 * swizzle) >> 4) << 32);
+}
+
+/// wgmma (sm_90a): swizzle mode in bits 62-63 (128B = 1, 64B = 2, 32B = 3).
+int64_t wgmmaDescriptorBits(int64_t swizzle) {
+  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  return strideBits(swizzle) | (mode << 62);
 }
 
 NVVM::WGMMATypes wgmmaType(Type t) {
@@ -493,12 +502,12 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     NVVM::WGMMATypes type = wgmmaType(a.getElementType());
     for (int64_t kk = 0; kk < k / 16; ++kk) {
       Value step = c64(kk * 16 * bytes);
-      Value descA = wgmmaDescriptor(
+      Value descA = matrixDescriptor(
           rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseA, step),
-          a.getSwizzle());
-      Value descB = wgmmaDescriptor(
+          wgmmaDescriptorBits(a.getSwizzle()));
+      Value descB = matrixDescriptor(
           rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseB, step),
-          b.getSwizzle());
+          wgmmaDescriptorBits(b.getSwizzle()));
       acc = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, structType, acc, descA, descB, shape, type, type,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
@@ -761,21 +770,11 @@ struct TmemDeallocLowering : JFAPattern<TmemDeallocOp> {
   }
 };
 
-/// A tcgen05 shared-memory descriptor for a K-major swizzled operand: start
-/// and stride (8 rows) in 16-byte units, the sm_100 version bit (46) and the
-/// layout type in bits 61-63 (128B = 2, 64B = 4, 32B = 6).
-Value tcgen05Descriptor(OpBuilder &b, Location loc, Value address,
-                        int64_t swizzle) {
-  Type i64 = b.getI64Type();
-  auto c64 = [&](int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-  };
+/// tcgen05 (sm_100a): the version bit 46 and the layout type in bits 61-63
+/// (128B = 2, 64B = 4, 32B = 6).
+int64_t tcgen05DescriptorBits(int64_t swizzle) {
   int64_t layout = swizzle == 128 ? 2 : swizzle == 64 ? 4 : 6;
-  Value start = LLVM::LShrOp::create(
-      b, loc, LLVM::AndOp::create(b, loc, address, c64(0x3FFFF)), c64(4));
-  int64_t fixed = (int64_t(1) << 16) | (int64_t((8 * swizzle) >> 4) << 32) |
-                  (int64_t(1) << 46) | (int64_t(layout) << 61);
-  return LLVM::OrOp::create(b, loc, start, c64(fixed));
+  return strideBits(swizzle) | (int64_t(1) << 46) | (layout << 61);
 }
 
 /// The kind::f16 instruction descriptor: f32 accumulator, A/B type, both
@@ -805,12 +804,12 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
     for (int64_t kk = 0; kk < k / 16; ++kk) {
       Value step = LLVM::ConstantOp::create(
           rewriter, loc, i64, rewriter.getI64IntegerAttr(kk * 16 * bytes));
-      Value descA = tcgen05Descriptor(
+      Value descA = matrixDescriptor(
           rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseA, step),
-          a.getSwizzle());
-      Value descB = tcgen05Descriptor(
+          tcgen05DescriptorBits(a.getSwizzle()));
+      Value descB = matrixDescriptor(
           rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseB, step),
-          b.getSwizzle());
+          tcgen05DescriptorBits(b.getSwizzle()));
       NVVM::Tcgen05MMAOp::create(
           rewriter, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
           NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
