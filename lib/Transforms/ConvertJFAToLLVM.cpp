@@ -225,94 +225,49 @@ Value slotAddress(OpBuilder &b, Location loc, Value slot, Value offset,
                              ArrayRef<LLVM::GEPArg>{offset});
 }
 
-/// Loads or stores a fragment in the wgmma accumulator layout, one pair of
-/// adjacent elements at a time.
-Value wgmmaFragmentAccess(OpBuilder &b, Location loc, SlotType slotType,
-                          Value slot, Value thread, VectorType fragment,
-                          Value toStore) {
+/// Calls `visit(address, first, count)` for each piece of this thread's
+/// fragment: elements [first, first + count) of the fragment live at
+/// `address` in the slot, contiguous. The layouts:
+/// - blocked (no layout): 4-element chunks t, t + T, ... of the tile;
+/// - #jfa.wgmma_acc: the pairs (j, h) of the wgmma accumulator;
+/// - #jfa.tmem_row: row t % 128, in 16-byte chunks.
+void forEachFragmentPiece(
+    OpBuilder &b, Location loc, std::optional<Attribute> layout,
+    SlotType slotType, Value slot, Value thread, int64_t threads,
+    VectorType fragment,
+    function_ref<void(Value address, int64_t first, int64_t count)> visit) {
   Type element = fragment.getElementType();
   int64_t bytes = getElementBytes(element);
   int64_t columns = slotType.getShape().back();
-  auto pairType = VectorType::get({2}, element);
-  Value result = toStore ? Value() : LLVM::PoisonOp::create(b, loc, fragment);
-  for (int64_t j = 0; j < columns / 8; ++j) {
-    for (int64_t h = 0; h < 2; ++h) {
-      Value addr = slotAddress(
-          b, loc, slot, wgmmaPairOffset(b, loc, thread, {j, h}, columns, bytes),
-          slotType.getSwizzle());
-      int64_t first = 4 * j + 2 * h;
-      if (toStore) {
-        Value pair = LLVM::PoisonOp::create(b, loc, pairType);
-        for (int64_t v = 0; v < 2; ++v)
-          pair = LLVM::InsertElementOp::create(
-              b, loc, pair,
-              LLVM::ExtractElementOp::create(b, loc, toStore,
-                                             constI32(b, loc, first + v)),
-              constI32(b, loc, v));
-        LLVM::StoreOp::create(b, loc, pair, addr, 2 * bytes);
-        continue;
-      }
-      Value pair = LLVM::LoadOp::create(b, loc, pairType, addr, 2 * bytes);
-      for (int64_t v = 0; v < 2; ++v)
-        result = LLVM::InsertElementOp::create(
-            b, loc, result,
-            LLVM::ExtractElementOp::create(b, loc, pair, constI32(b, loc, v)),
-            constI32(b, loc, first + v));
-    }
+  int64_t swizzle = slotType.getSwizzle();
+  if (!layout) {
+    FragmentGeometry g = fragmentGeometry(fragment);
+    for (int64_t j = 0; j < g.numChunks; ++j)
+      visit(chunkAddress(b, loc, slot, thread, j, threads, g, element, swizzle),
+            j * g.chunk, g.chunk);
+    return;
   }
-  return result;
-}
-
-/// Loads or stores a fragment in the tmem_row layout: thread t owns row
-/// t % 128 entire, moved in 16-byte chunks.
-Value tmemRowFragmentAccess(OpBuilder &b, Location loc, SlotType slotType,
-                            Value slot, Value thread, VectorType fragment,
-                            Value toStore) {
-  Type element = fragment.getElementType();
-  int64_t bytes = getElementBytes(element);
-  int64_t columns = slotType.getShape().back();
+  if (isa<WgmmaAccLayoutAttr>(*layout)) {
+    for (int64_t j = 0; j < columns / 8; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        visit(
+            slotAddress(b, loc, slot,
+                        wgmmaPairOffset(b, loc, thread, {j, h}, columns, bytes),
+                        swizzle),
+            4 * j + 2 * h, 2);
+    return;
+  }
   int64_t chunk = std::max<int64_t>(1, 16 / bytes);
   while (columns % chunk != 0)
     chunk /= 2;
-  auto chunkType = VectorType::get({chunk}, element);
   Value row = LLVM::URemOp::create(b, loc, thread, constI32(b, loc, 128));
   Value rowOffset =
       LLVM::MulOp::create(b, loc, row, constI32(b, loc, columns * bytes));
-  Value result = toStore ? Value() : LLVM::PoisonOp::create(b, loc, fragment);
   for (int64_t c = 0; c < columns / chunk; ++c) {
     Value offset = LLVM::AddOp::create(b, loc, rowOffset,
                                        constI32(b, loc, c * chunk * bytes));
-    Value addr = slotAddress(b, loc, slot, offset, slotType.getSwizzle());
-    if (toStore) {
-      Value part = LLVM::PoisonOp::create(b, loc, chunkType);
-      for (int64_t v = 0; v < chunk; ++v)
-        part = LLVM::InsertElementOp::create(
-            b, loc, part,
-            LLVM::ExtractElementOp::create(b, loc, toStore,
-                                           constI32(b, loc, c * chunk + v)),
-            constI32(b, loc, v));
-      LLVM::StoreOp::create(b, loc, part, addr, chunk * bytes);
-      continue;
-    }
-    Value part = LLVM::LoadOp::create(b, loc, chunkType, addr, chunk * bytes);
-    for (int64_t v = 0; v < chunk; ++v)
-      result = LLVM::InsertElementOp::create(
-          b, loc, result,
-          LLVM::ExtractElementOp::create(b, loc, part, constI32(b, loc, v)),
-          constI32(b, loc, c * chunk + v));
+    visit(slotAddress(b, loc, slot, offset, swizzle), c * chunk, chunk);
   }
-  return result;
-}
-
-/// The fragment access of a layout, or null for the blocked default.
-using FragmentAccessFn = Value (*)(OpBuilder &, Location, SlotType, Value,
-                                   Value, VectorType, Value);
-FragmentAccessFn fragmentAccessFor(std::optional<Attribute> layout) {
-  if (!layout)
-    return nullptr;
-  if (isa<TmemRowLayoutAttr>(*layout))
-    return tmemRowFragmentAccess;
-  return wgmmaFragmentAccess;
 }
 
 struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
@@ -322,30 +277,23 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType fragment = op.getType();
-    if (op.getLayout()) {
-      rewriter.replaceOp(
-          op, wgmmaFragmentAccess(rewriter, loc, op.getSlot().getType(),
-                                  adaptor.getSlot(), adaptor.getThread(),
-                                  fragment, Value()));
-      return success();
-    }
     Type element = fragment.getElementType();
-    FragmentGeometry g = fragmentGeometry(fragment);
-    auto chunkType = VectorType::get({g.chunk}, element);
-    int64_t align = g.chunk * getElementBytes(element);
+    int64_t bytes = getElementBytes(element);
     Value result = LLVM::PoisonOp::create(rewriter, loc, fragment);
-    for (int64_t j = 0; j < g.numChunks; ++j) {
-      Value addr = chunkAddress(rewriter, loc, adaptor.getSlot(),
-                                adaptor.getThread(), j, op.getThreads(), g,
-                                element, op.getSlot().getType().getSwizzle());
-      Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, addr, align);
-      for (int64_t v = 0; v < g.chunk; ++v) {
-        Value x = LLVM::ExtractElementOp::create(rewriter, loc, chunk,
-                                                 constI32(rewriter, loc, v));
-        result = LLVM::InsertElementOp::create(
-            rewriter, loc, result, x, constI32(rewriter, loc, j * g.chunk + v));
-      }
-    }
+    forEachFragmentPiece(
+        rewriter, loc, op.getLayout(), op.getSlot().getType(),
+        adaptor.getSlot(), adaptor.getThread(), op.getThreads(), fragment,
+        [&](Value address, int64_t first, int64_t count) {
+          Value piece = LLVM::LoadOp::create(rewriter, loc,
+                                             VectorType::get({count}, element),
+                                             address, count * bytes);
+          for (int64_t v = 0; v < count; ++v)
+            result = LLVM::InsertElementOp::create(
+                rewriter, loc, result,
+                LLVM::ExtractElementOp::create(rewriter, loc, piece,
+                                               constI32(rewriter, loc, v)),
+                constI32(rewriter, loc, first + v));
+        });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -358,30 +306,23 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType fragment = op.getValue().getType();
-    if (FragmentAccessFn access = fragmentAccessFor(op.getLayout())) {
-      access(rewriter, loc, op.getSlot().getType(), adaptor.getSlot(),
-             adaptor.getThread(), fragment, adaptor.getValue());
-      rewriter.eraseOp(op);
-      return success();
-    }
     Type element = fragment.getElementType();
-    FragmentGeometry g = fragmentGeometry(fragment);
-    auto chunkType = VectorType::get({g.chunk}, element);
-    int64_t align = g.chunk * getElementBytes(element);
-    for (int64_t j = 0; j < g.numChunks; ++j) {
-      Value chunk = LLVM::PoisonOp::create(rewriter, loc, chunkType);
-      for (int64_t v = 0; v < g.chunk; ++v) {
-        Value x = LLVM::ExtractElementOp::create(
-            rewriter, loc, adaptor.getValue(),
-            constI32(rewriter, loc, j * g.chunk + v));
-        chunk = LLVM::InsertElementOp::create(rewriter, loc, chunk, x,
-                                              constI32(rewriter, loc, v));
-      }
-      Value addr = chunkAddress(rewriter, loc, adaptor.getSlot(),
-                                adaptor.getThread(), j, op.getThreads(), g,
-                                element, op.getSlot().getType().getSwizzle());
-      LLVM::StoreOp::create(rewriter, loc, chunk, addr, align);
-    }
+    int64_t bytes = getElementBytes(element);
+    forEachFragmentPiece(
+        rewriter, loc, op.getLayout(), op.getSlot().getType(),
+        adaptor.getSlot(), adaptor.getThread(), op.getThreads(), fragment,
+        [&](Value address, int64_t first, int64_t count) {
+          auto pieceType = VectorType::get({count}, element);
+          Value piece = LLVM::PoisonOp::create(rewriter, loc, pieceType);
+          for (int64_t v = 0; v < count; ++v)
+            piece = LLVM::InsertElementOp::create(
+                rewriter, loc, piece,
+                LLVM::ExtractElementOp::create(
+                    rewriter, loc, adaptor.getValue(),
+                    constI32(rewriter, loc, first + v)),
+                constI32(rewriter, loc, v));
+          LLVM::StoreOp::create(rewriter, loc, piece, address, count * bytes);
+        });
     rewriter.eraseOp(op);
     return success();
   }

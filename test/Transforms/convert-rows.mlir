@@ -41,3 +41,20 @@ jfa.kernel @iota() warps(4) {
   %c = jfa.iota cols : tensor<64x64xi32>
   %s = arith.addi %r, %c : tensor<64x64xi32>
 }
+
+// -----
+
+// local_load in the tmem_row layout: thread t reads row t % 128 whole, in
+// 16-byte pieces (not the wgmma pairs).
+// CHECK-LABEL: llvm.func @tmem_row_load
+// CHECK: llvm.urem %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.mul %{{.*}}, %{{.*}} : i32
+// CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: vector<2xf32>
+jfa.kernel @tmem_row_load() warps(4) {
+  %buf = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 128x32xf32>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 128x32xf32>, i32
+  %t = jfa.local_load %s : !jfa.slot<128x32xf32> -> tensor<128x32xf32, #jfa.tmem_row>
+  %m = jfa.reduce_rows max %t : tensor<128x32xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+}
