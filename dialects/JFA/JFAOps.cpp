@@ -333,8 +333,34 @@ static LogicalResult verifyTileLayout(Operation *op, RankedTensorType tile) {
   return success();
 }
 
+SlotType TransposeOp::transposedType(SlotType slot) {
+  SmallVector<int64_t> shape(slot.getShape());
+  if (shape.size() == 2)
+    std::swap(shape[0], shape[1]);
+  return SlotType::get(slot.getContext(), shape, slot.getElementType(),
+                       slot.getSwizzle(), !slot.getTransposed());
+}
+
+LogicalResult TransposeOp::verify() {
+  if (getSlot().getType().getShape().size() != 2)
+    return emitOpError() << "transposes 2-d slots, got " << getSlot().getType();
+  return success();
+}
+
+/// Only the tensor cores read transposed views.
+static LogicalResult verifyNotTransposed(Operation *op, SlotType slot) {
+  if (slot.getTransposed())
+    return op->emitOpError()
+           << "cannot use the transposed view " << slot
+           << "; only jfa.async_dot and jfa.tc_dot read transposed slots "
+              "(as B)";
+  return success();
+}
+
 static LogicalResult verifyTileMatchesSlot(Operation *op, RankedTensorType tile,
                                            SlotType slot) {
+  if (failed(verifyNotTransposed(op, slot)))
+    return failure();
   if (tile.getShape() != slot.getShape() ||
       tile.getElementType() != slot.getElementType())
     return op->emitOpError()
@@ -435,6 +461,8 @@ LogicalResult BarrierExpectOp::verify() {
 
 static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
                                SlotType slot, size_t numCoords) {
+  if (failed(verifyNotTransposed(op, slot)))
+    return failure();
   if (numCoords != desc.getBoxShape().size())
     return op->emitOpError()
            << "needs " << desc.getBoxShape().size() << " coordinates for "
@@ -466,6 +494,9 @@ LogicalResult TMAStoreOp::verify() {
 static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b) {
   if (a.getShape().size() != 2 || b.getShape().size() != 2)
     return op->emitOpError() << "A and B must be 2-d slots";
+  if (a.getTransposed())
+    return op->emitOpError() << "A cannot be a transposed view (M-major A is "
+                                "not supported yet)";
   Type element = a.getElementType();
   if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
     return op->emitOpError()

@@ -172,7 +172,7 @@ def JFA_LocalAllocOp : JFA_Op<"local_alloc", [HasParent<"KernelOp">]> {
 
 def JFA_SlotOp : JFA_Op<"slot", [Pure,
     TypesMatchWith<"result is a slot of the buffer's tile", "buffer", "result",
-                   "SlotType::get($_self.getContext(), ::llvm::cast<SharedBufferType>($_self).getShape(), ::llvm::cast<SharedBufferType>($_self).getElementType(), ::llvm::cast<SharedBufferType>($_self).getSwizzle())">]> {
+                   "SlotType::get($_self.getContext(), ::llvm::cast<SharedBufferType>($_self).getShape(), ::llvm::cast<SharedBufferType>($_self).getElementType(), ::llvm::cast<SharedBufferType>($_self).getSwizzle(), false)">]> {
   let summary = "a view of slot `index` of a shared-memory buffer";
   let arguments = (ins JFA_SharedBufferType:$buffer, JFA_IntOrIndex:$index);
   let results = (outs JFA_SlotType:$result);
@@ -180,6 +180,28 @@ def JFA_SlotOp : JFA_Op<"slot", [Pure,
     $buffer `[` $index `]` attr-dict `:` qualified(type($buffer)) `,` type($index)
   }];
   let hasVerifier = 1;
+}
+
+def JFA_TransposeOp : JFA_Op<"transpose", [Pure,
+    TypesMatchWith<"result is the transposed view of the slot", "slot", "result",
+                   "TransposeOp::transposedType(::llvm::cast<SlotType>($_self))">]> {
+  let summary = "the transpose of a 2-d slot, as a view (no copy)";
+  let description = [{
+    ```mlir
+    %vt = jfa.transpose %v : !jfa.slot<64x64xbf16, swizzle 128>
+    ```
+    gives `!jfa.slot<64x64xbf16, swizzle 128, transposed>`: the same bytes
+    read as the transposed tile. Used as the B operand of `jfa.async_dot` /
+    `jfa.tc_dot`, it makes them compute A * B for a B stored N-major (for
+    example V in P * V), through the MMA's transpose bit.
+  }];
+  let arguments = (ins JFA_SlotType:$slot);
+  let results = (outs JFA_SlotType:$result);
+  let assemblyFormat = "$slot attr-dict `:` qualified(type($slot))";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static SlotType transposedType(SlotType slot);
+  }];
 }
 
 def JFA_LocalLoadOp : JFA_Op<"local_load"> {

@@ -167,27 +167,52 @@ int64_t SharedBufferType::getSlotBytes() const {
 Type SlotType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
-  int64_t swizzle;
-  if (parser.parseLess() || parseTile(parser, shape, elementType) ||
-      parseSwizzle(parser, swizzle) || parser.parseGreater())
+  int64_t swizzle = 0;
+  bool transposed = false;
+  if (parser.parseLess() || parseTile(parser, shape, elementType))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("transposed"))) {
+      transposed = true;
+      continue;
+    }
+    if (parser.parseKeyword("swizzle") || parser.parseInteger(swizzle))
+      return {};
+  }
+  if (parser.parseGreater())
     return {};
   return parser.getChecked<SlotType>(parser.getContext(), shape, elementType,
-                                     swizzle);
+                                     swizzle, transposed);
 }
 
 void SlotType::print(AsmPrinter &printer) const {
   printer << '<';
   printTile(printer, getShape(), getElementType());
   printSwizzle(printer, getSwizzle());
+  if (getTransposed())
+    printer << ", transposed";
   printer << '>';
 }
 
 LogicalResult SlotType::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, Type elementType,
-                               int64_t swizzle) {
+                               int64_t swizzle, bool transposed) {
   if (failed(verifyTile(emitError, "slot", shape, elementType)))
     return failure();
-  return verifySwizzle(emitError, "slot", shape, elementType, swizzle);
+  if (transposed && shape.size() != 2)
+    return emitError() << "a transposed slot view is 2-d, got rank "
+                       << shape.size();
+  SmallVector<int64_t> stored(shape);
+  if (transposed)
+    std::swap(stored[0], stored[1]);
+  return verifySwizzle(emitError, "slot", stored, elementType, swizzle);
+}
+
+SmallVector<int64_t> SlotType::getStoredShape() const {
+  SmallVector<int64_t> stored(getShape());
+  if (getTransposed())
+    std::swap(stored[0], stored[1]);
+  return stored;
 }
 
 int64_t SlotType::getNumElements() const { return product(getShape()); }

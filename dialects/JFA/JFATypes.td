@@ -35,14 +35,23 @@ def JFA_SharedBufferType : JFA_Type<"SharedBuffer", "smem"> {
 
 def JFA_SlotType : JFA_Type<"Slot", "slot"> {
   let summary = "a view of one slot of a shared-memory buffer";
+  let description = [{
+    `!jfa.slot<64x128xbf16, swizzle 128>` views a row-major slot;
+    `!jfa.slot<64x128xbf16, swizzle 128, transposed>` (made by
+    `jfa.transpose`) views a 128x64 row-major slot as its 64x128 transpose,
+    without a copy: the tensor cores read it with their transpose bit.
+  }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "::mlir::Type":$elementType,
-                        DefaultValuedParameter<"int64_t", "0">:$swizzle);
+                        DefaultValuedParameter<"int64_t", "0">:$swizzle,
+                        DefaultValuedParameter<"bool", "false">:$transposed);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getNumElements() const;
     int64_t getBytes() const;
+    /// The shape as stored: the transpose of a transposed view's shape.
+    ::llvm::SmallVector<int64_t> getStoredShape() const;
   }];
 }
 

@@ -127,6 +127,17 @@ struct SlotLowering : JFAPattern<SlotOp> {
   }
 };
 
+/// A transposed view is the same address; its users read it differently.
+struct TransposeLowering : JFAPattern<TransposeOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSlot());
+    return success();
+  }
+};
+
 struct BarrierLowering : JFAPattern<BarrierOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -395,6 +406,15 @@ int64_t wgmmaDescriptorBits(int64_t swizzle) {
   return strideBits(swizzle) | (mode << 62);
 }
 
+/// Byte offset of the k16 step `kk` in an operand slot: along a K-major row
+/// it is 16 elements; in a transposed (N-major) view it is 16 stored rows.
+int64_t kStepBytes(SlotType slot, int64_t kk) {
+  int64_t bytes = getElementBytes(slot.getElementType());
+  if (slot.getTransposed())
+    return kk * 16 * slot.getStoredShape().back() * bytes;
+  return kk * 16 * bytes;
+}
+
 NVVM::WGMMATypes wgmmaType(Type t) {
   return t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
 }
@@ -441,19 +461,23 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
     NVVM::WGMMATypes type = wgmmaType(a.getElementType());
+    // A transposed B view is N-major: wgmma's transpose-B bit (layout row).
+    NVVM::MMALayout layoutB =
+        b.getTransposed() ? NVVM::MMALayout::row : NVVM::MMALayout::col;
     for (int64_t kk = 0; kk < k / 16; ++kk) {
-      Value step = c64(kk * 16 * bytes);
       Value descA = matrixDescriptor(
-          rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseA, step),
+          rewriter, loc,
+          LLVM::AddOp::create(rewriter, loc, baseA, c64(kStepBytes(a, kk))),
           wgmmaDescriptorBits(a.getSwizzle()));
       Value descB = matrixDescriptor(
-          rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseB, step),
+          rewriter, loc,
+          LLVM::AddOp::create(rewriter, loc, baseB, c64(kStepBytes(b, kk))),
           wgmmaDescriptorBits(b.getSwizzle()));
       acc = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, structType, acc, descA, descB, shape, type, type,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          NVVM::MMALayout::row, layoutB,
           /*satfinite=*/NVVM::MMAIntOverflowAttr());
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
@@ -718,12 +742,14 @@ int64_t tcgen05DescriptorBits(int64_t swizzle) {
   return strideBits(swizzle) | (int64_t(1) << 46) | (layout << 61);
 }
 
-/// The kind::f16 instruction descriptor: f32 accumulator, A/B type, both
-/// K-major, N >> 3 at bit 17, M >> 4 at bit 24.
-int64_t tcgen05InstrDescriptor(Type element, int64_t m, int64_t n) {
+/// The kind::f16 instruction descriptor: f32 accumulator, A/B type, A
+/// K-major, B K-major or transposed (bit 16), N >> 3 at bit 17, M >> 4 at
+/// bit 24.
+int64_t tcgen05InstrDescriptor(Type element, int64_t m, int64_t n,
+                               bool transposeB) {
   int64_t ab = element.isBF16() ? 1 : 0;
-  return (int64_t(1) << 4) | (ab << 7) | (ab << 10) | ((n >> 3) << 17) |
-         ((m >> 4) << 24);
+  return (int64_t(1) << 4) | (ab << 7) | (ab << 10) |
+         (int64_t(transposeB) << 16) | ((n >> 3) << 17) | ((m >> 4) << 24);
 }
 
 struct TcDotLowering : JFAPattern<TcDotOp> {
@@ -738,18 +764,23 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
     Type i64 = rewriter.getI64Type();
     Value baseA = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA());
     Value baseB = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getB());
-    Value idesc = constI32(rewriter, loc,
-                           tcgen05InstrDescriptor(a.getElementType(), 128, n));
+    Value idesc = constI32(
+        rewriter, loc,
+        tcgen05InstrDescriptor(a.getElementType(), 128, n, b.getTransposed()));
     Value always = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                             rewriter.getBoolAttr(true));
+    auto c64 = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(v));
+    };
     for (int64_t kk = 0; kk < k / 16; ++kk) {
-      Value step = LLVM::ConstantOp::create(
-          rewriter, loc, i64, rewriter.getI64IntegerAttr(kk * 16 * bytes));
       Value descA = matrixDescriptor(
-          rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseA, step),
+          rewriter, loc,
+          LLVM::AddOp::create(rewriter, loc, baseA, c64(kStepBytes(a, kk))),
           tcgen05DescriptorBits(a.getSwizzle()));
       Value descB = matrixDescriptor(
-          rewriter, loc, LLVM::AddOp::create(rewriter, loc, baseB, step),
+          rewriter, loc,
+          LLVM::AddOp::create(rewriter, loc, baseB, c64(kStepBytes(b, kk))),
           tcgen05DescriptorBits(b.getSwizzle()));
       NVVM::Tcgen05MMAOp::create(
           rewriter, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
@@ -1028,7 +1059,7 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
                    ThreadIdLowering, WarpgroupDotLowering, AsyncDotWaitLowering,
                    TmemAllocLowering, TmemDeallocLowering, TcDotLowering,
                    TcCommitLowering, TmemLoadLowering, ReduceRowsLowering,
-                   BroadcastRowsLowering, IotaLowering,
+                   BroadcastRowsLowering, IotaLowering, TransposeLowering,
                    GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                      NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                    GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,

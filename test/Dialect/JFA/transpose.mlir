@@ -1,0 +1,73 @@
+// RUN: jfa-opt %s --split-input-file --verify-diagnostics | FileCheck %s
+// Transposed slot views: what they are, and who may read them.
+
+// CHECK-LABEL: jfa.kernel @views
+jfa.kernel @views() warps(4) {
+  %v = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %w = jfa.local_alloc : !jfa.smem<1 x 32x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %ws = jfa.slot %w[%c0] : !jfa.smem<1 x 32x64xbf16, swizzle 128>, i32
+  // CHECK: jfa.transpose %{{.*}} : !jfa.slot<64x64xbf16, swizzle 128>
+  %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
+  // A 32x64 stored tile viewed as 64x32: the stored rows still span the
+  // 128-byte swizzle.
+  // CHECK: jfa.transpose %{{.*}} : !jfa.slot<32x64xbf16, swizzle 128>
+  %wt = jfa.transpose %ws : !jfa.slot<32x64xbf16, swizzle 128>
+  // Transposing twice gives the stored view back.
+  // CHECK: jfa.transpose %{{.*}} : !jfa.slot<64x32xbf16, swizzle 128, transposed>
+  %wtt = jfa.transpose %wt : !jfa.slot<64x32xbf16, swizzle 128, transposed>
+  %a = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  // CHECK: jfa.async_dot %{{.*}}, %{{.*}}, %{{.*}} : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>
+  %d = jfa.async_dot %as, %vt, %z : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %v = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
+  // expected-error @+1 {{'jfa.local_load' op cannot use the transposed view '!jfa.slot<64x64xbf16, swizzle 128, transposed>'; only jfa.async_dot and jfa.tc_dot read transposed slots (as B)}}
+  %t = jfa.local_load %vt : !jfa.slot<64x64xbf16, swizzle 128, transposed> -> tensor<64x64xbf16>
+}
+
+// -----
+
+jfa.kernel @k(%d: !jfa.tma<64x64xbf16, swizzle 128>) warps(4) {
+  %v = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %bars = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+  %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
+  // expected-error @+1 {{'jfa.tma_load' op cannot use the transposed view}}
+  jfa.tma_load %d[%c0, %c0], %vt, %b : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %v = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.async_dot' op A cannot be a transposed view (M-major A is not supported yet)}}
+  %d = jfa.async_dot %vt, %vs, %z : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %v = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  // A transposed 64x32 view is stored as 32x64... but this one claims stored
+  // rows of 64 bytes.
+  // expected-error @+1 {{slot rows of a 128-byte swizzle must span 128 bytes, got 64}}
+  %x = "jfa.transpose"(%vs) : (!jfa.slot<64x64xbf16, swizzle 128>) -> !jfa.slot<32x64xbf16, swizzle 128, transposed>
+}
