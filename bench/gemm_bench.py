@@ -68,16 +68,18 @@ for m, n, k in shapes:
                  f"  cuBLAS {t_blas * 1e3:.1f} us ({flops / t_blas / 1e9:.0f} TFLOP/s)"
                  f"  ratio {t_blas / t_jfa:.2f}x")
     print(line, flush=True)
-# The transposed-operand path: C = A @ B with B stored [K, N] (N-major).
-if len(sys.argv) > 3:
-    nn = Module(lib, sys.argv[3])
+# The transposed-operand paths: C = A @ B with B stored [K, N] (N-major),
+# A from shared memory (matmul_nn_sm90) or from registers (matmul_rega_sm90).
+for path in sys.argv[3:]:
+    nn = Module(lib, path)
+    name = "matmul_rega_sm90" if "rega" in path else "matmul_nn_sm90"
     for m, n, k in [(64, 64, 64), (128, 192, 256), (100, 72, 136), (1000, 512, 1000),
                     (1, 8, 8)]:
         a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
         c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
         grid = ((m + 63) // 64) * ((n + 63) // 64)
-        nn.launch("matmul_nn_sm90", (grid,), [a, b, c, ("i32", m), ("i32", n), ("i32", k)],
+        nn.launch(name, (grid,), [a, b, c, ("i32", m), ("i32", n), ("i32", k)],
                   torch.cuda.current_stream().cuda_stream)
         torch.cuda.synchronize()
         ref = a.double() @ b.double()
@@ -85,7 +87,7 @@ if len(sys.argv) > 3:
         nan = torch.isnan(c).any().item()
         ok = (not nan) and err < 1e-5
         failures += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} NN (B transposed view) M={m} N={n} K={k}: "
+        print(f"{'ok  ' if ok else 'FAIL'} {name} M={m} N={n} K={k}: "
               f"rel err {err:.2e}{' NaN!' if nan else ''}", flush=True)
 
 print(f"{'PASSED' if failures == 0 else 'FAILED'}: {failures} failures")

@@ -16,7 +16,7 @@ if [[ ${1:-} == --run ]]; then
   timeout 120 ./.gpu/row_softmax_test .gpu/row_softmax_sm_90a.cubin 2>&1 | tee "$out/row_softmax_test.log"
   rc3=${PIPESTATUS[0]}
   PYTHONUNBUFFERED=1 timeout 300 python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90_sm_90a.cubin \
-    .gpu/matmul_nn_sm90_sm_90a.cubin \
+    .gpu/matmul_nn_sm90_sm_90a.cubin .gpu/matmul_rega_sm90_sm_90a.cubin \
     2>&1 | tee "$out/gemm_bench.log"
   rc2=${PIPESTATUS[0]}
   for cubin in .gpu/*.cubin; do
@@ -40,7 +40,7 @@ for a in sm_90a sm_100a; do
       -o ".gpu/${k}_$a.cubin" --quiet
   done
 done
-for k in kernels/gemm/*.mlir kernels/examples/matmul_nn_sm90.mlir; do
+for k in kernels/gemm/*.mlir kernels/examples/matmul_*_sm90.mlir; do
   name=$(basename "$k" .mlir)
   case $name in *sm90*) arch=sm_90a ;; *) arch=sm_100a ;; esac
   "$build/bin/jfac" compile "$k" --arch "$arch" -o ".gpu/${name}_$arch.cubin" --quiet

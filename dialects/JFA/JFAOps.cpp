@@ -517,10 +517,40 @@ static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b) {
 }
 
 LogicalResult AsyncDotOp::verify() {
-  SlotType a = getA().getType(), b = getB().getType();
+  SlotType b = getB().getType();
   auto acc = getAcc().getType();
-  if (failed(verifyMmaOperands(*this, a, b)))
-    return failure();
+  int64_t m, n = b.getShape().size() == 2 ? b.getShape()[0] : 0;
+  if (auto a = dyn_cast<SlotType>(getA().getType())) {
+    if (failed(verifyMmaOperands(*this, a, b)))
+      return failure();
+    m = a.getShape()[0];
+  } else {
+    // A in registers: a bf16/f16 tile in the wgmma layout.
+    auto tile = cast<RankedTensorType>(getA().getType());
+    if (!isa_and_nonnull<WgmmaAccLayoutAttr>(tile.getEncoding()) ||
+        tile.getRank() != 2 ||
+        !(tile.getElementType().isBF16() || tile.getElementType().isF16()))
+      return emitOpError() << "a register A must be a bf16 or f16 tile in "
+                              "the #jfa.wgmma_acc layout, got "
+                           << tile;
+    if (failed(verifyTileLayout(*this, tile)))
+      return failure();
+    if (b.getShape().size() != 2 || b.getElementType() != tile.getElementType())
+      return emitOpError() << "B " << b << " must be a 2-d slot of "
+                           << tile.getElementType();
+    int64_t k = tile.getDimSize(1);
+    if (b.getShape()[1] != k)
+      return emitOpError() << "A is " << tile.getDimSize(0) << "x" << k
+                           << " but B is " << b.getShape()[0] << "x"
+                           << b.getShape()[1]
+                           << "; B must be K-major with the same K";
+    if (k % 16 != 0)
+      return emitOpError() << "K must be a multiple of 16, got " << k;
+    if (b.getSwizzle() == 0)
+      return emitOpError() << "B must be a swizzled slot (swizzle 32, 64 or "
+                              "128), the layout the tensor cores read";
+    m = tile.getDimSize(0);
+  }
   if (!acc.getElementType().isF32() ||
       !isa_and_nonnull<WgmmaAccLayoutAttr>(acc.getEncoding()))
     return emitOpError() << "the accumulator must be an f32 tile in the "
@@ -528,7 +558,6 @@ LogicalResult AsyncDotOp::verify() {
                          << acc;
   if (failed(verifyTileLayout(*this, acc)))
     return failure();
-  int64_t m = a.getShape()[0], n = b.getShape()[0];
   if (acc.getDimSize(0) != m || acc.getDimSize(1) != n)
     return emitOpError() << "accumulator " << acc << " must be " << m << "x"
                          << n << " (A rows x B rows)";

@@ -370,15 +370,19 @@ def JFA_AsyncDotOp : JFA_Op<"async_dot", [AllTypesMatch<["acc", "result"]>]> {
           tensor<128x256xf32, #jfa.wgmma_acc>
     ```
     A is M x K and B is N x K, both K-major (rows of K elements) in swizzled
-    shared memory; the accumulator is an M x N f32 register tile in the
-    wgmma layout, M = 64 per warpgroup of the task. On sm_90a this issues
+    shared memory (B may be a `jfa.transpose` view), or A is a bf16/f16
+    register tile in the `#jfa.wgmma_acc` layout (for instance P, the
+    converted scores of attention): that layout's columns are exactly the
+    register A operand's, so no data moves. The accumulator is an M x N f32
+    register tile in the wgmma layout, M = 64 per warpgroup of the task. On sm_90a this issues
     `wgmma.mma_async` (one m64nNk16 per 16 of K and warpgroup) and commits a
     group; the result may only be used after `jfa.async_dot_wait`.
   }];
-  let arguments = (ins JFA_SlotType:$a, JFA_SlotType:$b, AnyRankedTensor:$acc);
+  let arguments = (ins AnyTypeOf<[JFA_SlotType, AnyRankedTensor]>:$a,
+                       JFA_SlotType:$b, AnyRankedTensor:$acc);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` qualified(type($b))
     `,` type($acc)
   }];
   let hasVerifier = 1;
@@ -403,11 +407,12 @@ def JFA_AsyncDotWaitOp : JFA_Op<"async_dot_wait", [AllTypesMatch<["values", "res
 // `warpgroup` selects the 64-row block of A.
 def JFA_WarpgroupDotOp : JFA_Op<"warpgroup_dot", [AllTypesMatch<["acc", "result"]>]> {
   let summary = "one warpgroup's wgmma chain (distributed form of async_dot)";
-  let arguments = (ins JFA_SlotType:$a, JFA_SlotType:$b,
-                       AnyVectorOfNonZeroRank:$acc, I32:$warpgroup);
+  let arguments = (ins AnyTypeOf<[JFA_SlotType, AnyVectorOfNonZeroRank]>:$a,
+                       JFA_SlotType:$b, AnyVectorOfNonZeroRank:$acc,
+                       I32:$warpgroup);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc `,` $warpgroup attr-dict `:` qualified(type($a)) `,`
+    $a `,` $b `,` $acc `,` $warpgroup attr-dict `:` type($a) `,`
     qualified(type($b)) `,` type($acc)
   }];
 }

@@ -421,6 +421,45 @@ NVVM::WGMMATypes wgmmaType(Type t) {
 
 /// One warpgroup's share of an async_dot: a chain of m64nNk16 wgmmas over K,
 /// then a commit. The accumulator travels as the struct wgmma takes.
+/// wgmma with A in registers, as inline PTX (NVVM's wgmma op takes A only
+/// as a descriptor): `regsA` are the 4 b32 registers of this k16 step.
+Value wgmmaRegisterA(OpBuilder &b, Location loc, Type structType, int64_t count,
+                     Value acc, ArrayRef<Value> regsA, Value descB, int64_t n,
+                     StringRef type, bool transposeB) {
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < count; ++i)
+    operands.push_back(
+        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
+  llvm::append_range(operands, regsA);
+  operands.push_back(descB);
+  operands.push_back(constI32(b, loc, 1)); // scale-d: accumulate
+  std::string constraints, outputs;
+  for (int64_t i = 0; i < count; ++i) {
+    constraints += "=f,";
+    outputs += (i ? ", $" : "$") + std::to_string(i);
+  }
+  for (int64_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "r,r,r,r,l,n";
+  int64_t first = 2 * count;
+  std::string asmText =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(first + 5) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+      "k16.f32." + type.str() + "." + type.str() + " {" + outputs + "}, {$" +
+      std::to_string(first) + ", $" + std::to_string(first + 1) + ", $" +
+      std::to_string(first + 2) + ", $" + std::to_string(first + 3) + "}, $" +
+      std::to_string(first + 4) + ", p, 1, 1, " + (transposeB ? "1" : "0") +
+      ";\n}\n";
+  return LLVM::InlineAsmOp::create(b, loc, structType, operands, asmText,
+                                   constraints, /*has_side_effects=*/true,
+                                   /*is_align_stack=*/false,
+                                   LLVM::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
+/// One warpgroup's share of an async_dot: a chain of m64nNk16 wgmmas over K,
+/// then a commit. The accumulator travels as the struct wgmma takes.
 struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -428,10 +467,13 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = getContext();
-    SlotType a = op.getA().getType(), b = op.getB().getType();
+    SlotType b = op.getB().getType();
+    auto slotA = dyn_cast<SlotType>(op.getA().getType());
+    auto regsA = dyn_cast<VectorType>(op.getA().getType());
     VectorType accType = op.getAcc().getType();
-    int64_t n = b.getShape()[0], k = a.getShape()[1];
-    int64_t bytes = getElementBytes(a.getElementType());
+    Type element = b.getElementType();
+    int64_t n = b.getShape()[0], k = b.getShape()[1];
+    int64_t bytes = getElementBytes(element);
     int64_t count = accType.getNumElements();
     Type f32 = rewriter.getF32Type();
     auto structType =
@@ -450,29 +492,55 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
       return LLVM::ConstantOp::create(rewriter, loc, i64,
                                       rewriter.getI64IntegerAttr(v));
     };
-    // Warpgroup g multiplies rows [64g, 64g + 64) of A.
-    Value g = LLVM::ZExtOp::create(rewriter, loc, i64, adaptor.getWarpgroup());
-    Value baseA = LLVM::AddOp::create(
-        rewriter, loc,
-        LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA()),
-        LLVM::MulOp::create(rewriter, loc, g, c64(64 * k * bytes)));
+    Value baseA;
+    if (slotA) {
+      // Warpgroup g multiplies rows [64g, 64g + 64) of A.
+      Value g =
+          LLVM::ZExtOp::create(rewriter, loc, i64, adaptor.getWarpgroup());
+      baseA = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA()),
+          LLVM::MulOp::create(rewriter, loc, g, c64(64 * k * bytes)));
+    }
     Value baseB = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getB());
 
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
-    NVVM::WGMMATypes type = wgmmaType(a.getElementType());
+    NVVM::WGMMATypes type = wgmmaType(element);
     // A transposed B view is N-major: wgmma's transpose-B bit (layout row).
     NVVM::MMALayout layoutB =
         b.getTransposed() ? NVVM::MMALayout::row : NVVM::MMALayout::col;
     for (int64_t kk = 0; kk < k / 16; ++kk) {
-      Value descA = matrixDescriptor(
-          rewriter, loc,
-          LLVM::AddOp::create(rewriter, loc, baseA, c64(kStepBytes(a, kk))),
-          wgmmaDescriptorBits(a.getSwizzle()));
       Value descB = matrixDescriptor(
           rewriter, loc,
           LLVM::AddOp::create(rewriter, loc, baseB, c64(kStepBytes(b, kk))),
           wgmmaDescriptorBits(b.getSwizzle()));
+      if (regsA) {
+        // Columns [16kk, 16kk + 16) of the wgmma layout are elements
+        // [8kk, 8kk + 8) of the fragment, in the order of the A registers.
+        SmallVector<Value> regs;
+        auto pairType = VectorType::get({2}, element);
+        for (int64_t r = 0; r < 4; ++r) {
+          Value pair = LLVM::PoisonOp::create(rewriter, loc, pairType);
+          for (int64_t v = 0; v < 2; ++v)
+            pair = LLVM::InsertElementOp::create(
+                rewriter, loc, pair,
+                LLVM::ExtractElementOp::create(
+                    rewriter, loc, adaptor.getA(),
+                    constI32(rewriter, loc, 8 * kk + 2 * r + v)),
+                constI32(rewriter, loc, v));
+          regs.push_back(LLVM::BitcastOp::create(rewriter, loc,
+                                                 rewriter.getI32Type(), pair));
+        }
+        acc = wgmmaRegisterA(rewriter, loc, structType, count, acc, regs, descB,
+                             n, element.isBF16() ? "bf16" : "f16",
+                             b.getTransposed());
+        continue;
+      }
+      Value descA = matrixDescriptor(
+          rewriter, loc,
+          LLVM::AddOp::create(rewriter, loc, baseA, c64(kStepBytes(slotA, kk))),
+          wgmmaDescriptorBits(slotA.getSwizzle()));
       acc = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, structType, acc, descA, descB, shape, type, type,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
