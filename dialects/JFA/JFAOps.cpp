@@ -588,26 +588,36 @@ LogicalResult TcDotOp::verify() {
   return success();
 }
 
-LogicalResult TmemLoadOp::verify() {
-  Type type = getResult().getType();
-  if (auto tile = dyn_cast<RankedTensorType>(type)) {
-    if (!tile.getElementType().isF32() ||
-        !isa_and_nonnull<TmemRowLayoutAttr>(tile.getEncoding()) ||
-        tile.getRank() != 2 || tile.getDimSize(0) != 128)
-      return emitOpError() << "loads a 128xN f32 tile in the #jfa.tmem_row "
-                              "layout, got "
-                           << tile;
-    int64_t n = tile.getDimSize(1);
-    if (n > 128 || (n & (n - 1)) != 0)
-      return emitOpError() << "loads 1 to 128 columns (a power of two) at a "
-                              "time, got "
-                           << n;
-    if (n > getTmem().getType().getColumns())
-      return emitOpError() << "loads " << n << " columns of a "
-                           << getTmem().getType().getColumns()
-                           << "-column accumulator";
-  }
+/// A register tile that tmem_load/tmem_store move: 128 x n f32 rows in the
+/// tmem_row layout, n a power of two up to 128 within the accumulator.
+static LogicalResult verifyTmemTile(Operation *op, Type type,
+                                    TensorMemoryType tmem) {
+  auto tile = dyn_cast<RankedTensorType>(type);
+  if (!tile)
+    return success(); // the distributed form
+  if (!tile.getElementType().isF32() ||
+      !isa_and_nonnull<TmemRowLayoutAttr>(tile.getEncoding()) ||
+      tile.getRank() != 2 || tile.getDimSize(0) != 128)
+    return op->emitOpError() << "moves a 128xN f32 tile in the #jfa.tmem_row "
+                                "layout, got "
+                             << tile;
+  int64_t n = tile.getDimSize(1);
+  if (n > 128 || (n & (n - 1)) != 0)
+    return op->emitOpError() << "moves 1 to 128 columns (a power of two) at a "
+                                "time, got "
+                             << n;
+  if (n > tmem.getColumns())
+    return op->emitOpError() << "moves " << n << " columns of a "
+                             << tmem.getColumns() << "-column accumulator";
   return success();
+}
+
+LogicalResult TmemLoadOp::verify() {
+  return verifyTmemTile(*this, getResult().getType(), getTmem().getType());
+}
+
+LogicalResult TmemStoreOp::verify() {
+  return verifyTmemTile(*this, getValue().getType(), getTmem().getType());
 }
 
 //===----------------------------------------------------------------------===//

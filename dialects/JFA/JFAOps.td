@@ -535,4 +535,20 @@ def JFA_TmemLoadOp : JFA_Op<"tmem_load"> {
   let hasVerifier = 1;
 }
 
+def JFA_TmemStoreOp : JFA_Op<"tmem_store"> {
+  let summary = "stores a register tile into accumulator columns [col, col + n)";
+  let description = [{
+    `tcgen05.st.32x32b` then `tcgen05.wait::st`: the inverse of
+    `jfa.tmem_load`, one row per thread of a one-warpgroup task (for
+    example, to rescale an accumulator in place).
+  }];
+  let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$value,
+                       JFA_TensorMemoryType:$tmem, I32:$column);
+  let assemblyFormat = [{
+    $value `,` $tmem `[` $column `]` attr-dict `:` type($value) `->`
+    qualified(type($tmem))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // JFA_OPS_TD

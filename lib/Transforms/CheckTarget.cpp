@@ -28,8 +28,8 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
                           << " accumulate in tensor memory (jfa.tc_dot)";
         failed = true;
       }
-      if (isa<TmemAllocOp, TmemDeallocOp, TcDotOp, TcCommitOp, TmemLoadOp>(
-              op) &&
+      if (isa<TmemAllocOp, TmemDeallocOp, TcDotOp, TcCommitOp, TmemLoadOp,
+              TmemStoreOp>(op) &&
           arch != "sm_100a") {
         op->emitOpError() << "uses tensor memory (tcgen05), which " << arch
                           << " does not have (sm_100a only); on " << arch

@@ -872,8 +872,24 @@ struct TcCommitLowering : JFAPattern<TcCommitOp> {
   }
 };
 
-/// Warp w of the warpgroup reads lanes 32w.. (the hardware's rule): the
+/// The tensor-memory address of this warp's lanes at `column`: warp w of
+/// the warpgroup may only reach lanes 32w.. (the hardware's rule), so the
 /// address is base + (32w << 16) + column.
+Value tmemLaneAddress(OpBuilder &b, Location loc, Value tmem, Value column) {
+  Type i32 = b.getI32Type();
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, i32);
+  Value warp = LLVM::URemOp::create(
+      b, loc, LLVM::UDivOp::create(b, loc, tid, constI32(b, loc, 32)),
+      constI32(b, loc, 4));
+  Value lane = LLVM::ShlOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, warp, constI32(b, loc, 32)),
+      constI32(b, loc, 16));
+  Value base = LLVM::PtrToIntOp::create(b, loc, i32, tmem);
+  Value address = LLVM::AddOp::create(
+      b, loc, LLVM::AddOp::create(b, loc, base, lane), column);
+  return LLVM::IntToPtrOp::create(b, loc, tmemPtr(b.getContext()), address);
+}
+
 struct TmemLoadLowering : JFAPattern<TmemLoadOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -883,31 +899,44 @@ struct TmemLoadLowering : JFAPattern<TmemLoadOp> {
     auto fragment = dyn_cast<VectorType>(op.getType());
     if (!fragment)
       return op.emitOpError() << "run jfa-distribute-tiles first";
-    Type i32 = rewriter.getI32Type();
-    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-    Value warp = LLVM::URemOp::create(
-        rewriter, loc,
-        LLVM::UDivOp::create(rewriter, loc, tid, constI32(rewriter, loc, 32)),
-        constI32(rewriter, loc, 4));
-    Value lane = LLVM::ShlOp::create(
-        rewriter, loc,
-        LLVM::MulOp::create(rewriter, loc, warp, constI32(rewriter, loc, 32)),
-        constI32(rewriter, loc, 16));
-    Value base =
-        LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getTmem());
-    Value address = LLVM::AddOp::create(
-        rewriter, loc, LLVM::AddOp::create(rewriter, loc, base, lane),
-        adaptor.getColumn());
     Value taddr =
-        LLVM::IntToPtrOp::create(rewriter, loc, tmemPtr(getContext()), address);
+        tmemLaneAddress(rewriter, loc, adaptor.getTmem(), adaptor.getColumn());
     NVVM::Tcgen05FenceOp::create(rewriter, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    auto raw = VectorType::get({fragment.getNumElements()}, i32);
+    auto raw =
+        VectorType::get({fragment.getNumElements()}, rewriter.getI32Type());
     Value bits = NVVM::Tcgen05LdOp::create(rewriter, loc, raw, /*pack=*/false,
                                            NVVM::Tcgen05LdStShape::SHAPE_32X32B,
                                            taddr, Value());
     NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
     rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, fragment, bits);
+    return success();
+  }
+};
+
+struct TmemStoreLowering : JFAPattern<TmemStoreOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto fragment = dyn_cast<VectorType>(adaptor.getValue().getType());
+    if (!fragment)
+      return op.emitOpError() << "run jfa-distribute-tiles first";
+    Value taddr =
+        tmemLaneAddress(rewriter, loc, adaptor.getTmem(), adaptor.getColumn());
+    auto raw =
+        VectorType::get({fragment.getNumElements()}, rewriter.getI32Type());
+    Value bits =
+        LLVM::BitcastOp::create(rewriter, loc, raw, adaptor.getValue());
+    NVVM::Tcgen05StOp::create(rewriter, loc, /*unpack=*/false,
+                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, taddr, bits,
+                              Value());
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
+    // Make the stores visible to tcgen05 ops issued after a barrier.
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -1126,8 +1155,9 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
                    NamedBarrierSyncLowering, NamedBarrierArriveLowering,
                    ThreadIdLowering, WarpgroupDotLowering, AsyncDotWaitLowering,
                    TmemAllocLowering, TmemDeallocLowering, TcDotLowering,
-                   TcCommitLowering, TmemLoadLowering, ReduceRowsLowering,
-                   BroadcastRowsLowering, IotaLowering, TransposeLowering,
+                   TcCommitLowering, TmemLoadLowering, TmemStoreLowering,
+                   ReduceRowsLowering, BroadcastRowsLowering, IotaLowering,
+                   TransposeLowering,
                    GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                      NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                    GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,

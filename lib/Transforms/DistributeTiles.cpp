@@ -140,6 +140,17 @@ struct TmemLoadToFragment : OpConversionPattern<TmemLoadOp> {
   }
 };
 
+struct TmemStoreOfFragment : OpConversionPattern<TmemStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<TmemStoreOp>(
+        op, adaptor.getValue(), adaptor.getTmem(), adaptor.getColumn());
+    return success();
+  }
+};
+
 struct ReduceRowsOnFragments : OpConversionPattern<ReduceRowsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -310,6 +321,7 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
                  ReduceRowsOnFragments, BroadcastRowsOnFragments>(converter,
                                                                   ctx);
     patterns.add<IotaOnFragments>(converter, ctx, threads);
+    patterns.add<TmemStoreOfFragment>(converter, ctx);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));
   }

@@ -18,4 +18,6 @@ jfa.kernel @tmem() warps(4) {
   jfa.tc_commit %bar
   // expected-error @+1 {{'jfa.tmem_load' op uses tensor memory (tcgen05), which sm_90a does not have}}
   %t = jfa.tmem_load %acc[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x32xf32, #jfa.tmem_row>
+  // expected-error @+1 {{'jfa.tmem_store' op uses tensor memory (tcgen05), which sm_90a does not have}}
+  jfa.tmem_store %t, %acc[%c0] : tensor<128x32xf32, #jfa.tmem_row> -> !jfa.tmem<128x128xf32>
 }

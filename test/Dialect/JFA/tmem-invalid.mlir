@@ -70,7 +70,7 @@ jfa.kernel @k() warps(4) {
 jfa.kernel @k() warps(4) {
   %acc = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
   %c0 = arith.constant 0 : i32
-  // expected-error @+1 {{'jfa.tmem_load' op loads a 128xN f32 tile in the #jfa.tmem_row layout, got 'tensor<128x32xf32>'}}
+  // expected-error @+1 {{'jfa.tmem_load' op moves a 128xN f32 tile in the #jfa.tmem_row layout, got 'tensor<128x32xf32>'}}
   %t = jfa.tmem_load %acc[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x32xf32>
 }
 
@@ -79,7 +79,7 @@ jfa.kernel @k() warps(4) {
 jfa.kernel @k() warps(4) {
   %acc = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
   %c0 = arith.constant 0 : i32
-  // expected-error @+1 {{'jfa.tmem_load' op loads 1 to 128 columns (a power of two) at a time, got 48}}
+  // expected-error @+1 {{'jfa.tmem_load' op moves 1 to 128 columns (a power of two) at a time, got 48}}
   %t = jfa.tmem_load %acc[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x48xf32, #jfa.tmem_row>
 }
 
@@ -88,7 +88,7 @@ jfa.kernel @k() warps(4) {
 jfa.kernel @k() warps(4) {
   %acc = jfa.tmem_alloc : !jfa.tmem<128x32xf32>
   %c0 = arith.constant 0 : i32
-  // expected-error @+1 {{'jfa.tmem_load' op loads 64 columns of a 32-column accumulator}}
+  // expected-error @+1 {{'jfa.tmem_load' op moves 64 columns of a 32-column accumulator}}
   %t = jfa.tmem_load %acc[%c0] : !jfa.tmem<128x32xf32> -> tensor<128x64xf32, #jfa.tmem_row>
 }
 
@@ -101,4 +101,14 @@ jfa.kernel @k() warps(4) {
       %acc = jfa.tmem_alloc : !jfa.tmem<128x32xf32>
     }
   }
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %acc = jfa.tmem_alloc : !jfa.tmem<128x32xf32>
+  %c0 = arith.constant 0 : i32
+  %t = arith.constant dense<0.0> : tensor<128x32xf32>
+  // expected-error @+1 {{'jfa.tmem_store' op moves a 128xN f32 tile in the #jfa.tmem_row layout, got 'tensor<128x32xf32>'}}
+  jfa.tmem_store %t, %acc[%c0] : tensor<128x32xf32> -> !jfa.tmem<128x32xf32>
 }

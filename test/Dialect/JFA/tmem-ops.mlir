@@ -17,6 +17,8 @@ jfa.kernel @tc() warps(4) {
   jfa.tc_commit %bar
   // CHECK: jfa.tmem_load %[[ACC]][%{{.*}}] : !jfa.tmem<128x128xf32> -> tensor<128x32xf32, #jfa.tmem_row>
   %t = jfa.tmem_load %acc[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x32xf32, #jfa.tmem_row>
+  // CHECK: jfa.tmem_store %{{.*}}, %[[ACC]][%{{.*}}] : tensor<128x32xf32, #jfa.tmem_row> -> !jfa.tmem<128x128xf32>
+  jfa.tmem_store %t, %acc[%c0] : tensor<128x32xf32, #jfa.tmem_row> -> !jfa.tmem<128x128xf32>
   // CHECK: jfa.tmem_dealloc %[[ACC]] : !jfa.tmem<128x128xf32>
   jfa.tmem_dealloc %acc : !jfa.tmem<128x128xf32>
 }
