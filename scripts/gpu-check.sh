@@ -40,7 +40,7 @@ for a in sm_90a sm_100a; do
       -o ".gpu/${k}_$a.cubin" --quiet
   done
 done
-for k in kernels/gemm/*.mlir kernels/examples/matmul_*_sm90.mlir; do
+for k in kernels/gemm/*.mlir kernels/examples/*_sm90.mlir kernels/examples/*_sm100.mlir; do
   name=$(basename "$k" .mlir)
   case $name in *sm90*) arch=sm_90a ;; *) arch=sm_100a ;; esac
   "$build/bin/jfac" compile "$k" --arch "$arch" -o ".gpu/${name}_$arch.cubin" --quiet
