@@ -571,11 +571,37 @@ LogicalResult AsyncDotWaitOp::verify() {
 }
 
 LogicalResult TcDotOp::verify() {
-  SlotType a = getA().getType(), b = getB().getType();
+  SlotType b = getB().getType();
   TensorMemoryType acc = getAcc().getType();
-  if (failed(verifyMmaOperands(*this, a, b)))
-    return failure();
-  int64_t m = a.getShape()[0], n = b.getShape()[0];
+  if (!acc.getElementType().isF32())
+    return emitOpError() << "the accumulator must be f32 tensor memory, got "
+                         << acc;
+  int64_t m;
+  if (auto a = dyn_cast<SlotType>(getA().getType())) {
+    if (failed(verifyMmaOperands(*this, a, b)))
+      return failure();
+    m = a.getShape()[0];
+  } else {
+    // A in tensor memory: 128 x K bf16/f16, two elements per column.
+    auto tmemA = cast<TensorMemoryType>(getA().getType());
+    if (tmemA.getElementType().isF32() || b.getShape().size() != 2 ||
+        b.getElementType() != tmemA.getElementType())
+      return emitOpError() << "A in tensor memory must be bf16 or f16 like "
+                              "B, got "
+                           << tmemA << " and " << b;
+    int64_t k = tmemA.getShape()[1];
+    if (b.getShape()[1] != k)
+      return emitOpError() << "A is 128x" << k << " but B is "
+                           << b.getShape()[0] << "x" << b.getShape()[1]
+                           << "; B must be K-major with the same K";
+    if (k % 16 != 0)
+      return emitOpError() << "K must be a multiple of 16, got " << k;
+    if (b.getSwizzle() == 0)
+      return emitOpError() << "B must be a swizzled slot (swizzle 32, 64 or "
+                              "128), the layout the tensor cores read";
+    m = 128;
+  }
+  int64_t n = b.getShape()[0];
   if (m != 128)
     return emitOpError()
            << "A must have 128 rows (one per tensor-memory lane), got " << m;
@@ -595,20 +621,20 @@ static LogicalResult verifyTmemTile(Operation *op, Type type,
   auto tile = dyn_cast<RankedTensorType>(type);
   if (!tile)
     return success(); // the distributed form
-  if (!tile.getElementType().isF32() ||
+  if (tile.getElementType() != tmem.getElementType() ||
       !isa_and_nonnull<TmemRowLayoutAttr>(tile.getEncoding()) ||
       tile.getRank() != 2 || tile.getDimSize(0) != 128)
-    return op->emitOpError() << "moves a 128xN f32 tile in the #jfa.tmem_row "
-                                "layout, got "
-                             << tile;
+    return op->emitOpError()
+           << "moves a 128xN " << tmem.getElementType()
+           << " tile in the #jfa.tmem_row layout, got " << tile;
   int64_t n = tile.getDimSize(1);
   if (n > 128 || (n & (n - 1)) != 0)
     return op->emitOpError() << "moves 1 to 128 columns (a power of two) at a "
                                 "time, got "
                              << n;
-  if (n > tmem.getColumns())
+  if (n > tmem.getShape()[1])
     return op->emitOpError() << "moves " << n << " columns of a "
-                             << tmem.getColumns() << "-column accumulator";
+                             << tmem.getShape()[1] << "-column accumulator";
   return success();
 }
 

@@ -501,13 +501,16 @@ def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue]> {
         : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>,
           !jfa.tmem<128x256xf32>
     ```
-    A is 128 x K, B is N x K, both K-major in swizzled shared memory; one
-    thread issues one `tcgen05.mma.cta_group::1.kind::f16` per 16 of K. When
+    A is 128 x K, B is N x K, both K-major in swizzled shared memory (B may
+    be a transposed view), or A is a bf16/f16 `!jfa.tmem` tile (filled with
+    `jfa.tmem_store`, as FA4 keeps P); one thread issues one
+    `tcgen05.mma.cta_group::1.kind::f16` per 16 of K. When
     `%accumulate` is false the first product overwrites the accumulator.
     Completion is observed through `jfa.tc_commit`.
   }];
-  let arguments = (ins JFA_SlotType:$a, JFA_SlotType:$b,
-                       JFA_TensorMemoryType:$acc, I1:$accumulate);
+  let arguments = (ins AnyTypeOf<[JFA_SlotType, JFA_TensorMemoryType]>:$a,
+                       JFA_SlotType:$b, JFA_TensorMemoryType:$acc,
+                       I1:$accumulate);
   let assemblyFormat = [{
     $a `,` $b `,` $acc `,` $accumulate attr-dict `:` qualified(type($a)) `,`
     qualified(type($b)) `,` qualified(type($acc))

@@ -309,10 +309,11 @@ TensorMemoryType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << (shape.size() == 2
                                ? " with " + std::to_string(shape[0]) + " lanes"
                                : std::string());
-  if (!elementType.isF32())
-    return emitError() << "tensor memory accumulators are f32, got "
+  if (!elementType.isF32() && !elementType.isBF16() && !elementType.isF16())
+    return emitError() << "tensor memory tiles are f32 (accumulators) or "
+                          "bf16/f16 (MMA operands), got "
                        << elementType;
-  int64_t cols = shape[1];
+  int64_t cols = shape[1] * elementType.getIntOrFloatBitWidth() / 32;
   if (cols < 32 || cols > 512 || (cols & (cols - 1)) != 0)
     return emitError() << "tensor memory is allocated in powers of two of 32 "
                           "to 512 columns, got "

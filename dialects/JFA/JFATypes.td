@@ -95,14 +95,19 @@ def JFA_TensorMemoryType : JFA_Type<"TensorMemory", "tmem"> {
   let summary = "an accumulator in tensor memory (sm_100a)";
   let description = [{
     `!jfa.tmem<128x256xf32>`: 128 lanes (rows) by 256 32-bit columns of
-    tensor memory, allocated with `jfa.tmem_alloc`.
+    tensor memory, allocated with `jfa.tmem_alloc`. A 16-bit tile packs two
+    elements per column: `!jfa.tmem<128x64xbf16>` takes 32 columns (the A
+    operand of `jfa.tc_dot` in tensor memory, as P in attention).
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "::mlir::Type":$elementType);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    int64_t getColumns() const { return getShape()[1]; }
+    /// 32-bit columns: one per f32, one per pair of 16-bit elements.
+    int64_t getColumns() const {
+      return getShape()[1] * getElementType().getIntOrFloatBitWidth() / 32;
+    }
   }];
 }
 

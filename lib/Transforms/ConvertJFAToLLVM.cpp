@@ -826,26 +826,45 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
   matchAndRewrite(TcDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SlotType a = op.getA().getType(), b = op.getB().getType();
-    int64_t n = b.getShape()[0], k = a.getShape()[1];
-    int64_t bytes = getElementBytes(a.getElementType());
-    Type i64 = rewriter.getI64Type();
-    Value baseA = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA());
+    SlotType b = op.getB().getType();
+    auto slotA = dyn_cast<SlotType>(op.getA().getType());
+    Type element = b.getElementType();
+    int64_t n = b.getShape()[0], k = b.getShape()[1];
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value baseA = slotA ? Value(LLVM::PtrToIntOp::create(rewriter, loc, i64,
+                                                         adaptor.getA()))
+                        : Value(LLVM::PtrToIntOp::create(rewriter, loc, i32,
+                                                         adaptor.getA()));
     Value baseB = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getB());
-    Value idesc = constI32(
-        rewriter, loc,
-        tcgen05InstrDescriptor(a.getElementType(), 128, n, b.getTransposed()));
+    Value idesc =
+        constI32(rewriter, loc,
+                 tcgen05InstrDescriptor(element, 128, n, b.getTransposed()));
     Value always = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                             rewriter.getBoolAttr(true));
     auto c64 = [&](int64_t v) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, i64,
                                       rewriter.getI64IntegerAttr(v));
     };
+    // Order after the barrier the issuing thread passed: tensor-memory
+    // writes of other threads (tmem_store) become visible to the MMA.
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     for (int64_t kk = 0; kk < k / 16; ++kk) {
-      Value descA = matrixDescriptor(
-          rewriter, loc,
-          LLVM::AddOp::create(rewriter, loc, baseA, c64(kStepBytes(a, kk))),
-          tcgen05DescriptorBits(a.getSwizzle()));
+      Value matrixA;
+      if (slotA) {
+        matrixA =
+            matrixDescriptor(rewriter, loc,
+                             LLVM::AddOp::create(rewriter, loc, baseA,
+                                                 c64(kStepBytes(slotA, kk))),
+                             tcgen05DescriptorBits(slotA.getSwizzle()));
+      } else {
+        // A in tensor memory: 16 elements of K are 8 (32-bit) columns on.
+        int64_t columns = kk * 16 * element.getIntOrFloatBitWidth() / 32;
+        Value address = LLVM::AddOp::create(rewriter, loc, baseA,
+                                            constI32(rewriter, loc, columns));
+        matrixA = LLVM::IntToPtrOp::create(rewriter, loc, tmemPtr(getContext()),
+                                           address);
+      }
       Value descB = matrixDescriptor(
           rewriter, loc,
           LLVM::AddOp::create(rewriter, loc, baseB, c64(kStepBytes(b, kk))),
@@ -853,7 +872,7 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
       NVVM::Tcgen05MMAOp::create(
           rewriter, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
           NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
-          adaptor.getAcc(), descA, descB, idesc,
+          adaptor.getAcc(), matrixA, descB, idesc,
           kk == 0 ? adaptor.getAccumulate() : always, Value(), Value());
     }
     rewriter.eraseOp(op);
@@ -890,6 +909,23 @@ Value tmemLaneAddress(OpBuilder &b, Location loc, Value tmem, Value column) {
   return LLVM::IntToPtrOp::create(b, loc, tmemPtr(b.getContext()), address);
 }
 
+/// The 32-bit column of element column `column`: 16-bit tiles pack two
+/// elements per column.
+Value tmemColumn(OpBuilder &b, Location loc, TensorMemoryType tmem,
+                 Value column) {
+  if (tmem.getElementType().getIntOrFloatBitWidth() == 32)
+    return column;
+  return LLVM::LShrOp::create(b, loc, column, constI32(b, loc, 1));
+}
+
+/// The b32 registers tcgen05.ld/st move for a fragment (pairs of 16-bit
+/// elements packed into one).
+VectorType packedType(VectorType fragment) {
+  int64_t bits = fragment.getNumElements() * fragment.getElementTypeBitWidth();
+  return VectorType::get({bits / 32},
+                         IntegerType::get(fragment.getContext(), 32));
+}
+
 struct TmemLoadLowering : JFAPattern<TmemLoadOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -899,12 +935,12 @@ struct TmemLoadLowering : JFAPattern<TmemLoadOp> {
     auto fragment = dyn_cast<VectorType>(op.getType());
     if (!fragment)
       return op.emitOpError() << "run jfa-distribute-tiles first";
-    Value taddr =
-        tmemLaneAddress(rewriter, loc, adaptor.getTmem(), adaptor.getColumn());
+    Value taddr = tmemLaneAddress(
+        rewriter, loc, adaptor.getTmem(),
+        tmemColumn(rewriter, loc, op.getTmem().getType(), adaptor.getColumn()));
     NVVM::Tcgen05FenceOp::create(rewriter, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    auto raw =
-        VectorType::get({fragment.getNumElements()}, rewriter.getI32Type());
+    auto raw = packedType(fragment);
     Value bits = NVVM::Tcgen05LdOp::create(rewriter, loc, raw, /*pack=*/false,
                                            NVVM::Tcgen05LdStShape::SHAPE_32X32B,
                                            taddr, Value());
@@ -923,10 +959,10 @@ struct TmemStoreLowering : JFAPattern<TmemStoreOp> {
     auto fragment = dyn_cast<VectorType>(adaptor.getValue().getType());
     if (!fragment)
       return op.emitOpError() << "run jfa-distribute-tiles first";
-    Value taddr =
-        tmemLaneAddress(rewriter, loc, adaptor.getTmem(), adaptor.getColumn());
-    auto raw =
-        VectorType::get({fragment.getNumElements()}, rewriter.getI32Type());
+    Value taddr = tmemLaneAddress(
+        rewriter, loc, adaptor.getTmem(),
+        tmemColumn(rewriter, loc, op.getTmem().getType(), adaptor.getColumn()));
+    auto raw = packedType(fragment);
     Value bits =
         LLVM::BitcastOp::create(rewriter, loc, raw, adaptor.getValue());
     NVVM::Tcgen05StOp::create(rewriter, loc, /*unpack=*/false,

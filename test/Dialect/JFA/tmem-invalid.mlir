@@ -8,8 +8,8 @@ jfa.kernel @k() warps(4) {
 // -----
 
 jfa.kernel @k() warps(4) {
-  // expected-error @+1 {{tensor memory accumulators are f32, got 'f16'}}
-  %t = jfa.tmem_alloc : !jfa.tmem<128x128xf16>
+  // expected-error @+1 {{tensor memory tiles are f32 (accumulators) or bf16/f16 (MMA operands), got 'i32'}}
+  %t = jfa.tmem_alloc : !jfa.tmem<128x128xi32>
 }
 
 // -----
@@ -70,7 +70,7 @@ jfa.kernel @k() warps(4) {
 jfa.kernel @k() warps(4) {
   %acc = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
   %c0 = arith.constant 0 : i32
-  // expected-error @+1 {{'jfa.tmem_load' op moves a 128xN f32 tile in the #jfa.tmem_row layout, got 'tensor<128x32xf32>'}}
+  // expected-error @+1 {{'jfa.tmem_load' op moves a 128xN 'f32' tile in the #jfa.tmem_row layout, got 'tensor<128x32xf32>'}}
   %t = jfa.tmem_load %acc[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x32xf32>
 }
 
@@ -109,6 +109,6 @@ jfa.kernel @k() warps(4) {
   %acc = jfa.tmem_alloc : !jfa.tmem<128x32xf32>
   %c0 = arith.constant 0 : i32
   %t = arith.constant dense<0.0> : tensor<128x32xf32>
-  // expected-error @+1 {{'jfa.tmem_store' op moves a 128xN f32 tile in the #jfa.tmem_row layout, got 'tensor<128x32xf32>'}}
+  // expected-error @+1 {{'jfa.tmem_store' op moves a 128xN 'f32' tile in the #jfa.tmem_row layout, got 'tensor<128x32xf32>'}}
   jfa.tmem_store %t, %acc[%c0] : tensor<128x32xf32> -> !jfa.tmem<128x32xf32>
 }
