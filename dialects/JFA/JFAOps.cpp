@@ -693,3 +693,49 @@ LogicalResult IotaOp::verify() {
                             "tile shape";
   return success();
 }
+
+LogicalResult TmemAllocOp::verify() {
+  int64_t cols = getType().getColumns();
+  if (cols < 32 || (cols & (cols - 1)) != 0)
+    return emitOpError() << "tensor memory is allocated in powers of two of "
+                            "32 to 512 columns, got "
+                         << cols;
+  return success();
+}
+
+LogicalResult TmemSliceOp::verify() {
+  TensorMemoryType from = getTmem().getType(), to = getType();
+  if (from.getElementType() != to.getElementType() ||
+      from.getShape()[0] != to.getShape()[0])
+    return emitOpError() << "a slice of " << from << " is 128 lanes of "
+                         << from.getElementType() << ", got " << to;
+  int64_t begin = getColumns(), end = begin + to.getShape()[1];
+  if (begin < 0 || end > from.getShape()[1])
+    return emitOpError() << "columns [" << begin << ", " << end
+                         << ") are outside the " << from.getShape()[1]
+                         << " columns of " << from;
+  // 16-bit tiles pack two columns per 32-bit column.
+  if (from.getElementType().getIntOrFloatBitWidth() == 16 && begin % 2 != 0)
+    return emitOpError() << "a 16-bit slice must start at an even column, got "
+                         << begin;
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto from = getValue().getType(), to = getType();
+  if (from.getShape() != to.getShape() ||
+      from.getElementType() != to.getElementType())
+    return emitOpError() << "converts between layouts of one tile; " << from
+                         << " and " << to << " differ in shape or type";
+  for (RankedTensorType tile : {from, to})
+    if (failed(verifyTileLayout(*this, tile)))
+      return failure();
+  SlotType scratch = getScratch().getType();
+  if (failed(verifyNotTransposed(*this, scratch)))
+    return failure();
+  if (scratch.getShape() != from.getShape() ||
+      scratch.getElementType() != from.getElementType())
+    return emitOpError() << "scratch slot " << scratch << " must hold the tile "
+                         << from;
+  return success();
+}

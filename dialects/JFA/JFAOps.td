@@ -225,6 +225,28 @@ def JFA_LocalStoreOp : JFA_Op<"local_store"> {
 
 // The per-thread forms of local_load/local_store that `jfa-distribute-tiles`
 // produces: thread `thread` of `threads` moves its fragment of the tile.
+def JFA_ConvertLayoutOp : JFA_Op<"convert_layout"> {
+  let summary = "moves a register tile to another layout through a slot";
+  let description = [{
+    ```mlir
+    %b = jfa.convert_layout %a, %scratch
+        : tensor<64x64xf32, #jfa.wgmma_acc> -> tensor<64x64xf32>, !jfa.slot<64x64xf32>
+    ```
+    Stores the tile in its layout to the scratch slot, synchronizes the task,
+    loads it back in the result's layout and synchronizes again (so the
+    slot may be reused at once). The scratch slot is explicit, like every
+    other buffer. (Accumulator -> wgmma A operand needs no conversion: the
+    `#jfa.wgmma_acc` tile is already that operand.)
+  }];
+  let arguments = (ins AnyRankedTensor:$value, JFA_SlotType:$scratch);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $value `,` $scratch attr-dict `:` type($value) `->` type($result) `,`
+    qualified(type($scratch))
+  }];
+  let hasVerifier = 1;
+}
+
 def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
   let summary = "loads this thread's fragment of a slot (distributed form)";
   let arguments = (ins JFA_SlotType:$slot, I32:$thread, I32Attr:$threads,
@@ -484,6 +506,26 @@ def JFA_TmemAllocOp : JFA_Op<"tmem_alloc", [HasParent<"KernelOp">]> {
   let arguments = (ins OptionalAttr<I64Attr>:$offset);
   let results = (outs JFA_TensorMemoryType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def JFA_TmemSliceOp : JFA_Op<"tmem_slice", [Pure]> {
+  let summary = "a column sub-range of tensor memory, as a view";
+  let description = [{
+    ```mlir
+    %s1 = jfa.tmem_slice %acc columns(128) : !jfa.tmem<128x256xf32> -> !jfa.tmem<128x128xf32>
+    ```
+    Element columns [columns, columns + N) of `%tmem`: for example the two
+    halves of a double-buffered accumulator, or S and P sharing storage.
+    Not allocated or freed on its own.
+  }];
+  let arguments = (ins JFA_TensorMemoryType:$tmem, I64Attr:$columns);
+  let results = (outs JFA_TensorMemoryType:$result);
+  let assemblyFormat = [{
+    $tmem `columns` `(` $columns `)` attr-dict `:` qualified(type($tmem)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
 }
 
 // Appended at kernel end by jfa-lower-async-tasks.

@@ -29,7 +29,7 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
         failed = true;
       }
       if (isa<TmemAllocOp, TmemDeallocOp, TcDotOp, TcCommitOp, TmemLoadOp,
-              TmemStoreOp>(op) &&
+              TmemStoreOp, TmemSliceOp>(op) &&
           arch != "sm_100a") {
         op->emitOpError() << "uses tensor memory (tcgen05), which " << arch
                           << " does not have (sm_100a only); on " << arch

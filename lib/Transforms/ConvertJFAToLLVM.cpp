@@ -926,6 +926,25 @@ VectorType packedType(VectorType fragment) {
                          IntegerType::get(fragment.getContext(), 32));
 }
 
+struct TmemSliceLowering : JFAPattern<TmemSliceOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    TensorMemoryType from = op.getTmem().getType();
+    int64_t columns =
+        op.getColumns() * from.getElementType().getIntOrFloatBitWidth() / 32;
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          adaptor.getTmem());
+    Value address = LLVM::AddOp::create(rewriter, loc, base,
+                                        constI32(rewriter, loc, columns));
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, tmemPtr(getContext()),
+                                                  address);
+    return success();
+  }
+};
+
 struct TmemLoadLowering : JFAPattern<TmemLoadOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -1192,8 +1211,8 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
                    ThreadIdLowering, WarpgroupDotLowering, AsyncDotWaitLowering,
                    TmemAllocLowering, TmemDeallocLowering, TcDotLowering,
                    TcCommitLowering, TmemLoadLowering, TmemStoreLowering,
-                   ReduceRowsLowering, BroadcastRowsLowering, IotaLowering,
-                   TransposeLowering,
+                   TmemSliceLowering, ReduceRowsLowering, BroadcastRowsLowering,
+                   IotaLowering, TransposeLowering,
                    GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                      NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                    GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,

@@ -326,7 +326,24 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     return applyPartialConversion(ops, target, std::move(patterns));
   }
 
+  /// convert_layout is a round trip through its scratch slot, written at
+  /// the tile level so the stores and loads distribute like any others.
+  void expandLayoutConversions() {
+    getOperation().walk([](ConvertLayoutOp op) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      LocalStoreOp::create(b, loc, op.getValue(), op.getScratch());
+      TaskBarrierOp::create(b, loc);
+      Value converted =
+          LocalLoadOp::create(b, loc, op.getType(), op.getScratch());
+      TaskBarrierOp::create(b, loc);
+      op.replaceAllUsesWith(converted);
+      op.erase();
+    });
+  }
+
   void runOnOperation() override {
+    expandLayoutConversions();
     for (auto kernel : getOperation().getOps<KernelOp>()) {
       // Tiles may not cross from one task into another (or from the kernel
       // body into a task): their distribution differs.

@@ -15,7 +15,7 @@ jfa.kernel @k() warps(4) {
 // -----
 
 jfa.kernel @k() warps(4) {
-  // expected-error @+1 {{tensor memory is allocated in powers of two of 32 to 512 columns, got 96}}
+  // expected-error @+1 {{'jfa.tmem_alloc' op tensor memory is allocated in powers of two of 32 to 512 columns, got 96}}
   %t = jfa.tmem_alloc : !jfa.tmem<128x96xf32>
 }
 
@@ -111,4 +111,11 @@ jfa.kernel @k() warps(4) {
   %t = arith.constant dense<0.0> : tensor<128x32xf32>
   // expected-error @+1 {{'jfa.tmem_store' op moves a 128xN 'f32' tile in the #jfa.tmem_row layout, got 'tensor<128x32xf32>'}}
   jfa.tmem_store %t, %acc[%c0] : tensor<128x32xf32> -> !jfa.tmem<128x32xf32>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  // expected-error @+1 {{tensor memory has 512 columns, got a tile of 1024}}
+  %t = jfa.tmem_alloc : !jfa.tmem<128x1024xf32>
 }
