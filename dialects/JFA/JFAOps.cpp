@@ -516,6 +516,22 @@ static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b) {
   return success();
 }
 
+/// B against an A that is not a slot (registers or tensor memory): same
+/// element type, K-major with A's K (a multiple of 16), swizzled.
+static LogicalResult verifyOperandB(Operation *op, int64_t rowsA, int64_t k,
+                                    SlotType b) {
+  if (b.getShape()[1] != k)
+    return op->emitOpError()
+           << "A is " << rowsA << "x" << k << " but B is " << b.getShape()[0]
+           << "x" << b.getShape()[1] << "; B must be K-major with the same K";
+  if (k % 16 != 0)
+    return op->emitOpError() << "K must be a multiple of 16, got " << k;
+  if (b.getSwizzle() == 0)
+    return op->emitOpError() << "B must be a swizzled slot (swizzle 32, 64 or "
+                                "128), the layout the tensor cores read";
+  return success();
+}
+
 LogicalResult AsyncDotOp::verify() {
   SlotType b = getB().getType();
   auto acc = getAcc().getType();
@@ -538,17 +554,9 @@ LogicalResult AsyncDotOp::verify() {
     if (b.getShape().size() != 2 || b.getElementType() != tile.getElementType())
       return emitOpError() << "B " << b << " must be a 2-d slot of "
                            << tile.getElementType();
-    int64_t k = tile.getDimSize(1);
-    if (b.getShape()[1] != k)
-      return emitOpError() << "A is " << tile.getDimSize(0) << "x" << k
-                           << " but B is " << b.getShape()[0] << "x"
-                           << b.getShape()[1]
-                           << "; B must be K-major with the same K";
-    if (k % 16 != 0)
-      return emitOpError() << "K must be a multiple of 16, got " << k;
-    if (b.getSwizzle() == 0)
-      return emitOpError() << "B must be a swizzled slot (swizzle 32, 64 or "
-                              "128), the layout the tensor cores read";
+    if (failed(
+            verifyOperandB(*this, tile.getDimSize(0), tile.getDimSize(1), b)))
+      return failure();
     m = tile.getDimSize(0);
   }
   if (!acc.getElementType().isF32() ||
@@ -589,16 +597,8 @@ LogicalResult TcDotOp::verify() {
       return emitOpError() << "A in tensor memory must be bf16 or f16 like "
                               "B, got "
                            << tmemA << " and " << b;
-    int64_t k = tmemA.getShape()[1];
-    if (b.getShape()[1] != k)
-      return emitOpError() << "A is 128x" << k << " but B is "
-                           << b.getShape()[0] << "x" << b.getShape()[1]
-                           << "; B must be K-major with the same K";
-    if (k % 16 != 0)
-      return emitOpError() << "K must be a multiple of 16, got " << k;
-    if (b.getSwizzle() == 0)
-      return emitOpError() << "B must be a swizzled slot (swizzle 32, 64 or "
-                              "128), the layout the tensor cores read";
+    if (failed(verifyOperandB(*this, 128, tmemA.getShape()[1], b)))
+      return failure();
     m = 128;
   }
   int64_t n = b.getShape()[0];
