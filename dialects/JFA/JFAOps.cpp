@@ -50,11 +50,9 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
 
   int32_t warps;
-  SMLoc warpsLoc = parser.getCurrentLocation();
   if (parser.parseKeyword("warps") || parser.parseLParen() ||
       parser.parseInteger(warps) || parser.parseRParen())
     return failure();
-  (void)warpsLoc;
   result.addAttribute(getNumWarpsAttrName(result.name),
                       parser.getBuilder().getI32IntegerAttr(warps));
 

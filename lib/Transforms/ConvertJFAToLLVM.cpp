@@ -202,13 +202,14 @@ Value chunkAddress(OpBuilder &b, Location loc, Value slot, Value thread,
 /// Where the wgmma accumulator layout puts a thread's elements: for each
 /// 8-column block j and half h, the pair at (row, col), (row, col + 1) with
 /// row = 64g + 16w + l/4 + 8h and col = 8j + 2(l%4).
-struct WgmmaPair {
-  int64_t j, h;
+/// The first row and column a thread holds in the wgmma layout:
+/// row = 64g + 16w + l/4, col = 2(l%4). Its element of pair (j, h) is at
+/// (row + 8h, col + 8j); computed once per fragment.
+struct WgmmaCoords {
+  Value row, col;
 };
 
-/// Byte offset of pair (j, h) of `thread` in a row-major N-column slot.
-Value wgmmaPairOffset(OpBuilder &b, Location loc, Value thread, WgmmaPair p,
-                      int64_t columns, int64_t elementBytes) {
+WgmmaCoords wgmmaCoords(OpBuilder &b, Location loc, Value thread) {
   Value warpgroup = LLVM::UDivOp::create(b, loc, thread, constI32(b, loc, 128));
   Value inGroup = LLVM::URemOp::create(b, loc, thread, constI32(b, loc, 128));
   Value warp = LLVM::UDivOp::create(b, loc, inGroup, constI32(b, loc, 32));
@@ -218,14 +219,10 @@ Value wgmmaPairOffset(OpBuilder &b, Location loc, Value thread, WgmmaPair p,
       b, loc, row, LLVM::MulOp::create(b, loc, warp, constI32(b, loc, 16)));
   row = LLVM::AddOp::create(
       b, loc, row, LLVM::UDivOp::create(b, loc, lane, constI32(b, loc, 4)));
-  row = LLVM::AddOp::create(b, loc, row, constI32(b, loc, 8 * p.h));
   Value col = LLVM::MulOp::create(
       b, loc, LLVM::URemOp::create(b, loc, lane, constI32(b, loc, 4)),
       constI32(b, loc, 2));
-  col = LLVM::AddOp::create(b, loc, col, constI32(b, loc, 8 * p.j));
-  Value element = LLVM::AddOp::create(
-      b, loc, LLVM::MulOp::create(b, loc, row, constI32(b, loc, columns)), col);
-  return LLVM::MulOp::create(b, loc, element, constI32(b, loc, elementBytes));
+  return {row, col};
 }
 
 Value slotAddress(OpBuilder &b, Location loc, Value slot, Value offset,
@@ -259,13 +256,21 @@ void forEachFragmentPiece(
     return;
   }
   if (isa<WgmmaAccLayoutAttr>(*layout)) {
+    // Byte offset of (row, col) is (row * columns + col) * bytes.
+    WgmmaCoords at = wgmmaCoords(b, loc, thread);
+    Value base = LLVM::MulOp::create(
+        b, loc,
+        LLVM::AddOp::create(
+            b, loc,
+            LLVM::MulOp::create(b, loc, at.row, constI32(b, loc, columns)),
+            at.col),
+        constI32(b, loc, bytes));
     for (int64_t j = 0; j < columns / 8; ++j)
-      for (int64_t h = 0; h < 2; ++h)
-        visit(
-            slotAddress(b, loc, slot,
-                        wgmmaPairOffset(b, loc, thread, {j, h}, columns, bytes),
-                        swizzle),
-            4 * j + 2 * h, 2);
+      for (int64_t h = 0; h < 2; ++h) {
+        Value offset = LLVM::AddOp::create(
+            b, loc, base, constI32(b, loc, (8 * h * columns + 8 * j) * bytes));
+        visit(slotAddress(b, loc, slot, offset, swizzle), 4 * j + 2 * h, 2);
+      }
     return;
   }
   int64_t chunk = std::max<int64_t>(1, 16 / bytes);
@@ -709,18 +714,15 @@ struct IotaLowering : JFAPattern<IotaOp> {
 
     Value result = LLVM::PoisonOp::create(rewriter, loc, fragment);
     std::optional<Attribute> layout = op.getLayout();
+    bool wgmma = layout && isa<WgmmaAccLayoutAttr>(*layout);
+    WgmmaCoords at;
+    if (wgmma)
+      at = wgmmaCoords(rewriter, loc, t);
     for (int64_t i = 0; i < count; ++i) {
       Value index;
-      if (layout && isa<WgmmaAccLayoutAttr>(*layout)) {
+      if (wgmma) {
         int64_t j = i / 4, h = (i % 4) / 2, v = i % 2;
-        Value inGroup = urem(t, 128), lane = urem(inGroup, 32);
-        if (wantRows)
-          index =
-              add(add(add(mul(udiv(t, 128), 64), mul(udiv(inGroup, 32), 16)),
-                      udiv(lane, 4)),
-                  c(8 * h));
-        else
-          index = add(mul(urem(lane, 4), 2), c(8 * j + v));
+        index = wantRows ? add(at.row, c(8 * h)) : add(at.col, c(8 * j + v));
       } else if (layout && isa<TmemRowLayoutAttr>(*layout)) {
         index = wantRows ? urem(t, 128) : c(i);
       } else {

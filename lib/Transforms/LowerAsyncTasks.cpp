@@ -113,13 +113,10 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
     for (auto [i, pair] : llvm::enumerate(llvm::zip(taskOps, *layout))) {
       auto [task, info] = pair;
       Block *body = &task.getBody().front();
+      // The last task runs on the warps left over: no test needed.
       bool last = i + 1 == taskOps.size();
-      Block *dest;
-      if (last) {
-        // The warps left over are exactly this task's.
-        auto region = b.getInsertionBlock();
-        dest = region;
-      } else {
+      scf::IfOp ifOp;
+      if (!last) {
         Value lo =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, warp,
                                   constI32(b, loc, info.firstWarp));
@@ -127,8 +124,7 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
             b, loc, arith::CmpIPredicate::ult, warp,
             constI32(b, loc, info.firstWarp + info.numWarps));
         Value inTask = arith::AndIOp::create(b, loc, lo, hi);
-        auto ifOp = scf::IfOp::create(b, loc, inTask, /*withElseRegion=*/true);
-        dest = ifOp.thenBlock();
+        ifOp = scf::IfOp::create(b, loc, inTask, /*withElseRegion=*/true);
         b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
       }
       if (info.registers && *info.registers != entry) {
@@ -141,11 +137,8 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
       // Move the task's ops to the branch.
       while (!body->empty())
         body->front().moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
-      (void)dest;
-      if (!last) {
-        auto ifOp = cast<scf::IfOp>(b.getInsertionBlock()->getParentOp());
+      if (ifOp)
         b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-      }
     }
     tasks.erase();
   }

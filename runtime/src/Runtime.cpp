@@ -284,6 +284,12 @@ struct Module::Impl {
   CUmodule module = nullptr;
   std::vector<KernelInfo> kernels;
   std::vector<CUfunction> functions;
+  size_t indexOf(const std::string &name) const {
+    for (size_t i = 0; i < kernels.size(); ++i)
+      if (kernels[i].name == name)
+        return i;
+    throw Error("no kernel named '" + name + "' in this module");
+  }
   ~Impl() {
     if (module)
       driver().cuModuleUnload(module);
@@ -363,19 +369,12 @@ Module Module::loadData(const void *cubin, size_t size,
 const std::vector<KernelInfo> &Module::kernels() const { return impl->kernels; }
 
 const KernelInfo &Module::kernel(const std::string &name) const {
-  for (const KernelInfo &k : impl->kernels)
-    if (k.name == name)
-      return k;
-  throw Error("no kernel named '" + name + "' in this module");
+  return impl->kernels[impl->indexOf(name)];
 }
 
 void Module::launch(const std::string &name, Dim3 grid,
                     const std::vector<Arg> &args, CUstream stream) const {
-  size_t index = 0;
-  while (index < impl->kernels.size() && impl->kernels[index].name != name)
-    ++index;
-  if (index == impl->kernels.size())
-    throw Error("no kernel named '" + name + "' in this module");
+  size_t index = impl->indexOf(name);
   const KernelInfo &k = impl->kernels[index];
   validateArgs(k, args);
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
