@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - the JFA compiler as a library
 //-------------------------===//
 #include "compiler/Pipeline.h"
+#include "lib/Conversion/Passes.h"
 #include "lib/Transforms/Passes.h"
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -42,27 +43,8 @@ using namespace mlir;
 namespace jfa {
 
 namespace {
-const Target kTargets[] = {
-    // PTX 8.6 is the first ISA with sm_100a; CUDA 12.8+ ptxas accepts it.
-    {"sm_90a", 90, "+ptx86"},
-    {"sm_100a", 100, "+ptx86"},
-};
 constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 } // namespace
-
-std::optional<Target> lookupTarget(llvm::StringRef name) {
-  for (const Target &t : kTargets)
-    if (t.chip == name)
-      return t;
-  return std::nullopt;
-}
-
-std::string knownTargetNames() {
-  std::string names;
-  for (const Target &t : kTargets)
-    names += (names.empty() ? "" : ", ") + t.chip;
-  return names;
-}
 
 void registerDialects(DialectRegistry &registry) {
   registry
@@ -97,6 +79,7 @@ void buildLoweringPipeline(OpPassManager &pm, const Target *target) {
 
 void registerPasses() {
   jfa::registerJFAPasses();
+  jfa::registerJFAConversionPasses();
   registerCanonicalizerPass();
   registerCSEPass();
   registerConvertNVVMToLLVMPass();
@@ -155,7 +138,7 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
       : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                               : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, options.target.chip, options.target.features,
+      triple, options.target.chip, options.target.ptxFeatures,
       llvm::TargetOptions(), std::nullopt, std::nullopt, level));
   if (!machine)
     return module.emitError() << "cannot create an NVPTX target machine for "

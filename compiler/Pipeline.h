@@ -8,6 +8,8 @@
 #ifndef JFA_COMPILER_PIPELINE_H
 #define JFA_COMPILER_PIPELINE_H
 
+#include "JFA/Targets.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -16,18 +18,6 @@
 #include <string>
 
 namespace jfa {
-
-/// A GPU the compiler generates code for.
-struct Target {
-  std::string chip;     // "sm_90a"
-  int smVersion;        // 90
-  std::string features; // "+ptx86"
-};
-
-/// The targets jfac knows, by name; std::nullopt for any other.
-std::optional<Target> lookupTarget(llvm::StringRef name);
-/// "sm_90a, sm_100a", for messages.
-std::string knownTargetNames();
 
 struct CompileOptions {
   Target target;

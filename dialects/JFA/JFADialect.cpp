@@ -19,3 +19,22 @@ void JFADialect::initialize() {
 #include "JFA/JFAOps.cpp.inc"
       >();
 }
+
+/// The dialect's discardable attributes are set by passes on kernels; one
+/// written anywhere else, or of another type, is a mistake worth naming.
+LogicalResult JFADialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  StringAttr name = attribute.getName();
+  if (name != getSharedBytesAttrHelper().getName() &&
+      name != getEntryRegistersAttrHelper().getName())
+    return op->emitError() << "unknown JFA attribute '" << name.getValue()
+                           << "'";
+  if (!isa<KernelOp>(op))
+    return op->emitError() << "'" << name.getValue()
+                           << "' belongs on a jfa.kernel";
+  if (!isa<IntegerAttr>(attribute.getValue()))
+    return op->emitError() << "'" << name.getValue()
+                           << "' must be an integer, got "
+                           << attribute.getValue();
+  return success();
+}

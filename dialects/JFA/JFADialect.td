@@ -16,6 +16,15 @@ def JFA_Dialect : Dialect {
     with TMA and compute on register tiles (ranked tensors, distributed over
     the threads of the enclosing task).
   }];
+  // Facts passes record on a jfa.kernel for later passes and the metadata.
+  let discardableAttrs = (ins
+    // Bytes of dynamic shared memory (jfa-allocate-shared-memory).
+    "::mlir::IntegerAttr":$shared_bytes,
+    // The register count every thread starts with, when tasks set budgets
+    // (jfa-lower-async-tasks; setmaxnreg needs it fixed at entry).
+    "::mlir::IntegerAttr":$entry_registers
+  );
+  let hasOperationAttrVerify = 1;
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{

@@ -103,7 +103,8 @@ void KernelOp::print(OpAsmPrinter &p) {
   }
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(), {getSymNameAttrName(), getFunctionTypeAttrName(),
-                            getNumWarpsAttrName(), getClusterDimsAttrName()});
+                            getNumWarpsAttrName(), getClusterDimsAttrName(),
+                            getArgAttrsAttrName(), getResAttrsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -309,26 +310,13 @@ LogicalResult SlotOp::verify() {
                              getBuffer().getType().getNumSlots(), "slot");
 }
 
-/// A tile's layout: none (the blocked default) or the wgmma accumulator.
+/// A tile's layout, asked of the layout itself.
 static LogicalResult verifyTileLayout(Operation *op, RankedTensorType tile) {
-  Attribute layout = tile.getEncoding();
+  TileLayoutAttrInterface layout = getTileLayout(tile);
   if (!layout)
-    return success();
-  if (isa<TmemRowLayoutAttr>(layout)) {
-    if (tile.getRank() != 2 || tile.getDimSize(0) != 128)
-      return op->emitOpError()
-             << "a #jfa.tmem_row tile has 128 rows, got " << tile;
-    return success();
-  }
-  if (!isa<WgmmaAccLayoutAttr>(layout))
-    return op->emitOpError() << "unknown register-tile layout " << layout;
-  if (tile.getRank() != 2 || tile.getDimSize(0) % 64 != 0 ||
-      tile.getDimSize(1) % 8 != 0 || tile.getDimSize(1) > 256)
     return op->emitOpError()
-           << "a #jfa.wgmma_acc tile is M x N with M a multiple of 64 and N "
-              "a multiple of 8 up to 256, got "
-           << tile;
-  return success();
+           << "unknown register-tile layout " << tile.getEncoding();
+  return layout.verifyTile(tile, [op] { return op->emitOpError(); });
 }
 
 SlotType TransposeOp::transposedType(SlotType slot) {
@@ -386,22 +374,11 @@ static LogicalResult verifyFragment(Operation *op, VectorType fragment,
   return success();
 }
 
-static LogicalResult verifyFragmentLayout(Operation *op,
-                                          std::optional<Attribute> layout) {
-  if (layout && !isa<WgmmaAccLayoutAttr, TmemRowLayoutAttr>(*layout))
-    return op->emitOpError() << "unknown fragment layout " << *layout;
-  return success();
-}
-
 LogicalResult LoadFragmentOp::verify() {
-  if (failed(verifyFragmentLayout(*this, getLayout())))
-    return failure();
   return verifyFragment(*this, getType(), getSlot().getType(), getThreads());
 }
 
 LogicalResult StoreFragmentOp::verify() {
-  if (failed(verifyFragmentLayout(*this, getLayout())))
-    return failure();
   return verifyFragment(*this, getValue().getType(), getSlot().getType(),
                         getThreads());
 }
@@ -654,8 +631,8 @@ static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType) {
   auto row = dyn_cast<RankedTensorType>(rowType);
   if (!tile || !row)
     return success(); // the distributed form
-  Attribute layout = tile.getEncoding();
-  if (!isa_and_nonnull<WgmmaAccLayoutAttr, TmemRowLayoutAttr>(layout))
+  TileLayoutAttrInterface layout = getTileLayout(tile);
+  if (!layout || layout.getRowOffsets().empty())
     return op->emitOpError() << "works on tiles in the #jfa.wgmma_acc or "
                                 "#jfa.tmem_row layout, got "
                              << tile;

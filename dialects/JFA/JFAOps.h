@@ -11,8 +11,11 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "JFA/Targets.h"
 
 namespace jfa {
 /// Marks ops issued by one thread of the enclosing task (see JFAOps.td).
@@ -29,8 +32,35 @@ public:
     return verifyInKernel(op);
   }
 };
+
+/// The memories the ops' effects are on (JFAOps.td).
+struct SharedMemoryResource
+    : mlir::SideEffects::Resource::Base<SharedMemoryResource> {
+  llvm::StringRef getName() final { return "<SharedMemory>"; }
+};
+struct TensorMemoryResource
+    : mlir::SideEffects::Resource::Base<TensorMemoryResource> {
+  llvm::StringRef getName() final { return "<TensorMemory>"; }
+};
+struct BarrierResource : mlir::SideEffects::Resource::Base<BarrierResource> {
+  llvm::StringRef getName() final { return "<Barriers>"; }
+};
+struct AsyncGroupsResource
+    : mlir::SideEffects::Resource::Base<AsyncGroupsResource> {
+  llvm::StringRef getName() final { return "<AsyncGroups>"; }
+};
+
+/// A register's (row, column) offset from its thread's first coordinates.
+struct TileOffset {
+  int64_t row = 0, col = 0;
+};
+/// A thread's first (row, column) in a tile, as i32 values.
+struct TileCoords {
+  mlir::Value row, col;
+};
 } // namespace jfa
 
+#include "JFA/JFAAttrInterfaces.h.inc"
 #include "JFA/JFAAttrs.h.inc"
 #include "JFA/JFAOpsDialect.h.inc"
 
@@ -56,6 +86,10 @@ struct SharedMemoryLayout {
   int64_t totalBytes = 0;
 };
 SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
+
+/// The layout of a register tile: its encoding, #jfa.blocked when it has
+/// none, null when the encoding is not a tile layout.
+TileLayoutAttrInterface getTileLayout(mlir::RankedTensorType tile);
 
 /// Bytes of one element of `type` (integer or float), or 0 if not a memory
 /// element type.

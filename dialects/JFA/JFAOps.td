@@ -6,6 +6,7 @@ include "JFA/JFADialect.td"
 include "JFA/JFATypes.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
@@ -32,12 +33,43 @@ def JFA_IotaDim : I32EnumAttr<"IotaDim", "index kind", [
 
 def JFA_IntOrIndex : AnyTypeOf<[AnySignlessInteger, Index]>;
 
+// A typed register-tile layout (any attribute implementing the interface).
+def JFA_TileLayoutAttr : Attr<JFA_TileLayoutAttrInterface.predicate,
+    "a register-tile layout (#jfa.blocked, #jfa.wgmma_acc, #jfa.tmem_row or "
+    "#jfa.rows_of<...>)"> {
+  let storageType = "::jfa::TileLayoutAttrInterface";
+  let returnType = "::jfa::TileLayoutAttrInterface";
+  let convertFromStorage = "$_self";
+}
+
+//===----------------------------------------------------------------------===//
+// Resources: what the memory effects of the ops are on
+//===----------------------------------------------------------------------===//
+
+def JFA_SharedMemory : Resource<"::jfa::SharedMemoryResource">;
+def JFA_TensorMemory : Resource<"::jfa::TensorMemoryResource">;
+def JFA_BarrierMemory : Resource<"::jfa::BarrierResource">;
+// The tensor cores' queue of asynchronous MMA groups: async_dot/tc_dot
+// append to it and tc_commit/async_dot_wait observe it, so no two of them
+// may be merged or reordered.
+def JFA_AsyncGroups : Resource<"::jfa::AsyncGroupsResource">;
+
+// Ops that exist only on targets with a hardware feature; jfa-check-target
+// rejects them elsewhere, through the one target table (Targets.h).
+class JFA_RequiresFeature<string feature>
+    : ParamNativeOpTrait<"RequiresTargetFeature",
+                         "::jfa::TargetFeature::" # feature> {
+  let cppNamespace = "::jfa";
+}
+def JFA_RequiresWgmma : JFA_RequiresFeature<"Wgmma">;
+def JFA_RequiresTensorMemory : JFA_RequiresFeature<"TensorMemory">;
+
 //===----------------------------------------------------------------------===//
 // Kernel and tasks
 //===----------------------------------------------------------------------===//
 
-def JFA_KernelOp : JFA_Op<"kernel", [IsolatedFromAbove, Symbol, SingleBlock,
-                                     NoTerminator]> {
+def JFA_KernelOp : JFA_Op<"kernel", [IsolatedFromAbove, FunctionOpInterface,
+                                     SingleBlock, NoTerminator]> {
   let summary = "a GPU kernel entry point with its launch facts";
   let description = [{
     ```mlir
@@ -52,13 +84,23 @@ def JFA_KernelOp : JFA_Op<"kernel", [IsolatedFromAbove, Symbol, SingleBlock,
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        I32Attr:$num_warps,
-                       OptionalAttr<DenseI32ArrayAttr>:$cluster_dims);
+                       OptionalAttr<DenseI32ArrayAttr>:$cluster_dims,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    // FunctionOpInterface / CallableOpInterface.
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
     int64_t getNumThreads() { return int64_t(getNumWarps()) * 32; }
     /// Shared-memory bytes used by every buffer and barrier array, laid out
     /// in program order with their alignment.
@@ -166,7 +208,8 @@ def JFA_LocalAllocOp : JFA_Op<"local_alloc", [HasParent<"KernelOp">]> {
     whole kernel; `jfa-allocate-shared-memory` assigns their `offset`s.
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$offset);
-  let results = (outs JFA_SharedBufferType:$result);
+  let results = (outs Res<JFA_SharedBufferType, "",
+                          [MemAlloc<JFA_SharedMemory>]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
@@ -206,7 +249,7 @@ def JFA_TransposeOp : JFA_Op<"transpose", [Pure,
 
 def JFA_LocalLoadOp : JFA_Op<"local_load"> {
   let summary = "loads a slot into a register tile";
-  let arguments = (ins JFA_SlotType:$slot);
+  let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $slot attr-dict `:` qualified(type($slot)) `->` type($result)
@@ -216,7 +259,8 @@ def JFA_LocalLoadOp : JFA_Op<"local_load"> {
 
 def JFA_LocalStoreOp : JFA_Op<"local_store"> {
   let summary = "stores a register tile into a slot";
-  let arguments = (ins AnyRankedTensor:$value, JFA_SlotType:$slot);
+  let arguments = (ins AnyRankedTensor:$value,
+                       Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot);
   let assemblyFormat = [{
     $value `,` $slot attr-dict `:` type($value) `->` qualified(type($slot))
   }];
@@ -238,7 +282,9 @@ def JFA_ConvertLayoutOp : JFA_Op<"convert_layout"> {
     other buffer. (Accumulator -> wgmma A operand needs no conversion: the
     `#jfa.wgmma_acc` tile is already that operand.)
   }];
-  let arguments = (ins AnyRankedTensor:$value, JFA_SlotType:$scratch);
+  let arguments = (ins AnyRankedTensor:$value,
+                       Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>,
+                                              MemWrite<JFA_SharedMemory>]>:$scratch);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $value `,` $scratch attr-dict `:` type($value) `->` type($result) `,`
@@ -249,8 +295,9 @@ def JFA_ConvertLayoutOp : JFA_Op<"convert_layout"> {
 
 def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
   let summary = "loads this thread's fragment of a slot (distributed form)";
-  let arguments = (ins JFA_SlotType:$slot, I32:$thread, I32Attr:$threads,
-                       OptionalAttr<AnyAttr>:$layout);
+  let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot,
+                       I32:$thread, I32Attr:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   let assemblyFormat = [{
     $slot `,` $thread `threads` `(` $threads `)` (`layout` `(` $layout^ `)`)? attr-dict `:`
@@ -261,9 +308,10 @@ def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
 
 def JFA_StoreFragmentOp : JFA_Op<"store_fragment"> {
   let summary = "stores this thread's fragment of a slot (distributed form)";
-  let arguments = (ins AnyVectorOfNonZeroRank:$value, JFA_SlotType:$slot,
+  let arguments = (ins AnyVectorOfNonZeroRank:$value,
+                       Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
                        I32:$thread, I32Attr:$threads,
-                       OptionalAttr<AnyAttr>:$layout);
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout);
   let assemblyFormat = [{
     $value `,` $slot `,` $thread `threads` `(` $threads `)` (`layout` `(` $layout^ `)`)? attr-dict `:`
     type($value) `->` qualified(type($slot))
@@ -284,7 +332,9 @@ def JFA_AllocBarriersOp : JFA_Op<"alloc_barriers", [HasParent<"KernelOp">]> {
     thread at kernel start and made visible to every task.
   }];
   let arguments = (ins I32Attr:$arrive_count, OptionalAttr<I64Attr>:$offset);
-  let results = (outs JFA_BarrierArrayType:$result);
+  let results = (outs Res<JFA_BarrierArrayType, "",
+                          [MemAlloc<JFA_BarrierMemory>,
+                           MemWrite<JFA_BarrierMemory>]>:$result);
   let assemblyFormat = [{
     `arrive_count` `(` $arrive_count `)` attr-dict `:` qualified(type($result))
   }];
@@ -311,20 +361,27 @@ def JFA_BarrierExpectOp : JFA_Op<"barrier_expect", [JFA_SingleThreadIssue]> {
     loads in the same block complete on the same barrier, their box bytes must
     add up to `bytes`.
   }];
-  let arguments = (ins JFA_BarrierType:$barrier, I64Attr:$bytes);
+  let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>,
+                                                  MemWrite<JFA_BarrierMemory>]>:$barrier,
+                       I64Attr:$bytes);
   let assemblyFormat = "$barrier `,` `bytes` `(` $bytes `)` attr-dict";
   let hasVerifier = 1;
 }
 
 def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
   let summary = "every thread of the task arrives once on the barrier";
-  let arguments = (ins JFA_BarrierType:$barrier);
+  let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>,
+                                                  MemWrite<JFA_BarrierMemory>]>:$barrier);
   let assemblyFormat = "$barrier attr-dict";
 }
 
-def JFA_BarrierWaitOp : JFA_Op<"barrier_wait"> {
+// A wait acquires what other threads and the async proxy (TMA, the tensor
+// cores) wrote before the phase completed: memory may change across it.
+def JFA_BarrierWaitOp : JFA_Op<"barrier_wait", [MemoryEffects<[
+    MemWrite<JFA_SharedMemory>, MemWrite<JFA_TensorMemory>, MemWrite]>]> {
   let summary = "waits until the barrier completes the phase of parity `phase`";
-  let arguments = (ins JFA_BarrierType:$barrier, I32:$phase);
+  let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>]>:$barrier,
+                       I32:$phase);
   let assemblyFormat = "$barrier `,` $phase attr-dict";
 }
 
@@ -342,8 +399,10 @@ def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue]> {
     Completion is signalled on `%bar` as transaction bytes; out-of-bounds
     elements are filled with zeros.
   }];
-  let arguments = (ins JFA_TensorDescType:$desc, Variadic<I32>:$coords,
-                       JFA_SlotType:$slot, JFA_BarrierType:$barrier);
+  let arguments = (ins Arg<JFA_TensorDescType, "", [MemRead]>:$desc,
+                       Variadic<I32>:$coords,
+                       Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
+                       Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier);
   let assemblyFormat = [{
     $desc `[` $coords `]` `,` $slot `,` $barrier attr-dict `:`
     qualified(type($desc)) `,` qualified(type($slot))
@@ -359,7 +418,8 @@ def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue]> {
     other threads must be fenced (`jfa.fence_async_shared`) and synchronized
     (`jfa.task_barrier`) before the store.
   }];
-  let arguments = (ins JFA_SlotType:$slot, JFA_TensorDescType:$desc,
+  let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot,
+                       Arg<JFA_TensorDescType, "", [MemWrite]>:$desc,
                        Variadic<I32>:$coords);
   let assemblyFormat = [{
     $slot `,` $desc `[` $coords `]` attr-dict `:`
@@ -383,7 +443,8 @@ def JFA_FenceAsyncSharedOp : JFA_Op<"fence_async_shared"> {
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
-def JFA_AsyncDotOp : JFA_Op<"async_dot", [AllTypesMatch<["acc", "result"]>]> {
+def JFA_AsyncDotOp : JFA_Op<"async_dot", [AllTypesMatch<["acc", "result"]>,
+    JFA_RequiresWgmma, MemoryEffects<[MemWrite<JFA_AsyncGroups>]>]> {
   let summary = "acc + A * B^T on the tensor cores, asynchronously (wgmma)";
   let description = [{
     ```mlir
@@ -400,8 +461,10 @@ def JFA_AsyncDotOp : JFA_Op<"async_dot", [AllTypesMatch<["acc", "result"]>]> {
     `wgmma.mma_async` (one m64nNk16 per 16 of K and warpgroup) and commits a
     group; the result may only be used after `jfa.async_dot_wait`.
   }];
-  let arguments = (ins AnyTypeOf<[JFA_SlotType, AnyRankedTensor]>:$a,
-                       JFA_SlotType:$b, AnyRankedTensor:$acc);
+  let arguments = (ins Arg<AnyTypeOf<[JFA_SlotType, AnyRankedTensor]>, "",
+                           [MemRead<JFA_SharedMemory>]>:$a,
+                       Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$b,
+                       AnyRankedTensor:$acc);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` type($a) `,` qualified(type($b))
@@ -427,11 +490,13 @@ def JFA_AsyncDotWaitOp : JFA_Op<"async_dot_wait", [AllTypesMatch<["values", "res
 
 // The per-warpgroup form of async_dot that `jfa-distribute-tiles` produces:
 // `warpgroup` selects the 64-row block of A.
-def JFA_WarpgroupDotOp : JFA_Op<"warpgroup_dot", [AllTypesMatch<["acc", "result"]>]> {
+def JFA_WarpgroupDotOp : JFA_Op<"warpgroup_dot", [AllTypesMatch<["acc", "result"]>,
+    JFA_RequiresWgmma, MemoryEffects<[MemWrite<JFA_AsyncGroups>]>]> {
   let summary = "one warpgroup's wgmma chain (distributed form of async_dot)";
-  let arguments = (ins AnyTypeOf<[JFA_SlotType, AnyVectorOfNonZeroRank]>:$a,
-                       JFA_SlotType:$b, AnyVectorOfNonZeroRank:$acc,
-                       I32:$warpgroup);
+  let arguments = (ins Arg<AnyTypeOf<[JFA_SlotType, AnyVectorOfNonZeroRank]>, "",
+                           [MemRead<JFA_SharedMemory>]>:$a,
+                       Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$b,
+                       AnyVectorOfNonZeroRank:$acc, I32:$warpgroup);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc `,` $warpgroup attr-dict `:` type($a) `,`
@@ -452,25 +517,34 @@ def JFA_ReduceRowsOp : JFA_Op<"reduce_rows", [Pure]> {
     ```
     In the wgmma layout: a reduction over each thread's elements, then two
     butterfly shuffles within each quad of lanes. In the tmem_row layout a
-    thread holds its whole row. (`layout` is set on the distributed form.)
+    thread holds its whole row.
   }];
+  // The distributed form carries its task's thread count, the tile's
+  // layout and its shape.
   let arguments = (ins JFA_ReduceKind:$kind,
                        AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$input,
-                       OptionalAttr<AnyAttr>:$layout);
+                       OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
   let assemblyFormat = [{
-    $kind $input (`layout` `(` $layout^ `)`)? attr-dict `:` type($input) `->` type($result)
+    $kind $input (`threads` `(` $threads^ `)`)? (`layout` `(` $layout^ `)`)?
+    (`shape` $shape^)? attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
 }
 
 def JFA_BroadcastRowsOp : JFA_Op<"broadcast_rows", [Pure]> {
   let summary = "a tile whose every row is the row vector's value";
+  // The distributed form: as reduce_rows's, for the result tile.
   let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$input,
-                       OptionalAttr<AnyAttr>:$layout);
+                       OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
   let assemblyFormat = [{
-    $input (`layout` `(` $layout^ `)`)? attr-dict `:` type($input) `->` type($result)
+    $input (`threads` `(` $threads^ `)`)? (`layout` `(` $layout^ `)`)?
+    (`shape` $shape^)? attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -482,12 +556,16 @@ def JFA_IotaOp : JFA_Op<"iota", [Pure]> {
     `arith.addi` of offsets and `arith.cmpi` it builds masks (sequence
     tails, the causal diagonal). Works in every layout.
   }];
+  // The distributed form carries the thread, its task's thread count, the
+  // layout and the tile shape.
   let arguments = (ins JFA_IotaDim:$dim, Optional<I32>:$thread,
-                       OptionalAttr<AnyAttr>:$layout,
+                       OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
                        OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
   let assemblyFormat = [{
-    $dim ($thread^)? (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:` type($result)
+    $dim ($thread^)? (`threads` `(` $threads^ `)`)? (`layout` `(` $layout^ `)`)?
+    (`shape` $shape^)? attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -496,7 +574,8 @@ def JFA_IotaOp : JFA_Op<"iota", [Pure]> {
 // Tensor memory and tcgen05 (sm_100a)
 //===----------------------------------------------------------------------===//
 
-def JFA_TmemAllocOp : JFA_Op<"tmem_alloc", [HasParent<"KernelOp">]> {
+def JFA_TmemAllocOp : JFA_Op<"tmem_alloc", [HasParent<"KernelOp">,
+                                             JFA_RequiresTensorMemory]> {
   let summary = "allocates tensor-memory columns for the whole kernel";
   let description = [{
     Warp 0 allocates (`tcgen05.alloc`) and gives up the allocation permit;
@@ -504,12 +583,13 @@ def JFA_TmemAllocOp : JFA_Op<"tmem_alloc", [HasParent<"KernelOp">]> {
     kernel ends. A kernel allocates at most 512 columns.
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$offset);
-  let results = (outs JFA_TensorMemoryType:$result);
+  let results = (outs Res<JFA_TensorMemoryType, "",
+                          [MemAlloc<JFA_TensorMemory>]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 
-def JFA_TmemSliceOp : JFA_Op<"tmem_slice", [Pure]> {
+def JFA_TmemSliceOp : JFA_Op<"tmem_slice", [Pure, JFA_RequiresTensorMemory]> {
   let summary = "a column sub-range of tensor memory, as a view";
   let description = [{
     ```mlir
@@ -529,13 +609,14 @@ def JFA_TmemSliceOp : JFA_Op<"tmem_slice", [Pure]> {
 }
 
 // Appended at kernel end by jfa-lower-async-tasks.
-def JFA_TmemDeallocOp : JFA_Op<"tmem_dealloc"> {
+def JFA_TmemDeallocOp : JFA_Op<"tmem_dealloc", [JFA_RequiresTensorMemory]> {
   let summary = "frees tensor memory (warp 0, after a CTA barrier)";
-  let arguments = (ins JFA_TensorMemoryType:$tmem);
+  let arguments = (ins Arg<JFA_TensorMemoryType, "", [MemFree<JFA_TensorMemory>]>:$tmem);
   let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
 }
 
-def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue]> {
+def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue, JFA_RequiresTensorMemory,
+                                     MemoryEffects<[MemWrite<JFA_AsyncGroups>]>]> {
   let summary = "acc (+)= A * B^T into tensor memory, asynchronously (tcgen05.mma)";
   let description = [{
     ```mlir
@@ -550,8 +631,11 @@ def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue]> {
     `%accumulate` is false the first product overwrites the accumulator.
     Completion is observed through `jfa.tc_commit`.
   }];
-  let arguments = (ins AnyTypeOf<[JFA_SlotType, JFA_TensorMemoryType]>:$a,
-                       JFA_SlotType:$b, JFA_TensorMemoryType:$acc,
+  let arguments = (ins Arg<AnyTypeOf<[JFA_SlotType, JFA_TensorMemoryType]>, "",
+                           [MemRead<JFA_SharedMemory>, MemRead<JFA_TensorMemory>]>:$a,
+                       Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$b,
+                       Arg<JFA_TensorMemoryType, "", [MemRead<JFA_TensorMemory>,
+                                                      MemWrite<JFA_TensorMemory>]>:$acc,
                        I1:$accumulate);
   let assemblyFormat = [{
     $a `,` $b `,` $acc `,` $accumulate attr-dict `:` qualified(type($a)) `,`
@@ -560,19 +644,21 @@ def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue]> {
   let hasVerifier = 1;
 }
 
-def JFA_TcCommitOp : JFA_Op<"tc_commit", [JFA_SingleThreadIssue]> {
+def JFA_TcCommitOp : JFA_Op<"tc_commit", [JFA_SingleThreadIssue, JFA_RequiresTensorMemory,
+    MemoryEffects<[MemRead<JFA_AsyncGroups>, MemWrite<JFA_AsyncGroups>]>]> {
   let summary = "arrives on the barrier when the issuing thread's tcgen05 ops finish";
-  let arguments = (ins JFA_BarrierType:$barrier);
+  let arguments = (ins Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier);
   let assemblyFormat = "$barrier attr-dict";
 }
 
-def JFA_TmemLoadOp : JFA_Op<"tmem_load"> {
+def JFA_TmemLoadOp : JFA_Op<"tmem_load", [JFA_RequiresTensorMemory]> {
   let summary = "loads accumulator columns [col, col + n) into registers";
   let description = [{
     `tcgen05.ld.32x32b` then `tcgen05.wait::ld`: the result is a
     `tensor<128xNxf32, #jfa.tmem_row>` in a task of one warpgroup.
   }];
-  let arguments = (ins JFA_TensorMemoryType:$tmem, I32:$column);
+  let arguments = (ins Arg<JFA_TensorMemoryType, "", [MemRead<JFA_TensorMemory>]>:$tmem,
+                       I32:$column);
   let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
   let assemblyFormat = [{
     $tmem `[` $column `]` attr-dict `:` qualified(type($tmem)) `->` type($result)
@@ -580,7 +666,7 @@ def JFA_TmemLoadOp : JFA_Op<"tmem_load"> {
   let hasVerifier = 1;
 }
 
-def JFA_TmemStoreOp : JFA_Op<"tmem_store"> {
+def JFA_TmemStoreOp : JFA_Op<"tmem_store", [JFA_RequiresTensorMemory]> {
   let summary = "stores a register tile into accumulator columns [col, col + n)";
   let description = [{
     `tcgen05.st.32x32b` then `tcgen05.wait::st`: the inverse of
@@ -588,7 +674,8 @@ def JFA_TmemStoreOp : JFA_Op<"tmem_store"> {
     example, to rescale an accumulator in place).
   }];
   let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$value,
-                       JFA_TensorMemoryType:$tmem, I32:$column);
+                       Arg<JFA_TensorMemoryType, "", [MemWrite<JFA_TensorMemory>]>:$tmem,
+                       I32:$column);
   let assemblyFormat = [{
     $value `,` $tmem `[` $column `]` attr-dict `:` type($value) `->`
     qualified(type($tmem))

@@ -4,6 +4,7 @@
 
 include "JFA/JFADialect.td"
 include "mlir/IR/BuiltinTypeInterfaces.td"
+include "JFA/JFAInterfaces.td"
 
 class JFA_Type<string name, string typeMnemonic, list<Trait> traits = []>
     : TypeDef<JFA_Dialect, name, traits> {
@@ -115,7 +116,24 @@ def JFA_TensorMemoryType : JFA_Type<"TensorMemory", "tmem"> {
 // Register-tile layouts (tensor encodings)
 //===----------------------------------------------------------------------===//
 
-def JFA_WgmmaAccLayout : AttrDef<JFA_Dialect, "WgmmaAccLayout"> {
+def JFA_BlockedLayout : AttrDef<JFA_Dialect, "BlockedLayout",
+                                [DeclareAttrInterfaceMethods<JFA_TileLayoutAttrInterface>]> {
+  let mnemonic = "blocked";
+  let summary = "the default layout: consecutive chunks dealt round-robin";
+  let description = [{
+    A tile without an encoding is in this layout; `#jfa.blocked` names it
+    (the distributed form always does). With T threads and P elements per
+    thread, the row-major tile is cut into chunks of C elements (C = 4, or
+    the largest power of two dividing P) and thread t holds chunks t, t + T,
+    t + 2T, ... The chunk is counted in elements, never in bytes, so that
+    tiles of every element type share one distribution and elementwise casts
+    (f32 -> bf16) keep each element on its thread. The tile's columns must
+    be a multiple of T * C, or T * C a multiple of the columns.
+  }];
+}
+
+def JFA_WgmmaAccLayout : AttrDef<JFA_Dialect, "WgmmaAccLayout",
+                                 [DeclareAttrInterfaceMethods<JFA_TileLayoutAttrInterface>]> {
   let mnemonic = "wgmma_acc";
   let summary = "the wgmma accumulator layout (sm_90a)";
   let description = [{
@@ -127,7 +145,8 @@ def JFA_WgmmaAccLayout : AttrDef<JFA_Dialect, "WgmmaAccLayout"> {
   }];
 }
 
-def JFA_TmemRowLayout : AttrDef<JFA_Dialect, "TmemRowLayout"> {
+def JFA_TmemRowLayout : AttrDef<JFA_Dialect, "TmemRowLayout",
+                                [DeclareAttrInterfaceMethods<JFA_TileLayoutAttrInterface>]> {
   let mnemonic = "tmem_row";
   let summary = "one row per thread: the tcgen05.ld 32x32b layout (sm_100a)";
   let description = [{
@@ -137,7 +156,8 @@ def JFA_TmemRowLayout : AttrDef<JFA_Dialect, "TmemRowLayout"> {
   }];
 }
 
-def JFA_RowsOfLayout : AttrDef<JFA_Dialect, "RowsOfLayout"> {
+def JFA_RowsOfLayout : AttrDef<JFA_Dialect, "RowsOfLayout",
+                               [DeclareAttrInterfaceMethods<JFA_TileLayoutAttrInterface>]> {
   let mnemonic = "rows_of";
   let summary = "a vector with one value per row of a tile in the parent layout";
   let description = [{

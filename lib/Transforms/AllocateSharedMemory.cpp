@@ -2,6 +2,8 @@
 //------------===//
 #include "lib/Transforms/Passes.h"
 
+#include "llvm/ADT/TypeSwitch.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace jfa {
@@ -25,10 +27,16 @@ struct AllocateSharedMemory
                            << kMaxSharedMemoryBytes << " a CTA can have";
         return signalPassFailure();
       }
-      for (auto [op, offset] : layout.offsets)
-        op->setAttr("offset", b.getI64IntegerAttr(offset));
-      kernel->setAttr("jfa.shared_bytes",
-                      b.getI64IntegerAttr(layout.totalBytes));
+      for (auto [op, offset] : layout.offsets) {
+        IntegerAttr placed = b.getI64IntegerAttr(offset);
+        llvm::TypeSwitch<Operation *>(op)
+            .Case<LocalAllocOp, AllocBarriersOp, TmemAllocOp>(
+                [&](auto alloc) { alloc.setOffsetAttr(placed); });
+      }
+      kernel->getContext()
+          ->getLoadedDialect<JFADialect>()
+          ->getSharedBytesAttrHelper()
+          .setAttr(kernel, b.getI64IntegerAttr(layout.totalBytes));
     }
   }
 };

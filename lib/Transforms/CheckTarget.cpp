@@ -1,5 +1,9 @@
-//===- CheckTarget.cpp - reject ops the target GPU lacks
-//--------------------===//
+//===- CheckTarget.cpp - reject ops the target GPU lacks ------------------===//
+//
+// Ops declare the hardware feature they need (JFA_RequiresFeature in
+// JFAOps.td); the target table (JFA/Targets.h) says which GPU has which.
+//
+//===----------------------------------------------------------------------===//
 #include "lib/Transforms/Passes.h"
 
 namespace jfa {
@@ -11,31 +15,39 @@ using namespace mlir;
 using namespace jfa;
 
 namespace {
+/// What an op needing `feature` is, and what to use where it is missing.
+void describeMissing(InFlightDiagnostic &diag, TargetFeature feature,
+                     StringRef arch) {
+  std::string where = targetsWith(feature);
+  if (feature == TargetFeature::Wgmma)
+    diag << "with a register accumulator is wgmma, which " << arch
+         << " does not have (" << where << " only); on " << arch
+         << " accumulate in tensor memory (jfa.tc_dot)";
+  else
+    diag << "uses tensor memory (tcgen05), which " << arch
+         << " does not have (" << where << " only); on " << arch
+         << " use jfa.async_dot (wgmma)";
+}
+
 struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
   using JFACheckTargetBase::JFACheckTargetBase;
 
   void runOnOperation() override {
-    if (arch != "sm_90a" && arch != "sm_100a") {
-      getOperation().emitError() << "jfa-check-target: unknown arch '" << arch
-                                 << "'; known targets: sm_90a, sm_100a";
+    std::optional<Target> target = lookupTarget(arch);
+    if (!target) {
+      getOperation().emitError()
+          << "jfa-check-target: unknown arch '" << arch
+          << "'; known targets: " << knownTargetNames();
       return signalPassFailure();
     }
     bool failed = false;
     getOperation().walk([&](Operation *op) {
-      if (isa<AsyncDotOp>(op) && arch != "sm_90a") {
-        op->emitOpError() << "with a register accumulator is wgmma, which "
-                          << arch << " does not have (sm_90a only); on " << arch
-                          << " accumulate in tensor memory (jfa.tc_dot)";
-        failed = true;
-      }
-      if (isa<TmemAllocOp, TmemDeallocOp, TcDotOp, TcCommitOp, TmemLoadOp,
-              TmemStoreOp, TmemSliceOp>(op) &&
-          arch != "sm_100a") {
-        op->emitOpError() << "uses tensor memory (tcgen05), which " << arch
-                          << " does not have (sm_100a only); on " << arch
-                          << " use jfa.async_dot (wgmma)";
-        failed = true;
-      }
+      std::optional<TargetFeature> feature = getRequiredTargetFeature(op);
+      if (!feature || target->has(*feature))
+        return;
+      InFlightDiagnostic diag = op->emitOpError();
+      describeMissing(diag, *feature, arch);
+      failed = true;
     });
     if (failed)
       signalPassFailure();

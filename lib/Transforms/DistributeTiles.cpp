@@ -36,26 +36,25 @@ bool hasTileTypes(Operation *op) {
   return false;
 }
 
-/// Maps tiles of a task with `threads` threads to per-thread vectors.
+/// Maps tiles of a task with `threads` threads to their fragments, as the
+/// tile's layout says.
 struct TileTypeConverter : TypeConverter {
   explicit TileTypeConverter(int64_t threads) {
     addConversion([](Type t) { return t; });
     addConversion([threads](RankedTensorType t) -> std::optional<Type> {
-      // A row vector: the rows a thread holds elements of.
-      if (auto rows = dyn_cast_or_null<RowsOfLayoutAttr>(t.getEncoding())) {
-        if (isa<WgmmaAccLayoutAttr>(rows.getParent()))
-          return VectorType::get({2}, t.getElementType());
-        if (isa<TmemRowLayoutAttr>(rows.getParent()))
-          return VectorType::get({1}, t.getElementType());
+      TileLayoutAttrInterface layout = getTileLayout(t);
+      if (!layout)
         return std::nullopt;
-      }
-      if (t.getNumElements() % threads != 0)
-        return std::nullopt;
-      return VectorType::get({t.getNumElements() / threads},
-                             t.getElementType());
+      return layout.getFragmentType(t, threads);
     });
   }
 };
+
+/// The layout a distributed op records: the tile's encoding (absent for the
+/// blocked default).
+TileLayoutAttrInterface recordedLayout(RankedTensorType tile) {
+  return tile.getEncoding() ? getTileLayout(tile) : TileLayoutAttrInterface();
+}
 
 struct LocalLoadToFragment : OpConversionPattern<LocalLoadOp> {
   LocalLoadToFragment(const TypeConverter &tc, MLIRContext *ctx,
@@ -70,7 +69,7 @@ struct LocalLoadToFragment : OpConversionPattern<LocalLoadOp> {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<LoadFragmentOp>(
         op, fragment, adaptor.getSlot(), thread,
-        rewriter.getI32IntegerAttr(threads), op.getType().getEncoding());
+        rewriter.getI32IntegerAttr(threads), recordedLayout(op.getType()));
     return success();
   }
   int64_t threads;
@@ -87,7 +86,7 @@ struct LocalStoreToFragment : OpConversionPattern<LocalStoreOp> {
     rewriter.replaceOpWithNewOp<StoreFragmentOp>(
         op, adaptor.getValue(), adaptor.getSlot(), thread,
         rewriter.getI32IntegerAttr(threads),
-        op.getValue().getType().getEncoding());
+        recordedLayout(op.getValue().getType()));
     return success();
   }
   int64_t threads;
@@ -151,40 +150,61 @@ struct TmemStoreOfFragment : OpConversionPattern<TmemStoreOp> {
   }
 };
 
-struct ReduceRowsOnFragments : OpConversionPattern<ReduceRowsOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The distributed row ops and index tiles record their task's thread count,
+/// the tile's layout and its shape: what their lowering asks the layout.
+struct RowOpsOnFragments {
+  RowOpsOnFragments(int64_t threads) : threads(threads) {}
+  IntegerAttr threadsAttr(Builder &b) const {
+    return b.getI32IntegerAttr(threads);
+  }
+  static DenseI64ArrayAttr shapeAttr(Builder &b, RankedTensorType tile) {
+    return b.getDenseI64ArrayAttr(tile.getShape());
+  }
+  int64_t threads;
+};
+
+struct ReduceRowsOnFragments : OpConversionPattern<ReduceRowsOp>,
+                               RowOpsOnFragments {
+  ReduceRowsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
+                        int64_t threads)
+      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
   LogicalResult
   matchAndRewrite(ReduceRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type rows = getTypeConverter()->convertType(op.getType());
     if (!rows)
       return failure();
+    auto tile = cast<RankedTensorType>(op.getInput().getType());
     rewriter.replaceOpWithNewOp<ReduceRowsOp>(
-        op, rows, op.getKind(), adaptor.getInput(),
-        cast<RankedTensorType>(op.getInput().getType()).getEncoding());
+        op, rows, op.getKind(), adaptor.getInput(), threadsAttr(rewriter),
+        getTileLayout(tile), shapeAttr(rewriter, tile));
     return success();
   }
 };
 
-struct BroadcastRowsOnFragments : OpConversionPattern<BroadcastRowsOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BroadcastRowsOnFragments : OpConversionPattern<BroadcastRowsOp>,
+                                  RowOpsOnFragments {
+  BroadcastRowsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
+                           int64_t threads)
+      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
   LogicalResult
   matchAndRewrite(BroadcastRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type tile = getTypeConverter()->convertType(op.getType());
-    if (!tile)
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!fragment)
       return failure();
+    auto tile = cast<RankedTensorType>(op.getType());
     rewriter.replaceOpWithNewOp<BroadcastRowsOp>(
-        op, tile, adaptor.getInput(),
-        cast<RankedTensorType>(op.getType()).getEncoding());
+        op, fragment, adaptor.getInput(), threadsAttr(rewriter),
+        getTileLayout(tile), shapeAttr(rewriter, tile));
     return success();
   }
 };
 
-/// Index tiles need the thread and the tile's shape and layout.
-struct IotaOnFragments : OpConversionPattern<IotaOp> {
+/// Index tiles need the thread too.
+struct IotaOnFragments : OpConversionPattern<IotaOp>, RowOpsOnFragments {
   IotaOnFragments(const TypeConverter &tc, MLIRContext *ctx, int64_t threads)
-      : OpConversionPattern(tc, ctx), threads(threads) {}
+      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
   LogicalResult
   matchAndRewrite(IotaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -193,13 +213,12 @@ struct IotaOnFragments : OpConversionPattern<IotaOp> {
     if (!tile || !fragment)
       return failure();
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
-    auto iota = rewriter.replaceOpWithNewOp<IotaOp>(
-        op, fragment, op.getDim(), thread, tile.getEncoding(),
-        rewriter.getDenseI64ArrayAttr(tile.getShape()));
-    iota->setAttr("threads", rewriter.getI32IntegerAttr(threads));
+    rewriter.replaceOpWithNewOp<IotaOp>(op, fragment, op.getDim(), thread,
+                                        threadsAttr(rewriter),
+                                        recordedLayout(tile),
+                                        shapeAttr(rewriter, tile));
     return success();
   }
-  int64_t threads;
 };
 
 /// A splat constant tile becomes a splat constant fragment.
@@ -243,13 +262,11 @@ struct ElementwiseOnFragments : ConversionPattern {
                   ConversionPatternRewriter &rewriter) const override {
     if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumRegions() != 0)
       return failure();
-    SmallVector<Type> resultTypes;
-    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
-                                                resultTypes)))
+    FailureOr<Operation *> converted =
+        convertOpResultTypes(op, operands, *getTypeConverter(), rewriter);
+    if (failed(converted))
       return failure();
-    OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
-                         resultTypes, op->getAttrs());
-    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    rewriter.replaceOp(op, (*converted)->getResults());
     return success();
   }
 };
@@ -268,7 +285,13 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
           auto tile = dyn_cast<RankedTensorType>(t);
           if (!tile)
             continue;
-          if (!isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding()) &&
+          TileLayoutAttrInterface layout = getTileLayout(tile);
+          if (!layout) {
+            op->emitError() << "unknown register-tile layout "
+                            << tile.getEncoding();
+            return WalkResult::interrupt();
+          }
+          if (!isa<RowsOfLayoutAttr>(layout) &&
               tile.getNumElements() % threads != 0) {
             op->emitError()
                 << "tile " << tile << " has " << tile.getNumElements()
@@ -277,25 +300,9 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
                 << threads << " threads of its task";
             return WalkResult::interrupt();
           }
-          if (isa_and_nonnull<WgmmaAccLayoutAttr>(tile.getEncoding()) &&
-              (task.firstWarp % 4 != 0 || task.numWarps % 4 != 0 ||
-               tile.getDimSize(0) != 16 * task.numWarps)) {
-            op->emitError()
-                << "tile " << tile << " in the wgmma layout needs 64 rows per "
-                << "warpgroup of its task; the task has " << task.numWarps
-                << " warps starting at warp " << task.firstWarp
-                << " (whole, aligned warpgroups needed)";
+          if (failed(layout.verifyTask(tile, task.firstWarp, task.numWarps,
+                                       [op] { return op->emitError(); })))
             return WalkResult::interrupt();
-          }
-          if (isa_and_nonnull<TmemRowLayoutAttr>(tile.getEncoding()) &&
-              (task.firstWarp % 4 != 0 || task.numWarps != 4)) {
-            op->emitError()
-                << "tile " << tile << " in the tmem_row layout needs a task "
-                << "of exactly one aligned warpgroup; the task has "
-                << task.numWarps << " warps starting at warp "
-                << task.firstWarp;
-            return WalkResult::interrupt();
-          }
           auto constant = dyn_cast<arith::ConstantOp>(op);
           if (constant && !isa<SplatElementsAttr>(constant.getValue())) {
             op->emitError() << "only splat constant tiles are supported";
@@ -317,10 +324,10 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     patterns.add<LocalLoadToFragment, LocalStoreToFragment>(converter, ctx,
                                                             threads);
     patterns.add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
-                 AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment,
-                 ReduceRowsOnFragments, BroadcastRowsOnFragments>(converter,
-                                                                  ctx);
-    patterns.add<IotaOnFragments>(converter, ctx, threads);
+                 AsyncDotToWarpgroupDot, DotWaitOnFragments,
+                 TmemLoadToFragment>(converter, ctx);
+    patterns.add<IotaOnFragments, ReduceRowsOnFragments,
+                 BroadcastRowsOnFragments>(converter, ctx, threads);
     patterns.add<TmemStoreOfFragment>(converter, ctx);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));

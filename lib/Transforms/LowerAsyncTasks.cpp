@@ -102,8 +102,10 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
     bool budgets = llvm::any_of(
         *layout, [](const TaskInfo &t) { return t.registers.has_value(); });
     if (budgets)
-      kernel->setAttr("jfa.entry_registers",
-                      OpBuilder(kernel).getI32IntegerAttr(entry));
+      kernel->getContext()
+          ->getLoadedDialect<JFADialect>()
+          ->getEntryRegistersAttrHelper()
+          .setAttr(kernel, OpBuilder(kernel).getI32IntegerAttr(entry));
 
     OpBuilder b(tasks);
     Location loc = tasks.getLoc();

@@ -55,17 +55,4 @@ def JFALowerAsyncTasks : Pass<"jfa-lower-async-tasks", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
-def JFAConvertToLLVM : Pass<"jfa-convert-to-llvm", "::mlir::ModuleOp"> {
-  let summary = "lowers JFA kernels to the LLVM and NVVM dialects";
-  let description = [{
-    Kernels become `llvm.func`s with `nvvm.kernel`; TMA descriptors are
-    128-byte `__grid_constant__` parameters; buffers and barriers are offsets
-    into the dynamic shared-memory window `@jfa_smem`; barrier, TMA and fence
-    ops become their NVVM counterparts. Arith, scf and vector ops are left
-    for the upstream conversions that follow in `jfa-lower-to-llvm`. Run
-    after `jfa-lower-async-tasks`.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
-}
-
 #endif // JFA_TRANSFORMS_PASSES_TD

@@ -5,8 +5,10 @@
 //
 // Instruction descriptor: f32 D (1 << 4), bf16 A and B (1 << 7, 1 << 10),
 // N = 128 (16 << 17), M = 128 (8 << 24) = 136316048.
-// Shared-memory descriptor fixed bits: LBO 1 << 16, SBO 1024 B (64 << 32),
-// version 1 << 46, 128-byte swizzle (2 << 61) = 4611756662049538048.
+// Shared-memory descriptors come from nvvm.tcgen05.mma_smem_desc: LBO 1,
+// SBO 1024 B (64 in 16-byte units), relative LBO mode, 128-byte swizzle
+// (mode 2); with the version bit its translation packs the fixed bits
+// 4611756662049538048 (checked in test/jfac/tcgen05-descriptor.test).
 
 // CHECK-LABEL: llvm.func @tc
 // CHECK: scf.if
@@ -17,7 +19,12 @@
 // CHECK-NEXT: nvvm.tcgen05.fence <after>
 // CHECK: %[[TADDR:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
 // CHECK: llvm.mlir.constant(136316048 : i32)
-// CHECK: llvm.mlir.constant(4611756662049538048 : i64)
+// CHECK: %[[LBO:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: %[[SBO:.*]] = llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: %[[BASE:.*]] = llvm.mlir.constant(0 : i8)
+// CHECK-NEXT: %[[REL:.*]] = llvm.mlir.constant(false)
+// CHECK-NEXT: %[[SWIZZLE:.*]] = llvm.mlir.constant(2 : i8)
+// CHECK-NEXT: nvvm.tcgen05.mma_smem_desc(%{{.*}}, %[[LBO]], %[[SBO]], %[[BASE]], %[[REL]], %[[SWIZZLE]])
 // The first MMA takes the caller's accumulate flag, the rest accumulate.
 // CHECK: nvvm.tcgen05.mma %[[TADDR]], %{{.*}}, %{{.*}}, %{{.*}}, %false {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>}
 // CHECK-COUNT-3: nvvm.tcgen05.mma %[[TADDR]]

@@ -61,7 +61,7 @@ jfa.kernel @k() warps(4) {
   %buf = jfa.local_alloc : !jfa.smem<1 x 64x64xf32>
   %c0 = arith.constant 0 : i32
   %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xf32>, i32
-  // expected-error @+1 {{'jfa.load_fragment' op unknown fragment layout "row"}}
+  // expected-error @+1 {{invalid kind of attribute specified}}
   %v = jfa.load_fragment %s, %c0 threads(128) layout("row") : !jfa.slot<64x64xf32> -> vector<32xf32>
 }
 

@@ -1,0 +1,131 @@
+//===- BarrierToLLVM.cpp - mbarriers and named barriers -------------------===//
+//
+// An mbarrier array is 8 bytes per barrier in the shared-memory window,
+// initialized once by thread 0; the ops map one to one onto NVVM's mbarrier
+// and bar.sync/bar.arrive ops.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+
+/// How long one mbarrier probe may suspend the thread (ns) before retrying.
+constexpr int64_t kWaitSuspendTimeHint = 10000000;
+
+struct AllocBarriersLowering : JFAPattern<AllocBarriersOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(AllocBarriersOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getOffset())
+      return op.emitOpError()
+             << "has no shared-memory offset; run jfa-allocate-shared-memory";
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value base = sharedAddress(b, *op.getOffset());
+    // Thread 0 initializes every barrier; the fence and the CTA barrier make
+    // the initialization visible to all threads and to the async proxy.
+    Value tid = NVVM::ThreadIdXOp::create(b, b.getI32Type());
+    Value leader =
+        LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq, tid, b.i32(0));
+    Value count = b.i32(op.getArriveCount());
+    for (int64_t i = 0, e = op.getType().getSize(); i < e; ++i) {
+      Value bar = LLVM::GEPOp::create(b, sharedPtr(getContext()), b.getI64Type(),
+                                      base, ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      NVVM::MBarrierInitOp::create(b, bar, count, leader);
+    }
+    NVVM::FenceMbarrierInitOp::create(b);
+    NVVM::Barrier0Op::create(b);
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+/// Element `index`: base + 8 * index.
+struct BarrierLowering : JFAPattern<BarrierOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, sharedPtr(getContext()), rewriter.getI64Type(),
+        adaptor.getBarriers(), ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    return success();
+  }
+};
+
+struct BarrierExpectLowering : JFAPattern<BarrierExpectOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(BarrierExpectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, b.getI64Type(), adaptor.getBarrier(), b.i32(op.getBytes()),
+        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::MBarrierArriveOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
+                                   adaptor.getBarrier(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierWaitLowering : JFAPattern<BarrierWaitOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
+        op, adaptor.getBarrier(), adaptor.getPhase(),
+        b.i32(kWaitSuspendTimeHint));
+    return success();
+  }
+};
+
+struct NamedBarrierSyncLowering : JFAPattern<NamedBarrierSyncOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(NamedBarrierSyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    NVVM::BarrierOp::create(b, Type(), b.i32(op.getId()),
+                            b.i32(op.getThreads()),
+                            NVVM::BarrierReductionAttr(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct NamedBarrierArriveLowering : JFAPattern<NamedBarrierArriveOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(NamedBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    rewriter.replaceOpWithNewOp<NVVM::BarrierArriveOp>(
+        op, b.i32(op.getId()), b.i32(op.getThreads()));
+    return success();
+  }
+};
+
+} // namespace
+
+void jfa::populateBarrierToLLVMPatterns(JFATypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<AllocBarriersLowering, BarrierLowering, BarrierExpectLowering,
+               BarrierArriveLowering, BarrierWaitLowering,
+               NamedBarrierSyncLowering, NamedBarrierArriveLowering>(converter);
+}

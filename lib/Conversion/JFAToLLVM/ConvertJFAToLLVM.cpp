@@ -1,0 +1,60 @@
+//===- ConvertJFAToLLVM.cpp - the JFA -> LLVM/NVVM conversion pass --------===//
+//
+// Declares the shared-memory window, rewrites kernel signatures, then runs
+// the patterns of every hardware concept (JFAToLLVM.h lists the files).
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+#include "lib/Conversion/Passes.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace jfa {
+#define GEN_PASS_DEF_JFACONVERTTOLLVM
+#include "lib/Conversion/Passes.h.inc"
+} // namespace jfa
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    JFATypeConverter converter(ctx);
+
+    // The dynamic shared-memory window every buffer and barrier lives in.
+    bool usesShared = false;
+    module.walk([&](Operation *op) {
+      usesShared |= isa<LocalAllocOp, AllocBarriersOp, TmemAllocOp>(op);
+    });
+    if (usesShared && !module.lookupSymbol(kSharedWindow)) {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      LLVM::GlobalOp::create(
+          b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+          /*isConstant=*/false, LLVM::Linkage::External, kSharedWindow,
+          Attribute(), /*alignment=*/kSharedBufferAlignment,
+          static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    }
+
+    for (auto kernel : llvm::make_early_inc_range(module.getOps<KernelOp>()))
+      if (failed(convertKernelSignature(kernel, converter)))
+        return signalPassFailure();
+
+    RewritePatternSet patterns(ctx);
+    populateSharedMemoryToLLVMPatterns(converter, patterns);
+    populateBarrierToLLVMPatterns(converter, patterns);
+    populateTMAToLLVMPatterns(converter, patterns);
+    populateWGMMAToLLVMPatterns(converter, patterns);
+    populateTensorMemoryToLLVMPatterns(converter, patterns);
+    populateRowOpsToLLVMPatterns(converter, patterns);
+    populateKernelToLLVMPatterns(converter, patterns);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<JFADialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

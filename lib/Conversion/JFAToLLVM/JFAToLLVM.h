@@ -1,0 +1,42 @@
+//===- JFAToLLVM.h - JFA to the LLVM and NVVM dialects ----------*- C++ -*-===//
+//
+// The conversion, one file per hardware concept, each adding its patterns:
+//
+//   SharedMemoryToLLVM.cpp  buffers, slots, fragments of register tiles
+//   BarrierToLLVM.cpp       mbarriers and named barriers
+//   TMAToLLVM.cpp           TMA copies and the async-proxy fence
+//   WGMMAToLLVM.cpp         wgmma (sm_90a)
+//   TensorMemoryToLLVM.cpp  tensor memory and tcgen05 (sm_100a)
+//   RowOpsToLLVM.cpp        row reductions, row broadcasts, index tiles
+//   KernelToLLVM.cpp        the kernel signature and grid/thread ids
+//
+//===----------------------------------------------------------------------===//
+#ifndef JFA_CONVERSION_JFATOLLVM_JFATOLLVM_H
+#define JFA_CONVERSION_JFATOLLVM_JFATOLLVM_H
+
+#include "lib/Conversion/JFAToLLVM/Utils.h"
+
+namespace jfa {
+
+void populateSharedMemoryToLLVMPatterns(JFATypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
+void populateBarrierToLLVMPatterns(JFATypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+void populateTMAToLLVMPatterns(JFATypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
+void populateWGMMAToLLVMPatterns(JFATypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+void populateTensorMemoryToLLVMPatterns(JFATypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
+void populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateKernelToLLVMPatterns(JFATypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+
+/// Replaces a jfa.kernel by an llvm.func carrying the NVVM launch facts.
+mlir::LogicalResult convertKernelSignature(KernelOp kernel,
+                                           const JFATypeConverter &converter);
+
+} // namespace jfa
+
+#endif // JFA_CONVERSION_JFATOLLVM_JFATOLLVM_H

@@ -1,0 +1,128 @@
+//===- KernelToLLVM.cpp - the kernel signature and grid/thread ids --------===//
+//
+// A jfa.kernel becomes an llvm.func with NVVM's kernel attributes: the
+// exact thread count, the entry register count tasks' setmaxnreg needs, the
+// cluster shape, and TMA descriptors as 64-byte aligned __grid_constant__
+// byval parameters.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+
+/// A CUtensorMap is 128 bytes and must be 64-byte aligned.
+constexpr int64_t kTensorMapBytes = 128;
+constexpr int64_t kTensorMapAlignment = 64;
+
+template <typename Op, typename X, typename Y, typename Z>
+struct GridIndexLowering : JFAPattern<Op> {
+  using JFAPattern<Op>::JFAPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value v;
+    switch (op.getDim()) {
+    case Dim::x:
+      v = X::create(rewriter, op.getLoc(), i32);
+      break;
+    case Dim::y:
+      v = Y::create(rewriter, op.getLoc(), i32);
+      break;
+    case Dim::z:
+      v = Z::create(rewriter, op.getLoc(), i32);
+      break;
+    }
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
+struct ThreadIdLowering : JFAPattern<ThreadIdOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(ThreadIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::ThreadIdXOp>(op, rewriter.getI32Type());
+    return success();
+  }
+};
+
+} // namespace
+
+void jfa::populateKernelToLLVMPatterns(JFATypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<ThreadIdLowering,
+               GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
+                                 NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
+               GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,
+                                 NVVM::GridDimYOp, NVVM::GridDimZOp>>(
+      converter);
+}
+
+/// The body moves unchanged; its arguments get LLVM types behind casts that
+/// the conversion folds away.
+LogicalResult jfa::convertKernelSignature(KernelOp kernel,
+                                          const JFATypeConverter &converter) {
+  MLIRContext *ctx = kernel.getContext();
+  OpBuilder b(kernel);
+  ArrayRef<Type> parameters = kernel.getArgumentTypes();
+  SmallVector<Type> inputs;
+  for (Type t : parameters) {
+    Type converted = converter.convertType(t);
+    if (!converted)
+      return kernel.emitOpError() << "cannot lower parameter type " << t;
+    inputs.push_back(converted);
+  }
+  auto fnType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), inputs);
+  auto fn =
+      LLVM::LLVMFuncOp::create(b, kernel.getLoc(), kernel.getSymName(), fnType);
+  using NVVM::NVVMDialect;
+  fn->setAttr(NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  int32_t threads = kernel.getNumThreads();
+  fn->setAttr(NVVMDialect::getReqntidAttrName(),
+              b.getDenseI32ArrayAttr({threads, 1, 1}));
+  auto *jfaDialect = ctx->getLoadedDialect<JFADialect>();
+  if (IntegerAttr entry =
+          jfaDialect->getEntryRegistersAttrHelper().getAttr(kernel)) {
+    // setmaxnreg needs a known register count at entry.
+    fn->setAttr(NVVMDialect::getMaxnregAttrName(),
+                b.getI32IntegerAttr(entry.getInt()));
+    fn->setAttr(NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  }
+  if (auto cluster = kernel.getClusterDims())
+    fn->setAttr(NVVMDialect::getClusterDimAttrName(),
+                b.getDenseI32ArrayAttr(*cluster));
+
+  for (auto [i, t] : llvm::enumerate(parameters)) {
+    if (!isa<TensorDescType>(t))
+      continue;
+    fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                  TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(),
+                                                         kTensorMapBytes)));
+    fn.setArgAttr(i, NVVMDialect::getGridConstantAttrName(), b.getUnitAttr());
+    fn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                  b.getI64IntegerAttr(kTensorMapAlignment));
+  }
+
+  fn.getBody().takeBody(kernel.getFunctionBody());
+  Block &entry = fn.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  for (auto [arg, type] : llvm::zip(entry.getArguments(), inputs)) {
+    Type original = arg.getType();
+    if (original == type)
+      continue;
+    arg.setType(type);
+    auto cast =
+        UnrealizedConversionCastOp::create(b, kernel.getLoc(), original, arg);
+    arg.replaceAllUsesExcept(cast.getResult(0), cast);
+  }
+  b.setInsertionPointToEnd(&entry);
+  LLVM::ReturnOp::create(b, kernel.getLoc(), ValueRange{});
+  kernel.erase();
+  return success();
+}

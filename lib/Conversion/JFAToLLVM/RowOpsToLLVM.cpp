@@ -1,0 +1,125 @@
+//===- RowOpsToLLVM.cpp - row reductions, broadcasts and index tiles ------===//
+//
+// All three are generic over the tile layout: a thread's registers sit at
+// its base coordinates plus the layout's constant offsets, and the lanes
+// sharing a row are reached by the layout's shuffle masks.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+
+using namespace mlir;
+using namespace jfa;
+
+static Value combine(LLVMBuilder &b, ReduceKind kind, Value x, Value y) {
+  if (kind == ReduceKind::max)
+    return LLVM::MaxNumOp::create(b, x, y);
+  return LLVM::FAddOp::create(b, x, y);
+}
+
+/// The register of a row vector that holds row offset `row`.
+static int64_t rowRegister(ArrayRef<int64_t> rowOffsets, int64_t row) {
+  return llvm::find(rowOffsets, row) - rowOffsets.begin();
+}
+
+namespace {
+
+/// Each thread combines its registers of each row, then exchanges partial
+/// results with the lanes holding the rest of the row (butterfly shuffles).
+struct ReduceRowsLowering : JFAPattern<ReduceRowsOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(ReduceRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto rows = dyn_cast<VectorType>(op.getType());
+    TileLayoutAttrInterface layout = op.getLayoutAttr();
+    if (!rows || !layout || !op.getShape() || !op.getThreads())
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    SmallVector<TileOffset> offsets =
+        layout.getRegisterOffsets(*op.getShape(), *op.getThreads());
+    SmallVector<int64_t> rowOffsets = layout.getRowOffsets();
+    Value result = LLVM::PoisonOp::create(b, rows);
+    for (auto [r, row] : llvm::enumerate(rowOffsets)) {
+      Value acc;
+      for (auto [i, offset] : llvm::enumerate(offsets)) {
+        if (offset.row != row)
+          continue;
+        Value x = b.element(adaptor.getInput(), i);
+        acc = acc ? combine(b, op.getKind(), acc, x) : x;
+      }
+      for (int64_t mask : layout.getRowShuffleMasks()) {
+        Value other = NVVM::ShflOp::create(
+            b, b.getF32Type(), b.i32(-1), acc, b.i32(mask), b.i32(0x1f),
+            NVVM::ShflKindAttr::get(getContext(), NVVM::ShflKind::bfly),
+            UnitAttr());
+        acc = combine(b, op.getKind(), acc, other);
+      }
+      result = b.insert(result, acc, r);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Register i of the tile takes the row vector's register of its row.
+struct BroadcastRowsLowering : JFAPattern<BroadcastRowsOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = dyn_cast<VectorType>(op.getType());
+    TileLayoutAttrInterface layout = op.getLayoutAttr();
+    if (!tile || !layout || !op.getShape() || !op.getThreads())
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    SmallVector<int64_t> rowOffsets = layout.getRowOffsets();
+    Value result = LLVM::PoisonOp::create(b, tile);
+    for (auto [i, offset] : llvm::enumerate(
+             layout.getRegisterOffsets(*op.getShape(), *op.getThreads())))
+      result = b.insert(
+          result,
+          b.element(adaptor.getInput(), rowRegister(rowOffsets, offset.row)),
+          i);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Register i holds base + offset i, row or column.
+struct IotaLowering : JFAPattern<IotaOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fragment = dyn_cast<VectorType>(op.getType());
+    if (!fragment || !adaptor.getThread() || !op.getShape() ||
+        !op.getThreads())
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    TileLayoutAttrInterface layout =
+        layoutOrBlocked(getContext(), op.getLayoutAttr());
+    ArrayRef<int64_t> shape = *op.getShape();
+    int64_t threads = *op.getThreads();
+    bool wantRows = op.getDim() == IotaDim::rows;
+    TileCoords base =
+        layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(), shape,
+                              threads);
+    Value result = LLVM::PoisonOp::create(b, fragment);
+    for (auto [i, offset] :
+         llvm::enumerate(layout.getRegisterOffsets(shape, threads))) {
+      Value index = wantRows ? b.add(base.row, offset.row)
+                             : b.add(base.col, offset.col);
+      result = b.insert(result, index, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void jfa::populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<ReduceRowsLowering, BroadcastRowsLowering, IotaLowering>(
+      converter);
+}

@@ -1,0 +1,136 @@
+//===- SharedMemoryToLLVM.cpp - buffers, slots and tile fragments ---------===//
+//
+// Buffers are offsets into the kernel's dynamic shared-memory window; a slot
+// is base + index * slot bytes; a transposed view is the same address. A
+// thread's fragment of a register tile is loaded and stored piece by piece,
+// where its layout (TileLayoutAttrInterface) puts it.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+
+using namespace mlir;
+using namespace jfa;
+
+/// Calls `visit(address, first, count)` for each piece of this thread's
+/// fragment: registers [first, first + count) live at `address` in the
+/// slot, in consecutive columns of one row.
+static void forEachFragmentPiece(
+    LLVMBuilder &b, TileLayoutAttrInterface layout, SlotType slotType,
+    Value slot, Value thread, int64_t threads, VectorType fragment,
+    function_ref<void(Value address, int64_t first, int64_t count)> visit) {
+  ArrayRef<int64_t> shape = slotType.getShape();
+  int64_t bytes = getElementBytes(fragment.getElementType());
+  int64_t columns = shape.back();
+  SmallVector<TileOffset> offsets = layout.getRegisterOffsets(shape, threads);
+  int64_t width = layout.getVectorWidth(shape, threads, bytes);
+  TileCoords base =
+      layout.emitThreadBase(b, b.getLoc(), thread, shape, threads);
+  // The byte offset of the thread's first element, row-major.
+  Value first = b.mul(b.add(b.mul(base.row, columns), base.col), bytes);
+  for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
+    int64_t delta = (offsets[i].row * columns + offsets[i].col) * bytes;
+    visit(slotAddress(b, slot, b.add(first, delta), slotType.getSwizzle()), i,
+          width);
+  }
+}
+
+namespace {
+
+struct LocalAllocLowering : JFAPattern<LocalAllocOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getOffset())
+      return op.emitOpError()
+             << "has no shared-memory offset; run jfa-allocate-shared-memory";
+    LLVMBuilder b(op.getLoc(), rewriter);
+    rewriter.replaceOp(op, sharedAddress(b, *op.getOffset()));
+    return success();
+  }
+};
+
+/// base + index * slot bytes.
+struct SlotLowering : JFAPattern<SlotOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(SlotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t bytes = op.getBuffer().getType().getSlotBytes();
+    Type slotType = LLVM::LLVMArrayType::get(rewriter.getI8Type(), bytes);
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, sharedPtr(getContext()), slotType, adaptor.getBuffer(),
+        ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    return success();
+  }
+};
+
+/// A transposed view is the same address; its users read it differently.
+struct TransposeLowering : JFAPattern<TransposeOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSlot());
+    return success();
+  }
+};
+
+struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(LoadFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    VectorType fragment = op.getType();
+    Type element = fragment.getElementType();
+    int64_t bytes = getElementBytes(element);
+    Value result = LLVM::PoisonOp::create(b, fragment);
+    forEachFragmentPiece(
+        b, layoutOrBlocked(getContext(), op.getLayoutAttr()),
+        op.getSlot().getType(), adaptor.getSlot(), adaptor.getThread(),
+        op.getThreads(), fragment,
+        [&](Value address, int64_t first, int64_t count) {
+          Value piece = LLVM::LoadOp::create(
+              b, VectorType::get({count}, element), address, count * bytes);
+          for (int64_t v = 0; v < count; ++v)
+            result = b.insert(result, b.element(piece, v), first + v);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(StoreFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    VectorType fragment = op.getValue().getType();
+    Type element = fragment.getElementType();
+    int64_t bytes = getElementBytes(element);
+    forEachFragmentPiece(
+        b, layoutOrBlocked(getContext(), op.getLayoutAttr()),
+        op.getSlot().getType(), adaptor.getSlot(), adaptor.getThread(),
+        op.getThreads(), fragment,
+        [&](Value address, int64_t first, int64_t count) {
+          auto pieceType = VectorType::get({count}, element);
+          Value piece = LLVM::PoisonOp::create(b, pieceType);
+          for (int64_t v = 0; v < count; ++v)
+            piece = b.insert(piece, b.element(adaptor.getValue(), first + v),
+                             v);
+          LLVM::StoreOp::create(b, piece, address, count * bytes);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void jfa::populateSharedMemoryToLLVMPatterns(JFATypeConverter &converter,
+                                             RewritePatternSet &patterns) {
+  patterns.add<LocalAllocLowering, SlotLowering, TransposeLowering,
+               LoadFragmentLowering, StoreFragmentLowering>(converter);
+}

@@ -1,0 +1,258 @@
+//===- TensorMemoryToLLVM.cpp - tensor memory and tcgen05 (sm_100a) -------===//
+//
+// Tensor memory is allocated by warp 0 (tcgen05.alloc writes the address to
+// a shared-memory word) and addressed as lane << 16 | column. tc_dot is one
+// thread's chain of tcgen05.mma over K; tmem_load/tmem_store move one row
+// per thread with the 32x32b shape, each warp reaching its own 32 lanes.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace jfa;
+
+/// `if (warp == 0) { body }` as an scf.if (the structured form still holds
+/// here; convert-scf-to-cf runs after this conversion).
+static void inWarpZero(LLVMBuilder &b, function_ref<void()> body) {
+  Value tid = NVVM::ThreadIdXOp::create(b, b.getI32Type());
+  Value first = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq,
+                                     b.udiv(tid, 32), b.i32(0));
+  auto ifOp = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
+}
+
+/// The tcgen05 shared-memory descriptor of a K-major operand whose rows span
+/// the swizzle, built by nvvm.tcgen05.mma_smem_desc: leading-dimension
+/// offset 1 (unused when swizzled), 8 rows of `swizzle` bytes between 8-row
+/// groups, swizzle mode 128B = 2, 64B = 4, 32B = 6.
+static Value tcgen05Descriptor(LLVMBuilder &b, Value address, int64_t swizzle) {
+  int64_t mode = swizzle == 128 ? 2 : swizzle == 64 ? 4 : 6;
+  Value start = b.lshr(LLVM::AndOp::create(b, address, b.i32(0x3FFFF)), 4);
+  auto i8 = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, b.getI8Type(), b.getI8IntegerAttr(v));
+  };
+  Value leadingDimOffset = b.i32(1);
+  Value strideDimOffset = b.i32((8 * swizzle) >> 4);
+  Value baseOffset = i8(0);
+  Value relative =
+      LLVM::ConstantOp::create(b, b.getI1Type(), b.getBoolAttr(false));
+  Value swizzleMode = i8(mode);
+  return NVVM::Tcgen05MmaSmemDescOp::create(b, b.getI64Type(), start,
+                                            leadingDimOffset, strideDimOffset,
+                                            baseOffset, relative, swizzleMode);
+}
+
+/// The kind::f16 instruction descriptor: f32 accumulator (bit 4), A and B
+/// bf16 (bits 7 and 10) or f16, A K-major, B K-major or transposed (bit 16),
+/// N >> 3 at bit 17, M >> 4 at bit 24.
+static int64_t tcgen05InstrDescriptor(Type element, int64_t m, int64_t n,
+                                      bool transposeB) {
+  int64_t ab = element.isBF16() ? 1 : 0;
+  return (int64_t(1) << 4) | (ab << 7) | (ab << 10) |
+         (int64_t(transposeB) << 16) | ((n >> 3) << 17) | ((m >> 4) << 24);
+}
+
+/// The tensor-memory address of this warp's lanes at `column`: warp w of
+/// the warpgroup may only reach lanes 32w.. (the hardware's rule), so the
+/// address is base + (32w << 16) + column.
+static Value tmemLaneAddress(LLVMBuilder &b, Value tmem, Value column) {
+  Value tid = NVVM::ThreadIdXOp::create(b, b.getI32Type());
+  Value warp = b.urem(b.udiv(tid, 32), 4);
+  Value lane = LLVM::ShlOp::create(b, b.mul(warp, 32), b.i32(16));
+  Value base = LLVM::PtrToIntOp::create(b, b.getI32Type(), tmem);
+  Value address = b.add(b.add(base, lane), column);
+  return LLVM::IntToPtrOp::create(b, tmemPtr(b.getContext()), address);
+}
+
+/// The 32-bit column of element column `column`: 16-bit tiles pack two
+/// elements per column.
+static Value tmemColumn(LLVMBuilder &b, TensorMemoryType tmem, Value column) {
+  if (tmem.getElementType().getIntOrFloatBitWidth() == 32)
+    return column;
+  return b.lshr(column, 1);
+}
+
+/// The b32 registers tcgen05.ld/st move for a fragment (pairs of 16-bit
+/// elements packed into one).
+static VectorType packedType(VectorType fragment) {
+  int64_t bits = fragment.getNumElements() * fragment.getElementTypeBitWidth();
+  return VectorType::get({bits / 32},
+                         IntegerType::get(fragment.getContext(), 32));
+}
+
+namespace {
+
+struct TmemAllocLowering : JFAPattern<TmemAllocOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getOffset())
+      return op.emitOpError()
+             << "has no shared-memory offset; run jfa-allocate-shared-memory";
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value slot = sharedAddress(b, *op.getOffset());
+    Value columns = b.i32(op.getType().getColumns());
+    inWarpZero(b, [&] {
+      NVVM::Tcgen05AllocOp::create(b, slot, columns);
+      NVVM::Tcgen05RelinquishAllocPermitOp::create(b);
+    });
+    NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::Barrier0Op::create(b);
+    NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value address = LLVM::LoadOp::create(b, b.getI32Type(), slot, 4);
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, tmemPtr(getContext()),
+                                                  address);
+    return success();
+  }
+};
+
+struct TmemDeallocLowering : JFAPattern<TmemDeallocOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemDeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value columns = b.i32(op.getTmem().getType().getColumns());
+    NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    inWarpZero(b, [&] {
+      NVVM::Tcgen05DeallocOp::create(b, adaptor.getTmem(), columns);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TcDotLowering : JFAPattern<TcDotOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TcDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    SlotType slotB = op.getB().getType();
+    auto slotA = dyn_cast<SlotType>(op.getA().getType());
+    Type element = slotB.getElementType();
+    int64_t n = slotB.getShape()[0], k = slotB.getShape()[1];
+    Type i32 = b.getI32Type();
+    // Shared-memory addresses are 32-bit; so are tensor-memory ones.
+    Value baseA = LLVM::PtrToIntOp::create(b, i32, adaptor.getA());
+    Value baseB = LLVM::PtrToIntOp::create(b, i32, adaptor.getB());
+    Value idesc = b.i32(
+        tcgen05InstrDescriptor(element, 128, n, slotB.getTransposed()));
+    Value always =
+        LLVM::ConstantOp::create(b, b.getI1Type(), b.getBoolAttr(true));
+    // Order after the barrier the issuing thread passed: tensor-memory
+    // writes of other threads (tmem_store) become visible to the MMA.
+    NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      Value matrixA;
+      if (slotA) {
+        matrixA = tcgen05Descriptor(b, b.add(baseA, kStepBytes(slotA, kk)),
+                                    slotA.getSwizzle());
+      } else {
+        // A in tensor memory: 16 elements of K are 8 (32-bit) columns on.
+        int64_t columns = kk * 16 * element.getIntOrFloatBitWidth() / 32;
+        matrixA = LLVM::IntToPtrOp::create(b, tmemPtr(getContext()),
+                                           b.add(baseA, columns));
+      }
+      Value descB = tcgen05Descriptor(b, b.add(baseB, kStepBytes(slotB, kk)),
+                                      slotB.getSwizzle());
+      NVVM::Tcgen05MMAOp::create(
+          b, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
+          NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
+          adaptor.getAcc(), matrixA, descB, idesc,
+          kk == 0 ? adaptor.getAccumulate() : always, Value(), Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TcCommitLowering : JFAPattern<TcCommitOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TcCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(op, adaptor.getBarrier(),
+                                                       Value());
+    return success();
+  }
+};
+
+struct TmemSliceLowering : JFAPattern<TmemSliceOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    TensorMemoryType from = op.getTmem().getType();
+    int64_t columns =
+        op.getColumns() * from.getElementType().getIntOrFloatBitWidth() / 32;
+    Value base =
+        LLVM::PtrToIntOp::create(b, b.getI32Type(), adaptor.getTmem());
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, tmemPtr(getContext()),
+                                                  b.add(base, columns));
+    return success();
+  }
+};
+
+struct TmemLoadLowering : JFAPattern<TmemLoadOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fragment = dyn_cast<VectorType>(op.getType());
+    if (!fragment)
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value taddr = tmemLaneAddress(
+        b, adaptor.getTmem(),
+        tmemColumn(b, op.getTmem().getType(), adaptor.getColumn()));
+    NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value bits = NVVM::Tcgen05LdOp::create(
+        b, packedType(fragment), /*pack=*/false,
+        NVVM::Tcgen05LdStShape::SHAPE_32X32B, taddr, Value());
+    NVVM::Tcgen05WaitOp::create(b, NVVM::Tcgen05WaitKind::LOAD);
+    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, fragment, bits);
+    return success();
+  }
+};
+
+struct TmemStoreLowering : JFAPattern<TmemStoreOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TmemStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fragment = dyn_cast<VectorType>(adaptor.getValue().getType());
+    if (!fragment)
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value taddr = tmemLaneAddress(
+        b, adaptor.getTmem(),
+        tmemColumn(b, op.getTmem().getType(), adaptor.getColumn()));
+    Value bits =
+        LLVM::BitcastOp::create(b, packedType(fragment), adaptor.getValue());
+    NVVM::Tcgen05StOp::create(b, /*unpack=*/false,
+                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, taddr, bits,
+                              Value());
+    NVVM::Tcgen05WaitOp::create(b, NVVM::Tcgen05WaitKind::STORE);
+    // Make the stores visible to tcgen05 ops issued after a barrier.
+    NVVM::Tcgen05FenceOp::create(b,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void jfa::populateTensorMemoryToLLVMPatterns(JFATypeConverter &converter,
+                                             RewritePatternSet &patterns) {
+  patterns.add<TmemAllocLowering, TmemDeallocLowering, TcDotLowering,
+               TcCommitLowering, TmemSliceLowering, TmemLoadLowering,
+               TmemStoreLowering>(converter);
+}

@@ -1,0 +1,100 @@
+//===- Utils.cpp - shared pieces of the JFA -> LLVM conversion ------------===//
+#include "lib/Conversion/JFAToLLVM/Utils.h"
+
+using namespace mlir;
+
+namespace jfa {
+
+Type llvmPtr(MLIRContext *ctx, NVVM::NVVMMemorySpace space) {
+  return LLVM::LLVMPointerType::get(ctx, static_cast<unsigned>(space));
+}
+
+Value LLVMBuilder::i32(int64_t v) {
+  return LLVM::ConstantOp::create(*this, getI32Type(), getI32IntegerAttr(v));
+}
+Value LLVMBuilder::i64(int64_t v) {
+  return LLVM::ConstantOp::create(*this, getI64Type(), getI64IntegerAttr(v));
+}
+Value LLVMBuilder::constLike(Value x, int64_t v) {
+  return x.getType().isInteger(64) ? i64(v) : i32(v);
+}
+Value LLVMBuilder::add(Value x, Value y) {
+  return LLVM::AddOp::create(*this, x, y);
+}
+Value LLVMBuilder::add(Value x, int64_t y) { return add(x, constLike(x, y)); }
+Value LLVMBuilder::mul(Value x, Value y) {
+  return LLVM::MulOp::create(*this, x, y);
+}
+Value LLVMBuilder::mul(Value x, int64_t y) { return mul(x, constLike(x, y)); }
+Value LLVMBuilder::udiv(Value x, int64_t y) {
+  return LLVM::UDivOp::create(*this, x, constLike(x, y));
+}
+Value LLVMBuilder::urem(Value x, int64_t y) {
+  return LLVM::URemOp::create(*this, x, constLike(x, y));
+}
+Value LLVMBuilder::lshr(Value x, int64_t y) {
+  return LLVM::LShrOp::create(*this, x, constLike(x, y));
+}
+Value LLVMBuilder::element(Value vector, int64_t i) {
+  return LLVM::ExtractElementOp::create(*this, vector, i32(i));
+}
+Value LLVMBuilder::insert(Value vector, Value value, int64_t i) {
+  return LLVM::InsertElementOp::create(*this, vector, value, i32(i));
+}
+
+JFATypeConverter::JFATypeConverter(MLIRContext *ctx) : LLVMTypeConverter(ctx) {
+  addConversion([ctx](SharedBufferType) { return sharedPtr(ctx); });
+  addConversion([ctx](SlotType) { return sharedPtr(ctx); });
+  addConversion([ctx](BarrierArrayType) { return sharedPtr(ctx); });
+  addConversion([ctx](BarrierType) { return sharedPtr(ctx); });
+  // A __grid_constant__ parameter is used through its generic address.
+  addConversion([ctx](TensorDescType) {
+    return llvmPtr(ctx, NVVM::NVVMMemorySpace::Generic);
+  });
+  addConversion([ctx](GlobalPtrType) {
+    return llvmPtr(ctx, NVVM::NVVMMemorySpace::Global);
+  });
+  addConversion([ctx](TensorMemoryType) { return tmemPtr(ctx); });
+}
+
+Value sharedAddress(LLVMBuilder &b, int64_t offset) {
+  Value base = LLVM::AddressOfOp::create(b, sharedPtr(b.getContext()),
+                                         kSharedWindow);
+  if (offset == 0)
+    return base;
+  return LLVM::GEPOp::create(b, sharedPtr(b.getContext()), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+}
+
+/// The swizzle: bits [4, 4+log2(swizzle/16)) of the byte offset (the 16-byte
+/// chunk within the row) are XORed with bits [7, ...), the row within an
+/// 8-row atom. It moves 16-byte chunks but never splits one.
+Value slotAddress(LLVMBuilder &b, Value slot, Value offset, int64_t swizzle) {
+  if (swizzle) {
+    int64_t mask = (swizzle / 16 - 1) << 4;
+    Value row = LLVM::AndOp::create(b, b.lshr(offset, 3), b.i32(mask));
+    offset = LLVM::XOrOp::create(b, offset, row);
+  }
+  return LLVM::GEPOp::create(b, slot.getType(), b.getI8Type(), slot,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+int64_t kStepBytes(SlotType slot, int64_t kk) {
+  int64_t bytes = getElementBytes(slot.getElementType());
+  if (slot.getTransposed())
+    return kk * 16 * slot.getStoredShape().back() * bytes;
+  return kk * 16 * bytes;
+}
+
+TileLayoutAttrInterface layoutOrBlocked(MLIRContext *ctx,
+                                        TileLayoutAttrInterface layout) {
+  if (layout)
+    return layout;
+  return BlockedLayoutAttr::get(ctx);
+}
+
+LogicalResult notDistributed(Operation *op) {
+  return op->emitOpError() << "run jfa-distribute-tiles first";
+}
+
+} // namespace jfa

@@ -1,0 +1,184 @@
+//===- WGMMAToLLVM.cpp - warpgroup MMA (sm_90a) ---------------------------===//
+//
+// jfa.warpgroup_dot is one warpgroup's share of a jfa.async_dot: a chain of
+// wgmma.mma_async m64nNk16 over K, then a commit. The accumulator fragment
+// is the #jfa.wgmma_acc layout, which is exactly wgmma's register order, so
+// it travels into the instruction's struct element for element; a bf16/f16
+// register A operand in that layout is A's register fragment likewise.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+
+using namespace mlir;
+using namespace jfa;
+
+/// The wgmma shared-memory matrix descriptor of a K-major operand whose rows
+/// span the swizzle (PTX ISA, "Matrix Descriptor Format"):
+///   [0, 14)  start address >> 4
+///   [16, 30) leading-dimension byte offset >> 4: 1, unused when swizzled
+///   [32, 46) stride between 8-row groups >> 4: 8 rows of `swizzle` bytes
+///   [62, 64) swizzle mode: 128B = 1, 64B = 2, 32B = 3
+static Value wgmmaDescriptor(LLVMBuilder &b, Value address, int64_t swizzle) {
+  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  int64_t fixed = (int64_t(1) << 16) | (int64_t((8 * swizzle) >> 4) << 32) |
+                  (mode << 62);
+  Value start = b.lshr(LLVM::AndOp::create(b, address, b.i64(0x3FFFF)), 4);
+  return LLVM::OrOp::create(b, start, b.i64(fixed));
+}
+
+/// wgmma with A in registers, as inline PTX (NVVM's wgmma op takes A only as
+/// a descriptor): `regsA` are the 4 b32 registers of this k16 step.
+static Value wgmmaRegisterA(LLVMBuilder &b, Type structType, int64_t count,
+                            Value acc, ArrayRef<Value> regsA, Value descB,
+                            int64_t n, StringRef type, bool transposeB) {
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < count; ++i)
+    operands.push_back(
+        LLVM::ExtractValueOp::create(b, acc, ArrayRef<int64_t>{i}));
+  llvm::append_range(operands, regsA);
+  operands.push_back(descB);
+  operands.push_back(b.i32(1)); // scale-d: accumulate
+  std::string constraints, outputs;
+  for (int64_t i = 0; i < count; ++i) {
+    constraints += "=f,";
+    outputs += (i ? ", $" : "$") + std::to_string(i);
+  }
+  for (int64_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "r,r,r,r,l,n";
+  int64_t first = 2 * count;
+  auto arg = [&](int64_t i) { return "$" + std::to_string(first + i); };
+  std::string asmText = "{\n.reg .pred p;\nsetp.ne.b32 p, " + arg(5) +
+                        ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                        std::to_string(n) + "k16.f32." + type.str() + "." +
+                        type.str() + " {" + outputs + "}, {" + arg(0) + ", " +
+                        arg(1) + ", " + arg(2) + ", " + arg(3) + "}, " +
+                        arg(4) + ", p, 1, 1, " + (transposeB ? "1" : "0") +
+                        ";\n}\n";
+  return LLVM::InlineAsmOp::create(b, structType, operands, asmText,
+                                   constraints, /*has_side_effects=*/true,
+                                   /*is_align_stack=*/false,
+                                   LLVM::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
+namespace {
+
+struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    MLIRContext *ctx = getContext();
+    SlotType slotB = op.getB().getType();
+    auto slotA = dyn_cast<SlotType>(op.getA().getType());
+    auto regsA = dyn_cast<VectorType>(op.getA().getType());
+    VectorType accType = op.getAcc().getType();
+    Type element = slotB.getElementType();
+    int64_t n = slotB.getShape()[0], k = slotB.getShape()[1];
+    int64_t bytes = getElementBytes(element);
+    int64_t count = accType.getNumElements();
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(count, b.getF32Type()));
+
+    Value acc = LLVM::PoisonOp::create(b, structType);
+    for (int64_t i = 0; i < count; ++i)
+      acc = LLVM::InsertValueOp::create(
+          b, acc, b.element(adaptor.getAcc(), i), ArrayRef<int64_t>{i});
+
+    Type i64 = b.getI64Type();
+    Value baseA;
+    if (slotA) {
+      // Warpgroup g multiplies rows [64g, 64g + 64) of A.
+      Value g = LLVM::ZExtOp::create(b, i64, adaptor.getWarpgroup());
+      baseA = b.add(LLVM::PtrToIntOp::create(b, i64, adaptor.getA()),
+                    b.mul(g, 64 * k * bytes));
+    }
+    Value baseB = LLVM::PtrToIntOp::create(b, i64, adaptor.getB());
+
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
+    NVVM::WGMMATypes type =
+        element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    // A transposed B view is N-major: wgmma's transpose-B bit (layout row).
+    NVVM::MMALayout layoutB =
+        slotB.getTransposed() ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      Value descB = wgmmaDescriptor(b, b.add(baseB, kStepBytes(slotB, kk)),
+                                    slotB.getSwizzle());
+      if (regsA) {
+        // Columns [16kk, 16kk + 16) of the wgmma layout are elements
+        // [8kk, 8kk + 8) of the fragment, in the order of the A registers.
+        SmallVector<Value> regs;
+        auto pairType = VectorType::get({2}, element);
+        for (int64_t r = 0; r < 4; ++r) {
+          Value pair = LLVM::PoisonOp::create(b, pairType);
+          for (int64_t v = 0; v < 2; ++v)
+            pair = b.insert(pair, b.element(adaptor.getA(), 8 * kk + 2 * r + v),
+                            v);
+          regs.push_back(LLVM::BitcastOp::create(b, b.getI32Type(), pair));
+        }
+        acc = wgmmaRegisterA(b, structType, count, acc, regs, descB, n,
+                             element.isBF16() ? "bf16" : "f16",
+                             slotB.getTransposed());
+        continue;
+      }
+      Value descA = wgmmaDescriptor(b, b.add(baseA, kStepBytes(slotA, kk)),
+                                    slotA.getSwizzle());
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          b, structType, acc, descA, descB, shape, type, type,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, layoutB,
+          /*satfinite=*/NVVM::MMAIntOverflowAttr());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+
+    Value result = LLVM::PoisonOp::create(b, accType);
+    for (int64_t i = 0; i < count; ++i)
+      result = b.insert(
+          result, LLVM::ExtractValueOp::create(b, acc, ArrayRef<int64_t>{i}),
+          i);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// wgmma.wait_group, then every accumulator element passes through an empty
+/// asm so that no read of it is scheduled before the wait.
+struct AsyncDotWaitLowering : JFAPattern<AsyncDotWaitOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(AsyncDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, op.getPending());
+    SmallVector<Value> results;
+    for (Value v : adaptor.getValues()) {
+      auto vec = dyn_cast<VectorType>(v.getType());
+      if (!vec || !vec.getElementType().isF32())
+        return op.emitOpError()
+               << "waits on f32 fragments only, got " << v.getType();
+      Value pinned = LLVM::PoisonOp::create(b, vec);
+      for (int64_t i = 0; i < vec.getNumElements(); ++i) {
+        auto asmOp = LLVM::InlineAsmOp::create(
+            b, b.getF32Type(), ValueRange{b.element(v, i)}, "", "=f,0",
+            /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+        pinned = b.insert(pinned, asmOp.getResult(0), i);
+      }
+      results.push_back(pinned);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void jfa::populateWGMMAToLLVMPatterns(JFATypeConverter &converter,
+                                      RewritePatternSet &patterns) {
+  patterns.add<WarpgroupDotLowering, AsyncDotWaitLowering>(converter);
+}
