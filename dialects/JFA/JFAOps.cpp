@@ -102,9 +102,9 @@ void KernelOp::print(OpAsmPrinter &p) {
     p << ')';
   }
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getSymNameAttrName(), getFunctionTypeAttrName(),
-                            getNumWarpsAttrName(), getClusterDimsAttrName(),
-                            getArgAttrsAttrName(), getResAttrsAttrName()});
+      (*this)->getAttrs(),
+      {getSymNameAttrName(), getFunctionTypeAttrName(), getNumWarpsAttrName(),
+       getClusterDimsAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }

@@ -38,8 +38,7 @@ std::optional<TargetFeature> getRequiredTargetFeature(Operation *op) {
   for (TargetFeature f : {TargetFeature::Wgmma, TargetFeature::TensorMemory}) {
     bool required =
         f == TargetFeature::Wgmma
-            ? op->hasTrait<
-                  RequiresTargetFeature<TargetFeature::Wgmma>::Impl>()
+            ? op->hasTrait<RequiresTargetFeature<TargetFeature::Wgmma>::Impl>()
             : op->hasTrait<
                   RequiresTargetFeature<TargetFeature::TensorMemory>::Impl>();
     if (required)

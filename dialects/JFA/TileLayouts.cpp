@@ -58,18 +58,16 @@ static int64_t blockedChunk(ArrayRef<int64_t> shape, int64_t threads) {
   return chunk;
 }
 
-LogicalResult
-BlockedLayoutAttr::verifyTile(RankedTensorType tile,
-                              function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult BlockedLayoutAttr::verifyTile(
+    RankedTensorType tile, function_ref<InFlightDiagnostic()> emitError) const {
   if (tile.getRank() != 1 && tile.getRank() != 2)
     return emitError() << "a blocked tile is 1-d or 2-d, got " << tile;
   return success();
 }
 
-LogicalResult
-BlockedLayoutAttr::verifyTask(RankedTensorType tile, int64_t firstWarp,
-                              int64_t numWarps,
-                              function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult BlockedLayoutAttr::verifyTask(
+    RankedTensorType tile, int64_t firstWarp, int64_t numWarps,
+    function_ref<InFlightDiagnostic()> emitError) const {
   int64_t threads = 32 * numWarps;
   int64_t stride = threads * blockedChunk(tile.getShape(), threads);
   int64_t columns = numColumns(tile.getShape());
@@ -114,15 +112,16 @@ TileCoords BlockedLayoutAttr::emitThreadBase(OpBuilder &b, Location loc,
 }
 
 SmallVector<int64_t> BlockedLayoutAttr::getRowOffsets() const { return {}; }
-SmallVector<int64_t> BlockedLayoutAttr::getRowShuffleMasks() const { return {}; }
+SmallVector<int64_t> BlockedLayoutAttr::getRowShuffleMasks() const {
+  return {};
+}
 
 //===----------------------------------------------------------------------===//
 // #jfa.wgmma_acc
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-WgmmaAccLayoutAttr::verifyTile(RankedTensorType tile,
-                               function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult WgmmaAccLayoutAttr::verifyTile(
+    RankedTensorType tile, function_ref<InFlightDiagnostic()> emitError) const {
   if (tile.getRank() != 2 || tile.getDimSize(0) % 64 != 0 ||
       tile.getDimSize(1) % 8 != 0 || tile.getDimSize(1) > 256)
     return emitError()
@@ -132,10 +131,9 @@ WgmmaAccLayoutAttr::verifyTile(RankedTensorType tile,
   return success();
 }
 
-LogicalResult
-WgmmaAccLayoutAttr::verifyTask(RankedTensorType tile, int64_t firstWarp,
-                               int64_t numWarps,
-                               function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult WgmmaAccLayoutAttr::verifyTask(
+    RankedTensorType tile, int64_t firstWarp, int64_t numWarps,
+    function_ref<InFlightDiagnostic()> emitError) const {
   if (firstWarp % 4 != 0 || numWarps % 4 != 0 ||
       tile.getDimSize(0) != 16 * numWarps)
     return emitError() << "tile " << tile
@@ -180,7 +178,9 @@ TileCoords WgmmaAccLayoutAttr::emitThreadBase(OpBuilder &b, Location loc,
   return {row, m.mul(m.urem(lane, 4), 2)};
 }
 
-SmallVector<int64_t> WgmmaAccLayoutAttr::getRowOffsets() const { return {0, 8}; }
+SmallVector<int64_t> WgmmaAccLayoutAttr::getRowOffsets() const {
+  return {0, 8};
+}
 
 /// The 4 lanes of a quad hold the columns of the same rows.
 SmallVector<int64_t> WgmmaAccLayoutAttr::getRowShuffleMasks() const {
@@ -191,18 +191,16 @@ SmallVector<int64_t> WgmmaAccLayoutAttr::getRowShuffleMasks() const {
 // #jfa.tmem_row
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-TmemRowLayoutAttr::verifyTile(RankedTensorType tile,
-                              function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult TmemRowLayoutAttr::verifyTile(
+    RankedTensorType tile, function_ref<InFlightDiagnostic()> emitError) const {
   if (tile.getRank() != 2 || tile.getDimSize(0) != 128)
     return emitError() << "a #jfa.tmem_row tile has 128 rows, got " << tile;
   return success();
 }
 
-LogicalResult
-TmemRowLayoutAttr::verifyTask(RankedTensorType tile, int64_t firstWarp,
-                              int64_t numWarps,
-                              function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult TmemRowLayoutAttr::verifyTask(
+    RankedTensorType tile, int64_t firstWarp, int64_t numWarps,
+    function_ref<InFlightDiagnostic()> emitError) const {
   if (firstWarp % 4 != 0 || numWarps != 4)
     return emitError() << "tile " << tile << " in the tmem_row layout needs "
                        << "a task of exactly one aligned warpgroup; the task "
@@ -237,7 +235,9 @@ TileCoords TmemRowLayoutAttr::emitThreadBase(OpBuilder &b, Location loc,
 }
 
 SmallVector<int64_t> TmemRowLayoutAttr::getRowOffsets() const { return {0}; }
-SmallVector<int64_t> TmemRowLayoutAttr::getRowShuffleMasks() const { return {}; }
+SmallVector<int64_t> TmemRowLayoutAttr::getRowShuffleMasks() const {
+  return {};
+}
 
 //===----------------------------------------------------------------------===//
 // #jfa.rows_of<parent>
@@ -251,9 +251,8 @@ static TileLayoutAttrInterface rowParent(RowsOfLayoutAttr rows) {
   return parent;
 }
 
-LogicalResult
-RowsOfLayoutAttr::verifyTile(RankedTensorType tile,
-                             function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult RowsOfLayoutAttr::verifyTile(
+    RankedTensorType tile, function_ref<InFlightDiagnostic()> emitError) const {
   if (!rowParent(*this))
     return emitError() << "unknown register-tile layout " << *this
                        << "; row vectors exist in #jfa.wgmma_acc and "
@@ -263,10 +262,9 @@ RowsOfLayoutAttr::verifyTile(RankedTensorType tile,
   return success();
 }
 
-LogicalResult
-RowsOfLayoutAttr::verifyTask(RankedTensorType tile, int64_t firstWarp,
-                             int64_t numWarps,
-                             function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult RowsOfLayoutAttr::verifyTask(
+    RankedTensorType tile, int64_t firstWarp, int64_t numWarps,
+    function_ref<InFlightDiagnostic()> emitError) const {
   return rowParent(*this).verifyTask(tile, firstWarp, numWarps, emitError);
 }
 

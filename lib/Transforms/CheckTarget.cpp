@@ -24,9 +24,8 @@ void describeMissing(InFlightDiagnostic &diag, TargetFeature feature,
          << " does not have (" << where << " only); on " << arch
          << " accumulate in tensor memory (jfa.tc_dot)";
   else
-    diag << "uses tensor memory (tcgen05), which " << arch
-         << " does not have (" << where << " only); on " << arch
-         << " use jfa.async_dot (wgmma)";
+    diag << "uses tensor memory (tcgen05), which " << arch << " does not have ("
+         << where << " only); on " << arch << " use jfa.async_dot (wgmma)";
 }
 
 struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
@@ -35,9 +34,8 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
   void runOnOperation() override {
     std::optional<Target> target = lookupTarget(arch);
     if (!target) {
-      getOperation().emitError()
-          << "jfa-check-target: unknown arch '" << arch
-          << "'; known targets: " << knownTargetNames();
+      getOperation().emitError() << "jfa-check-target: unknown arch '" << arch
+                                 << "'; known targets: " << knownTargetNames();
       return signalPassFailure();
     }
     bool failed = false;

@@ -213,10 +213,9 @@ struct IotaOnFragments : OpConversionPattern<IotaOp>, RowOpsOnFragments {
     if (!tile || !fragment)
       return failure();
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
-    rewriter.replaceOpWithNewOp<IotaOp>(op, fragment, op.getDim(), thread,
-                                        threadsAttr(rewriter),
-                                        recordedLayout(tile),
-                                        shapeAttr(rewriter, tile));
+    rewriter.replaceOpWithNewOp<IotaOp>(
+        op, fragment, op.getDim(), thread, threadsAttr(rewriter),
+        recordedLayout(tile), shapeAttr(rewriter, tile));
     return success();
   }
 };
@@ -287,8 +286,8 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
             continue;
           TileLayoutAttrInterface layout = getTileLayout(tile);
           if (!layout) {
-            op->emitError() << "unknown register-tile layout "
-                            << tile.getEncoding();
+            op->emitError()
+                << "unknown register-tile layout " << tile.getEncoding();
             return WalkResult::interrupt();
           }
           if (!isa<RowsOfLayoutAttr>(layout) &&
@@ -323,11 +322,13 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     RewritePatternSet patterns(ctx);
     patterns.add<LocalLoadToFragment, LocalStoreToFragment>(converter, ctx,
                                                             threads);
-    patterns.add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
-                 AsyncDotToWarpgroupDot, DotWaitOnFragments,
-                 TmemLoadToFragment>(converter, ctx);
-    patterns.add<IotaOnFragments, ReduceRowsOnFragments,
-                 BroadcastRowsOnFragments>(converter, ctx, threads);
+    patterns
+        .add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
+             AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment>(
+            converter, ctx);
+    patterns
+        .add<IotaOnFragments, ReduceRowsOnFragments, BroadcastRowsOnFragments>(
+            converter, ctx, threads);
     patterns.add<TmemStoreOfFragment>(converter, ctx);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));

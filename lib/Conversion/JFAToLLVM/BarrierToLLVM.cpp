@@ -32,8 +32,9 @@ struct AllocBarriersLowering : JFAPattern<AllocBarriersOp> {
         LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq, tid, b.i32(0));
     Value count = b.i32(op.getArriveCount());
     for (int64_t i = 0, e = op.getType().getSize(); i < e; ++i) {
-      Value bar = LLVM::GEPOp::create(b, sharedPtr(getContext()), b.getI64Type(),
-                                      base, ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      Value bar =
+          LLVM::GEPOp::create(b, sharedPtr(getContext()), b.getI64Type(), base,
+                              ArrayRef<LLVM::GEPArg>{int32_t(i)});
       NVVM::MBarrierInitOp::create(b, bar, count, leader);
     }
     NVVM::FenceMbarrierInitOp::create(b);
@@ -115,8 +116,8 @@ struct NamedBarrierArriveLowering : JFAPattern<NamedBarrierArriveOp> {
   matchAndRewrite(NamedBarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     LLVMBuilder b(op.getLoc(), rewriter);
-    rewriter.replaceOpWithNewOp<NVVM::BarrierArriveOp>(
-        op, b.i32(op.getId()), b.i32(op.getThreads()));
+    rewriter.replaceOpWithNewOp<NVVM::BarrierArriveOp>(op, b.i32(op.getId()),
+                                                       b.i32(op.getThreads()));
     return success();
   }
 };

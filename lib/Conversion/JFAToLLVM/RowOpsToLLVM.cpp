@@ -92,8 +92,7 @@ struct IotaLowering : JFAPattern<IotaOp> {
   matchAndRewrite(IotaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto fragment = dyn_cast<VectorType>(op.getType());
-    if (!fragment || !adaptor.getThread() || !op.getShape() ||
-        !op.getThreads())
+    if (!fragment || !adaptor.getThread() || !op.getShape() || !op.getThreads())
       return notDistributed(op);
     LLVMBuilder b(op.getLoc(), rewriter);
     TileLayoutAttrInterface layout =
@@ -101,14 +100,13 @@ struct IotaLowering : JFAPattern<IotaOp> {
     ArrayRef<int64_t> shape = *op.getShape();
     int64_t threads = *op.getThreads();
     bool wantRows = op.getDim() == IotaDim::rows;
-    TileCoords base =
-        layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(), shape,
-                              threads);
+    TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
+                                            shape, threads);
     Value result = LLVM::PoisonOp::create(b, fragment);
     for (auto [i, offset] :
          llvm::enumerate(layout.getRegisterOffsets(shape, threads))) {
-      Value index = wantRows ? b.add(base.row, offset.row)
-                             : b.add(base.col, offset.col);
+      Value index =
+          wantRows ? b.add(base.row, offset.row) : b.add(base.col, offset.col);
       result = b.insert(result, index, i);
     }
     rewriter.replaceOp(op, result);

@@ -118,8 +118,8 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
           auto pieceType = VectorType::get({count}, element);
           Value piece = LLVM::PoisonOp::create(b, pieceType);
           for (int64_t v = 0; v < count; ++v)
-            piece = b.insert(piece, b.element(adaptor.getValue(), first + v),
-                             v);
+            piece =
+                b.insert(piece, b.element(adaptor.getValue(), first + v), v);
           LLVM::StoreOp::create(b, piece, address, count * bytes);
         });
     rewriter.eraseOp(op);

@@ -141,8 +141,8 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
     // Shared-memory addresses are 32-bit; so are tensor-memory ones.
     Value baseA = LLVM::PtrToIntOp::create(b, i32, adaptor.getA());
     Value baseB = LLVM::PtrToIntOp::create(b, i32, adaptor.getB());
-    Value idesc = b.i32(
-        tcgen05InstrDescriptor(element, 128, n, slotB.getTransposed()));
+    Value idesc =
+        b.i32(tcgen05InstrDescriptor(element, 128, n, slotB.getTransposed()));
     Value always =
         LLVM::ConstantOp::create(b, b.getI1Type(), b.getBoolAttr(true));
     // Order after the barrier the issuing thread passed: tensor-memory
@@ -192,8 +192,7 @@ struct TmemSliceLowering : JFAPattern<TmemSliceOp> {
     TensorMemoryType from = op.getTmem().getType();
     int64_t columns =
         op.getColumns() * from.getElementType().getIntOrFloatBitWidth() / 32;
-    Value base =
-        LLVM::PtrToIntOp::create(b, b.getI32Type(), adaptor.getTmem());
+    Value base = LLVM::PtrToIntOp::create(b, b.getI32Type(), adaptor.getTmem());
     rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, tmemPtr(getContext()),
                                                   b.add(base, columns));
     return success();
@@ -241,8 +240,7 @@ struct TmemStoreLowering : JFAPattern<TmemStoreOp> {
                               Value());
     NVVM::Tcgen05WaitOp::create(b, NVVM::Tcgen05WaitKind::STORE);
     // Make the stores visible to tcgen05 ops issued after a barrier.
-    NVVM::Tcgen05FenceOp::create(b,
-                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     rewriter.eraseOp(op);
     return success();
   }

@@ -58,8 +58,8 @@ JFATypeConverter::JFATypeConverter(MLIRContext *ctx) : LLVMTypeConverter(ctx) {
 }
 
 Value sharedAddress(LLVMBuilder &b, int64_t offset) {
-  Value base = LLVM::AddressOfOp::create(b, sharedPtr(b.getContext()),
-                                         kSharedWindow);
+  Value base =
+      LLVM::AddressOfOp::create(b, sharedPtr(b.getContext()), kSharedWindow);
   if (offset == 0)
     return base;
   return LLVM::GEPOp::create(b, sharedPtr(b.getContext()), b.getI8Type(), base,

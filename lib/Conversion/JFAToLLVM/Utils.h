@@ -60,8 +60,7 @@ struct JFATypeConverter : mlir::LLVMTypeConverter {
 };
 
 /// The base of every JFA lowering pattern.
-template <typename Op>
-struct JFAPattern : mlir::ConvertOpToLLVMPattern<Op> {
+template <typename Op> struct JFAPattern : mlir::ConvertOpToLLVMPattern<Op> {
   using mlir::ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
 };
 

@@ -20,8 +20,8 @@ using namespace jfa;
 ///   [62, 64) swizzle mode: 128B = 1, 64B = 2, 32B = 3
 static Value wgmmaDescriptor(LLVMBuilder &b, Value address, int64_t swizzle) {
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
-  int64_t fixed = (int64_t(1) << 16) | (int64_t((8 * swizzle) >> 4) << 32) |
-                  (mode << 62);
+  int64_t fixed =
+      (int64_t(1) << 16) | (int64_t((8 * swizzle) >> 4) << 32) | (mode << 62);
   Value start = b.lshr(LLVM::AndOp::create(b, address, b.i64(0x3FFFF)), 4);
   return LLVM::OrOp::create(b, start, b.i64(fixed));
 }
@@ -48,13 +48,12 @@ static Value wgmmaRegisterA(LLVMBuilder &b, Type structType, int64_t count,
   constraints += "r,r,r,r,l,n";
   int64_t first = 2 * count;
   auto arg = [&](int64_t i) { return "$" + std::to_string(first + i); };
-  std::string asmText = "{\n.reg .pred p;\nsetp.ne.b32 p, " + arg(5) +
-                        ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                        std::to_string(n) + "k16.f32." + type.str() + "." +
-                        type.str() + " {" + outputs + "}, {" + arg(0) + ", " +
-                        arg(1) + ", " + arg(2) + ", " + arg(3) + "}, " +
-                        arg(4) + ", p, 1, 1, " + (transposeB ? "1" : "0") +
-                        ";\n}\n";
+  std::string asmText =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, " + arg(5) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+      "k16.f32." + type.str() + "." + type.str() + " {" + outputs + "}, {" +
+      arg(0) + ", " + arg(1) + ", " + arg(2) + ", " + arg(3) + "}, " + arg(4) +
+      ", p, 1, 1, " + (transposeB ? "1" : "0") + ";\n}\n";
   return LLVM::InlineAsmOp::create(b, structType, operands, asmText,
                                    constraints, /*has_side_effects=*/true,
                                    /*is_align_stack=*/false,
@@ -85,8 +84,8 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
 
     Value acc = LLVM::PoisonOp::create(b, structType);
     for (int64_t i = 0; i < count; ++i)
-      acc = LLVM::InsertValueOp::create(
-          b, acc, b.element(adaptor.getAcc(), i), ArrayRef<int64_t>{i});
+      acc = LLVM::InsertValueOp::create(b, acc, b.element(adaptor.getAcc(), i),
+                                        ArrayRef<int64_t>{i});
 
     Type i64 = b.getI64Type();
     Value baseA;
