@@ -77,6 +77,7 @@ void registerDialects(DialectRegistry &registry) {
 void buildLoweringPipeline(OpPassManager &pm, const Target *target) {
   if (target)
     pm.addPass(createJFACheckTarget(JFACheckTargetOptions{target->chip}));
+  pm.addPass(createJFACheckBarriers());
   pm.addPass(createJFAAllocateSharedMemory());
   pm.addPass(createJFADistributeTiles());
   pm.addPass(createJFALowerAsyncTasks());

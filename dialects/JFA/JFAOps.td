@@ -307,9 +307,9 @@ def JFA_BarrierOp : JFA_Op<"barrier", [Pure]> {
 def JFA_BarrierExpectOp : JFA_Op<"barrier_expect", [JFA_SingleThreadIssue]> {
   let summary = "arrives once and arms the barrier for `bytes` TMA bytes";
   let description = [{
-    Issued by one thread of the task (`mbarrier.arrive.expect_tx`). When TMA
-    loads in the same block complete on the same barrier, their box bytes must
-    add up to `bytes`.
+    Issued by one thread of the task (`mbarrier.arrive.expect_tx`). The TMA
+    loads completing on the same barrier (in the same block or the regions
+    nested in it) must bring `bytes` in all; `jfa-check-barriers` checks it.
   }];
   let arguments = (ins JFA_BarrierType:$barrier, I64Attr:$bytes);
   let assemblyFormat = "$barrier `,` `bytes` `(` $bytes `)` attr-dict";

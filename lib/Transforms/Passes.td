@@ -68,4 +68,22 @@ def JFAConvertToLLVM : Pass<"jfa-convert-to-llvm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
+def JFACheckBarriers : Pass<"jfa-check-barriers", "::mlir::ModuleOp"> {
+  let summary = "checks the mbarrier protocol of each kernel";
+  let description = [{
+    Per barrier array (`jfa.alloc_barriers`): every barrier waited on must be
+    signalled (`jfa.barrier_arrive`, `jfa.barrier_expect`, `jfa.tma_load`,
+    `jfa.tc_commit`), else an error; an array signalled but never waited on
+    is a warning. The arrivals per phase must add up to `arrive_count`:
+    `jfa.barrier_arrive` counts the threads of its task, single-thread ops
+    (`jfa.barrier_expect`, `jfa.tc_commit`) one, `jfa.tma_load` none (it
+    brings transaction bytes); a mismatch is an error with a note at each
+    arriving op. The TMA loads completing on a barrier armed by
+    `jfa.barrier_expect` (in its block and the regions nested there) must
+    bring exactly the armed bytes. Where control flow hides a count (paths
+    that differ, loops without a constant trip count, scf.while) the pass
+    says so in a remark instead of guessing. See docs/BARRIERS.md.
+  }];
+}
+
 #endif // JFA_TRANSFORMS_PASSES_TD
