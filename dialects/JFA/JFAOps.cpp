@@ -719,3 +719,27 @@ LogicalResult ConvertLayoutOp::verify() {
                          << from;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Debug mode
+//===----------------------------------------------------------------------===//
+
+LogicalResult DebugTrapOp::verify() {
+  // vprintf reads one argument per conversion: a mismatch prints garbage or
+  // reads past the argument buffer.
+  StringRef format = getFormat();
+  size_t conversions = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%')
+      continue;
+    if (i + 1 < format.size() && format[i + 1] == '%') {
+      ++i;
+      continue;
+    }
+    ++conversions;
+  }
+  if (conversions != getArgs().size())
+    return emitOpError() << "format has " << conversions << " conversions but "
+                         << getArgs().size() << " arguments are given";
+  return success();
+}

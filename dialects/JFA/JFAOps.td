@@ -596,4 +596,43 @@ def JFA_TmemStoreOp : JFA_Op<"tmem_store"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Debug mode (jfac --debug-barriers)
+//===----------------------------------------------------------------------===//
+
+def JFA_BarrierTryWaitOp : JFA_Op<"barrier_try_wait"> {
+  let summary = "probes once whether the barrier completed the phase of parity `phase`";
+  let description = [{
+    ```mlir
+    %ready = jfa.barrier_try_wait %b, %phase
+    ```
+    One `mbarrier.try_wait.parity` probe: it may suspend the thread for a
+    short, bounded time, then returns whether the phase completed. The
+    non-blocking form of `jfa.barrier_wait` that `jfa-debug-barriers`
+    builds its bounded spin from.
+  }];
+  let arguments = (ins JFA_BarrierType:$barrier, I32:$phase);
+  let results = (outs I1:$ready);
+  let assemblyFormat = "$barrier `,` $phase attr-dict";
+}
+
+def JFA_DebugTrapOp : JFA_Op<"debug_trap"> {
+  let summary = "prints one formatted line per warp and traps";
+  let description = [{
+    ```mlir
+    jfa.debug_trap "wait at k.mlir:3:5 timed out: index %d\n" (%i) : i32
+    ```
+    The lowest active lane of each warp prints `format` with the i32
+    arguments through `vprintf` (printf conversions, one per argument),
+    then every thread executes `trap`: the kernel ends with an error and
+    the CUDA context cannot be used again. `jfa-debug-barriers` uses it to
+    report a barrier wait that ran out of time.
+  }];
+  let arguments = (ins StrAttr:$format, Variadic<I32>:$args);
+  let assemblyFormat = [{
+    $format (`(` $args^ `:` type($args) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // JFA_OPS_TD

@@ -1220,6 +1220,7 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
                    GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,
                                      NVVM::GridDimYOp, NVVM::GridDimZOp>>(
           converter);
+      populateJFADebugToLLVMPatterns(converter, patterns);
       ConversionTarget target(*ctx);
       target.addIllegalDialect<JFADialect>();
       target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

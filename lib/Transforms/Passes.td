@@ -86,4 +86,24 @@ def JFACheckBarriers : Pass<"jfa-check-barriers", "::mlir::ModuleOp"> {
   }];
 }
 
+def JFADebugBarriers : Pass<"jfa-debug-barriers", "::mlir::ModuleOp"> {
+  let summary = "turns barrier waits into bounded spins that report and trap";
+  let description = [{
+    `jfac compile --debug-barriers`. Every `jfa.barrier_wait` becomes an
+    scf.while of `jfa.barrier_try_wait` probes bounded by %globaltimer; when
+    `timeout-ms` pass, the lowest active lane of each waiting warp prints one
+    line (kernel, the wait's file:line:col, the barrier array's allocation
+    and index, the phase parity, the CTA and the warp) and the threads trap
+    (`jfa.debug_trap`). Run after `jfa-lower-async-tasks`, before
+    `jfa-convert-to-llvm`. See docs/BARRIERS.md.
+  }];
+  let options = [
+    Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"4000",
+           "how long a wait may spin before it reports and traps (ms)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // JFA_TRANSFORMS_PASSES_TD
