@@ -99,6 +99,8 @@ struct DebugBarriers : jfa::impl::JFADebugBarriersBase<DebugBarriers> {
     } else {
       index = arith::ConstantIntOp::create(b, loc, i32, -1);
     }
+    // The runtime's error after a trap (barrierTrapMessage in
+    // runtime/src/Runtime.cpp) quotes this line's start: keep them in step.
     std::string format =
         "jfa: kernel " + escapePercent(kernel.getSymName()) +
         ": barrier wait at " + escapePercent(formatLocation(loc)) +
