@@ -13,6 +13,7 @@
 //   param tma <element> <box dims, outermost first...> [swizzle <bytes>]
 //   param ptr <element>
 //   param <i32|i64|f32|f64>
+//   debug_barriers          (only when built with --debug-barriers)
 //   end
 //
 //===----------------------------------------------------------------------===//
@@ -32,7 +33,8 @@ static std::string typeName(Type type) {
   return s;
 }
 
-std::string buildMetadata(ModuleOp module, const Target &target) {
+std::string buildMetadata(ModuleOp module, const Target &target,
+                          bool debugBarriers) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "jfa-metadata 1\n";
@@ -62,6 +64,8 @@ std::string buildMetadata(ModuleOp module, const Target &target) {
       }
       os << "\n";
     }
+    if (debugBarriers)
+      os << "debug_barriers\n";
     os << "end\n";
   }
   return text;

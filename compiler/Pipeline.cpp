@@ -56,13 +56,18 @@ void registerDialects(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
-void buildLoweringPipeline(OpPassManager &pm, const Target *target) {
+void buildLoweringPipeline(OpPassManager &pm, const Target *target,
+                           bool debugBarriers) {
   if (target)
     pm.addPass(createJFACheckTarget(JFACheckTargetOptions{target->chip}));
+  pm.addPass(createJFACheckBarriers());
   pm.addPass(createJFAAllocateSharedMemory());
   pm.addPass(createJFADistributeTiles());
   pm.addPass(createJFALowerAsyncTasks());
   pm.addPass(createCanonicalizerPass());
+  // After the canonicalizer, so nothing folds the bounded spin.
+  if (debugBarriers)
+    pm.addPass(createJFADebugBarriers());
   pm.addPass(createJFAConvertToLLVM());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
@@ -105,7 +110,7 @@ LogicalResult lowerToLLVMDialect(ModuleOp module,
                         [](Pass *, Operation *) { return true; },
                         /*printModuleScope=*/true);
   }
-  buildLoweringPipeline(pm, &options.target);
+  buildLoweringPipeline(pm, &options.target, options.debugBarriers);
   return pm.run(module);
 }
 

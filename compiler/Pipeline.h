@@ -26,6 +26,9 @@ struct CompileOptions {
   std::string ptxas;
   /// Print the IR after every pass (to stderr).
   bool printIRAfterAll = false;
+  /// Bound every barrier wait: a wait that runs out of time prints where it
+  /// is and traps (jfa-debug-barriers) instead of hanging the GPU.
+  bool debugBarriers = false;
 };
 
 void registerDialects(mlir::DialectRegistry &registry);
@@ -34,8 +37,9 @@ void registerDialects(mlir::DialectRegistry &registry);
 void registerPasses();
 
 /// The JFA -> LLVM/NVVM dialect pipeline; with a target, it first rejects
-/// ops the target lacks.
-void buildLoweringPipeline(mlir::OpPassManager &pm, const Target *target);
+/// ops the target lacks. With `debugBarriers`, barrier waits are bounded.
+void buildLoweringPipeline(mlir::OpPassManager &pm, const Target *target,
+                           bool debugBarriers = false);
 
 /// Runs the lowering pipeline on `module`. Diagnostics go to the context.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
@@ -59,7 +63,10 @@ mlir::LogicalResult runPtxas(llvm::StringRef ptx, llvm::StringRef cubinPath,
 /// The metadata the runtime reads: per kernel its name, parameters, threads,
 /// cluster, dynamic shared memory and TMA descriptor specs. Call after
 /// jfa-allocate-shared-memory (the pipeline's first pass) has run.
-std::string buildMetadata(mlir::ModuleOp module, const Target &target);
+/// `debugBarriers` records that the kernels were built with bounded waits
+/// (the runtime then explains a trap).
+std::string buildMetadata(mlir::ModuleOp module, const Target &target,
+                          bool debugBarriers = false);
 
 } // namespace jfa
 

@@ -407,26 +407,8 @@ LogicalResult BarrierExpectOp::verify() {
   if (bytes < 1 || bytes > kMaxBarrierCount)
     return emitOpError() << "bytes must be in [1, " << kMaxBarrierCount
                          << "], got " << bytes;
-  // The TMA loads of this block that complete on this barrier must bring
-  // exactly the bytes armed here, or the phase never (or too early) completes.
-  int64_t loaded = 0;
-  SmallVector<TMALoadOp> loads;
-  for (auto load : (*this)->getBlock()->getOps<TMALoadOp>()) {
-    if (load.getBarrier() != getBarrier())
-      continue;
-    loaded += load.getDesc().getType().getBoxBytes();
-    loads.push_back(load);
-  }
-  if (!loads.empty() && loaded != bytes) {
-    auto diag = emitOpError()
-                << "expects " << bytes << " bytes but the TMA "
-                << "loads completing on this barrier bring " << loaded;
-    for (auto load : loads)
-      diag.attachNote(load.getLoc())
-          << "this load brings " << load.getDesc().getType().getBoxBytes()
-          << " bytes";
-    return diag;
-  }
+  // Whether the TMA loads completing on the barrier bring these bytes is
+  // an analysis over the kernel's control flow: jfa-check-barriers.
   return success();
 }
 
@@ -712,5 +694,29 @@ LogicalResult ConvertLayoutOp::verify() {
       scratch.getElementType() != from.getElementType())
     return emitOpError() << "scratch slot " << scratch << " must hold the tile "
                          << from;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Debug mode
+//===----------------------------------------------------------------------===//
+
+LogicalResult DebugTrapOp::verify() {
+  // vprintf reads one argument per conversion: a mismatch prints garbage or
+  // reads past the argument buffer.
+  StringRef format = getFormat();
+  size_t conversions = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%')
+      continue;
+    if (i + 1 < format.size() && format[i + 1] == '%') {
+      ++i;
+      continue;
+    }
+    ++conversions;
+  }
+  if (conversions != getArgs().size())
+    return emitOpError() << "format has " << conversions << " conversions but "
+                         << getArgs().size() << " arguments are given";
   return success();
 }

@@ -357,9 +357,9 @@ def JFA_BarrierOp : JFA_Op<"barrier", [Pure]> {
 def JFA_BarrierExpectOp : JFA_Op<"barrier_expect", [JFA_SingleThreadIssue]> {
   let summary = "arrives once and arms the barrier for `bytes` TMA bytes";
   let description = [{
-    Issued by one thread of the task (`mbarrier.arrive.expect_tx`). When TMA
-    loads in the same block complete on the same barrier, their box bytes must
-    add up to `bytes`.
+    Issued by one thread of the task (`mbarrier.arrive.expect_tx`). The TMA
+    loads completing on the same barrier (in the same block or the regions
+    nested in it) must bring `bytes` in all; `jfa-check-barriers` checks it.
   }];
   let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>,
                                                   MemWrite<JFA_BarrierMemory>]>:$barrier,
@@ -679,6 +679,45 @@ def JFA_TmemStoreOp : JFA_Op<"tmem_store", [JFA_RequiresTensorMemory]> {
   let assemblyFormat = [{
     $value `,` $tmem `[` $column `]` attr-dict `:` type($value) `->`
     qualified(type($tmem))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Debug mode (jfac --debug-barriers)
+//===----------------------------------------------------------------------===//
+
+def JFA_BarrierTryWaitOp : JFA_Op<"barrier_try_wait"> {
+  let summary = "probes once whether the barrier completed the phase of parity `phase`";
+  let description = [{
+    ```mlir
+    %ready = jfa.barrier_try_wait %b, %phase
+    ```
+    One `mbarrier.try_wait.parity` probe: it may suspend the thread for a
+    short, bounded time, then returns whether the phase completed. The
+    non-blocking form of `jfa.barrier_wait` that `jfa-debug-barriers`
+    builds its bounded spin from.
+  }];
+  let arguments = (ins JFA_BarrierType:$barrier, I32:$phase);
+  let results = (outs I1:$ready);
+  let assemblyFormat = "$barrier `,` $phase attr-dict";
+}
+
+def JFA_DebugTrapOp : JFA_Op<"debug_trap"> {
+  let summary = "prints one formatted line per warp and traps";
+  let description = [{
+    ```mlir
+    jfa.debug_trap "wait at k.mlir:3:5 timed out: index %d\n" (%i) : i32
+    ```
+    The lowest active lane of each warp prints `format` with the i32
+    arguments through `vprintf` (printf conversions, one per argument),
+    then every thread executes `trap`: the kernel ends with an error and
+    the CUDA context cannot be used again. `jfa-debug-barriers` uses it to
+    report a barrier wait that ran out of time.
+  }];
+  let arguments = (ins StrAttr:$format, Variadic<I32>:$args);
+  let assemblyFormat = [{
+    $format (`(` $args^ `:` type($args) `)`)? attr-dict
   }];
   let hasVerifier = 1;
 }

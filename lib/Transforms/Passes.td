@@ -55,4 +55,42 @@ def JFALowerAsyncTasks : Pass<"jfa-lower-async-tasks", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
+def JFACheckBarriers : Pass<"jfa-check-barriers", "::mlir::ModuleOp"> {
+  let summary = "checks the mbarrier protocol of each kernel";
+  let description = [{
+    Per barrier array (`jfa.alloc_barriers`): every barrier waited on must be
+    signalled (`jfa.barrier_arrive`, `jfa.barrier_expect`, `jfa.tma_load`,
+    `jfa.tc_commit`), else an error; an array signalled but never waited on
+    is a warning. The arrivals per phase must add up to `arrive_count`:
+    `jfa.barrier_arrive` counts the threads of its task, single-thread ops
+    (`jfa.barrier_expect`, `jfa.tc_commit`) one, `jfa.tma_load` none (it
+    brings transaction bytes); a mismatch is an error with a note at each
+    arriving op. The TMA loads completing on a barrier armed by
+    `jfa.barrier_expect` (in its block and the regions nested there) must
+    bring exactly the armed bytes. Where control flow hides a count (paths
+    that differ, loops without a constant trip count, scf.while) the pass
+    says so in a remark instead of guessing. See docs/BARRIERS.md.
+  }];
+}
+
+def JFADebugBarriers : Pass<"jfa-debug-barriers", "::mlir::ModuleOp"> {
+  let summary = "turns barrier waits into bounded spins that report and trap";
+  let description = [{
+    `jfac compile --debug-barriers`. Every `jfa.barrier_wait` becomes an
+    scf.while of `jfa.barrier_try_wait` probes bounded by %globaltimer; when
+    `timeout-ms` pass, the lowest active lane of each waiting warp prints one
+    line (kernel, the wait's file:line:col, the barrier array's allocation
+    and index, the phase parity, the CTA and the warp) and the threads trap
+    (`jfa.debug_trap`). Run after `jfa-lower-async-tasks`, before
+    `jfa-convert-to-llvm`. See docs/BARRIERS.md.
+  }];
+  let options = [
+    Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"4000",
+           "how long a wait may spin before it reports and traps (ms)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // JFA_TRANSFORMS_PASSES_TD

@@ -119,4 +119,8 @@ int jfa_launch(jfa_module_t module, const char *kernel, unsigned grid_x,
   });
 }
 
+int jfa_synchronize(void) {
+  return guarded([] { jfa::rt::synchronize(); });
+}
+
 } // extern "C"

@@ -135,6 +135,8 @@ std::vector<KernelInfo> parseMetadata(const std::string &text) {
         bad(line, "unknown parameter kind '" + kind + "'");
       }
       current->params.push_back(std::move(p));
+    } else if (key == "debug_barriers") {
+      current->debugBarriers = true;
     } else if (key == "end") {
       if (current->threads == 0)
         bad(line, "kernel '" + current->name + "' has no thread count");

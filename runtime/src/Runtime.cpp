@@ -87,13 +87,39 @@ const Driver &driver() {
   return d;
 }
 
+std::string describe(CUresult result) {
+  const char *message = nullptr;
+  driver().cuGetErrorString(result, &message);
+  return std::string(message ? message : "unknown CUDA error") + " (CUresult " +
+         std::to_string(int(result)) + ")";
+}
+
 void check(CUresult result, const std::string &what) {
   if (result == CUDA_SUCCESS)
     return;
-  const char *message = nullptr;
-  driver().cuGetErrorString(result, &message);
-  throw Error(what + ": " + (message ? message : "unknown CUDA error") +
-              " (CUresult " + std::to_string(int(result)) + ")");
+  throw Error(what + ": " + describe(result));
+}
+
+/// The last kernel built with --debug-barriers this process launched. A
+/// trap surfaces at whatever call next waits for the device (a later
+/// launch, a synchronize, a copy), so it is remembered process-wide.
+std::mutex debugKernelMutex;
+std::string lastDebugKernel;
+
+/// `check` for calls that report a kernel's execution failure: after a
+/// --debug-barriers kernel, the errors a `trap` produces are explained.
+void checkExecution(CUresult result, const std::string &what) {
+  if (result == CUDA_SUCCESS)
+    return;
+  std::string kernel;
+  {
+    std::lock_guard<std::mutex> lock(debugKernelMutex);
+    kernel = lastDebugKernel;
+  }
+  if (!kernel.empty() && (result == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
+                          result == CUDA_ERROR_LAUNCH_FAILED))
+    throw Error(barrierTrapMessage(kernel, what, describe(result)));
+  throw Error(what + ": " + describe(result));
 }
 
 /// Makes sure some context is current, creating the primary one if needed.
@@ -410,11 +436,15 @@ void Module::launch(const std::string &name, Dim3 grid,
 
   const Driver &d = driver();
   CUfunction fn = impl->functions[index];
+  if (k.debugBarriers) {
+    std::lock_guard<std::mutex> lock(debugKernelMutex);
+    lastDebugKernel = k.name;
+  }
   if (k.cluster[0] * k.cluster[1] * k.cluster[2] == 1) {
-    check(d.cuLaunchKernel(fn, grid.x, grid.y, grid.z, k.threads, 1, 1,
-                           unsigned(k.sharedBytes), stream, params.data(),
-                           nullptr),
-          "cannot launch '" + k.name + "'");
+    checkExecution(d.cuLaunchKernel(fn, grid.x, grid.y, grid.z, k.threads, 1, 1,
+                                    unsigned(k.sharedBytes), stream,
+                                    params.data(), nullptr),
+                   "cannot launch '" + k.name + "'");
     return;
   }
   CUlaunchAttribute attr{};
@@ -432,8 +462,22 @@ void Module::launch(const std::string &name, Dim3 grid,
   config.hStream = stream;
   config.attrs = &attr;
   config.numAttrs = 1;
-  check(d.cuLaunchKernelEx(&config, fn, params.data(), nullptr),
-        "cannot launch '" + k.name + "'");
+  checkExecution(d.cuLaunchKernelEx(&config, fn, params.data(), nullptr),
+                 "cannot launch '" + k.name + "'");
+}
+
+std::string barrierTrapMessage(const std::string &kernel,
+                               const std::string &what,
+                               const std::string &cudaError) {
+  return what + ": " + cudaError + ". Kernel '" + kernel +
+         "' was built with --debug-barriers, so this is most likely a "
+         "barrier wait that timed out and trapped (a deadlock): the device "
+         "printed the wait's source location, barrier, phase, CTA and warp "
+         "on standard output, in a line starting with 'jfa: kernel " +
+         kernel +
+         ": barrier wait at' (if there is no such line, the trap has "
+         "another cause). The CUDA context is now unusable: every later CUDA "
+         "call in this process fails, so exit and fix the kernel.";
 }
 
 //===----------------------------------------------------------------------===//
@@ -452,16 +496,16 @@ void deviceFree(CUdeviceptr p) {
     check(driver().cuMemFree(p), "cuMemFree");
 }
 void copyToDevice(CUdeviceptr dst, const void *src, size_t bytes) {
-  check(driver().cuMemcpyHtoD(dst, src, bytes), "copy to device");
+  checkExecution(driver().cuMemcpyHtoD(dst, src, bytes), "copy to device");
 }
 void copyToHost(void *dst, CUdeviceptr src, size_t bytes) {
-  check(driver().cuMemcpyDtoH(dst, src, bytes), "copy to host");
+  checkExecution(driver().cuMemcpyDtoH(dst, src, bytes), "copy to host");
 }
 void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes) {
   check(driver().cuMemsetD8(dst, value, bytes), "cuMemsetD8");
 }
 void synchronize() {
-  check(driver().cuCtxSynchronize(), "kernel execution failed");
+  checkExecution(driver().cuCtxSynchronize(), "kernel execution failed");
 }
 
 } // namespace jfa::rt

@@ -49,7 +49,8 @@ jfa.kernel @k(%y: !jfa.tma<64x64xf32>, %n: i32, %alpha: f32) warps(8) {
   %c1 = arith.constant 1 : i32
   jfa.async_tasks {
     jfa.task default registers(232) {
-      %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<2>, i32
+      // Waits for the producer's load (jfa-lower-to-llvm checks barriers).
+      %b = jfa.barrier %bars[%c1] : !jfa.mbarriers<2>, i32
       jfa.barrier_wait %b, %c0
       %s = jfa.slot %ring[%c0] : !jfa.smem<2 x 64x64xf32>, i32
       %x = jfa.local_load %s : !jfa.slot<64x64xf32> -> tensor<64x64xf32>

@@ -198,6 +198,41 @@ TEST(Module, NoDriverIsAClearError) {
             std::string::npos);
 }
 
+TEST(Metadata, DebugBarriers) {
+  EXPECT_FALSE(scaleRing().debugBarriers);
+  std::string text = kMetadata;
+  text.insert(text.rfind("end\n"), "debug_barriers\n");
+  EXPECT_TRUE(parseMetadata(text).at(0).debugBarriers);
+}
+
+// What a kernel built with --debug-barriers that traps turns into; the
+// formatting needs no GPU.
+TEST(DebugBarriers, TrapMessage) {
+  std::string message = barrierTrapMessage(
+      "broken_phase_sm90", "kernel execution failed",
+      "an illegal instruction was encountered (CUresult 715)");
+  // What failed and why, as for any other error.
+  EXPECT_EQ(message.rfind("kernel execution failed: an illegal instruction "
+                          "was encountered (CUresult 715). ",
+                          0),
+            0u)
+      << message;
+  // That the kernel trapped in a barrier wait.
+  EXPECT_NE(message.find("'broken_phase_sm90' was built with "
+                         "--debug-barriers"),
+            std::string::npos);
+  EXPECT_NE(message.find("barrier wait that timed out and trapped"),
+            std::string::npos);
+  // Where to look: the line the device printed (its exact start).
+  EXPECT_NE(message.find("on standard output, in a line starting with 'jfa: "
+                         "kernel broken_phase_sm90: barrier wait at'"),
+            std::string::npos)
+      << message;
+  // That nothing more can be done with the context.
+  EXPECT_NE(message.find("The CUDA context is now unusable"),
+            std::string::npos);
+}
+
 TEST(CApi, ReportsErrors) {
   jfa_module_t module = nullptr;
   EXPECT_EQ(jfa_module_load_file("/nonexistent.cubin", nullptr, &module), -1);

@@ -59,6 +59,12 @@ cl::opt<std::string>
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
+cl::opt<bool> debugBarriers(
+    "debug-barriers",
+    cl::desc("Bound every barrier wait (4 s): a wait that times out prints "
+             "the kernel, its file:line:col, the barrier and phase, the CTA "
+             "and warp, then traps instead of hanging the GPU"),
+    cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print ptxas's resource report"),
                     cl::cat(category));
 
@@ -138,6 +144,7 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.ptxas = ptxas;
   options.printIRAfterAll = printIRAfterAll;
+  options.debugBarriers = debugBarriers;
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
 
   // Fail early, before any work, if ptxas will be needed and is missing.
@@ -172,7 +179,7 @@ int main(int argc, char **argv) {
   if (module->getOps<jfa::KernelOp>().empty())
     return fail(inputFile + " defines no jfa.kernel");
 
-  std::string metadata = jfa::buildMetadata(*module, *target);
+  std::string metadata = jfa::buildMetadata(*module, *target, debugBarriers);
   if (failed(jfa::lowerToLLVMDialect(*module, options)))
     return 1;
   if (emit == Emit::MLIR) {

@@ -50,6 +50,7 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     populateTensorMemoryToLLVMPatterns(converter, patterns);
     populateRowOpsToLLVMPatterns(converter, patterns);
     populateKernelToLLVMPatterns(converter, patterns);
+    populateDebugToLLVMPatterns(converter, patterns);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<JFADialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

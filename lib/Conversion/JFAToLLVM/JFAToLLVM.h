@@ -9,6 +9,7 @@
 //   TensorMemoryToLLVM.cpp  tensor memory and tcgen05 (sm_100a)
 //   RowOpsToLLVM.cpp        row reductions, row broadcasts, index tiles
 //   KernelToLLVM.cpp        the kernel signature and grid/thread ids
+//   DebugToLLVM.cpp         the --debug-barriers probes and reports
 //
 //===----------------------------------------------------------------------===//
 #ifndef JFA_CONVERSION_JFATOLLVM_JFATOLLVM_H
@@ -32,6 +33,8 @@ void populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateKernelToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateDebugToLLVMPatterns(JFATypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 
 /// Replaces a jfa.kernel by an llvm.func carrying the NVVM launch facts.
 mlir::LogicalResult convertKernelSignature(KernelOp kernel,

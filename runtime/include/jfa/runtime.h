@@ -59,6 +59,10 @@ int jfa_launch(jfa_module_t module, const char *kernel, unsigned grid_x,
                unsigned grid_y, unsigned grid_z, const jfa_arg *args,
                int num_args, CUstream stream);
 
+/* Waits for the device (cuCtxSynchronize). After a kernel built with
+ * --debug-barriers traps, the error says so (see jfa_last_error). */
+int jfa_synchronize(void);
+
 const char *jfa_last_error(void);
 
 #ifdef __cplusplus

@@ -47,6 +47,9 @@ struct KernelInfo {
   unsigned cluster[3] = {1, 1, 1};
   size_t sharedBytes = 0;
   std::vector<ParamSpec> params;
+  /// Built with `jfac compile --debug-barriers`: a barrier wait that times
+  /// out prints a line on stdout and traps.
+  bool debugBarriers = false;
 };
 
 /// Parses the metadata `jfac` writes beside a cubin. Errors name the line.
@@ -117,6 +120,14 @@ private:
   explicit Module(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;
 };
+
+/// The message of the Error thrown when a kernel built with
+/// --debug-barriers traps: `what` failed with `cudaError` after `kernel` ran.
+/// Exposed for tests; the runtime uses it for the launch and every call
+/// that reports an execution failure (synchronize, copies).
+std::string barrierTrapMessage(const std::string &kernel,
+                               const std::string &what,
+                               const std::string &cudaError);
 
 /// Device memory helpers for hosts and tests.
 CUdeviceptr deviceAlloc(size_t bytes);

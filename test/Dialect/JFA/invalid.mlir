@@ -1,4 +1,4 @@
-// RUN: jfa-opt %s --split-input-file --verify-diagnostics
+// RUN: jfa-opt %s --split-input-file --jfa-check-barriers --verify-diagnostics
 // One case per verifier error of the dialect.
 
 jfa.kernel @k() warps(4) {
@@ -291,6 +291,7 @@ jfa.kernel @k(%d: !jfa.tma<64x64xf32>) warps(4) {
   jfa.barrier_expect %b, bytes(8192)
   // expected-note @+1 {{this load brings 16384 bytes}}
   jfa.tma_load %d[%c0, %c0], %s, %b : !jfa.tma<64x64xf32>, !jfa.slot<64x64xf32>
+  jfa.barrier_wait %b, %c0
 }
 
 // -----

@@ -1,0 +1,445 @@
+//===- CheckBarriers.cpp - static checks of the mbarrier protocol ---------===//
+//
+// A kernel whose barriers never complete a phase hangs the GPU and tells its
+// author nothing, so the protocol is checked before lowering, per barrier
+// array (jfa.alloc_barriers):
+//
+//  - every barrier waited on is signalled somewhere (arrive, expect-tx, TMA
+//    load, tensor-core commit); an array signalled but never waited on is a
+//    warning;
+//  - the arrivals per phase add up to arrive_count: jfa.barrier_arrive counts
+//    the threads of its task, single-thread ops (expect-tx, tc_commit) one;
+//  - the TMA loads completing on an armed barrier bring the expected bytes.
+//
+// The count follows the structure of the kernel: tasks arrive concurrently
+// (their counts add up), a loop body is one phase, and an scf.if counts only
+// when every path arrives the same number of times. Anything else is
+// reported as a remark rather than guessed.
+//
+//===----------------------------------------------------------------------===//
+#include "JFA/TaskInfo.h"
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace jfa {
+#define GEN_PASS_DEF_JFACHECKBARRIERS
+#include "lib/Transforms/Passes.h.inc"
+} // namespace jfa
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+
+/// The barrier(s) of an array an op uses: one constant index, or any of them
+/// for a dynamic index (a ring slot).
+struct BarrierRef {
+  AllocBarriersOp array;
+  std::optional<int64_t> index;
+};
+
+std::optional<BarrierRef> resolveBarrier(Value barrier) {
+  auto op = barrier.getDefiningOp<BarrierOp>();
+  if (!op)
+    return std::nullopt;
+  auto array = op.getBarriers().getDefiningOp<AllocBarriersOp>();
+  if (!array)
+    return std::nullopt;
+  BarrierRef ref{array, std::nullopt};
+  APInt index;
+  if (matchPattern(op.getIndex(), m_ConstantInt(&index)))
+    ref.index = index.getSExtValue();
+  return ref;
+}
+
+/// The barrier an op signals (completes a phase of), or null.
+Value getSignalledBarrier(Operation *op) {
+  if (auto arrive = dyn_cast<BarrierArriveOp>(op))
+    return arrive.getBarrier();
+  if (auto expect = dyn_cast<BarrierExpectOp>(op))
+    return expect.getBarrier();
+  if (auto load = dyn_cast<TMALoadOp>(op))
+    return load.getBarrier();
+  if (auto commit = dyn_cast<TcCommitOp>(op))
+    return commit.getBarrier();
+  return {};
+}
+
+/// How many arrivals `op` makes on its barrier: a TMA load only brings
+/// transaction bytes, a single-thread op arrives once, anything else once
+/// per thread of its task.
+int64_t getArrivals(Operation *op) {
+  if (isa<TMALoadOp>(op))
+    return 0;
+  if (op->hasTrait<SingleThreadIssue>())
+    return 1;
+  return getEnclosingTask(op).numThreads();
+}
+
+/// A short name for a barrier array in messages: the kernel source has no
+/// SSA names after parsing, so the array is named by its line.
+std::string describeArray(AllocBarriersOp array) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  if (auto loc = dyn_cast<FileLineColLoc>(array.getLoc()))
+    os << "barrier array at line " << loc.getLine();
+  else
+    os << "barrier array " << array.getType();
+  return name;
+}
+
+std::string describeBarrier(AllocBarriersOp array,
+                            std::optional<int64_t> index) {
+  if (!index)
+    return describeArray(array);
+  return "barrier " + std::to_string(*index) + " of the " +
+         describeArray(array);
+}
+
+/// A per-phase quantity (arrivals, or transaction bytes) summed over the
+/// structure of the IR, or the place that hides it.
+struct Tally {
+  int64_t total = 0;
+  /// Set when the total came out of a loop body: it is then per iteration.
+  bool inLoop = false;
+  /// The contributing ops and how many times each counts.
+  SmallVector<std::pair<Operation *, int64_t>> ops;
+  /// Where control flow hides the total, and why.
+  Operation *hiddenBy = nullptr;
+  std::string why;
+
+  bool known() const { return hiddenBy == nullptr; }
+  static Tally hidden(Operation *where, const Twine &why) {
+    Tally t;
+    t.hiddenBy = where;
+    t.why = why.str();
+    return t;
+  }
+  void append(const Tally &other, int64_t times = 1) {
+    total += other.total * times;
+    for (auto [op, n] : other.ops)
+      ops.push_back({op, n * times});
+  }
+};
+
+/// What one op directly contributes: (amount, repeat) or nothing.
+using Contribution = llvm::function_ref<int64_t(Operation *)>;
+
+/// How the tally of a loop body composes with its surroundings.
+enum class LoopRule {
+  /// A loop body is one phase (arrivals: each iteration is a new phase).
+  PerPhase,
+  /// A loop body repeats within the phase (TMA bytes armed before the
+  /// loop); needs a constant trip count.
+  Repeat,
+};
+
+std::optional<int64_t> getConstantTripCount(scf::ForOp loop) {
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto ub = getConstantIntValue(loop.getUpperBound());
+  auto step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
+}
+
+Tally tallyBlock(Block &block, Contribution contribution, LoopRule rule);
+
+Tally tallyRegion(Region &region, Contribution contribution, LoopRule rule) {
+  if (region.empty())
+    return {};
+  if (!region.hasOneBlock())
+    return Tally::hidden(region.getParentOp(),
+                         "it sits in a region of several blocks");
+  return tallyBlock(region.front(), contribution, rule);
+}
+
+/// The tally of a conditional: known only when every path agrees. (The
+/// empty else region of an scf.if is the path that contributes nothing.)
+Tally tallyPaths(Operation *op, MutableArrayRef<Region> regions,
+                 Contribution contribution, LoopRule rule) {
+  SmallVector<Tally> paths;
+  for (Region &region : regions) {
+    paths.push_back(tallyRegion(region, contribution, rule));
+    if (!paths.back().known())
+      return paths.back();
+  }
+  Tally merged;
+  for (const Tally &path : paths) {
+    if (path.total != paths.front().total) {
+      std::string counts;
+      llvm::raw_string_ostream os(counts);
+      llvm::interleave(
+          paths, os, [&](const Tally &t) { os << t.total; }, ", ");
+      return Tally::hidden(op, "the paths of this " +
+                                   op->getName().getStringRef() +
+                                   " give different counts (" + counts + ")");
+    }
+    for (auto entry : path.ops)
+      merged.ops.push_back(entry);
+    merged.inLoop |= path.inLoop;
+  }
+  merged.total = paths.front().total;
+  return merged;
+}
+
+Tally tallyBlock(Block &block, Contribution contribution, LoopRule rule) {
+  Tally tally;
+  for (Operation &op : block) {
+    Tally part;
+    if (int64_t n = contribution(&op)) {
+      part.total = n;
+      part.ops.push_back({&op, 1});
+    } else if (op.getNumRegions() == 0) {
+      continue;
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      Tally body = tallyRegion(loop.getRegion(), contribution, rule);
+      if (!body.known())
+        return body;
+      if (body.total == 0)
+        continue;
+      if (rule == LoopRule::PerPhase) {
+        part = body;
+        part.inLoop = true;
+      } else if (auto trips = getConstantTripCount(loop)) {
+        part.append(body, *trips);
+      } else {
+        return Tally::hidden(&op, "this scf.for has no constant trip count");
+      }
+    } else if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      part = tallyPaths(&op, op.getRegions(), contribution, rule);
+    } else if (isa<AsyncTasksOp>(op)) {
+      // Tasks run concurrently: their arrivals on one phase add up.
+      for (Region &region : op.getRegions()) {
+        for (TaskOp task : region.front().getOps<TaskOp>()) {
+          Tally t = tallyRegion(task.getBody(), contribution, rule);
+          if (!t.known())
+            return t;
+          part.append(t);
+          part.inLoop |= t.inLoop;
+        }
+      }
+    } else if (isa<scf::ExecuteRegionOp>(op)) {
+      part = tallyRegion(op.getRegion(0), contribution, rule);
+    } else {
+      // scf.while and anything else: how often the body runs relative to
+      // the phases is unknown.
+      bool contributes = false;
+      op.walk([&](Operation *nested) {
+        if (contribution(nested))
+          contributes = true;
+      });
+      if (!contributes)
+        continue;
+      return Tally::hidden(&op, "it sits in " + op.getName().getStringRef() +
+                                    ", which the pass cannot see through");
+    }
+    if (!part.known())
+      return part;
+    if (part.total == 0)
+      continue;
+    // In one task, counts from a loop and from outside it (or from two
+    // loops) belong to different phases: adding them would be a guess.
+    if (rule == LoopRule::PerPhase && tally.total != 0 &&
+        (part.inLoop || tally.inLoop))
+      return Tally::hidden(&op, "its arrivals sit both inside and outside a "
+                                "loop, or in two loops, of one task, so "
+                                "they belong to different phases");
+    tally.append(part);
+    tally.inLoop |= part.inLoop;
+  }
+  return tally;
+}
+
+struct ArrayUses {
+  SmallVector<BarrierWaitOp> waits;
+  /// Arrivals, expect-tx, TMA loads and commits, with the index they use.
+  SmallVector<std::pair<Operation *, std::optional<int64_t>>> signals;
+};
+
+struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
+  void runOnOperation() override {
+    for (auto kernel : getOperation().getOps<KernelOp>())
+      checkKernel(kernel);
+    for (auto kernel : getOperation().getOps<KernelOp>())
+      kernel.walk([&](BarrierExpectOp expect) { checkExpectBytes(expect); });
+    // An analysis: the IR (and so the code of a normal build) is unchanged.
+    markAllAnalysesPreserved();
+    if (sawError)
+      signalPassFailure();
+  }
+
+  void checkKernel(KernelOp kernel) {
+    llvm::MapVector<Operation *, ArrayUses> arrays;
+    for (auto array : kernel.getBodyBlock().getOps<AllocBarriersOp>())
+      arrays[array];
+    // Ops whose barrier the pass cannot trace to an array: it then cannot
+    // claim that an array is never signalled or never waited on.
+    bool untracedSignal = false, untracedWait = false;
+    kernel.walk([&](Operation *op) {
+      Value barrier = getSignalledBarrier(op);
+      auto wait = dyn_cast<BarrierWaitOp>(op);
+      if (wait)
+        barrier = wait.getBarrier();
+      if (!barrier)
+        return;
+      std::optional<BarrierRef> ref = resolveBarrier(barrier);
+      if (!ref) {
+        op->emitRemark() << "cannot tell which barrier array this op uses "
+                            "(its barrier is not a jfa.barrier of a "
+                            "jfa.alloc_barriers); the barrier checks skip it";
+        (wait ? untracedWait : untracedSignal) = true;
+        return;
+      }
+      ArrayUses &uses = arrays[ref->array];
+      if (wait)
+        uses.waits.push_back(wait);
+      else
+        uses.signals.push_back({op, ref->index});
+    });
+
+    for (auto &[op, uses] : arrays) {
+      auto array = cast<AllocBarriersOp>(op);
+      if (!untracedSignal)
+        checkSignalled(array, uses);
+      if (!untracedWait && uses.waits.empty() && !uses.signals.empty())
+        array.emitWarning()
+            << describeArray(array) << " is signalled but never waited on";
+      checkArrivalCounts(array, uses);
+    }
+  }
+
+  /// Every wait has a signal on the same barrier (or a dynamic index that
+  /// may be it).
+  void checkSignalled(AllocBarriersOp array, const ArrayUses &uses) {
+    for (BarrierWaitOp wait : uses.waits) {
+      std::optional<int64_t> index = resolveBarrier(wait.getBarrier())->index;
+      bool signalled = llvm::any_of(uses.signals, [&](auto &signal) {
+        return !index || !signal.second || *index == *signal.second;
+      });
+      if (signalled)
+        continue;
+      auto diag = wait.emitError()
+                  << "waits on " << describeBarrier(array, index)
+                  << ", which nothing signals: no jfa.barrier_arrive, "
+                     "jfa.barrier_expect, jfa.tma_load or jfa.tc_commit "
+                     "completes a phase of it, so this wait never returns";
+      diag.attachNote(array.getLoc()) << "barrier array allocated here";
+      sawError = true;
+    }
+  }
+
+  void checkArrivalCounts(AllocBarriersOp array, const ArrayUses &uses) {
+    // The barriers the signals reach: one group per constant index, or one
+    // group for the whole array when indices are dynamic.
+    SmallVector<std::optional<int64_t>> groups;
+    for (auto &signal : uses.signals)
+      if (!llvm::is_contained(groups, signal.second))
+        groups.push_back(signal.second);
+    bool dynamic = llvm::is_contained(groups, std::nullopt);
+    if (dynamic && groups.size() > 1) {
+      array.emitRemark()
+          << "the signals on " << describeArray(array)
+          << " use both constant and dynamic barrier indices; the pass "
+             "cannot tell which barrier each dynamic one reaches, so it does "
+             "not check arrive_count("
+          << array.getArriveCount() << ")";
+      return;
+    }
+    for (std::optional<int64_t> group : groups) {
+      auto kernel = array->getParentOfType<KernelOp>();
+      Tally tally = tallyBlock(
+          kernel.getBodyBlock(),
+          [&](Operation *op) -> int64_t {
+            Value barrier = getSignalledBarrier(op);
+            if (!barrier)
+              return 0;
+            std::optional<BarrierRef> ref = resolveBarrier(barrier);
+            if (!ref || ref->array != array || ref->index != group)
+              return 0;
+            return getArrivals(op);
+          },
+          LoopRule::PerPhase);
+      if (!tally.known()) {
+        tally.hiddenBy->emitRemark()
+            << "cannot count the arrivals per phase on "
+            << describeBarrier(array, group) << ": " << tally.why
+            << "; arrive_count(" << array.getArriveCount()
+            << ") is not checked";
+        continue;
+      }
+      if (tally.total == array.getArriveCount())
+        continue;
+      auto diag = array.emitError()
+                  << describeBarrier(array, group) << " expects "
+                  << array.getArriveCount()
+                  << " arrivals per phase (arrive_count) but its tasks "
+                     "arrive "
+                  << tally.total << " times";
+      for (auto [op, times] : tally.ops) {
+        int64_t n = getArrivals(op);
+        if (op->hasTrait<SingleThreadIssue>()) {
+          diag.attachNote(op->getLoc()) << "arrives once: " << op->getName()
+                                        << " is issued by one thread";
+        } else {
+          TaskInfo task = getEnclosingTask(op);
+          diag.attachNote(op->getLoc())
+              << "arrives " << n << " times: every thread of "
+              << (task.index < 0 ? std::string("the CTA")
+                                 : "task " + std::to_string(task.index))
+              << " (warps " << task.firstWarp << "-"
+              << task.firstWarp + task.numWarps - 1 << ")";
+        }
+      }
+      if (tally.ops.empty())
+        diag.attachNote(array.getLoc())
+            << "only TMA loads complete on it, and they bring bytes, not "
+               "arrivals: arm it with jfa.barrier_expect";
+      sawError = true;
+    }
+  }
+
+  /// The TMA loads that complete on the armed barrier value, in the
+  /// expect's block and in the regions nested there, must bring exactly the
+  /// armed bytes, or the phase never (or too early) completes.
+  void checkExpectBytes(BarrierExpectOp expect) {
+    Value barrier = expect.getBarrier();
+    Tally tally = tallyBlock(
+        *expect->getBlock(),
+        [&](Operation *op) -> int64_t {
+          auto load = dyn_cast<TMALoadOp>(op);
+          if (!load || load.getBarrier() != barrier)
+            return 0;
+          return load.getDesc().getType().getBoxBytes();
+        },
+        LoopRule::Repeat);
+    if (!tally.known()) {
+      tally.hiddenBy->emitRemark()
+          << "cannot check the " << expect.getBytes()
+          << " bytes armed by a jfa.barrier_expect against the TMA loads "
+             "completing on its barrier: "
+          << tally.why;
+      return;
+    }
+    if (tally.ops.empty() || tally.total == int64_t(expect.getBytes()))
+      return;
+    auto diag = expect.emitOpError()
+                << "expects " << expect.getBytes() << " bytes but the TMA "
+                << "loads completing on this barrier bring " << tally.total;
+    for (auto [op, times] : tally.ops) {
+      int64_t bytes = cast<TMALoadOp>(op).getDesc().getType().getBoxBytes();
+      auto &note = diag.attachNote(op->getLoc())
+                   << "this load brings " << bytes << " bytes";
+      if (times != 1)
+        note << ", " << times << " times (in a loop)";
+    }
+    sawError = true;
+  }
+
+  bool sawError = false;
+};
+
+} // namespace

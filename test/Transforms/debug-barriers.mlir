@@ -1,0 +1,66 @@
+// RUN: jfa-opt %s --jfa-debug-barriers | FileCheck %s
+// RUN: jfa-opt %s --jfa-debug-barriers=timeout-ms=250 | FileCheck %s --check-prefix=SHORT
+// RUN: jfa-opt %s --jfa-allocate-shared-memory --jfa-lower-async-tasks --jfa-debug-barriers --jfa-convert-to-llvm | FileCheck %s --check-prefix=LLVM
+
+jfa.kernel @k(%n: i32) warps(4) {
+  %bars = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %s = arith.remui %i, %c2 : i32
+    %phase = arith.andi %i, %c1 : i32
+    %b = jfa.barrier %bars[%s] : !jfa.mbarriers<2>, i32
+    jfa.barrier_wait %b, %phase
+    jfa.barrier_arrive %b
+  }
+}
+
+// Each wait becomes a bounded spin of single probes; the report names the
+// kernel, the wait's location (14:5), the barrier array's allocation (6:11)
+// and index, the phase, the CTA and the warp.
+// CHECK-LABEL: jfa.kernel @k
+// CHECK: %[[BARS:[0-9]+]] = jfa.alloc_barriers
+// CHECK: %[[S:[0-9]+]] = arith.remui
+// CHECK: %[[PHASE:[0-9]+]] = arith.andi
+// CHECK: %[[B:[0-9]+]] = jfa.barrier %[[BARS]][%[[S]]]
+// CHECK: %[[START:[0-9]+]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: %[[BUDGET:[0-9a-z_]+]] = arith.constant 4000000000 : i64
+// CHECK: scf.while : () -> () {
+// CHECK:   %[[READY:[0-9]+]] = jfa.barrier_try_wait %[[B]], %[[PHASE]]
+// CHECK:   %[[NOT:[0-9]+]] = arith.xori %[[READY]], %true
+// CHECK:   scf.condition(%[[NOT]])
+// CHECK: } do {
+// CHECK:   %[[NOW:[0-9]+]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK:   %[[ELAPSED:[0-9]+]] = arith.subi %[[NOW]], %[[START]] : i64
+// CHECK:   %[[LATE:[0-9]+]] = arith.cmpi ugt, %[[ELAPSED]], %[[BUDGET]] : i64
+// CHECK:   scf.if %[[LATE]] {
+// CHECK:     %[[TID:[0-9]+]] = jfa.thread_id
+// CHECK:     %[[WARP:[0-9]+]] = arith.divui %[[TID]], %c32
+// CHECK:     %[[X:[0-9]+]] = jfa.program_id x
+// CHECK:     %[[Y:[0-9]+]] = jfa.program_id y
+// CHECK:     %[[Z:[0-9]+]] = jfa.program_id z
+// CHECK:     jfa.debug_trap "jfa: kernel k: barrier wait at {{.*}}debug-barriers.mlir:14:5 timed out after 4000 ms: barrier array allocated at {{.*}}debug-barriers.mlir:6:11, index %d, waiting for phase parity %d; block (%d, %d, %d), warp %d; trapping\0A"(%[[S]], %[[PHASE]], %[[X]], %[[Y]], %[[Z]], %[[WARP]] : i32, i32, i32, i32, i32, i32)
+// CHECK:   }
+// CHECK:   scf.yield
+// CHECK: }
+// CHECK-NEXT: jfa.barrier_arrive %[[B]]
+// CHECK-NOT: jfa.barrier_wait
+
+// SHORT: arith.constant 250000000 : i64
+// SHORT: timed out after 250 ms
+
+// The probe is one try_wait.parity; the report is a vprintf of a global
+// format by the warp's lowest active lane, then trap.
+// LLVM-DAG: llvm.mlir.global internal constant @jfa_debug_empty("\00")
+// LLVM-DAG: llvm.mlir.global internal constant @jfa_debug_format_0("jfa: kernel k: barrier wait at
+// LLVM-DAG: llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
+// LLVM: nvvm.mbarrier.try_wait %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32 -> i1
+// LLVM: llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r"
+// LLVM: llvm.intr.cttz
+// LLVM: nvvm.read.ptx.sreg.laneid
+// LLVM: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, !llvm.ptr
+// LLVM: llvm.alloca %{{.*}} x !llvm.struct<(i32, i32, i32, i32, i32, i32)>
+// LLVM: llvm.call @vprintf(
+// LLVM-NEXT: llvm.intr.trap
+// LLVM-NOT: jfa.
