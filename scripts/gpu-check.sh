@@ -19,6 +19,17 @@ if [[ ${1:-} == --run ]]; then
     .gpu/matmul_nn_sm90_sm_90a.cubin .gpu/matmul_rega_sm90_sm_90a.cubin \
     2>&1 | tee "$out/gemm_bench.log"
   rc2=${PIPESTATUS[0]}
+  # Issue 7: the debug builds still pass, and the broken kernel reports and
+  # traps instead of hanging (its own process: the trap ends its context).
+  timeout 120 ./.gpu/scale_ring_test .gpu/debug/scale_ring_sm_90a.cubin .gpu/scale_ring_sm_100a.cubin \
+    2>&1 | tee "$out/scale_ring_debug.log"
+  rc4=${PIPESTATUS[0]}
+  PYTHONUNBUFFERED=1 timeout 300 python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/debug/gemm_sm90_sm_90a.cubin \
+    2>&1 | tee "$out/gemm_bench_debug.log"
+  rc5=${PIPESTATUS[0]}
+  PYTHONUNBUFFERED=1 timeout 90 python3 bench/broken_barrier_demo.py .gpu/libjfart.so \
+    .gpu/debug/broken_phase_sm90_sm_90a.cubin 2>&1 | tee "$out/broken_barrier_demo.log"
+  rc6=${PIPESTATUS[0]}
   for cubin in .gpu/*.cubin; do
     name=$(basename "$cubin" .cubin)
     cuobjdump -sass "$cubin" > "/tmp/$name.sass" 2>&1 || true
@@ -27,7 +38,7 @@ if [[ ${1:-} == --run ]]; then
     grep -oE "HGMMA[.A-Z0-9_]*|UTCHMMA[.A-Z0-9]*|UTCBAR[.A-Z0-9]*|LDTM[.A-Z0-9]*|STTM[.A-Z0-9]*|UTCATOMSWS[.A-Z0-9]*|UTMALDG[.A-Z0-9]*|UTMASTG[.A-Z0-9]*|SYNCS\.[A-Z.0-9]*|USETMAXREG[.A-Z0-9]*|WARPGROUP[.A-Z]*" \
       "/tmp/$name.sass" | sort | uniq -c
   done
-  [[ $rc -eq 0 && $rc2 -eq 0 && $rc3 -eq 0 ]]
+  [[ $rc -eq 0 && $rc2 -eq 0 && $rc3 -eq 0 && $rc4 -eq 0 && $rc5 -eq 0 && $rc6 -eq 0 ]]
   exit
 fi
 
@@ -44,6 +55,13 @@ for k in kernels/gemm/*.mlir kernels/examples/*_sm90.mlir kernels/examples/*_sm1
   name=$(basename "$k" .mlir)
   case $name in *sm90*) arch=sm_90a ;; *) arch=sm_100a ;; esac
   "$build/bin/jfac" compile "$k" --arch "$arch" -o ".gpu/${name}_$arch.cubin" --quiet
+done
+mkdir -p .gpu/debug
+for k in kernels/examples/scale_ring.mlir kernels/gemm/gemm_sm90.mlir \
+         kernels/examples/broken_phase_sm90.mlir; do
+  name=$(basename "$k" .mlir)
+  "$build/bin/jfac" compile "$k" --arch sm_90a --debug-barriers \
+    -o ".gpu/debug/${name}_sm_90a.cubin" --quiet
 done
 cp "$build/test/scale_ring_test" "$build/test/row_softmax_test" \
   "$build/runtime/libjfart.so" .gpu/
