@@ -61,8 +61,10 @@ mlir::LogicalResult runPtxas(llvm::StringRef ptx, llvm::StringRef cubinPath,
                              std::string &error);
 
 /// The metadata the runtime reads: per kernel its name, parameters, threads,
-/// cluster, dynamic shared memory and TMA descriptor specs. Call after
-/// jfa-allocate-shared-memory (the pipeline's first pass) has run.
+/// cluster, dynamic shared memory and TMA descriptor specs. jfac calls it on
+/// the verified module before lowering; the shared-memory size comes from
+/// computeSharedMemoryLayout, the function jfa-allocate-shared-memory
+/// applies, so the two cannot disagree.
 /// `debugBarriers` records that the kernels were built with bounded waits
 /// (the runtime then explains a trap).
 std::string buildMetadata(mlir::ModuleOp module, const Target &target,

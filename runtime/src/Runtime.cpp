@@ -13,29 +13,33 @@ namespace jfa::rt {
 
 namespace {
 
-/// The driver entry points the runtime uses, resolved from libcuda.so.1.
+/// Every driver entry point the runtime uses, listed once: X(name).
+#define JFA_DRIVER_FUNCTIONS(X)                                                \
+  X(cuInit)                                                                    \
+  X(cuGetErrorString)                                                          \
+  X(cuDeviceGetCount)                                                          \
+  X(cuDeviceGet)                                                               \
+  X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuCtxSetCurrent)                                                           \
+  X(cuCtxGetCurrent)                                                           \
+  X(cuCtxSynchronize)                                                          \
+  X(cuModuleLoadData)                                                          \
+  X(cuModuleUnload)                                                            \
+  X(cuModuleGetFunction)                                                       \
+  X(cuFuncSetAttribute)                                                        \
+  X(cuLaunchKernel)                                                            \
+  X(cuLaunchKernelEx)                                                          \
+  X(cuTensorMapEncodeTiled)                                                    \
+  X(cuMemAlloc)                                                                \
+  X(cuMemFree)                                                                 \
+  X(cuMemcpyHtoD)                                                              \
+  X(cuMemcpyDtoH)                                                              \
+  X(cuMemsetD8)
+
+/// The driver entry points, resolved from libcuda.so.1.
 struct Driver {
 #define JFA_DRIVER_FN(name) decltype(&::name) name = nullptr;
-  JFA_DRIVER_FN(cuInit)
-  JFA_DRIVER_FN(cuGetErrorString)
-  JFA_DRIVER_FN(cuDeviceGetCount)
-  JFA_DRIVER_FN(cuDeviceGet)
-  JFA_DRIVER_FN(cuDevicePrimaryCtxRetain)
-  JFA_DRIVER_FN(cuCtxSetCurrent)
-  JFA_DRIVER_FN(cuCtxGetCurrent)
-  JFA_DRIVER_FN(cuCtxSynchronize)
-  JFA_DRIVER_FN(cuModuleLoadData)
-  JFA_DRIVER_FN(cuModuleUnload)
-  JFA_DRIVER_FN(cuModuleGetFunction)
-  JFA_DRIVER_FN(cuFuncSetAttribute)
-  JFA_DRIVER_FN(cuLaunchKernel)
-  JFA_DRIVER_FN(cuLaunchKernelEx)
-  JFA_DRIVER_FN(cuTensorMapEncodeTiled)
-  JFA_DRIVER_FN(cuMemAlloc)
-  JFA_DRIVER_FN(cuMemFree)
-  JFA_DRIVER_FN(cuMemcpyHtoD)
-  JFA_DRIVER_FN(cuMemcpyDtoH)
-  JFA_DRIVER_FN(cuMemsetD8)
+  JFA_DRIVER_FUNCTIONS(JFA_DRIVER_FN)
 #undef JFA_DRIVER_FN
 };
 
@@ -60,26 +64,7 @@ const Driver &driver() {
     failure = "the CUDA driver lacks " JFA_STR(name) "; it is too old";        \
     return;                                                                    \
   }
-    JFA_LOAD(cuInit)
-    JFA_LOAD(cuGetErrorString)
-    JFA_LOAD(cuDeviceGetCount)
-    JFA_LOAD(cuDeviceGet)
-    JFA_LOAD(cuDevicePrimaryCtxRetain)
-    JFA_LOAD(cuCtxSetCurrent)
-    JFA_LOAD(cuCtxGetCurrent)
-    JFA_LOAD(cuCtxSynchronize)
-    JFA_LOAD(cuModuleLoadData)
-    JFA_LOAD(cuModuleUnload)
-    JFA_LOAD(cuModuleGetFunction)
-    JFA_LOAD(cuFuncSetAttribute)
-    JFA_LOAD(cuLaunchKernel)
-    JFA_LOAD(cuLaunchKernelEx)
-    JFA_LOAD(cuTensorMapEncodeTiled)
-    JFA_LOAD(cuMemAlloc)
-    JFA_LOAD(cuMemFree)
-    JFA_LOAD(cuMemcpyHtoD)
-    JFA_LOAD(cuMemcpyDtoH)
-    JFA_LOAD(cuMemsetD8)
+    JFA_DRIVER_FUNCTIONS(JFA_LOAD)
 #undef JFA_LOAD
   });
   if (!failure.empty())
@@ -148,7 +133,10 @@ CUtensorMapDataType tensorMapType(const std::string &t) {
     return CU_TENSOR_MAP_DATA_TYPE_INT64;
   if (t == "i16")
     return CU_TENSOR_MAP_DATA_TYPE_UINT16;
-  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  // TMA copies 8-bit elements as bytes, whatever they mean.
+  if (t == "i8" || t == "f8E4M3FN" || t == "f8E5M2")
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  throw Error("no TMA data type for element type '" + t + "'");
 }
 
 CUtensorMapSwizzle swizzleMode(unsigned bytes) {
