@@ -20,11 +20,11 @@ struct AllocBarriersLowering : JFAPattern<AllocBarriersOp> {
   LogicalResult
   matchAndRewrite(AllocBarriersOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getOffset())
-      return op.emitOpError()
-             << "has no shared-memory offset; run jfa-allocate-shared-memory";
     LLVMBuilder b(op.getLoc(), rewriter);
-    Value base = sharedAddress(b, *op.getOffset());
+    FailureOr<Value> allocated = allocationAddress(b, op, op.getOffset());
+    if (failed(allocated))
+      return failure();
+    Value base = *allocated;
     // Thread 0 initializes every barrier; the fence and the CTA barrier make
     // the initialization visible to all threads and to the async proxy.
     Value tid = NVVM::ThreadIdXOp::create(b, b.getI32Type());

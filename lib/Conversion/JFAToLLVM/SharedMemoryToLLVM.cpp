@@ -41,11 +41,11 @@ struct LocalAllocLowering : JFAPattern<LocalAllocOp> {
   LogicalResult
   matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getOffset())
-      return op.emitOpError()
-             << "has no shared-memory offset; run jfa-allocate-shared-memory";
     LLVMBuilder b(op.getLoc(), rewriter);
-    rewriter.replaceOp(op, sharedAddress(b, *op.getOffset()));
+    FailureOr<Value> base = allocationAddress(b, op, op.getOffset());
+    if (failed(base))
+      return failure();
+    rewriter.replaceOp(op, *base);
     return success();
   }
 };

@@ -91,20 +91,20 @@ struct TmemAllocLowering : JFAPattern<TmemAllocOp> {
   LogicalResult
   matchAndRewrite(TmemAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getOffset())
-      return op.emitOpError()
-             << "has no shared-memory offset; run jfa-allocate-shared-memory";
     LLVMBuilder b(op.getLoc(), rewriter);
-    Value slot = sharedAddress(b, *op.getOffset());
+    // tcgen05.alloc writes the tensor-memory address to this word.
+    FailureOr<Value> slot = allocationAddress(b, op, op.getOffset());
+    if (failed(slot))
+      return failure();
     Value columns = b.i32(op.getType().getColumns());
     inWarpZero(b, [&] {
-      NVVM::Tcgen05AllocOp::create(b, slot, columns);
+      NVVM::Tcgen05AllocOp::create(b, *slot, columns);
       NVVM::Tcgen05RelinquishAllocPermitOp::create(b);
     });
     NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     NVVM::Barrier0Op::create(b);
     NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    Value address = LLVM::LoadOp::create(b, b.getI32Type(), slot, 4);
+    Value address = LLVM::LoadOp::create(b, b.getI32Type(), *slot, 4);
     rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, tmemPtr(getContext()),
                                                   address);
     return success();

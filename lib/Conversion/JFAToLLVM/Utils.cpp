@@ -66,6 +66,14 @@ Value sharedAddress(LLVMBuilder &b, int64_t offset) {
                              ArrayRef<LLVM::GEPArg>{int32_t(offset)});
 }
 
+FailureOr<Value> allocationAddress(LLVMBuilder &b, Operation *op,
+                                   std::optional<uint64_t> offset) {
+  if (!offset)
+    return op->emitOpError()
+           << "has no shared-memory offset; run jfa-allocate-shared-memory";
+  return sharedAddress(b, *offset);
+}
+
 /// The swizzle: bits [4, 4+log2(swizzle/16)) of the byte offset (the 16-byte
 /// chunk within the row) are XORed with bits [7, ...), the row within an
 /// 8-row atom. It moves 16-byte chunks but never splits one.

@@ -67,6 +67,12 @@ template <typename Op> struct JFAPattern : mlir::ConvertOpToLLVMPattern<Op> {
 /// Address `offset` bytes into the kernel's dynamic shared-memory window.
 mlir::Value sharedAddress(LLVMBuilder &b, int64_t offset);
 
+/// Where jfa-allocate-shared-memory placed allocation `op` (its `offset`),
+/// or a located error if that pass has not run.
+mlir::FailureOr<mlir::Value> allocationAddress(LLVMBuilder &b,
+                                               mlir::Operation *op,
+                                               std::optional<uint64_t> offset);
+
 /// `slot + offset` (bytes), after the swizzle when `swizzle` is not 0.
 mlir::Value slotAddress(LLVMBuilder &b, mlir::Value slot, mlir::Value offset,
                         int64_t swizzle);
