@@ -364,23 +364,37 @@ LogicalResult LocalStoreOp::verify() {
 }
 
 static LogicalResult verifyFragment(Operation *op, VectorType fragment,
-                                    SlotType slot, int64_t threads) {
+                                    SlotType slot, int64_t threads,
+                                    TileLayoutAttrInterface layout) {
+  if (failed(verifyNotTransposed(op, slot)))
+    return failure();
   if (threads < 1)
     return op->emitOpError() << "threads must be positive";
+  // A row vector's lanes hold copies: its fragments cover the slot many
+  // times over.
+  int64_t covered = fragment.getNumElements() * threads;
+  if (auto rows = dyn_cast_if_present<RowsOfLayoutAttr>(layout))
+    covered =
+        fragment.getNumElements() ==
+                int64_t(
+                    rows.getRegisterOffsets(slot.getShape(), threads).size())
+            ? slot.getNumElements()
+            : -1;
   if (fragment.getElementType() != slot.getElementType() ||
-      fragment.getNumElements() * threads != slot.getNumElements())
+      covered != slot.getNumElements())
     return op->emitOpError() << "fragment " << fragment << " times " << threads
                              << " threads does not cover the slot " << slot;
   return success();
 }
 
 LogicalResult LoadFragmentOp::verify() {
-  return verifyFragment(*this, getType(), getSlot().getType(), getThreads());
+  return verifyFragment(*this, getType(), getSlot().getType(), getThreads(),
+                        getLayoutAttr());
 }
 
 LogicalResult StoreFragmentOp::verify() {
   return verifyFragment(*this, getValue().getType(), getSlot().getType(),
-                        getThreads());
+                        getThreads(), getLayoutAttr());
 }
 
 //===----------------------------------------------------------------------===//
@@ -631,11 +645,40 @@ static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType) {
   return success();
 }
 
+/// The distributed form: when it names its layout, shape and threads, the
+/// layout must have row vectors and the fragment must be the one the layout
+/// gives that tile (what was not named is left to the lowering, which says
+/// to run jfa-distribute-tiles).
+static LogicalResult verifyDistributedRows(
+    Operation *op, Type tileType, std::optional<uint32_t> threads,
+    TileLayoutAttrInterface layout, std::optional<ArrayRef<int64_t>> shape) {
+  auto fragment = dyn_cast<VectorType>(tileType);
+  if (!fragment || !threads || !layout || !shape)
+    return success();
+  if (layout.getRowOffsets().empty())
+    return op->emitOpError() << "works on tiles in the #jfa.wgmma_acc or "
+                                "#jfa.tmem_row layout, got "
+                             << layout;
+  int64_t expected = layout.getRegisterOffsets(*shape, *threads).size();
+  if (fragment.getNumElements() != expected)
+    return op->emitOpError()
+           << "fragment " << fragment << " does not match the " << expected
+           << " registers a thread holds of the tile (shape, " << *threads
+           << " threads, " << layout << ")";
+  return success();
+}
+
 LogicalResult ReduceRowsOp::verify() {
+  if (failed(verifyDistributedRows(*this, getInput().getType(), getThreads(),
+                                   getLayoutAttr(), getShape())))
+    return failure();
   return verifyRowPair(*this, getInput().getType(), getType());
 }
 
 LogicalResult BroadcastRowsOp::verify() {
+  if (failed(verifyDistributedRows(*this, getType(), getThreads(),
+                                   getLayoutAttr(), getShape())))
+    return failure();
   return verifyRowPair(*this, getType(), getInput().getType());
 }
 
@@ -719,4 +762,48 @@ LogicalResult DebugTrapOp::verify() {
     return emitOpError() << "format has " << conversions << " conversions but "
                          << getArgs().size() << " arguments are given";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Row vectors to and from global memory
+//===----------------------------------------------------------------------===//
+
+/// A row vector (`#jfa.rows_of<L>`) of the pointer's element type, or the
+/// distributed form with everything its lowering needs.
+static LogicalResult
+verifyRowVectorAccess(Operation *op, Type type, GlobalPtrType ptr, Value thread,
+                      std::optional<uint32_t> threads, Attribute layout,
+                      std::optional<ArrayRef<int64_t>> shape) {
+  auto tile = dyn_cast<RankedTensorType>(type);
+  if (!tile) {
+    if (!thread || !threads || !isa_and_nonnull<RowsOfLayoutAttr>(layout) ||
+        !shape)
+      return op->emitOpError() << "in distributed form needs the thread, the "
+                                  "thread count, a #jfa.rows_of layout and "
+                                  "the shape";
+    return success();
+  }
+  if (!isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding()))
+    return op->emitOpError()
+           << "moves row vectors (tensor<M x T, #jfa.rows_of<L>>, as "
+              "jfa.reduce_rows makes them), got "
+           << tile;
+  if (failed(verifyTileLayout(op, tile)))
+    return failure();
+  if (tile.getElementType() != ptr.getElementType())
+    return op->emitOpError() << "row vector " << tile << " and pointer " << ptr
+                             << " differ in element type";
+  return success();
+}
+
+LogicalResult StoreRowsOp::verify() {
+  return verifyRowVectorAccess(*this, getValue().getType(), getPtr().getType(),
+                               getThread(), getThreads(), getLayoutAttr(),
+                               getShape());
+}
+
+LogicalResult LoadRowsOp::verify() {
+  return verifyRowVectorAccess(*this, getType(), getPtr().getType(),
+                               getThread(), getThreads(), getLayoutAttr(),
+                               getShape());
 }

@@ -571,6 +571,65 @@ def JFA_IotaOp : JFA_Op<"iota", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Row vectors to and from global memory
+//===----------------------------------------------------------------------===//
+
+def JFA_StoreRowsOp : JFA_Op<"store_rows"> {
+  let summary = "stores a row vector to global memory, rows [0, count) only";
+  let description = [{
+    ```mlir
+    jfa.store_rows %lse, %out[%offset] rows(%count)
+        : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
+    ```
+    Row r of the vector goes to `%out[%offset + r]` (elements) when
+    `r < %count`: rows past the end of a sequence are not written. One
+    thread per row stores (the lanes that hold copies of a row leave it to
+    the first). The way to write a per-row statistic, such as attention's
+    log-sum-exp.
+  }];
+  let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$value,
+                       Arg<JFA_GlobalPtrType, "", [MemWrite]>:$ptr,
+                       I32:$offset, I32:$count,
+                       // The distributed form: the thread, its task's
+                       // thread count, the vector's layout and shape.
+                       Optional<I32>:$thread, OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+  let assemblyFormat = [{
+    $value `,` $ptr `[` $offset `]` `rows` `(` $count `)`
+    (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
+    (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:`
+    type($value) `,` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_LoadRowsOp : JFA_Op<"load_rows"> {
+  let summary = "loads a row vector from global memory, rows [0, count) only";
+  let description = [{
+    ```mlir
+    %lse = jfa.load_rows %in[%offset] rows(%count)
+        : !jfa.ptr<f32> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+    ```
+    Row r of the result is `%in[%offset + r]` when `r < %count`, else 0:
+    rows past the end of a sequence are never read.
+  }];
+  let arguments = (ins Arg<JFA_GlobalPtrType, "", [MemRead]>:$ptr,
+                       I32:$offset, I32:$count,
+                       Optional<I32>:$thread, OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+  let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
+  let assemblyFormat = [{
+    $ptr `[` $offset `]` `rows` `(` $count `)`
+    (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
+    (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:`
+    qualified(type($ptr)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Tensor memory and tcgen05 (sm_100a)
 //===----------------------------------------------------------------------===//
 

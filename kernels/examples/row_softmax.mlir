@@ -1,13 +1,17 @@
 // Masked row softmax of a [rows, 64] f32 matrix, one 64x64 tile per CTA:
 //   y[r, c] = exp(x[r, c] - max) / sum   over the columns c < cols with
-//   c <= r + diag (a causal mask when diag = 0), 0 elsewhere.
+//   c <= r + diag (a causal mask when diag = 0), 0 elsewhere,
+//   lse[r] = max + log(sum)             for r < rows (nothing past rows).
 //
 // The tile is held in the wgmma accumulator layout, where an attention
 // kernel's scores live: row max and row sum are thread-local reductions plus
 // two shuffles within each quad of lanes. Index tiles (jfa.iota) build the
 // masks. Launch ceil(rows / 64) CTAs of 128 threads; every row needs at least
-// one unmasked column.
+// one unmasked column. The log-sum-exp row vector goes straight to global
+// memory (jfa.store_rows), clipped at `rows` as an attention kernel clips at
+// the end of a sequence.
 jfa.kernel @row_softmax(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
+                        %lse: !jfa.ptr<f32>, %rows: i32,
                         %cols: i32, %diag: i32) warps(4) {
   %in = jfa.local_alloc : !jfa.smem<1 x 64x64xf32>
   %out = jfa.local_alloc : !jfa.smem<1 x 64x64xf32>
@@ -45,6 +49,14 @@ jfa.kernel @row_softmax(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
   %l = jfa.reduce_rows sum %e : tensor<64x64xf32, #jfa.wgmma_acc> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %l_t = jfa.broadcast_rows %l : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
   %p = arith.divf %e, %l_t : tensor<64x64xf32, #jfa.wgmma_acc>
+
+  // log(l) = log2(l) * ln 2 (the GPU has lg2, not a natural log).
+  %log2_l = math.log2 %l fastmath<afn> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %ln2 = arith.constant dense<0.693147181> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %log_l = arith.mulf %log2_l, %ln2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %lse_v = arith.addf %m, %log_l : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %left = arith.subi %rows, %row0 : i32
+  jfa.store_rows %lse_v, %lse[%row0] rows(%left) : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
 
   jfa.local_store %p, %s_out : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
   jfa.fence_async_shared

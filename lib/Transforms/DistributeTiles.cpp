@@ -220,6 +220,47 @@ struct IotaOnFragments : OpConversionPattern<IotaOp>, RowOpsOnFragments {
   }
 };
 
+/// Row vectors to and from global memory: their lowering needs the thread
+/// (which rows it holds) as well.
+struct StoreRowsOnFragments : OpConversionPattern<StoreRowsOp>,
+                              RowOpsOnFragments {
+  StoreRowsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
+                       int64_t threads)
+      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
+  LogicalResult
+  matchAndRewrite(StoreRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = cast<RankedTensorType>(op.getValue().getType());
+    Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
+    rewriter.replaceOpWithNewOp<StoreRowsOp>(
+        op, adaptor.getValue(), adaptor.getPtr(), adaptor.getOffset(),
+        adaptor.getCount(), thread, threadsAttr(rewriter), getTileLayout(tile),
+        shapeAttr(rewriter, tile));
+    return success();
+  }
+};
+
+struct LoadRowsOnFragments : OpConversionPattern<LoadRowsOp>,
+                             RowOpsOnFragments {
+  LoadRowsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
+                      int64_t threads)
+      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
+  LogicalResult
+  matchAndRewrite(LoadRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = dyn_cast<RankedTensorType>(op.getType());
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!tile || !fragment)
+      return failure();
+    Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
+    rewriter.replaceOpWithNewOp<LoadRowsOp>(
+        op, fragment, adaptor.getPtr(), adaptor.getOffset(), adaptor.getCount(),
+        thread, threadsAttr(rewriter), getTileLayout(tile),
+        shapeAttr(rewriter, tile));
+    return success();
+  }
+};
+
 /// A splat constant tile becomes a splat constant fragment.
 struct SplatConstant : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -327,8 +368,9 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
              AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment>(
             converter, ctx);
     patterns
-        .add<IotaOnFragments, ReduceRowsOnFragments, BroadcastRowsOnFragments>(
-            converter, ctx, threads);
+        .add<IotaOnFragments, ReduceRowsOnFragments, BroadcastRowsOnFragments,
+             StoreRowsOnFragments, LoadRowsOnFragments>(converter, ctx,
+                                                        threads);
     patterns.add<TmemStoreOfFragment>(converter, ctx);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));

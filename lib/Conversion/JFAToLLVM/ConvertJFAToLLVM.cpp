@@ -7,6 +7,7 @@
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
 #include "lib/Conversion/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace jfa {
@@ -38,6 +39,20 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
           static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
     }
 
+    // The conversion takes the distributed form: a JFA op still on register
+    // tiles would otherwise only fail to legalize, with no reason given.
+    WalkResult tiles = module.walk([](Operation *op) {
+      auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
+      if (!isa<JFADialect>(op->getDialect()) ||
+          (llvm::none_of(op->getOperandTypes(), isTile) &&
+           llvm::none_of(op->getResultTypes(), isTile)))
+        return WalkResult::advance();
+      notDistributed(op);
+      return WalkResult::interrupt();
+    });
+    if (tiles.wasInterrupted())
+      return signalPassFailure();
+
     for (auto kernel : llvm::make_early_inc_range(module.getOps<KernelOp>()))
       if (failed(convertKernelSignature(kernel, converter)))
         return signalPassFailure();
@@ -50,9 +65,11 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     populateTensorMemoryToLLVMPatterns(converter, patterns);
     populateRowOpsToLLVMPatterns(converter, patterns);
     populateKernelToLLVMPatterns(converter, patterns);
+    populateMathToLLVMPatterns(converter, patterns);
     populateDebugToLLVMPatterns(converter, patterns);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<JFADialect>();
+    target.addIllegalOp<math::LogOp, math::Log2Op>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

@@ -112,6 +112,6 @@ struct DebugTrapLowering : JFAPattern<DebugTrapOp> {
 } // namespace
 
 void jfa::populateDebugToLLVMPatterns(JFATypeConverter &converter,
-                                         RewritePatternSet &patterns) {
+                                      RewritePatternSet &patterns) {
   patterns.add<BarrierTryWaitLowering, DebugTrapLowering>(converter);
 }

@@ -9,6 +9,7 @@
 //   TensorMemoryToLLVM.cpp  tensor memory and tcgen05 (sm_100a)
 //   RowOpsToLLVM.cpp        row reductions, row broadcasts, index tiles
 //   KernelToLLVM.cpp        the kernel signature and grid/thread ids
+//   MathToLLVM.cpp          logarithms (lg2.approx), which NVPTX lacks
 //   DebugToLLVM.cpp         the --debug-barriers probes and reports
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +34,8 @@ void populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateKernelToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateMathToLLVMPatterns(JFATypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
 void populateDebugToLLVMPatterns(JFATypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 

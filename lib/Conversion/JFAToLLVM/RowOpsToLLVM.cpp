@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace jfa;
 
@@ -114,10 +116,104 @@ struct IotaLowering : JFAPattern<IotaOp> {
   }
 };
 
+/// Where a distributed row vector's registers live in global memory: calls
+/// `visit(reg, address, inside, first)` for each register, with the address
+/// `pointer + offset + row`, whether the row is below `count`, and whether
+/// this lane is the first of those holding copies of the row.
+template <typename Op>
+static void forEachRow(
+    LLVMBuilder &b, Op op, Value ptr, Value offset, Value count, Value thread,
+    function_ref<void(int64_t reg, Value address, Value inside, Value first)>
+        visit) {
+  auto rows = cast<RowsOfLayoutAttr>(op.getLayoutAttr());
+  auto parent = cast<TileLayoutAttrInterface>(rows.getParent());
+  ArrayRef<int64_t> shape = *op.getShape();
+  int64_t threads = *op.getThreads();
+  int64_t copies = 0;
+  for (int64_t mask : parent.getRowShuffleMasks())
+    copies |= mask;
+  Value lane = b.urem(thread, 32);
+  Value first = LLVM::ICmpOp::create(
+      b, LLVM::ICmpPredicate::eq, LLVM::AndOp::create(b, lane, b.i32(copies)),
+      b.i32(0));
+  TileCoords base = rows.emitThreadBase(b, b.getLoc(), thread, shape, threads);
+  Type element = cast<GlobalPtrType>(op.getPtr().getType()).getElementType();
+  for (auto [i, at] :
+       llvm::enumerate(rows.getRegisterOffsets(shape, threads))) {
+    Value row = b.add(base.col, at.col);
+    Value inside =
+        LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row, count);
+    Value address =
+        LLVM::GEPOp::create(b, ptr.getType(), element, ptr,
+                            ArrayRef<LLVM::GEPArg>{b.add(offset, row)});
+    visit(i, address, inside, first);
+  }
+}
+
+/// The first lane holding each row stores it, if it is below `count`.
+struct StoreRowsLowering : JFAPattern<StoreRowsOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(StoreRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(adaptor.getValue().getType()) || !adaptor.getThread())
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    forEachRow(b, op, adaptor.getPtr(), adaptor.getOffset(), adaptor.getCount(),
+               adaptor.getThread(),
+               [&](int64_t reg, Value address, Value inside, Value first) {
+                 Value v = b.element(adaptor.getValue(), reg);
+                 Value moves = LLVM::AndOp::create(b, inside, first);
+                 auto ifOp = scf::IfOp::create(b, moves, false);
+                 OpBuilder::InsertionGuard guard(b);
+                 b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+                 LLVM::StoreOp::create(b, v, address);
+               });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Every lane holding a row loads it (so no shuffle is needed); rows past
+/// `count` are 0 and never read.
+struct LoadRowsLowering : JFAPattern<LoadRowsOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(LoadRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fragment = dyn_cast<VectorType>(op.getType());
+    if (!fragment || !adaptor.getThread())
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Type element = fragment.getElementType();
+    Value result = LLVM::PoisonOp::create(b, fragment);
+    forEachRow(
+        b, op, adaptor.getPtr(), adaptor.getOffset(), adaptor.getCount(),
+        adaptor.getThread(),
+        [&](int64_t reg, Value address, Value inside, Value) {
+          auto ifOp = scf::IfOp::create(b, element, inside,
+                                        /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            scf::YieldOp::create(
+                b, ValueRange{
+                       LLVM::LoadOp::create(b, element, address).getResult()});
+            b.setInsertionPointToStart(ifOp.elseBlock());
+            scf::YieldOp::create(
+                b, ValueRange{LLVM::ZeroOp::create(b, element).getResult()});
+          }
+          result = b.insert(result, ifOp.getResult(0), reg);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void jfa::populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<ReduceRowsLowering, BroadcastRowsLowering, IotaLowering>(
-      converter);
+  patterns.add<ReduceRowsLowering, BroadcastRowsLowering, IotaLowering,
+               StoreRowsLowering, LoadRowsLowering>(converter);
 }

@@ -1,0 +1,236 @@
+// RUN: jfa-opt %s --split-input-file --jfa-convert-to-llvm | FileCheck %s
+// SharedMemoryToLLVM.cpp: buffers are offsets into @jfa_smem, a slot is a GEP
+// with the slot's byte size as stride, and a thread's fragment moves piece by
+// piece where its layout puts it (blocked, #jfa.wgmma_acc, #jfa.tmem_row),
+// through the swizzle: offset ^ ((offset >> 3) & ((swizzle / 16 - 1) << 4)).
+// (The two constants of the swizzle are matched in either order: the order
+// the builder creates them in is the C++ compiler's argument evaluation order.)
+
+// CHECK: llvm.mlir.global external @jfa_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @alloc_and_slots
+// Offset 0 is the window itself; other offsets are an i8 GEP.
+// CHECK: %[[A:.*]] = llvm.mlir.addressof @jfa_smem : !llvm.ptr<3>
+// CHECK-NEXT: %[[W:.*]] = llvm.mlir.addressof @jfa_smem : !llvm.ptr<3>
+// CHECK-NEXT: %[[B:.*]] = llvm.getelementptr %[[W]][32768] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// Slot i is base + i * slot bytes: 64x64xf32 = 16384, 64x64xbf16 = 8192.
+// CHECK: llvm.getelementptr %[[A]][%[[I1:.*]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16384 x i8>
+// CHECK: llvm.getelementptr %[[B]][%[[I2:.*]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<8192 x i8>
+// CHECK-NOT: jfa.
+// CHECK: llvm.return
+jfa.kernel @alloc_and_slots() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<2 x 64x64xf32>
+  %b = jfa.local_alloc {offset = 32768 : i64} : !jfa.smem<3 x 64x64xbf16, swizzle 128>
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %sa = jfa.slot %a[%c1] : !jfa.smem<2 x 64x64xf32>, i32
+  %sb = jfa.slot %b[%c2] : !jfa.smem<3 x 64x64xbf16, swizzle 128>, i32
+  %t = jfa.thread_id
+  %v = jfa.load_fragment %sa, %t threads(128) : !jfa.slot<64x64xf32> -> vector<32xf32>
+  %w = jfa.load_fragment %sb, %t threads(128) : !jfa.slot<64x64xbf16, swizzle 128> -> vector<32xbf16>
+}
+
+// -----
+
+// Blocked, no swizzle: thread t's first element is 4t (row 4t / 64, column
+// 4t % 64); its 8 chunks of 4 are 128 * 4 elements = 8 rows (2048 bytes)
+// apart, each one 16-byte vector load.
+// CHECK-LABEL: llvm.func @blocked
+// CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16384 x i8>
+// CHECK: llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.mul %[[T]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: %[[ROW:.*]] = llvm.udiv %[[FIRST]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: %[[COL:.*]] = llvm.urem %[[FIRST]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: %[[RC:.*]] = llvm.mul %[[ROW]], %{{.*}} : i32
+// CHECK-NEXT: %[[EL:.*]] = llvm.add %[[RC]], %[[COL]] : i32
+// CHECK-NEXT: llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: %[[BYTES:.*]] = llvm.mul %[[EL]], %{{.*}} : i32
+// CHECK-NEXT: %[[D:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[O]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: llvm.xor
+// CHECK: %[[D:.*]] = llvm.mlir.constant(2048 : i32)
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[O]]]
+// CHECK-NEXT: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// Registers 4..7 come from the second chunk.
+// CHECK: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<32xf32>
+// CHECK: %[[D:.*]] = llvm.mlir.constant(4096 : i32)
+// CHECK: %[[D:.*]] = llvm.mlir.constant(6144 : i32)
+// CHECK: %[[D:.*]] = llvm.mlir.constant(8192 : i32)
+// CHECK: %[[D:.*]] = llvm.mlir.constant(10240 : i32)
+// CHECK: %[[D:.*]] = llvm.mlir.constant(12288 : i32)
+// CHECK: %[[D:.*]] = llvm.mlir.constant(14336 : i32)
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[O]]]
+// CHECK-NEXT: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: llvm.load
+// CHECK-NOT: llvm.xor
+// CHECK: llvm.return
+jfa.kernel @blocked() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x64xf32>, i32
+  %v = jfa.load_fragment %s, %t threads(128) : !jfa.slot<64x64xf32> -> vector<32xf32>
+}
+
+// -----
+
+// Blocked store into a 128-byte swizzled 64x32xf32 slot: 4 chunks, 16 rows
+// (2048 bytes) apart; each address goes through the 128B swizzle (mask 0x70).
+// CHECK-LABEL: llvm.func @blocked_swizzled_store
+// CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<8192 x i8>
+// CHECK: llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.mul %[[T]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: %[[ROW:.*]] = llvm.udiv %[[FIRST]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: %[[COL:.*]] = llvm.urem %[[FIRST]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: %[[RC:.*]] = llvm.mul %[[ROW]], %{{.*}} : i32
+// CHECK-NEXT: %[[EL:.*]] = llvm.add %[[RC]], %[[COL]] : i32
+// CHECK-NEXT: llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: %[[BYTES:.*]] = llvm.mul %[[EL]], %{{.*}} : i32
+// CHECK-NEXT: %[[D:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK-DAG: %[[MASK:.*]] = llvm.mlir.constant(112 : i32) : i32
+// CHECK-DAG: %[[THREE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: %[[SH:.*]] = llvm.lshr %[[O]], %[[THREE]] : i32
+// CHECK-NEXT: %[[R:.*]] = llvm.and %[[SH]], %[[MASK]] : i32
+// CHECK-NEXT: %[[X:.*]] = llvm.xor %[[O]], %[[R]] : i32
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[X]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %[[P]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: %[[D:.*]] = llvm.mlir.constant(2048 : i32)
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: llvm.xor %[[O]]
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: llvm.mlir.constant(4096 : i32)
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: llvm.mlir.constant(6144 : i32)
+// CHECK: llvm.xor
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+jfa.kernel @blocked_swizzled_store() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  %v = arith.constant dense<1.0> : vector<16xf32>
+  jfa.store_fragment %v, %s, %t threads(128) : vector<16xf32> -> !jfa.slot<64x32xf32, swizzle 128>
+}
+
+// -----
+
+// #jfa.wgmma_acc: thread t sits at row 64(t/128) + 16((t%128)/32) + (t%32)/4,
+// column 2(t%4); its pairs of registers are at (0, 8j) and (8, 8j), i.e.
+// byte deltas 0, 1024, 32, 1056, ... for 32 f32 columns (8-byte pieces).
+// CHECK-LABEL: llvm.func @wgmma_acc
+// CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<8192 x i8>
+// CHECK: llvm.mlir.constant(128 : i32)
+// CHECK-NEXT: %[[WG:.*]] = llvm.udiv %[[T]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(128 : i32)
+// CHECK-NEXT: %[[IN:.*]] = llvm.urem %[[T]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: %[[WARP:.*]] = llvm.udiv %[[IN]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: %[[LANE:.*]] = llvm.urem %[[IN]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: %[[R0:.*]] = llvm.mul %[[WG]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(16 : i32)
+// CHECK-NEXT: %[[R1:.*]] = llvm.mul %[[WARP]], %{{.*}} : i32
+// CHECK-NEXT: %[[R2:.*]] = llvm.add %[[R0]], %[[R1]] : i32
+// CHECK-NEXT: llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: %[[R3:.*]] = llvm.udiv %[[LANE]], %{{.*}} : i32
+// CHECK-NEXT: %[[ROW:.*]] = llvm.add %[[R2]], %[[R3]] : i32
+// CHECK-NEXT: llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: %[[Q:.*]] = llvm.urem %[[LANE]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: %[[COL:.*]] = llvm.mul %[[Q]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: %[[RC:.*]] = llvm.mul %[[ROW]], %{{.*}} : i32
+// CHECK-NEXT: %[[EL:.*]] = llvm.add %[[RC]], %[[COL]] : i32
+// CHECK-NEXT: llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: %[[BYTES:.*]] = llvm.mul %[[EL]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %{{.*}} : i32
+// CHECK-DAG: %[[MASK:.*]] = llvm.mlir.constant(112 : i32) : i32
+// CHECK-DAG: %[[THREE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: %[[SH:.*]] = llvm.lshr %[[O]], %[[THREE]] : i32
+// CHECK-NEXT: %[[R:.*]] = llvm.and %[[SH]], %[[MASK]] : i32
+// CHECK-NEXT: %[[X:.*]] = llvm.xor %[[O]], %[[R]] : i32
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[X]]]
+// CHECK-NEXT: llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK: %[[D:.*]] = llvm.mlir.constant(1024 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK: %[[D:.*]] = llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: %[[D:.*]] = llvm.mlir.constant(1056 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: %[[D:.*]] = llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: %[[D:.*]] = llvm.mlir.constant(1088 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: %[[D:.*]] = llvm.mlir.constant(96 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: %[[D:.*]] = llvm.mlir.constant(1120 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+jfa.kernel @wgmma_acc() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.wgmma_acc) : !jfa.slot<64x32xf32, swizzle 128> -> vector<16xf32>
+}
+
+// -----
+
+// #jfa.tmem_row: thread t holds row t % 128 from column 0, read as 16-byte
+// pieces (8 bf16) at byte deltas 0, 16, ..., 112, through the swizzle.
+// CHECK-LABEL: llvm.func @tmem_row
+// CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16384 x i8>
+// CHECK: llvm.mlir.constant(128 : i32)
+// CHECK-NEXT: %[[ROW:.*]] = llvm.urem %[[T]], %{{.*}} : i32
+// CHECK-NEXT: %[[COL:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: %[[RC:.*]] = llvm.mul %[[ROW]], %{{.*}} : i32
+// CHECK-NEXT: %[[EL:.*]] = llvm.add %[[RC]], %[[COL]] : i32
+// CHECK-NEXT: llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: %[[BYTES:.*]] = llvm.mul %[[EL]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %{{.*}} : i32
+// CHECK-DAG: %[[MASK:.*]] = llvm.mlir.constant(112 : i32) : i32
+// CHECK-DAG: %[[THREE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: %[[SH:.*]] = llvm.lshr %[[O]], %[[THREE]] : i32
+// CHECK-NEXT: %[[R:.*]] = llvm.and %[[SH]], %[[MASK]] : i32
+// CHECK-NEXT: %[[X:.*]] = llvm.xor %[[O]], %[[R]] : i32
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[X]]]
+// CHECK-NEXT: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK: %[[D:.*]] = llvm.mlir.constant(16 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK: %[[D:.*]] = llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// The 6 remaining pieces (deltas 32 .. 112), and no more.
+// CHECK-COUNT-6: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+jfa.kernel @tmem_row() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 128x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 128x64xbf16, swizzle 128>, i32
+  %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.tmem_row) : !jfa.slot<128x64xbf16, swizzle 128> -> vector<64xbf16>
+}

@@ -1,0 +1,46 @@
+// RUN: jfa-opt %s --split-input-file --jfa-convert-to-llvm | FileCheck %s
+// TMAToLLVM.cpp: tma_load/tma_store are cp.async.bulk.tensor in tile mode
+// with the coordinates reversed (JFA's are outermost first, TMA's innermost
+// first); a store commits a bulk group; tma_store_wait is the .read wait.
+
+// CHECK-LABEL: llvm.func @tma_2d(
+// CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %arg1: i32, %arg2: i32)
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16384 x i8>
+// CHECK-NEXT: %[[BAR:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[SLOT]], %arg0, %[[BAR]], box[%arg2, %arg1] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %arg0, %[[SLOT]], box[%arg2, %arg1]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK-NEXT: llvm.return
+jfa.kernel @tma_2d(%d: !jfa.tma<64x64xf32>, %row: i32, %col: i32) warps(4) {
+  %buf = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x64xf32>
+  %bars = jfa.alloc_barriers arrive_count(1) {offset = 16384 : i64} : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xf32>, i32
+  %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+  jfa.tma_load %d[%row, %col], %s, %b : !jfa.tma<64x64xf32>, !jfa.slot<64x64xf32>
+  jfa.fence_async_shared
+  jfa.tma_store %s, %d[%row, %col] : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
+  jfa.tma_store_wait pending(1)
+}
+
+// -----
+
+// Three coordinates (z, row, col) go out as box[col, row, z].
+// CHECK-LABEL: llvm.func @tma_3d(
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0, %{{.*}}, box[%arg3, %arg2, %arg1] {isCTAOnly = true}
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg0, %{{.*}}, box[%arg3, %arg2, %arg1]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
+jfa.kernel @tma_3d(%d: !jfa.tma<2x64x32xbf16>, %z: i32, %row: i32, %col: i32) warps(4) {
+  %buf = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 2x64x32xbf16>
+  %bars = jfa.alloc_barriers arrive_count(1) {offset = 8192 : i64} : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 2x64x32xbf16>, i32
+  %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+  jfa.tma_load %d[%z, %row, %col], %s, %b : !jfa.tma<2x64x32xbf16>, !jfa.slot<2x64x32xbf16>
+  jfa.tma_store %s, %d[%z, %row, %col] : !jfa.slot<2x64x32xbf16>, !jfa.tma<2x64x32xbf16>
+  jfa.tma_store_wait pending(0)
+}
