@@ -82,6 +82,14 @@ void buildLoweringPipeline(OpPassManager &pm, const Target *target,
   pm.addPass(createCSEPass());
 }
 
+namespace {
+struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
+  Option<std::string> arch{*this, "arch",
+                           llvm::cl::desc("Check the ops against this target "
+                                          "(sm_90a, sm_100a) first")};
+};
+} // namespace
+
 void registerPasses() {
   jfa::registerJFAPasses();
   jfa::registerJFAConversionPasses();
@@ -94,10 +102,22 @@ void registerPasses() {
   registerConvertMathToLLVMPass();
   registerArithToLLVMConversionPass();
   registerConvertControlFlowToLLVMPass();
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LowerToLLVMOptions>(
       "jfa-lower-to-llvm",
-      "the whole JFA -> LLVM/NVVM dialect pipeline jfac runs",
-      [](OpPassManager &pm) { buildLoweringPipeline(pm, nullptr); });
+      "the whole JFA -> LLVM/NVVM dialect pipeline jfac runs; "
+      "`--jfa-lower-to-llvm=arch=sm_90a` checks the ops against a target "
+      "first, as jfac does",
+      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        std::optional<Target> target;
+        if (!options.arch.empty())
+          target = lookupTarget(options.arch);
+        if (!options.arch.empty() && !target) {
+          // jfa-check-target reports the unknown arch with the known ones.
+          pm.addPass(createJFACheckTarget(JFACheckTargetOptions{options.arch}));
+          return;
+        }
+        buildLoweringPipeline(pm, target ? &*target : nullptr);
+      });
 }
 
 LogicalResult lowerToLLVMDialect(ModuleOp module,

@@ -16,6 +16,8 @@ path = os.pathsep.join([config.jfa_tools_dir, config.llvm_tools_dir,
                         config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
 config.substitutions.append(("%kernels", os.path.join(config.jfa_src_root, "kernels")))
+config.substitutions.append(("%jfa_src", config.jfa_src_root))
+config.substitutions.append(("%jfa_obj", config.jfa_obj_root))
 
 ptxas = os.path.join(config.cuda_home, "bin", "ptxas")
 if not os.path.exists(ptxas):

@@ -634,14 +634,18 @@ static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType) {
                              << tile;
   if (failed(verifyTileLayout(op, tile)))
     return failure();
+  // The element-type rule first: the expected row vector below repeats the
+  // tile's element type, which would otherwise suggest a bf16 row vector.
+  if (!tile.getElementType().isF32())
+    return op->emitOpError() << "works on f32 tiles, got " << tile
+                             << "; extend bf16/f16 tiles to f32 first "
+                                "(arith.extf)";
   auto expected =
       RankedTensorType::get({tile.getDimSize(0)}, tile.getElementType(),
                             RowsOfLayoutAttr::get(op->getContext(), layout));
   if (row != expected)
     return op->emitOpError()
            << "row vector must be " << expected << ", got " << row;
-  if (!tile.getElementType().isF32())
-    return op->emitOpError() << "works on f32 tiles, got " << tile;
   return success();
 }
 

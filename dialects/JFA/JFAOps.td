@@ -112,6 +112,9 @@ def JFA_AsyncTasksOp : JFA_Op<"async_tasks", [HasParent<"KernelOp">,
                                               SingleBlock, NoTerminator]> {
   let summary = "splits the kernel into warp-specialized tasks";
   let description = [{
+    ```mlir
+    jfa.async_tasks { jfa.task warps(4) registers(40) { ... } jfa.task default registers(232) { ... } }
+    ```
     Contains only `jfa.task` ops. Tasks take consecutive warps in the order
     they are written; the `default` task takes the warps the others leave.
   }];
@@ -145,6 +148,9 @@ def JFA_TaskOp : JFA_Op<"task", [HasParent<"AsyncTasksOp">, SingleBlock,
 def JFA_TaskBarrierOp : JFA_Op<"task_barrier"> {
   let summary = "synchronizes the threads of the enclosing task";
   let description = [{
+    ```mlir
+    jfa.task_barrier
+    ```
     A named hardware barrier (`bar.sync id, threads`) over exactly the threads
     of the enclosing task (the whole CTA outside tasks).
   }];
@@ -153,6 +159,11 @@ def JFA_TaskBarrierOp : JFA_Op<"task_barrier"> {
 
 def JFA_NamedBarrierSyncOp : JFA_Op<"named_barrier_sync"> {
   let summary = "waits at hardware barrier `id` until `threads` threads arrive";
+  let description = [{
+    ```mlir
+    jfa.named_barrier_sync id(3) threads(256)
+    ```
+  }];
   let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>:$id,
                        I32Attr:$threads);
   let assemblyFormat = "`id` `(` $id `)` `threads` `(` $threads `)` attr-dict";
@@ -161,6 +172,11 @@ def JFA_NamedBarrierSyncOp : JFA_Op<"named_barrier_sync"> {
 
 def JFA_NamedBarrierArriveOp : JFA_Op<"named_barrier_arrive"> {
   let summary = "arrives at hardware barrier `id` without waiting";
+  let description = [{
+    ```mlir
+    jfa.named_barrier_arrive id(3) threads(256)
+    ```
+  }];
   let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>:$id,
                        I32Attr:$threads);
   let assemblyFormat = "`id` `(` $id `)` `threads` `(` $threads `)` attr-dict";
@@ -173,6 +189,11 @@ def JFA_NamedBarrierArriveOp : JFA_Op<"named_barrier_arrive"> {
 
 def JFA_ProgramIdOp : JFA_Op<"program_id", [Pure]> {
   let summary = "the CTA index along a grid dimension";
+  let description = [{
+    ```mlir
+    %pid = jfa.program_id x
+    ```
+  }];
   let arguments = (ins JFA_Dim:$dim);
   let results = (outs I32:$result);
   let assemblyFormat = "$dim attr-dict";
@@ -180,6 +201,11 @@ def JFA_ProgramIdOp : JFA_Op<"program_id", [Pure]> {
 
 def JFA_NumProgramsOp : JFA_Op<"num_programs", [Pure]> {
   let summary = "the number of CTAs along a grid dimension";
+  let description = [{
+    ```mlir
+    %n = jfa.num_programs x
+    ```
+  }];
   let arguments = (ins JFA_Dim:$dim);
   let results = (outs I32:$result);
   let assemblyFormat = "$dim attr-dict";
@@ -187,12 +213,22 @@ def JFA_NumProgramsOp : JFA_Op<"num_programs", [Pure]> {
 
 def JFA_ThreadIdOp : JFA_Op<"thread_id", [Pure]> {
   let summary = "the thread index within the CTA";
+  let description = [{
+    ```mlir
+    %tid = jfa.thread_id
+    ```
+  }];
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict";
 }
 
 def JFA_TaskThreadIdOp : JFA_Op<"task_thread_id", [Pure]> {
   let summary = "the thread index within the enclosing task";
+  let description = [{
+    ```mlir
+    %t = jfa.task_thread_id
+    ```
+  }];
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict";
 }
@@ -217,6 +253,11 @@ def JFA_SlotOp : JFA_Op<"slot", [Pure,
     TypesMatchWith<"result is a slot of the buffer's tile", "buffer", "result",
                    "SlotType::get($_self.getContext(), ::llvm::cast<SharedBufferType>($_self).getShape(), ::llvm::cast<SharedBufferType>($_self).getElementType(), ::llvm::cast<SharedBufferType>($_self).getSwizzle(), false)">]> {
   let summary = "a view of slot `index` of a shared-memory buffer";
+  let description = [{
+    ```mlir
+    %s = jfa.slot %ring[%i] : !jfa.smem<3 x 64x64xbf16, swizzle 128>, i32
+    ```
+  }];
   let arguments = (ins JFA_SharedBufferType:$buffer, JFA_IntOrIndex:$index);
   let results = (outs JFA_SlotType:$result);
   let assemblyFormat = [{
@@ -249,6 +290,11 @@ def JFA_TransposeOp : JFA_Op<"transpose", [Pure,
 
 def JFA_LocalLoadOp : JFA_Op<"local_load"> {
   let summary = "loads a slot into a register tile";
+  let description = [{
+    ```mlir
+    %t = jfa.local_load %s : !jfa.slot<64x64xf32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+    ```
+  }];
   let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
@@ -259,6 +305,11 @@ def JFA_LocalLoadOp : JFA_Op<"local_load"> {
 
 def JFA_LocalStoreOp : JFA_Op<"local_store"> {
   let summary = "stores a register tile into a slot";
+  let description = [{
+    ```mlir
+    jfa.local_store %t, %s : tensor<64x64xf32> -> !jfa.slot<64x64xf32>
+    ```
+  }];
   let arguments = (ins AnyRankedTensor:$value,
                        Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot);
   let assemblyFormat = [{
@@ -295,6 +346,11 @@ def JFA_ConvertLayoutOp : JFA_Op<"convert_layout"> {
 
 def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
   let summary = "loads this thread's fragment of a slot (distributed form)";
+  let description = [{
+    ```mlir
+    %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.wgmma_acc) : !jfa.slot<64x64xf32> -> vector<32xf32>
+    ```
+  }];
   let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot,
                        I32:$thread, I32Attr:$threads,
                        OptionalAttr<JFA_TileLayoutAttr>:$layout);
@@ -308,6 +364,11 @@ def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
 
 def JFA_StoreFragmentOp : JFA_Op<"store_fragment"> {
   let summary = "stores this thread's fragment of a slot (distributed form)";
+  let description = [{
+    ```mlir
+    jfa.store_fragment %v, %s, %t threads(128) : vector<32xf32> -> !jfa.slot<64x64xf32>
+    ```
+  }];
   let arguments = (ins AnyVectorOfNonZeroRank:$value,
                        Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
                        I32:$thread, I32Attr:$threads,
@@ -343,6 +404,11 @@ def JFA_AllocBarriersOp : JFA_Op<"alloc_barriers", [HasParent<"KernelOp">]> {
 
 def JFA_BarrierOp : JFA_Op<"barrier", [Pure]> {
   let summary = "element `index` of an mbarrier array";
+  let description = [{
+    ```mlir
+    %b = jfa.barrier %full[%i] : !jfa.mbarriers<3>, i32
+    ```
+  }];
   let arguments = (ins JFA_BarrierArrayType:$barriers, JFA_IntOrIndex:$index);
   let results = (outs JFA_BarrierType:$result);
   let assemblyFormat = [{
@@ -357,6 +423,9 @@ def JFA_BarrierOp : JFA_Op<"barrier", [Pure]> {
 def JFA_BarrierExpectOp : JFA_Op<"barrier_expect", [JFA_SingleThreadIssue]> {
   let summary = "arrives once and arms the barrier for `bytes` TMA bytes";
   let description = [{
+    ```mlir
+    jfa.barrier_expect %b, bytes(16384)
+    ```
     Issued by one thread of the task (`mbarrier.arrive.expect_tx`). The TMA
     loads completing on the same barrier (in the same block or the regions
     nested in it) must bring `bytes` in all; `jfa-check-barriers` checks it.
@@ -370,6 +439,11 @@ def JFA_BarrierExpectOp : JFA_Op<"barrier_expect", [JFA_SingleThreadIssue]> {
 
 def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
   let summary = "every thread of the task arrives once on the barrier";
+  let description = [{
+    ```mlir
+    jfa.barrier_arrive %b
+    ```
+  }];
   let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>,
                                                   MemWrite<JFA_BarrierMemory>]>:$barrier);
   let assemblyFormat = "$barrier attr-dict";
@@ -380,6 +454,16 @@ def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
 def JFA_BarrierWaitOp : JFA_Op<"barrier_wait", [MemoryEffects<[
     MemWrite<JFA_SharedMemory>, MemWrite<JFA_TensorMemory>, MemWrite]>]> {
   let summary = "waits until the barrier completes the phase of parity `phase`";
+  let description = [{
+    ```mlir
+    jfa.barrier_wait %b, %phase    // %phase: i32 parity (0 or 1), not index
+    ```
+    Blocks the thread until the barrier has completed the phase of parity
+    `%phase` (an i32: 0 or 1; an `index` phase is a type error, so keep ring
+    counters in i32). A freshly initialized barrier counts as having
+    completed the phase of parity 1 before its first: a producer waiting
+    for an empty slot starts at parity 1, a consumer at 0.
+  }];
   let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>]>:$barrier,
                        I32:$phase);
   let assemblyFormat = "$barrier `,` $phase attr-dict";
@@ -413,6 +497,9 @@ def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue]> {
 def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue]> {
   let summary = "copies a slot into a box of a global tensor (async)";
   let description = [{
+    ```mlir
+    jfa.tma_store %s, %desc[%row, %col] : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
+    ```
     Out-of-bounds parts of the box are not written. The issuing thread commits
     a bulk group; `jfa.tma_store_wait` waits on it. Shared-memory writes by
     other threads must be fenced (`jfa.fence_async_shared`) and synchronized
@@ -430,12 +517,27 @@ def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue]> {
 
 def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue]> {
   let summary = "waits until at most `pending` TMA stores still read shared memory";
+  let description = [{
+    ```mlir
+    jfa.tma_store_wait pending(0)
+    ```
+    Each `jfa.tma_store` of the issuing thread is one bulk group;
+    `pending(n)` returns once at most the n most recent ones still read
+    their slot, so `pending(0)` before reusing the only store slot, or
+    `pending(1)` to keep one store in flight while filling the other slot
+    of a double buffer.
+  }];
   let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending);
   let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
 }
 
 def JFA_FenceAsyncSharedOp : JFA_Op<"fence_async_shared"> {
   let summary = "orders this thread's shared-memory writes before async-proxy reads";
+  let description = [{
+    ```mlir
+    jfa.fence_async_shared
+    ```
+  }];
   let assemblyFormat = "attr-dict";
 }
 
@@ -476,8 +578,15 @@ def JFA_AsyncDotOp : JFA_Op<"async_dot", [AllTypesMatch<["acc", "result"]>,
 def JFA_AsyncDotWaitOp : JFA_Op<"async_dot_wait", [AllTypesMatch<["values", "results"]>]> {
   let summary = "waits until at most `pending` async_dot groups are in flight";
   let description = [{
+    ```mlir
+    %d2 = jfa.async_dot_wait pending(0) (%d) : tensor<128x256xf32, #jfa.wgmma_acc>
+    ```
     Returns its operands, which are then safe to read: the accumulators of
-    the async_dots that have completed.
+    the async_dots that have completed. Each `jfa.async_dot` is one group
+    (per warpgroup); `pending(n)` returns once at most the n most recently
+    issued groups of this thread are still running, so `pending(1)` after
+    two async_dots makes the first one's accumulator safe, and `pending(0)`
+    all of them.
   }];
   let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending,
                        Variadic<AnyType>:$values);
@@ -493,6 +602,11 @@ def JFA_AsyncDotWaitOp : JFA_Op<"async_dot_wait", [AllTypesMatch<["values", "res
 def JFA_WarpgroupDotOp : JFA_Op<"warpgroup_dot", [AllTypesMatch<["acc", "result"]>,
     JFA_RequiresWgmma, MemoryEffects<[MemWrite<JFA_AsyncGroups>]>]> {
   let summary = "one warpgroup's wgmma chain (distributed form of async_dot)";
+  let description = [{
+    ```mlir
+    %r = jfa.warpgroup_dot %a, %b, %acc, %wg : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, vector<32xf32>
+    ```
+  }];
   let arguments = (ins Arg<AnyTypeOf<[JFA_SlotType, AnyVectorOfNonZeroRank]>, "",
                            [MemRead<JFA_SharedMemory>]>:$a,
                        Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$b,
@@ -536,6 +650,11 @@ def JFA_ReduceRowsOp : JFA_Op<"reduce_rows", [Pure]> {
 
 def JFA_BroadcastRowsOp : JFA_Op<"broadcast_rows", [Pure]> {
   let summary = "a tile whose every row is the row vector's value";
+  let description = [{
+    ```mlir
+    %mt = jfa.broadcast_rows %m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
+    ```
+  }];
   // The distributed form: as reduce_rows's, for the result tile.
   let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$input,
                        OptionalAttr<I32Attr>:$threads,
@@ -670,6 +789,11 @@ def JFA_TmemSliceOp : JFA_Op<"tmem_slice", [Pure, JFA_RequiresTensorMemory]> {
 // Appended at kernel end by jfa-lower-async-tasks.
 def JFA_TmemDeallocOp : JFA_Op<"tmem_dealloc", [JFA_RequiresTensorMemory]> {
   let summary = "frees tensor memory (warp 0, after a CTA barrier)";
+  let description = [{
+    ```mlir
+    jfa.tmem_dealloc %acc : !jfa.tmem<128x256xf32>
+    ```
+  }];
   let arguments = (ins Arg<JFA_TensorMemoryType, "", [MemFree<JFA_TensorMemory>]>:$tmem);
   let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
 }
@@ -706,6 +830,11 @@ def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue, JFA_RequiresTensorMem
 def JFA_TcCommitOp : JFA_Op<"tc_commit", [JFA_SingleThreadIssue, JFA_RequiresTensorMemory,
     MemoryEffects<[MemRead<JFA_AsyncGroups>, MemWrite<JFA_AsyncGroups>]>]> {
   let summary = "arrives on the barrier when the issuing thread's tcgen05 ops finish";
+  let description = [{
+    ```mlir
+    jfa.tc_commit %b
+    ```
+  }];
   let arguments = (ins Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier);
   let assemblyFormat = "$barrier attr-dict";
 }
@@ -713,6 +842,9 @@ def JFA_TcCommitOp : JFA_Op<"tc_commit", [JFA_SingleThreadIssue, JFA_RequiresTen
 def JFA_TmemLoadOp : JFA_Op<"tmem_load", [JFA_RequiresTensorMemory]> {
   let summary = "loads accumulator columns [col, col + n) into registers";
   let description = [{
+    ```mlir
+    %t = jfa.tmem_load %acc[%c0] : !jfa.tmem<128x256xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+    ```
     `tcgen05.ld.32x32b` then `tcgen05.wait::ld`: the result is a
     `tensor<128xNxf32, #jfa.tmem_row>` in a task of one warpgroup.
   }];
@@ -728,6 +860,9 @@ def JFA_TmemLoadOp : JFA_Op<"tmem_load", [JFA_RequiresTensorMemory]> {
 def JFA_TmemStoreOp : JFA_Op<"tmem_store", [JFA_RequiresTensorMemory]> {
   let summary = "stores a register tile into accumulator columns [col, col + n)";
   let description = [{
+    ```mlir
+    jfa.tmem_store %t, %acc[%c0] : tensor<128x64xf32, #jfa.tmem_row> -> !jfa.tmem<128x256xf32>
+    ```
     `tcgen05.st.32x32b` then `tcgen05.wait::st`: the inverse of
     `jfa.tmem_load`, one row per thread of a one-warpgroup task (for
     example, to rescale an accumulator in place).

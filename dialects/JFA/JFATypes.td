@@ -19,7 +19,10 @@ def JFA_SharedBufferType : JFA_Type<"SharedBuffer", "smem"> {
     `!jfa.smem<3 x 128x64xbf16, swizzle 128>` stores rows with the 128-byte
     swizzle TMA and the tensor cores use: within each 8-row atom, 16-byte
     chunk c of row r lives at chunk c ^ (r % 8). The row must span exactly
-    the swizzle width.
+    the swizzle width: a 128-byte swizzled row holds 64 bf16 (or 32 f32)
+    values, so a K-major operand with K = 128 bf16, or an N-major
+    (transposed) B wider than 64, takes several slots, TMA loads and
+    `jfa.async_dot`s, one per 64 columns.
   }];
   let parameters = (ins "int64_t":$numSlots,
                         ArrayRefParameter<"int64_t">:$shape,

@@ -38,7 +38,12 @@ jfa.kernel @scale_ring(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
   %count = arith.maxsi %count_raw, %c0 : i32
 
   jfa.async_tasks {
-    // Consumer: warps 0-3.
+    // Consumer: warps 0-3. Budgets are setmaxnreg targets, up or down:
+    // every thread of this warps(8) kernel starts with 248 registers (the
+    // kernel's entry allocation, 65536 / 256 threads less the granularity
+    // margin, which ptxas reports as "Used 248 registers"), so 232 lowers
+    // the consumer's share a little and the producer's 40 frees the rest;
+    // together they must fit 65536 registers.
     jfa.task default registers(232) {
       scf.for %k = %c0 to %count step %c1 : i32 {
         %s = arith.remui %k, %c3 : i32

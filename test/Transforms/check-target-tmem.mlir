@@ -1,6 +1,11 @@
 // RUN: jfa-opt %s --jfa-check-target=arch=sm_100a | FileCheck %s
 // RUN: jfa-opt %s --jfa-check-target=arch=sm_90a --verify-diagnostics
-// Tensor memory and tcgen05 exist on sm_100a only; each use is reported.
+// RUN: not jfa-opt %s --jfa-lower-to-llvm=arch=sm_90a 2>&1 | FileCheck %s --check-prefix=PIPE
+// RUN: not jfa-opt %s --jfa-lower-to-llvm=arch=sm_80 2>&1 | FileCheck %s --check-prefix=PIPEARCH
+// Tensor memory and tcgen05 exist on sm_100a only; each use is reported,
+// also by the whole pipeline when given the target.
+// PIPE: error: 'jfa.tmem_alloc' op uses tensor memory (tcgen05), which sm_90a does not have
+// PIPEARCH: unknown arch 'sm_80'; known targets: sm_90a, sm_100a
 
 // CHECK: jfa.tmem_alloc
 jfa.kernel @tmem() warps(4) {

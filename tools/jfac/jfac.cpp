@@ -13,6 +13,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -35,8 +36,12 @@ cl::opt<std::string> outputFile("o",
                                 cl::desc("Output file (default: the input "
                                          "with .cubin/.ptx/.ll/.llvm.mlir)"),
                                 cl::value_desc("file"), cl::cat(category));
-cl::opt<std::string> arch("arch", cl::desc("Target GPU: sm_90a or sm_100a"),
-                          cl::init("sm_100a"), cl::cat(category));
+cl::opt<std::string>
+    arch("arch",
+         cl::desc("Target GPU: sm_90a or sm_100a (default: the one target "
+                  "the kernel's first line names, `// jfa-targets: sm_90a`, "
+                  "else sm_100a)"),
+         cl::cat(category));
 cl::opt<Emit> emit(
     "emit", cl::desc("What to write"), cl::init(Emit::Cubin),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "MLIR in the LLVM/NVVM dialects"),
@@ -100,6 +105,76 @@ std::string defaultOutput() {
   }
   return "";
 }
+/// The target a kernel file declares on its first line
+/// (`// jfa-targets: sm_90a`), when it declares exactly one.
+std::string declaredTarget(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "";
+  llvm::StringRef first = (*buffer)->getBuffer().split('\n').first.trim();
+  if (!first.consume_front("// jfa-targets:"))
+    return "";
+  llvm::SmallVector<llvm::StringRef> targets;
+  first.split(targets, ' ', -1, /*KeepEmpty=*/false);
+  return targets.size() == 1 ? targets.front().str() : "";
+}
+
+/// Register budgets of the kernels' tasks, for the spill warning: "the task
+/// at <loc> has registers(R)".
+std::vector<std::string> taskBudgets(ModuleOp module) {
+  std::vector<std::string> budgets;
+  module.walk([&](jfa::TaskOp task) {
+    if (!task.getRegisters())
+      return;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    auto loc = dyn_cast<FileLineColLoc>(task.getLoc());
+    os << "the task at ";
+    if (loc)
+      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+         << loc.getColumn();
+    else
+      os << task.getLoc();
+    os << " has registers(" << *task.getRegisters() << ")";
+    budgets.push_back(text);
+  });
+  return budgets;
+}
+
+/// Warns (on stderr, --quiet or not) for every kernel ptxas reports
+/// spilling: a register budget too small for its task shows only there.
+void warnAboutSpills(llvm::StringRef log,
+                     const std::vector<std::string> &budgets) {
+  llvm::StringRef kernel;
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    if (line.consume_front("ptxas info    : Function properties for ")) {
+      kernel = line.trim();
+      continue;
+    }
+    size_t at = line.find("bytes spill stores");
+    if (at == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef before = line.substr(0, at).rtrim();
+    unsigned stores = 0;
+    if (before.substr(before.rfind(' ') + 1).getAsInteger(10, stores) ||
+        stores == 0)
+      continue;
+    llvm::errs() << "jfac: warning: kernel '" << kernel << "' spills registers ("
+                 << line.trim() << ")";
+    if (budgets.empty()) {
+      llvm::errs() << "\n";
+      continue;
+    }
+    llvm::errs() << "; a task's register budget may be too small:";
+    for (const std::string &budget : budgets)
+      llvm::errs() << "\n  " << budget;
+    llvm::errs() << "\n";
+  }
+}
+
+constexpr const char *kVersion = "0.3";
 } // namespace
 
 int main(int argc, char **argv) {
@@ -112,6 +187,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   llvm::StringRef command = argv[1];
+  if (command == "--version" || command == "version") {
+    llvm::outs() << "jfac " << kVersion << " (LLVM/MLIR " << LLVM_VERSION_STRING
+                 << "; targets: " << jfa::knownTargetNames() << ")\n";
+    return 0;
+  }
   if (command == "--help" || command == "-h" || command == "help") {
     llvm::outs() << "jfac: the JFA kernel compiler\n\n"
                  << usage << "\nRun `jfac compile --help` for every option.\n";
@@ -130,6 +210,10 @@ int main(int argc, char **argv) {
                                    &llvm::errs()))
     return 1;
 
+  if (arch.empty()) {
+    std::string declared = declaredTarget(inputFile);
+    arch = declared.empty() ? "sm_100a" : declared;
+  }
   std::optional<jfa::Target> target = jfa::lookupTarget(arch);
   if (!target)
     return fail("unknown --arch '" + arch +
@@ -180,6 +264,7 @@ int main(int argc, char **argv) {
     return fail(inputFile + " defines no jfa.kernel");
 
   std::string metadata = jfa::buildMetadata(*module, *target, debugBarriers);
+  std::vector<std::string> budgets = taskBudgets(*module);
   if (failed(jfa::lowerToLLVMDialect(*module, options)))
     return 1;
   if (emit == Emit::MLIR) {
@@ -205,11 +290,17 @@ int main(int argc, char **argv) {
   std::string metaPath = metadataFile.empty() ? output + ".meta" : metadataFile;
   if (!writeFile(metaPath, metadata))
     return 1;
+  warnAboutSpills(log, budgets);
   if (!quiet) {
     llvm::outs() << "jfac: wrote " << output << " (" << target->chip << ") and "
                  << metaPath << "\n";
     // ptxas -v: registers, shared memory, spills per kernel.
     llvm::outs() << log;
+    if (!budgets.empty())
+      llvm::outs() << "jfac: note: ptxas's 'Used N registers' is the "
+                      "registers every thread starts with (the kernel-wide "
+                      "cap at entry); each task then runs under its own "
+                      "registers(...) budget (setmaxnreg)\n";
   }
   return 0;
 }

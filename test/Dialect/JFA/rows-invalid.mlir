@@ -18,7 +18,7 @@ jfa.kernel @k() warps(4) {
 
 jfa.kernel @k() warps(4) {
   %t = arith.constant dense<1.0> : tensor<64x64xf16, #jfa.wgmma_acc>
-  // expected-error @+1 {{'jfa.reduce_rows' op works on f32 tiles, got 'tensor<64x64xf16, #jfa.wgmma_acc>'}}
+  // expected-error @+1 {{'jfa.reduce_rows' op works on f32 tiles, got 'tensor<64x64xf16, #jfa.wgmma_acc>'; extend bf16/f16 tiles to f32 first (arith.extf)}}
   %m = jfa.reduce_rows sum %t : tensor<64x64xf16, #jfa.wgmma_acc> -> tensor<64xf16, #jfa.rows_of<#jfa.wgmma_acc>>
 }
 
@@ -42,4 +42,14 @@ jfa.kernel @k() warps(4) {
 jfa.kernel @k() warps(4) {
   // expected-error @+1 {{'jfa.iota' op in distributed form needs the thread and the tile shape}}
   %r = jfa.iota rows : vector<32xi32>
+}
+
+// -----
+
+// The element-type rule comes first, not a row-vector type that repeats
+// the tile's bf16 (issue: the advice led to a second error).
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xbf16, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.reduce_rows' op works on f32 tiles, got 'tensor<64x64xbf16, #jfa.wgmma_acc>'}}
+  %m = jfa.reduce_rows max %t : tensor<64x64xbf16, #jfa.wgmma_acc> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
 }
