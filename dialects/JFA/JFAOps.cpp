@@ -725,6 +725,33 @@ LogicalResult TmemSliceOp::verify() {
   return success();
 }
 
+/// `%t, %scratch attr-dict : from -> to, scratch-type`, with the whole form
+/// spelled out when the input does not follow it.
+ParseResult ConvertLayoutOp::parse(OpAsmParser &parser,
+                                   OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  OpAsmParser::UnresolvedOperand value, scratch;
+  Type from, to, slot;
+  if (parser.parseOperand(value) || parser.parseComma() ||
+      parser.parseOperand(scratch) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColon() || parser.parseType(from) || parser.parseArrow() ||
+      parser.parseType(to) || parser.parseComma() || parser.parseType(slot))
+    return parser.emitError(loc)
+           << "jfa.convert_layout is written `jfa.convert_layout %tile, "
+              "%scratch : tensor<S, #from> -> tensor<S, #to>, !jfa.slot<S>`";
+  result.addTypes(to);
+  return parser.resolveOperands({value, scratch}, {from, slot}, loc,
+                                result.operands);
+}
+
+void ConvertLayoutOp::print(OpAsmPrinter &p) {
+  p << ' ' << getValue() << ", " << getScratch();
+  p.printOptionalAttrDict((*this)->getAttrs());
+  p << " : " << getValue().getType() << " -> " << getType() << ", "
+    << getScratch().getType();
+}
+
 LogicalResult ConvertLayoutOp::verify() {
   auto from = getValue().getType(), to = getType();
   if (from.getShape() != to.getShape() ||

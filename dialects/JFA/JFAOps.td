@@ -337,10 +337,7 @@ def JFA_ConvertLayoutOp : JFA_Op<"convert_layout"> {
                        Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>,
                                               MemWrite<JFA_SharedMemory>]>:$scratch);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = [{
-    $value `,` $scratch attr-dict `:` type($value) `->` type($result) `,`
-    qualified(type($scratch))
-  }];
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 

@@ -140,3 +140,16 @@ jfa.kernel @k() warps(4) {
   // expected-error @+1 {{'jfa.async_dot_wait' op attribute 'pending' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0}}
   %w = jfa.async_dot_wait pending(-1) (%z) : tensor<64x64xf32, #jfa.wgmma_acc>
 }
+
+// -----
+
+// A convert_layout that misses part of its form gets the whole form.
+jfa.kernel @k() warps(4) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xf32>, i32
+  %t = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  // expected-error @+2 {{expected '->'}}
+  // expected-error @+1 {{jfa.convert_layout is written `jfa.convert_layout %tile, %scratch : tensor<S, #from> -> tensor<S, #to>, !jfa.slot<S>`}}
+  %u = jfa.convert_layout %t, %s : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32>
+}
