@@ -56,10 +56,24 @@ TileLayoutAttrInterface recordedLayout(RankedTensorType tile) {
   return tile.getEncoding() ? getTileLayout(tile) : TileLayoutAttrInterface();
 }
 
-struct LocalLoadToFragment : OpConversionPattern<LocalLoadOp> {
-  LocalLoadToFragment(const TypeConverter &tc, MLIRContext *ctx,
-                      int64_t threads)
-      : OpConversionPattern(tc, ctx), threads(threads) {}
+/// A pattern for an op whose distributed form records its task's thread
+/// count (and, for the row ops and index tiles, the tile's layout and shape:
+/// what their lowering asks the layout).
+template <typename Op> struct DistributedOpPattern : OpConversionPattern<Op> {
+  DistributedOpPattern(const TypeConverter &tc, MLIRContext *ctx,
+                       int64_t threads)
+      : OpConversionPattern<Op>(tc, ctx), threads(threads) {}
+  IntegerAttr threadsAttr(Builder &b) const {
+    return b.getI32IntegerAttr(threads);
+  }
+  static DenseI64ArrayAttr shapeAttr(Builder &b, RankedTensorType tile) {
+    return b.getDenseI64ArrayAttr(tile.getShape());
+  }
+  int64_t threads;
+};
+
+struct LocalLoadToFragment : DistributedOpPattern<LocalLoadOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -67,29 +81,24 @@ struct LocalLoadToFragment : OpConversionPattern<LocalLoadOp> {
     if (!fragment)
       return failure();
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
-    rewriter.replaceOpWithNewOp<LoadFragmentOp>(
-        op, fragment, adaptor.getSlot(), thread,
-        rewriter.getI32IntegerAttr(threads), recordedLayout(op.getType()));
+    rewriter.replaceOpWithNewOp<LoadFragmentOp>(op, fragment, adaptor.getSlot(),
+                                                thread, threadsAttr(rewriter),
+                                                recordedLayout(op.getType()));
     return success();
   }
-  int64_t threads;
 };
 
-struct LocalStoreToFragment : OpConversionPattern<LocalStoreOp> {
-  LocalStoreToFragment(const TypeConverter &tc, MLIRContext *ctx,
-                       int64_t threads)
-      : OpConversionPattern(tc, ctx), threads(threads) {}
+struct LocalStoreToFragment : DistributedOpPattern<LocalStoreOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<StoreFragmentOp>(
         op, adaptor.getValue(), adaptor.getSlot(), thread,
-        rewriter.getI32IntegerAttr(threads),
-        recordedLayout(op.getValue().getType()));
+        threadsAttr(rewriter), recordedLayout(op.getValue().getType()));
     return success();
   }
-  int64_t threads;
 };
 
 /// Each warpgroup of the task runs the wgmma chain for its 64 rows.
@@ -150,24 +159,8 @@ struct TmemStoreOfFragment : OpConversionPattern<TmemStoreOp> {
   }
 };
 
-/// The distributed row ops and index tiles record their task's thread count,
-/// the tile's layout and its shape: what their lowering asks the layout.
-struct RowOpsOnFragments {
-  RowOpsOnFragments(int64_t threads) : threads(threads) {}
-  IntegerAttr threadsAttr(Builder &b) const {
-    return b.getI32IntegerAttr(threads);
-  }
-  static DenseI64ArrayAttr shapeAttr(Builder &b, RankedTensorType tile) {
-    return b.getDenseI64ArrayAttr(tile.getShape());
-  }
-  int64_t threads;
-};
-
-struct ReduceRowsOnFragments : OpConversionPattern<ReduceRowsOp>,
-                               RowOpsOnFragments {
-  ReduceRowsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
-                        int64_t threads)
-      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
+struct ReduceRowsOnFragments : DistributedOpPattern<ReduceRowsOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(ReduceRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -182,11 +175,8 @@ struct ReduceRowsOnFragments : OpConversionPattern<ReduceRowsOp>,
   }
 };
 
-struct BroadcastRowsOnFragments : OpConversionPattern<BroadcastRowsOp>,
-                                  RowOpsOnFragments {
-  BroadcastRowsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
-                           int64_t threads)
-      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
+struct BroadcastRowsOnFragments : DistributedOpPattern<BroadcastRowsOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(BroadcastRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -202,9 +192,8 @@ struct BroadcastRowsOnFragments : OpConversionPattern<BroadcastRowsOp>,
 };
 
 /// Index tiles need the thread too.
-struct IotaOnFragments : OpConversionPattern<IotaOp>, RowOpsOnFragments {
-  IotaOnFragments(const TypeConverter &tc, MLIRContext *ctx, int64_t threads)
-      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
+struct IotaOnFragments : DistributedOpPattern<IotaOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(IotaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -222,11 +211,8 @@ struct IotaOnFragments : OpConversionPattern<IotaOp>, RowOpsOnFragments {
 
 /// Row vectors to and from global memory: their lowering needs the thread
 /// (which rows it holds) as well.
-struct StoreRowsOnFragments : OpConversionPattern<StoreRowsOp>,
-                              RowOpsOnFragments {
-  StoreRowsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
-                       int64_t threads)
-      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
+struct StoreRowsOnFragments : DistributedOpPattern<StoreRowsOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(StoreRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -240,11 +226,8 @@ struct StoreRowsOnFragments : OpConversionPattern<StoreRowsOp>,
   }
 };
 
-struct LoadRowsOnFragments : OpConversionPattern<LoadRowsOp>,
-                             RowOpsOnFragments {
-  LoadRowsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
-                      int64_t threads)
-      : OpConversionPattern(tc, ctx), RowOpsOnFragments(threads) {}
+struct LoadRowsOnFragments : DistributedOpPattern<LoadRowsOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(LoadRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
