@@ -47,7 +47,7 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
           (llvm::none_of(op->getOperandTypes(), isTile) &&
            llvm::none_of(op->getResultTypes(), isTile)))
         return WalkResult::advance();
-      notDistributed(op);
+      (void)notDistributed(op); // reports; the walk stops the pass
       return WalkResult::interrupt();
     });
     if (tiles.wasInterrupted())
