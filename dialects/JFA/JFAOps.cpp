@@ -370,18 +370,14 @@ static LogicalResult verifyFragment(Operation *op, VectorType fragment,
     return failure();
   if (threads < 1)
     return op->emitOpError() << "threads must be positive";
-  // A row vector's lanes hold copies: its fragments cover the slot many
-  // times over.
-  int64_t covered = fragment.getNumElements() * threads;
+  // A row vector's lanes hold copies of its rows, so its fragments cover
+  // the slot many times over; every other layout splits the slot.
+  bool covers = fragment.getNumElements() * threads == slot.getNumElements();
   if (auto rows = dyn_cast_if_present<RowsOfLayoutAttr>(layout))
-    covered =
-        fragment.getNumElements() ==
-                int64_t(
-                    rows.getRegisterOffsets(slot.getShape(), threads).size())
-            ? slot.getNumElements()
-            : -1;
-  if (fragment.getElementType() != slot.getElementType() ||
-      covered != slot.getNumElements())
+    covers = rows.getFragmentType(
+                 RankedTensorType::get(slot.getShape(), slot.getElementType()),
+                 threads) == fragment;
+  if (fragment.getElementType() != slot.getElementType() || !covers)
     return op->emitOpError() << "fragment " << fragment << " times " << threads
                              << " threads does not cover the slot " << slot;
   return success();
@@ -734,9 +730,9 @@ ParseResult ConvertLayoutOp::parse(OpAsmParser &parser,
   Type from, to, slot;
   if (parser.parseOperand(value) || parser.parseComma() ||
       parser.parseOperand(scratch) ||
-      parser.parseOptionalAttrDict(result.attributes) ||
-      parser.parseColon() || parser.parseType(from) || parser.parseArrow() ||
-      parser.parseType(to) || parser.parseComma() || parser.parseType(slot))
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(from) || parser.parseArrow() || parser.parseType(to) ||
+      parser.parseComma() || parser.parseType(slot))
     return parser.emitError(loc)
            << "jfa.convert_layout is written `jfa.convert_layout %tile, "
               "%scratch : tensor<S, #from> -> tensor<S, #to>, !jfa.slot<S>`";

@@ -90,6 +90,10 @@ SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
 /// The layout of a register tile: its encoding, #jfa.blocked when it has
 /// none, null when the encoding is not a tile layout.
 TileLayoutAttrInterface getTileLayout(mlir::RankedTensorType tile);
+/// `layout`, or #jfa.blocked when it is null (a distributed op that names no
+/// layout, like a tile without an encoding, is blocked).
+TileLayoutAttrInterface layoutOrBlocked(mlir::MLIRContext *ctx,
+                                        TileLayoutAttrInterface layout);
 
 /// Bytes of one element of `type` (integer or float), or 0 if not a memory
 /// element type.

@@ -35,15 +35,10 @@ std::string targetsWith(TargetFeature feature) {
 }
 
 std::optional<TargetFeature> getRequiredTargetFeature(Operation *op) {
-  for (TargetFeature f : {TargetFeature::Wgmma, TargetFeature::TensorMemory}) {
-    bool required =
-        f == TargetFeature::Wgmma
-            ? op->hasTrait<RequiresTargetFeature<TargetFeature::Wgmma>::Impl>()
-            : op->hasTrait<
-                  RequiresTargetFeature<TargetFeature::TensorMemory>::Impl>();
-    if (required)
-      return f;
-  }
+  if (op->hasTrait<RequiresTargetFeature<TargetFeature::Wgmma>::Impl>())
+    return TargetFeature::Wgmma;
+  if (op->hasTrait<RequiresTargetFeature<TargetFeature::TensorMemory>::Impl>())
+    return TargetFeature::TensorMemory;
   return std::nullopt;
 }
 } // namespace jfa

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "JFA/JFAOps.h"
+#include "JFA/LLVMBuilder.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -17,30 +18,17 @@ using namespace jfa;
 #include "JFA/JFAAttrInterfaces.cpp.inc"
 
 namespace {
-/// The i32 arithmetic the base coordinates are built from.
-struct IndexMath {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
-                                    b.getI32IntegerAttr(v));
-  }
-  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t y) { return LLVM::MulOp::create(b, loc, x, c(y)); }
-  Value udiv(Value x, int64_t y) {
-    return LLVM::UDivOp::create(b, loc, x, c(y));
-  }
-  Value urem(Value x, int64_t y) {
-    return LLVM::URemOp::create(b, loc, x, c(y));
-  }
-};
-
 int64_t numColumns(ArrayRef<int64_t> shape) { return shape.back(); }
 } // namespace
 
+TileLayoutAttrInterface jfa::layoutOrBlocked(MLIRContext *ctx,
+                                             TileLayoutAttrInterface layout) {
+  return layout ? layout : BlockedLayoutAttr::get(ctx);
+}
+
 TileLayoutAttrInterface jfa::getTileLayout(RankedTensorType tile) {
   if (!tile.getEncoding())
-    return BlockedLayoutAttr::get(tile.getContext());
+    return layoutOrBlocked(tile.getContext(), {});
   return dyn_cast<TileLayoutAttrInterface>(tile.getEncoding());
 }
 
@@ -105,7 +93,7 @@ TileCoords BlockedLayoutAttr::emitThreadBase(OpBuilder &b, Location loc,
                                              Value thread,
                                              ArrayRef<int64_t> shape,
                                              int64_t threads) const {
-  IndexMath m{b, loc};
+  LLVMBuilder m(loc, b);
   Value first = m.mul(thread, blockedChunk(shape, threads));
   int64_t columns = numColumns(shape);
   return {m.udiv(first, columns), m.urem(first, columns)};
@@ -167,7 +155,7 @@ int64_t WgmmaAccLayoutAttr::getVectorWidth(ArrayRef<int64_t>, int64_t,
 TileCoords WgmmaAccLayoutAttr::emitThreadBase(OpBuilder &b, Location loc,
                                               Value thread, ArrayRef<int64_t>,
                                               int64_t) const {
-  IndexMath m{b, loc};
+  LLVMBuilder m(loc, b);
   Value warpgroup = m.udiv(thread, 128);
   Value inGroup = m.urem(thread, 128);
   Value warp = m.udiv(inGroup, 32);
@@ -230,8 +218,8 @@ int64_t TmemRowLayoutAttr::getVectorWidth(ArrayRef<int64_t> shape, int64_t,
 TileCoords TmemRowLayoutAttr::emitThreadBase(OpBuilder &b, Location loc,
                                              Value thread, ArrayRef<int64_t>,
                                              int64_t) const {
-  IndexMath m{b, loc};
-  return {m.urem(thread, 128), m.c(0)};
+  LLVMBuilder m(loc, b);
+  return {m.urem(thread, 128), m.i32(0)};
 }
 
 SmallVector<int64_t> TmemRowLayoutAttr::getRowOffsets() const { return {0}; }
@@ -289,7 +277,7 @@ TileCoords RowsOfLayoutAttr::emitThreadBase(OpBuilder &b, Location loc,
                                             int64_t threads) const {
   TileCoords parent =
       rowParent(*this).emitThreadBase(b, loc, thread, shape, threads);
-  return {IndexMath{b, loc}.c(0), parent.row};
+  return {LLVMBuilder(loc, b).i32(0), parent.row};
 }
 
 SmallVector<int64_t> RowsOfLayoutAttr::getRowOffsets() const { return {}; }

@@ -9,39 +9,6 @@ Type llvmPtr(MLIRContext *ctx, NVVM::NVVMMemorySpace space) {
   return LLVM::LLVMPointerType::get(ctx, static_cast<unsigned>(space));
 }
 
-Value LLVMBuilder::i32(int64_t v) {
-  return LLVM::ConstantOp::create(*this, getI32Type(), getI32IntegerAttr(v));
-}
-Value LLVMBuilder::i64(int64_t v) {
-  return LLVM::ConstantOp::create(*this, getI64Type(), getI64IntegerAttr(v));
-}
-Value LLVMBuilder::constLike(Value x, int64_t v) {
-  return x.getType().isInteger(64) ? i64(v) : i32(v);
-}
-Value LLVMBuilder::add(Value x, Value y) {
-  return LLVM::AddOp::create(*this, x, y);
-}
-Value LLVMBuilder::add(Value x, int64_t y) { return add(x, constLike(x, y)); }
-Value LLVMBuilder::mul(Value x, Value y) {
-  return LLVM::MulOp::create(*this, x, y);
-}
-Value LLVMBuilder::mul(Value x, int64_t y) { return mul(x, constLike(x, y)); }
-Value LLVMBuilder::udiv(Value x, int64_t y) {
-  return LLVM::UDivOp::create(*this, x, constLike(x, y));
-}
-Value LLVMBuilder::urem(Value x, int64_t y) {
-  return LLVM::URemOp::create(*this, x, constLike(x, y));
-}
-Value LLVMBuilder::lshr(Value x, int64_t y) {
-  return LLVM::LShrOp::create(*this, x, constLike(x, y));
-}
-Value LLVMBuilder::element(Value vector, int64_t i) {
-  return LLVM::ExtractElementOp::create(*this, vector, i32(i));
-}
-Value LLVMBuilder::insert(Value vector, Value value, int64_t i) {
-  return LLVM::InsertElementOp::create(*this, vector, value, i32(i));
-}
-
 JFATypeConverter::JFATypeConverter(MLIRContext *ctx) : LLVMTypeConverter(ctx) {
   addConversion([ctx](SharedBufferType) { return sharedPtr(ctx); });
   addConversion([ctx](SlotType) { return sharedPtr(ctx); });
@@ -92,13 +59,6 @@ int64_t kStepBytes(SlotType slot, int64_t kk) {
   if (slot.getTransposed())
     return kk * 16 * slot.getStoredShape().back() * bytes;
   return kk * 16 * bytes;
-}
-
-TileLayoutAttrInterface layoutOrBlocked(MLIRContext *ctx,
-                                        TileLayoutAttrInterface layout) {
-  if (layout)
-    return layout;
-  return BlockedLayoutAttr::get(ctx);
 }
 
 LogicalResult notDistributed(Operation *op) {

@@ -9,11 +9,11 @@
 #define JFA_CONVERSION_JFATOLLVM_UTILS_H
 
 #include "JFA/JFAOps.h"
+#include "JFA/LLVMBuilder.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace jfa {
 
@@ -28,29 +28,6 @@ inline mlir::Type sharedPtr(mlir::MLIRContext *ctx) {
 inline mlir::Type tmemPtr(mlir::MLIRContext *ctx) {
   return llvmPtr(ctx, mlir::NVVM::NVVMMemorySpace::Tensor);
 }
-
-/// An ImplicitLocOpBuilder with the integer arithmetic of address and index
-/// computations (LLVM dialect ops, i32 unless said otherwise).
-class LLVMBuilder : public mlir::ImplicitLocOpBuilder {
-public:
-  using ImplicitLocOpBuilder::ImplicitLocOpBuilder;
-
-  mlir::Value i32(int64_t v);
-  mlir::Value i64(int64_t v);
-  mlir::Value add(mlir::Value x, mlir::Value y);
-  mlir::Value add(mlir::Value x, int64_t y);
-  mlir::Value mul(mlir::Value x, mlir::Value y);
-  mlir::Value mul(mlir::Value x, int64_t y);
-  mlir::Value udiv(mlir::Value x, int64_t y);
-  mlir::Value urem(mlir::Value x, int64_t y);
-  mlir::Value lshr(mlir::Value x, int64_t y);
-  /// Element `i` of a vector.
-  mlir::Value element(mlir::Value vector, int64_t i);
-  /// `vector` with element `i` set to `value`.
-  mlir::Value insert(mlir::Value vector, mlir::Value value, int64_t i);
-  /// The i32 or i64 constant of `x`'s type.
-  mlir::Value constLike(mlir::Value x, int64_t v);
-};
 
 /// Converts JFA's types: buffers, slots and barriers are shared-memory
 /// pointers, tensor memory a tensor-memory pointer, TMA descriptors the
@@ -81,10 +58,6 @@ mlir::Value slotAddress(LLVMBuilder &b, mlir::Value slot, mlir::Value offset,
 /// K-major row it is 16 elements; in a transposed (N-major) view it is 16
 /// stored rows.
 int64_t kStepBytes(SlotType slot, int64_t kk);
-
-/// The layout a distributed op names, #jfa.blocked when it names none.
-TileLayoutAttrInterface layoutOrBlocked(mlir::MLIRContext *ctx,
-                                        TileLayoutAttrInterface layout);
 
 /// The "run jfa-distribute-tiles first" failure of a pattern that met a
 /// tile-level op.
