@@ -1,5 +1,7 @@
 //===- CApi.cpp - the C view of the runtime
 //---------------------------------===//
+#include "jfa/attention.h"
+#include "jfa/attention.hpp"
 #include "jfa/runtime.h"
 #include "jfa/runtime.hpp"
 
@@ -7,6 +9,10 @@
 
 struct jfa_module {
   jfa::rt::Module module;
+};
+
+struct jfa_attention {
+  jfa::rt::Attention attention;
 };
 
 namespace {
@@ -116,6 +122,62 @@ int jfa_launch(jfa_module_t module, const char *kernel, unsigned grid_x,
       }
     }
     module->module.launch(kernel, {grid_x, grid_y, grid_z}, converted, stream);
+  });
+}
+
+int jfa_attention_create(const char *kernel_dir, jfa_attention_t *out) {
+  if (!out)
+    return fail("jfa_attention_create: out must not be NULL");
+  *out = nullptr;
+  return guarded([&] {
+    *out = new jfa_attention{kernel_dir ? jfa::rt::Attention::load(kernel_dir)
+                                        : jfa::rt::Attention::embedded()};
+  });
+}
+
+void jfa_attention_destroy(jfa_attention_t attention) { delete attention; }
+
+int jfa_attention_has_kernel(jfa_attention_t attention, const char *arch) {
+  if (!attention || !arch)
+    return fail("jfa_attention_has_kernel: attention and arch must not be "
+                "NULL");
+  return attention->attention.hasKernel(arch) ? 1 : 0;
+}
+
+int jfa_attention_forward(jfa_attention_t attention,
+                          const jfa_attention_forward_args *args,
+                          CUstream stream) {
+  if (!attention || !args)
+    return fail("jfa_attention_forward: attention and args must not be NULL");
+  if (!args->dtype)
+    return fail("dtype is NULL; q, k, v and o must be \"bf16\"");
+  if (!args->offsets_dtype)
+    return fail("offsets_dtype is NULL; offsets must be \"i32\"");
+  return guarded([&] {
+    jfa::rt::AttentionForwardArgs a;
+    a.q = args->q;
+    a.k = args->k;
+    a.v = args->v;
+    a.o = args->o;
+    for (int i = 0; i < 3; ++i) {
+      a.qStrides[i] = args->q_strides[i];
+      a.kStrides[i] = args->k_strides[i];
+      a.vStrides[i] = args->v_strides[i];
+      a.oStrides[i] = args->o_strides[i];
+    }
+    a.lse = args->lse;
+    a.offsets = args->offsets;
+    a.dtype = args->dtype;
+    a.offsetsDtype = args->offsets_dtype;
+    a.totalTokens = args->total_tokens;
+    a.numHeads = args->num_heads;
+    a.headDim = args->head_dim;
+    a.batch = args->batch;
+    a.maxSeqlen = args->max_seqlen;
+    a.causal = args->causal != 0;
+    a.softmaxScale = args->softmax_scale;
+    a.checkOffsets = args->check_offsets != 0;
+    attention->attention.forward(a, stream);
   });
 }
 

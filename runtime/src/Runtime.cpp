@@ -22,6 +22,8 @@ namespace {
   X(cuDevicePrimaryCtxRetain)                                                  \
   X(cuCtxSetCurrent)                                                           \
   X(cuCtxGetCurrent)                                                           \
+  X(cuCtxGetDevice)                                                            \
+  X(cuDeviceGetAttribute)                                                      \
   X(cuCtxSynchronize)                                                          \
   X(cuModuleLoadData)                                                          \
   X(cuModuleUnload)                                                            \
@@ -34,6 +36,8 @@ namespace {
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
+  X(cuMemcpyDtoHAsync)                                                         \
+  X(cuStreamSynchronize)                                                       \
   X(cuMemsetD8)
 
 /// The driver entry points, resolved from libcuda.so.1.
@@ -494,6 +498,45 @@ void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes) {
 }
 void synchronize() {
   checkExecution(driver().cuCtxSynchronize(), "kernel execution failed");
+}
+void copyToHostOnStream(void *dst, CUdeviceptr src, size_t bytes,
+                        CUstream stream) {
+  const Driver &d = driver();
+  checkExecution(d.cuMemcpyDtoHAsync(dst, src, bytes, stream), "copy to host");
+  checkExecution(d.cuStreamSynchronize(stream), "copy to host");
+}
+
+//===----------------------------------------------------------------------===//
+// The current device
+//===----------------------------------------------------------------------===//
+
+CUcontext currentContext() {
+  ensureContext();
+  CUcontext ctx = nullptr;
+  check(driver().cuCtxGetCurrent(&ctx), "cuCtxGetCurrent");
+  return ctx;
+}
+
+DeviceProperties currentDevice() {
+  ensureContext();
+  const Driver &d = driver();
+  CUdevice dev;
+  check(d.cuCtxGetDevice(&dev), "cuCtxGetDevice");
+  DeviceProperties p;
+  p.ordinal = int(dev);
+  auto attribute = [&](CUdevice_attribute a, const char *what) {
+    int v = 0;
+    check(d.cuDeviceGetAttribute(&v, a, dev),
+          std::string("cannot query the device's ") + what);
+    return v;
+  };
+  p.major = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                      "compute capability");
+  p.minor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                      "compute capability");
+  p.multiprocessors = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                "multiprocessor count");
+  return p;
 }
 
 } // namespace jfa::rt

@@ -136,6 +136,22 @@ void copyToDevice(CUdeviceptr dst, const void *src, size_t bytes);
 void copyToHost(void *dst, CUdeviceptr src, size_t bytes);
 void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes);
 void synchronize();
+/// Copies `bytes` to the host in `stream`'s order, then waits for `stream`.
+void copyToHostOnStream(void *dst, CUdeviceptr src, size_t bytes,
+                        CUstream stream);
+
+/// The current context; device 0's primary context is made current first
+/// when none is.
+CUcontext currentContext();
+
+/// The device of the current context (device 0's primary context is made
+/// current first when none is).
+struct DeviceProperties {
+  int ordinal = 0;
+  int major = 0, minor = 0; // compute capability
+  int multiprocessors = 0;  // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+};
+DeviceProperties currentDevice();
 
 } // namespace jfa::rt
 

@@ -1,0 +1,82 @@
+# Embeds the jagged attention kernels (kernels/jagged_attention/) in the
+# runtime: at build time jfac compiles each to a cubin + metadata, and a
+# generated C++ source holds their bytes (EmbedKernelWrite.cmake). Defines the
+# OBJECT library jfa_attention_kernels, which jfart and jfart_shared link.
+#
+#   JFA_EMBED_ATTENTION_KERNELS         ON: embed (default); OFF: embed none
+#   JFA_JFAC                            a jfac to use instead of this build's
+#                                       (e.g. for JFA_BUILD_COMPILER=OFF)
+#   JFA_EMBED_ATTENTION_KERNELS_STRICT  ON: a kernel that jfac fails on fails
+#                                       the build; OFF (default): warn and
+#                                       build the library without it
+#
+# A kernel source that does not exist yet is skipped (the configuration is
+# redone when kernels/jagged_attention/ changes). A kernel that is not
+# embedded is recorded with the reason, which Attention::embedded() reports.
+
+option(JFA_EMBED_ATTENTION_KERNELS
+  "Compile kernels/jagged_attention with jfac and embed the cubins in jfart" ON)
+option(JFA_EMBED_ATTENTION_KERNELS_STRICT
+  "Fail the build when jfac cannot compile an embedded attention kernel" OFF)
+set(JFA_JFAC "" CACHE FILEPATH
+  "jfac used to compile the embedded kernels (empty: this build's jfac target)")
+
+include(${CMAKE_CURRENT_LIST_DIR}/EmbedKernelWrite.cmake)
+
+set(_jfa_embed_dir ${CMAKE_CURRENT_BINARY_DIR}/embedded)
+set(_jfa_kernel_dir ${PROJECT_SOURCE_DIR}/kernels/jagged_attention)
+file(MAKE_DIRECTORY ${_jfa_embed_dir})
+set(_jfa_embed_sources)
+
+if(JFA_JFAC)
+  set(_jfa_jfac ${JFA_JFAC})
+  set(_jfa_jfac_depends ${JFA_JFAC})
+elseif(JFA_BUILD_COMPILER)
+  # The jfac target is defined later (tools/); both are resolved when the
+  # build files are generated.
+  set(_jfa_jfac $<TARGET_FILE:jfac>)
+  set(_jfa_jfac_depends jfac)
+endif()
+
+foreach(_jfa_target attention_fwd_sm90:sm_90a attention_fwd_sm100:sm_100a)
+  string(REPLACE ":" ";" _jfa_target ${_jfa_target})
+  list(GET _jfa_target 0 _jfa_kernel)
+  list(GET _jfa_target 1 _jfa_arch)
+  set(_jfa_mlir ${_jfa_kernel_dir}/${_jfa_kernel}.mlir)
+  set(_jfa_out ${_jfa_embed_dir}/${_jfa_kernel}_${_jfa_arch}.cpp)
+  set(_jfa_reason)
+  if(NOT JFA_EMBED_ATTENTION_KERNELS)
+    set(_jfa_reason "it was configured with JFA_EMBED_ATTENTION_KERNELS=OFF")
+  elseif(NOT _jfa_jfac)
+    set(_jfa_reason "it was configured without a jfac: JFA_BUILD_COMPILER=OFF and no JFA_JFAC")
+  elseif(NOT EXISTS ${_jfa_mlir})
+    set(_jfa_reason "kernels/jagged_attention/${_jfa_kernel}.mlir did not exist when it was configured")
+    # Configure again once the kernel appears.
+    if(EXISTS ${_jfa_kernel_dir})
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_jfa_kernel_dir})
+    else()
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels)
+    endif()
+  endif()
+  if(_jfa_reason)
+    message(STATUS "jfart: not embedding ${_jfa_kernel} (${_jfa_arch}): ${_jfa_reason}")
+    jfa_write_embedded_kernel(${_jfa_out} ${_jfa_kernel} "" "" "${_jfa_reason}")
+  else()
+    add_custom_command(
+      OUTPUT ${_jfa_out}
+      COMMAND ${CMAKE_COMMAND} -DJFAC=${_jfa_jfac} -DMLIR=${_jfa_mlir}
+              -DKERNEL=${_jfa_kernel} -DARCH=${_jfa_arch} -DWORK=${_jfa_embed_dir}
+              -DOUT=${_jfa_out} -DSTRICT=${JFA_EMBED_ATTENTION_KERNELS_STRICT}
+              -P ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
+      DEPENDS ${_jfa_mlir} ${_jfa_jfac_depends}
+              ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/EmbedKernelWrite.cmake
+      COMMENT "jfac: embedding ${_jfa_kernel} for ${_jfa_arch}"
+      VERBATIM)
+  endif()
+  list(APPEND _jfa_embed_sources ${_jfa_out})
+endforeach()
+
+add_library(jfa_attention_kernels OBJECT ${_jfa_embed_sources})
+target_include_directories(jfa_attention_kernels PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+set_target_properties(jfa_attention_kernels PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -1,0 +1,90 @@
+/*===- attention.h - jagged attention forward (C API) -------------*- C -*-===//
+ *
+ * A C view of attention.hpp: the runtime entry point of the jagged (packed
+ * variable-length) attention forward kernels of kernels/jagged_attention/.
+ * Like the rest of the C API (runtime.h), functions return 0 on success and
+ * -1 on failure; jfa_last_error() then gives the message (per thread), which
+ * names the argument at fault.
+ *
+ * Shapes: T tokens (all sequences packed), H heads, head dim D, B sequences.
+ * Sequence b is tokens [offsets[b], offsets[b+1]).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef JFA_ATTENTION_H
+#define JFA_ATTENTION_H
+
+#include "jfa/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct jfa_attention *jfa_attention_t;
+
+/* Makes an attention handle.
+ *
+ * kernel_dir: a folder holding attention_fwd_sm90_sm_90a.cubin and/or
+ * attention_fwd_sm100_sm_100a.cubin, each with its metadata
+ * (<cubin>.meta), as `jfac compile --arch sm_90a|sm_100a` writes them. NULL:
+ * the kernels embedded in the library at build time (CMake option
+ * JFA_EMBED_ATTENTION_KERNELS).
+ *
+ * Reads and checks the metadata (kernel name, arch, parameters) but needs no
+ * GPU: the cubins are loaded onto a context the first time
+ * jfa_attention_forward runs there. A folder with only one of the two
+ * cubins is fine; forward then fails on the other target's devices. */
+int jfa_attention_create(const char *kernel_dir, jfa_attention_t *out);
+void jfa_attention_destroy(jfa_attention_t attention);
+
+/* Whether the handle has the kernel for arch ("sm_90a" or "sm_100a"): 1 yes,
+ * 0 no, -1 on a NULL argument. */
+int jfa_attention_has_kernel(jfa_attention_t attention, const char *arch);
+
+typedef struct {
+  /* bf16 [T, H, D]. q, k and v need head stride D, dim stride 1, a token
+   * stride >= H*D that is a multiple of 8 elements (16 bytes) and a 16-byte
+   * aligned base (TMA rules). o is written for every token and follows the
+   * same rules (so the kernels may store 16-byte vectors), its token stride
+   * also below 2^31 (a 32-bit kernel parameter). */
+  CUdeviceptr q, k, v, o;
+  /* In elements, ordered [token, head, dim]. */
+  int64_t q_strides[3], k_strides[3], v_strides[3], o_strides[3];
+  /* f32 [H, T], contiguous, 4-byte aligned: written with the natural-log
+   * log-sum-exp of each row's scaled scores. */
+  CUdeviceptr lse;
+  /* int32 [B+1] in device memory, 4-byte aligned: offsets[0] == 0,
+   * non-decreasing, offsets[B] == T. Empty sequences are legal. */
+  CUdeviceptr offsets;
+  const char *dtype;         /* element type of q, k, v, o: must be "bf16" */
+  const char *offsets_dtype; /* must be "i32" */
+  /* T, H, D (64 or 128), B and an upper bound of the sequence lengths; all
+   * >= 0 and < 2^31. When T, H, B or max_seqlen is 0 there is nothing to
+   * compute: the call checks the arguments and returns without touching the
+   * device (the pointers may then be 0). */
+  int64_t total_tokens, num_heads, head_dim, batch, max_seqlen;
+  int causal; /* nonzero: causal masking (q and k have the same lengths) */
+  /* 0: 1/sqrt(head_dim). Negative, NaN or infinite: an error. */
+  float softmax_scale;
+  /* Nonzero: copy the offsets to the host (this synchronizes the stream)
+   * and check them (offsets[0] == 0, non-decreasing, offsets[B] == T, no
+   * sequence longer than max_seqlen) before launching; the error names the
+   * first bad entry. Zero: the offsets are trusted. */
+  int check_offsets;
+} jfa_attention_forward_args;
+
+/* Runs the attention forward pass on stream (NULL: the legacy default
+ * stream) of the current context's device, making device 0's primary
+ * context current if no context is. Picks the kernel for the device:
+ * compute capability 9.0 -> attention_fwd_sm90 (sm_90a), 10.x ->
+ * attention_fwd_sm100 (sm_100a); any other device is an error. Launches a
+ * persistent 1-d grid of min(#SMs, B * H * ceil(max_seqlen / 128)) CTAs and
+ * returns without waiting for it (unless check_offsets). Thread-safe. */
+int jfa_attention_forward(jfa_attention_t attention,
+                          const jfa_attention_forward_args *args,
+                          CUstream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JFA_ATTENTION_H */

@@ -1,0 +1,135 @@
+//===- attention.hpp - jagged attention forward (C++) -----------*- C++ -*-===//
+//
+// The runtime entry point of the jagged (packed variable-length) attention
+// forward kernels in kernels/jagged_attention/ (their README is the contract
+// this implements). jfa/attention.h is the same as a C API; the meaning of
+// every field is described there and in docs/RUNTIME-ATTENTION.md.
+//
+//   auto attn = jfa::rt::Attention::embedded(); // or ::load("dir/")
+//   jfa::rt::AttentionForwardArgs a;
+//   a.q = q; a.k = k; a.v = v; a.o = o; a.lse = lse; a.offsets = offsets;
+//   a.qStrides = a.kStrides = a.vStrides = a.oStrides = {H * D, D, 1};
+//   a.totalTokens = T; a.numHeads = H; a.headDim = D; a.batch = B;
+//   a.maxSeqlen = maxLen; a.causal = true;
+//   attn.forward(a, stream);
+//
+// Every argument is checked before the driver is touched (so a machine
+// without a GPU reports argument errors); every failure throws jfa::rt::Error
+// naming the argument.
+//
+//===----------------------------------------------------------------------===//
+#ifndef JFA_ATTENTION_HPP
+#define JFA_ATTENTION_HPP
+
+#include "jfa/runtime.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace jfa::rt {
+
+/// The arguments of one jagged attention forward pass. Tensors are device
+/// addresses; strides are in elements, ordered [token, head, dim].
+struct AttentionForwardArgs {
+  CUdeviceptr q = 0, k = 0, v = 0; // bf16 [T, H, D]
+  CUdeviceptr o = 0;               // bf16 [T, H, D], written
+  std::array<int64_t, 3> qStrides{}, kStrides{}, vStrides{}, oStrides{};
+  CUdeviceptr lse = 0;              // f32 [H, T] contiguous, written
+  CUdeviceptr offsets = 0;          // i32 [B + 1]
+  std::string dtype = "bf16";       // of q, k, v, o: must be "bf16"
+  std::string offsetsDtype = "i32"; // must be "i32"
+  int64_t totalTokens = 0;          // T
+  int64_t numHeads = 0;             // H
+  int64_t headDim = 0;              // D: 64 or 128
+  int64_t batch = 0;                // B
+  int64_t maxSeqlen = 0;            // >= the longest sequence
+  bool causal = false;
+  /// 0: 1/sqrt(headDim). Negative, NaN or infinite: an error.
+  float softmaxScale = 0.f;
+  /// Copy the offsets to the host (synchronizing the stream) and check them
+  /// with checkOffsets before launching.
+  bool checkOffsets = false;
+};
+
+/// Rows of q a CTA works on (one work unit): the q tile of both kernels.
+constexpr int64_t kAttentionQTile = 128;
+
+/// Checks an offsets array of `count` (= B + 1) entries: offsets[0] == 0,
+/// non-decreasing, no entry above totalTokens, offsets[B] == totalTokens, and
+/// no sequence longer than maxSeqlen. The Error names the first bad entry.
+void checkOffsets(const int32_t *offsets, size_t count, int64_t totalTokens,
+                  int64_t maxSeqlen);
+
+/// Checks every argument that can be checked without the GPU (sizes, int32
+/// ranges, dtypes, strides, alignment, null addresses, the scale). Throws an
+/// Error naming the argument.
+void validateAttentionArgs(const AttentionForwardArgs &args);
+
+/// False when there is nothing to compute (T, H, B or maxSeqlen is 0):
+/// forward then returns without touching the device.
+bool attentionHasWork(const AttentionForwardArgs &args);
+
+/// The kernel for a compute capability: name and arch ("attention_fwd_sm90",
+/// "sm_90a" for 9.0; "attention_fwd_sm100", "sm_100a" for 10.x). Other
+/// capabilities throw an Error naming the capability and the supported ones.
+struct AttentionKernelChoice {
+  std::string kernel, arch;
+};
+AttentionKernelChoice attentionKernelFor(int major, int minor);
+
+/// The 1-d grid: min(multiprocessors, B * H * ceil(maxSeqlen / 128)), at
+/// least 1. `args` must be valid.
+unsigned attentionGrid(const AttentionForwardArgs &args, int multiprocessors);
+
+/// The 14 kernel arguments in the kernel's parameter order (see the README
+/// of kernels/jagged_attention). `args` must be valid.
+std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &args);
+
+/// Checks that a kernel's metadata declares the contract's parameters
+/// (3 bf16 tensor maps, pointers to bf16, f32 and i32, 7 i32, 1 f32) and the
+/// expected arch. `source` names where it came from, for the message.
+void checkAttentionKernelInfo(const KernelInfo &kernel,
+                              const std::string &expectedArch,
+                              const std::string &source);
+
+/// The attention forward kernels of both targets, loaded lazily onto each
+/// context the first time forward runs there.
+class Attention {
+public:
+  /// The cubins `kernelDir` holds: attention_fwd_sm90_sm_90a.cubin and
+  /// attention_fwd_sm100_sm_100a.cubin, each with its `.meta`. One of the two
+  /// may be missing (forward then fails only on that target's devices);
+  /// neither is an error. Reads and checks the metadata; no GPU needed.
+  static Attention load(const std::string &kernelDir);
+  /// The kernels embedded in the library at build time (possibly none: see
+  /// hasKernel; forward then says how the library was built).
+  static Attention embedded();
+
+  Attention(Attention &&) noexcept;
+  Attention &operator=(Attention &&) noexcept;
+  ~Attention();
+
+  /// Whether the kernel for `arch` ("sm_90a" or "sm_100a") is available.
+  bool hasKernel(const std::string &arch) const;
+  /// Why the kernel for `arch` is not available (the error forward gives on
+  /// such a device); "" when it is.
+  std::string absentReason(const std::string &arch) const;
+
+  /// Validates `args`, picks the kernel for the current context's device
+  /// (device 0's primary context is made current when none is) and launches
+  /// it on `stream`. Returns at once when there is nothing to compute.
+  /// Thread-safe.
+  void forward(const AttentionForwardArgs &args, CUstream stream = nullptr);
+
+private:
+  struct Impl;
+  explicit Attention(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace jfa::rt
+
+#endif // JFA_ATTENTION_HPP

@@ -1,0 +1,465 @@
+//===- Attention.cpp - jagged attention forward entry point ---------------===//
+//
+// Argument checks (no GPU needed), the choice of kernel per device, lazy
+// loading of the cubins per context, and the launch. The contract is
+// kernels/jagged_attention/README.md.
+//
+//===----------------------------------------------------------------------===//
+#include "jfa/attention.hpp"
+
+#include "EmbeddedKernels.h"
+
+#include <climits>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace jfa::rt {
+
+namespace {
+
+constexpr int64_t kInt32Max = INT32_MAX;
+
+std::string hex(uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+
+/// Sizes are >= 0 and fit the kernels' i32 parameters.
+void checkSize(const char *name, int64_t v) {
+  if (v < 0)
+    throw Error(std::string(name) + " must be >= 0, got " + std::to_string(v));
+  if (v > kInt32Max)
+    throw Error(std::string(name) + " " + std::to_string(v) +
+                " does not fit the kernels' 32-bit parameters (at most " +
+                std::to_string(kInt32Max) + ")");
+}
+
+/// q, k, v and o: bf16 [T, H, D] with strides [>= H*D, D, 1], the token
+/// stride a multiple of 8 elements (16 bytes) and a 16-byte aligned base.
+void checkTensor(const char *name, CUdeviceptr data,
+                 const std::array<int64_t, 3> &strides,
+                 const AttentionForwardArgs &a, bool hasWork, bool isOutput) {
+  std::string s = std::string(name) + "_strides";
+  if (strides[2] != 1)
+    throw Error(s + "[2] (the dim stride) must be 1, got " +
+                std::to_string(strides[2]));
+  if (strides[1] != a.headDim)
+    throw Error(s + "[1] (the head stride) must equal head_dim " +
+                std::to_string(a.headDim) + ", got " +
+                std::to_string(strides[1]));
+  int64_t row = a.numHeads * a.headDim;
+  if (strides[0] < row)
+    throw Error(s +
+                "[0] (the token stride) must be at least num_heads * "
+                "head_dim = " +
+                std::to_string(row) + ", got " + std::to_string(strides[0]));
+  if (strides[0] % 8 != 0)
+    throw Error(s +
+                "[0] (the token stride) must be a multiple of 8 "
+                "elements (16 bytes, a TMA rule), got " +
+                std::to_string(strides[0]));
+  // TMA strides are below 2^40 bytes; o's is a 32-bit kernel parameter.
+  int64_t limit = isOutput ? kInt32Max : (int64_t(1) << 39) - 1;
+  if (strides[0] > limit)
+    throw Error(s + "[0] (the token stride) " + std::to_string(strides[0]) +
+                " is too large (at most " + std::to_string(limit) + ")");
+  if (!hasWork)
+    return;
+  if (data == 0)
+    throw Error(std::string(name) + " is a null address");
+  if (data % 16 != 0)
+    throw Error(std::string(name) + " must be 16-byte aligned" +
+                (isOutput ? "" : " (a TMA rule)") + ", got address " +
+                hex(data));
+}
+
+void checkPointer(const char *name, CUdeviceptr data, unsigned alignment,
+                  bool hasWork) {
+  if (!hasWork)
+    return;
+  if (data == 0)
+    throw Error(std::string(name) + " is a null address");
+  if (data % alignment != 0)
+    throw Error(std::string(name) + " must be " + std::to_string(alignment) +
+                "-byte aligned, got address " + hex(data));
+}
+
+int64_t qTiles(int64_t maxSeqlen) {
+  return (maxSeqlen + kAttentionQTile - 1) / kAttentionQTile;
+}
+
+/// B * H * q_tiles without overflow (each factor is below 2^31).
+__int128 workUnits(const AttentionForwardArgs &a) {
+  return __int128(a.batch) * a.numHeads * qTiles(a.maxSeqlen);
+}
+
+float effectiveScale(const AttentionForwardArgs &a) {
+  return a.softmaxScale == 0.f ? float(1.0 / std::sqrt(double(a.headDim)))
+                               : a.softmaxScale;
+}
+
+/// The file names in a kernel_dir and the kernels they hold.
+struct Target {
+  const char *kernel;
+  const char *arch;
+  const char *capability;
+  const detail::EmbeddedKernel *embedded;
+};
+const Target kTargets[] = {
+    {"attention_fwd_sm90", "sm_90a", "9.0",
+     &detail::embedded_attention_fwd_sm90},
+    {"attention_fwd_sm100", "sm_100a", "10.x",
+     &detail::embedded_attention_fwd_sm100},
+};
+constexpr size_t kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]);
+
+std::string cubinName(const Target &t) {
+  return std::string(t.kernel) + "_" + t.arch + ".cubin";
+}
+
+bool fileExists(const std::string &path) {
+  return std::ifstream(path, std::ios::binary).good();
+}
+
+std::string readFile(const std::string &path, const char *what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(std::string("cannot read ") + what + " '" + path + "'");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Checks without the GPU
+//===----------------------------------------------------------------------===//
+
+void checkOffsets(const int32_t *offsets, size_t count, int64_t totalTokens,
+                  int64_t maxSeqlen) {
+  if (count == 0)
+    throw Error("offsets must hold batch + 1 >= 1 entries, got none");
+  if (!offsets)
+    throw Error("offsets is a null host address");
+  if (offsets[0] != 0)
+    throw Error("offsets[0] must be 0, got " + std::to_string(offsets[0]));
+  for (size_t i = 1; i < count; ++i) {
+    std::string at = "offsets[" + std::to_string(i) + "]";
+    int64_t cur = offsets[i], prev = offsets[i - 1];
+    if (cur < prev)
+      throw Error("offsets must be non-decreasing: " + at + " = " +
+                  std::to_string(cur) + " is less than offsets[" +
+                  std::to_string(i - 1) + "] = " + std::to_string(prev));
+    if (cur > totalTokens)
+      throw Error(at + " = " + std::to_string(cur) +
+                  " is more than total_tokens " + std::to_string(totalTokens));
+    if (cur - prev > maxSeqlen)
+      throw Error("sequence " + std::to_string(i - 1) + " (" + at +
+                  " - offsets[" + std::to_string(i - 1) + "]) has " +
+                  std::to_string(cur - prev) +
+                  " tokens, more than max_seqlen " + std::to_string(maxSeqlen));
+  }
+  if (offsets[count - 1] != totalTokens)
+    throw Error("offsets[" + std::to_string(count - 1) +
+                "] (offsets[batch]) must equal total_tokens " +
+                std::to_string(totalTokens) + ", got " +
+                std::to_string(offsets[count - 1]));
+}
+
+bool attentionHasWork(const AttentionForwardArgs &a) {
+  return a.totalTokens > 0 && a.numHeads > 0 && a.batch > 0 && a.maxSeqlen > 0;
+}
+
+void validateAttentionArgs(const AttentionForwardArgs &a) {
+  if (a.dtype != "bf16")
+    throw Error("dtype '" + a.dtype +
+                "' is not supported; q, k, v and o must be bf16");
+  if (a.offsetsDtype != "i32")
+    throw Error("offsets_dtype '" + a.offsetsDtype +
+                "' is not supported; offsets must be i32");
+  checkSize("total_tokens", a.totalTokens);
+  checkSize("num_heads", a.numHeads);
+  checkSize("head_dim", a.headDim);
+  checkSize("batch", a.batch);
+  checkSize("max_seqlen", a.maxSeqlen);
+  if (a.headDim != 64 && a.headDim != 128)
+    throw Error("head_dim " + std::to_string(a.headDim) +
+                " is not supported; the kernels take 64 or 128");
+  if (a.totalTokens > 0 && a.batch == 0)
+    throw Error("batch is 0 but total_tokens is " +
+                std::to_string(a.totalTokens) +
+                ": the tokens belong to no sequence");
+  if (a.totalTokens > 0 && a.maxSeqlen == 0)
+    throw Error("max_seqlen is 0 but total_tokens is " +
+                std::to_string(a.totalTokens) +
+                ": max_seqlen must be at least the longest sequence");
+  if (__int128(a.batch) * a.maxSeqlen < a.totalTokens)
+    throw Error("total_tokens " + std::to_string(a.totalTokens) +
+                " is more than batch * max_seqlen = " +
+                std::to_string(int64_t(__int128(a.batch) * a.maxSeqlen)) +
+                ": max_seqlen must be at least the longest sequence");
+  if (workUnits(a) > kInt32Max)
+    throw Error("batch * num_heads * ceil(max_seqlen / 128) work units do "
+                "not fit the kernels' 32-bit indices (at most " +
+                std::to_string(kInt32Max) + ")");
+  if (!std::isfinite(a.softmaxScale) || a.softmaxScale < 0.f)
+    throw Error("softmax_scale must be positive and finite (0 means "
+                "1/sqrt(head_dim)), got " +
+                std::to_string(a.softmaxScale));
+  bool work = attentionHasWork(a);
+  checkTensor("q", a.q, a.qStrides, a, work, false);
+  checkTensor("k", a.k, a.kStrides, a, work, false);
+  checkTensor("v", a.v, a.vStrides, a, work, false);
+  checkTensor("o", a.o, a.oStrides, a, work, true);
+  checkPointer("lse", a.lse, 4, work);
+  checkPointer("offsets", a.offsets, 4, work);
+}
+
+AttentionKernelChoice attentionKernelFor(int major, int minor) {
+  if (major == 9 && minor == 0)
+    return {"attention_fwd_sm90", "sm_90a"};
+  if (major == 10)
+    return {"attention_fwd_sm100", "sm_100a"};
+  throw Error("jagged attention does not support this device (compute "
+              "capability " +
+              std::to_string(major) + "." + std::to_string(minor) +
+              "); the kernels run on compute capability 9.0 (sm_90a) and "
+              "10.x (sm_100a)");
+}
+
+unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors) {
+  __int128 units = workUnits(a);
+  __int128 grid =
+      multiprocessors > 0 && units > multiprocessors ? multiprocessors : units;
+  return grid < 1 ? 1u : unsigned(grid);
+}
+
+std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
+  uint64_t tokens = uint64_t(a.totalTokens);
+  uint64_t row = uint64_t(a.numHeads * a.headDim);
+  auto tensor = [&](CUdeviceptr p, const std::array<int64_t, 3> &s) {
+    return Arg::tensor(p, "bf16", {tokens, row}, {uint64_t(s[0]), 1});
+  };
+  return {tensor(a.q, a.qStrides),
+          tensor(a.k, a.kStrides),
+          tensor(a.v, a.vStrides),
+          Arg::pointer(a.o),
+          Arg::pointer(a.lse),
+          Arg::pointer(a.offsets),
+          Arg::i32(int32_t(a.batch)),
+          Arg::i32(int32_t(a.numHeads)),
+          Arg::i32(int32_t(a.headDim)),
+          Arg::i32(int32_t(a.totalTokens)),
+          Arg::i32(int32_t(a.oStrides[0])),
+          Arg::i32(int32_t(qTiles(a.maxSeqlen))),
+          Arg::i32(a.causal ? 1 : 0),
+          Arg::f32(float(double(effectiveScale(a)) * 1.4426950408889634))};
+}
+
+void checkAttentionKernelInfo(const KernelInfo &k,
+                              const std::string &expectedArch,
+                              const std::string &source) {
+  std::string where = source + ": kernel '" + k.name + "'";
+  if (k.arch != expectedArch)
+    throw Error(where + " is built for " +
+                (k.arch.empty() ? std::string("an unnamed arch") : k.arch) +
+                ", expected " + expectedArch);
+  struct Expected {
+    ParamKind kind;
+    const char *elementType;
+  };
+  static const Expected expected[] = {
+      {ParamKind::TensorMap, "bf16"}, {ParamKind::TensorMap, "bf16"},
+      {ParamKind::TensorMap, "bf16"}, {ParamKind::Pointer, "bf16"},
+      {ParamKind::Pointer, "f32"},    {ParamKind::Pointer, "i32"},
+      {ParamKind::I32, ""},           {ParamKind::I32, ""},
+      {ParamKind::I32, ""},           {ParamKind::I32, ""},
+      {ParamKind::I32, ""},           {ParamKind::I32, ""},
+      {ParamKind::I32, ""},           {ParamKind::F32, ""}};
+  constexpr size_t n = sizeof(expected) / sizeof(expected[0]);
+  if (k.params.size() != n)
+    throw Error(where + " has " + std::to_string(k.params.size()) +
+                " parameters; the jagged attention contract has " +
+                std::to_string(n));
+  for (size_t i = 0; i < n; ++i) {
+    const ParamSpec &p = k.params[i];
+    const Expected &e = expected[i];
+    bool typed = e.kind == ParamKind::TensorMap || e.kind == ParamKind::Pointer;
+    if (p.kind != e.kind || (typed && p.elementType != e.elementType))
+      throw Error(where + ": parameter " + std::to_string(i) + " is " +
+                  paramKindName(p.kind) +
+                  (p.elementType.empty() ? "" : " " + p.elementType) +
+                  "; the jagged attention contract has " +
+                  paramKindName(e.kind) + (typed ? " " : "") + e.elementType);
+    if (p.kind == ParamKind::TensorMap && p.box.size() != 2)
+      throw Error(where + ": parameter " + std::to_string(i) + " has a rank-" +
+                  std::to_string(p.box.size()) +
+                  " TMA box; the contract has 2-d [tokens, heads * dim] "
+                  "tensors");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+struct Attention::Impl {
+  struct Image {
+    bool present = false;
+    std::string absent; // the error when absent
+    std::string owned;  // cubin bytes read from a file
+    const void *cubin = nullptr;
+    size_t size = 0;
+    std::string metadata;
+  };
+  Image images[kNumTargets];
+  std::mutex mutex;
+  /// Loaded modules, per context and target.
+  std::map<std::pair<CUcontext, size_t>, Module> modules;
+
+  size_t indexOf(const std::string &arch) const {
+    for (size_t i = 0; i < kNumTargets; ++i)
+      if (arch == kTargets[i].arch)
+        return i;
+    throw Error("no jagged attention kernel for arch '" + arch + "'");
+  }
+
+  /// Parses and checks an image's metadata.
+  static void check(const Target &t, const std::string &metadata,
+                    const std::string &source) {
+    std::vector<KernelInfo> kernels;
+    try {
+      kernels = parseMetadata(metadata);
+    } catch (const Error &e) {
+      throw Error(source + ": " + e.what());
+    }
+    for (const KernelInfo &k : kernels)
+      if (k.name == t.kernel)
+        return checkAttentionKernelInfo(k, t.arch, source);
+    throw Error(source + ": no kernel named '" + std::string(t.kernel) + "'");
+  }
+};
+
+Attention::Attention(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+Attention::Attention(Attention &&) noexcept = default;
+Attention &Attention::operator=(Attention &&) noexcept = default;
+Attention::~Attention() = default;
+
+Attention Attention::load(const std::string &kernelDir) {
+  if (kernelDir.empty())
+    throw Error("kernel_dir is empty");
+  auto impl = std::make_unique<Impl>();
+  std::string dir = kernelDir;
+  if (dir.back() != '/')
+    dir += '/';
+  bool any = false;
+  for (size_t i = 0; i < kNumTargets; ++i) {
+    const Target &t = kTargets[i];
+    Impl::Image &img = impl->images[i];
+    std::string cubin = dir + cubinName(t);
+    if (!fileExists(cubin)) {
+      img.absent = "kernel_dir '" + kernelDir + "' has no " + cubinName(t) +
+                   ", the kernel for " + t.arch +
+                   " devices (compute capability " + t.capability + ")";
+      continue;
+    }
+    img.owned = readFile(cubin, "cubin");
+    img.metadata = readFile(cubin + ".meta", "metadata");
+    Impl::check(t, img.metadata, cubin + ".meta");
+    img.cubin = img.owned.data();
+    img.size = img.owned.size();
+    img.present = any = true;
+  }
+  if (!any)
+    throw Error("kernel_dir '" + kernelDir + "' holds neither " +
+                cubinName(kTargets[0]) + " nor " + cubinName(kTargets[1]));
+  return Attention(std::move(impl));
+}
+
+Attention Attention::embedded() {
+  auto impl = std::make_unique<Impl>();
+  for (size_t i = 0; i < kNumTargets; ++i) {
+    const Target &t = kTargets[i];
+    const detail::EmbeddedKernel &e = *t.embedded;
+    Impl::Image &img = impl->images[i];
+    if (!e.cubin || !e.metadata) {
+      img.absent = std::string("this library was built without the ") + t.arch +
+                   " attention kernel; pass a kernel_dir (" +
+                   (e.absentReason ? e.absentReason : "no reason recorded") +
+                   ")";
+      continue;
+    }
+    // An embedded kernel that does not match the contract (built from an
+    // older kernel source, say) leaves the other target usable.
+    try {
+      Impl::check(t, e.metadata,
+                  std::string("the embedded ") + cubinName(t) + ".meta");
+    } catch (const Error &error) {
+      img.absent = std::string("this library's embedded ") + t.arch +
+                   " attention kernel is unusable; pass a kernel_dir (" +
+                   error.what() + ")";
+      continue;
+    }
+    img.metadata = e.metadata;
+    img.cubin = e.cubin;
+    img.size = e.cubinSize;
+    img.present = true;
+  }
+  return Attention(std::move(impl));
+}
+
+bool Attention::hasKernel(const std::string &arch) const {
+  for (size_t i = 0; i < kNumTargets; ++i)
+    if (arch == kTargets[i].arch)
+      return impl->images[i].present;
+  return false;
+}
+
+std::string Attention::absentReason(const std::string &arch) const {
+  const Impl::Image &img = impl->images[impl->indexOf(arch)];
+  return img.present ? "" : img.absent;
+}
+
+void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
+  validateAttentionArgs(args);
+  if (!attentionHasWork(args))
+    return;
+  DeviceProperties device = currentDevice();
+  AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
+  size_t index = impl->indexOf(choice.arch);
+  const Impl::Image &img = impl->images[index];
+  if (!img.present)
+    throw Error(img.absent + "; device " + std::to_string(device.ordinal) +
+                " has compute capability " + std::to_string(device.major) +
+                "." + std::to_string(device.minor));
+
+  if (args.checkOffsets) {
+    std::vector<int32_t> host(size_t(args.batch) + 1);
+    copyToHostOnStream(host.data(), args.offsets, host.size() * sizeof(int32_t),
+                       stream);
+    checkOffsets(host.data(), host.size(), args.totalTokens, args.maxSeqlen);
+  }
+
+  CUcontext ctx = currentContext();
+  const Module *module;
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    auto key = std::make_pair(ctx, index);
+    auto it = impl->modules.find(key);
+    if (it == impl->modules.end())
+      it =
+          impl->modules
+              .emplace(key, Module::loadData(img.cubin, img.size, img.metadata))
+              .first;
+    module = &it->second;
+  }
+  module->launch(choice.kernel,
+                 {attentionGrid(args, device.multiprocessors), 1, 1},
+                 attentionKernelArgs(args), stream);
+}
+
+} // namespace jfa::rt

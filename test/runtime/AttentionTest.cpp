@@ -1,0 +1,733 @@
+//===- AttentionTest.cpp - host-side tests of jagged attention forward ----===//
+//
+// Everything that needs no GPU: the argument checks (each error names the
+// argument), the offsets check, the kernel choice per compute capability,
+// the grid and the kernel arguments, loading a kernel_dir, the C API and the
+// build-time embedding of cubins.
+//
+//===----------------------------------------------------------------------===//
+#include "jfa/attention.h"
+#include "jfa/attention.hpp"
+
+#include "EmbeddedKernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <fstream>
+#include <limits>
+#include <sys/stat.h>
+
+namespace jfa::rt::detail {
+// Written by the test's own run of runtime/cmake/EmbedKernel.cmake with
+// test/runtime/fake_jfac.sh.
+extern const EmbeddedKernel embedded_fake_ok;
+extern const EmbeddedKernel embedded_fake_broken;
+} // namespace jfa::rt::detail
+
+using namespace jfa::rt;
+
+namespace {
+
+template <typename F> std::string errorOf(F &&f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string &s, const std::string &part) {
+  return s.find(part) != std::string::npos;
+}
+
+#define EXPECT_ERROR(statement, part)                                          \
+  do {                                                                         \
+    std::string message_ = errorOf([&] { statement; });                        \
+    EXPECT_TRUE(contains(message_, part))                                      \
+        << "message: '" << message_ << "'\nexpected to contain: '" << part     \
+        << "'";                                                                \
+  } while (0)
+
+bool haveDriver() {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (lib)
+    dlclose(lib);
+  return lib != nullptr;
+}
+
+/// The metadata jfac writes for a kernel with the contract's parameters.
+std::string contractMetadata(const std::string &kernel,
+                             const std::string &arch) {
+  std::string m = "jfa-metadata 1\nkernel " + kernel + "\narch " + arch +
+                  "\nthreads 384\ncluster 1 1 1\nshared_bytes 200000\n";
+  for (int i = 0; i < 3; ++i)
+    m += "param tma bf16 128 64 swizzle 128\n";
+  m += "param ptr bf16\nparam ptr f32\nparam ptr i32\n";
+  for (int i = 0; i < 7; ++i)
+    m += "param i32\n";
+  return m + "param f32\nend\n";
+}
+
+/// T = 1000 tokens in B = 3 sequences, H = 4, D = 128, dense tensors.
+AttentionForwardArgs goodArgs() {
+  AttentionForwardArgs a;
+  a.q = 0x100000;
+  a.k = 0x200000;
+  a.v = 0x300000;
+  a.o = 0x400000;
+  a.lse = 0x500000;
+  a.offsets = 0x600000;
+  a.totalTokens = 1000;
+  a.numHeads = 4;
+  a.headDim = 128;
+  a.batch = 3;
+  a.maxSeqlen = 500;
+  a.qStrides = a.kStrides = a.vStrides = a.oStrides = {4 * 128, 128, 1};
+  return a;
+}
+
+//===----------------------------------------------------------------------===//
+// Offsets
+//===----------------------------------------------------------------------===//
+
+TEST(CheckOffsets, AcceptsGoodOffsets) {
+  std::vector<int32_t> o = {0, 100, 100, 350, 1000};
+  EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 650); }), "");
+  std::vector<int32_t> empty = {0};
+  EXPECT_EQ(errorOf([&] { checkOffsets(empty.data(), 1, 0, 0); }), "");
+  std::vector<int32_t> allEmpty = {0, 0, 0};
+  EXPECT_EQ(errorOf([&] { checkOffsets(allEmpty.data(), 3, 0, 0); }), "");
+}
+
+TEST(CheckOffsets, FirstEntryNotZero) {
+  std::vector<int32_t> o = {5, 100, 1000};
+  EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 1000); }),
+            "offsets[0] must be 0, got 5");
+}
+
+TEST(CheckOffsets, Decreasing) {
+  std::vector<int32_t> o = {0, 100, 400, 300, 1000};
+  EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 1000); }),
+            "offsets must be non-decreasing: offsets[3] = 300 is less than "
+            "offsets[2] = 400");
+}
+
+TEST(CheckOffsets, EntryAboveTotalTokens) {
+  std::vector<int32_t> o = {0, 1200, 1000};
+  EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 5000); }),
+            "offsets[1] = 1200 is more than total_tokens 1000");
+}
+
+TEST(CheckOffsets, SequenceLongerThanMaxSeqlen) {
+  std::vector<int32_t> o = {0, 100, 400, 1000};
+  EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 500); }),
+            "sequence 2 (offsets[3] - offsets[2]) has 600 tokens, more than "
+            "max_seqlen 500");
+}
+
+TEST(CheckOffsets, LastEntryNotTotalTokens) {
+  std::vector<int32_t> o = {0, 100, 900};
+  EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 1000); }),
+            "offsets[2] (offsets[batch]) must equal total_tokens 1000, got "
+            "900");
+}
+
+TEST(CheckOffsets, FirstBadEntryIsReported) {
+  // Both offsets[2] (too long) and offsets[3] (decreasing) are bad.
+  std::vector<int32_t> o = {0, 10, 900, 800, 1000};
+  EXPECT_ERROR(checkOffsets(o.data(), o.size(), 1000, 500), "offsets[2]");
+}
+
+TEST(CheckOffsets, NoEntries) {
+  EXPECT_ERROR(checkOffsets(nullptr, 0, 0, 0), "got none");
+}
+
+//===----------------------------------------------------------------------===//
+// Argument checks
+//===----------------------------------------------------------------------===//
+
+TEST(ValidateAttentionArgs, AcceptsGoodArguments) {
+  EXPECT_EQ(errorOf([] { validateAttentionArgs(goodArgs()); }), "");
+  auto a = goodArgs();
+  a.headDim = 64;
+  a.qStrides = a.kStrides = a.vStrides = a.oStrides = {4 * 64, 64, 1};
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  // Padded token strides; different strides per tensor.
+  a = goodArgs();
+  a.qStrides[0] = 1024;
+  a.kStrides[0] = 3 * 512; // k and v interleaved in one [T, 3, H, D] buffer
+  a.oStrides[0] = 520;
+  a.causal = true;
+  a.softmaxScale = 0.125f;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+}
+
+TEST(ValidateAttentionArgs, Dtypes) {
+  auto a = goodArgs();
+  a.dtype = "f16";
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "dtype 'f16' is not supported; q, k, v and o must be bf16");
+  a = goodArgs();
+  a.offsetsDtype = "i64";
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "offsets_dtype 'i64' is not supported; offsets must be i32");
+}
+
+TEST(ValidateAttentionArgs, HeadDim) {
+  auto a = goodArgs();
+  a.headDim = 96;
+  a.qStrides = a.kStrides = a.vStrides = a.oStrides = {4 * 96, 96, 1};
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "head_dim 96 is not supported; the kernels take 64 or 128");
+  a.headDim = 0;
+  EXPECT_ERROR(validateAttentionArgs(a), "head_dim 0 is not supported");
+}
+
+TEST(ValidateAttentionArgs, NegativeSizes) {
+  struct Case {
+    int64_t AttentionForwardArgs::*field;
+    const char *name;
+  };
+  for (Case c : {Case{&AttentionForwardArgs::totalTokens, "total_tokens"},
+                 Case{&AttentionForwardArgs::numHeads, "num_heads"},
+                 Case{&AttentionForwardArgs::headDim, "head_dim"},
+                 Case{&AttentionForwardArgs::batch, "batch"},
+                 Case{&AttentionForwardArgs::maxSeqlen, "max_seqlen"}}) {
+    auto a = goodArgs();
+    a.*c.field = -1;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(c.name) + " must be >= 0, got -1");
+  }
+}
+
+TEST(ValidateAttentionArgs, Int32Overflow) {
+  struct Case {
+    int64_t AttentionForwardArgs::*field;
+    const char *name;
+  };
+  for (Case c : {Case{&AttentionForwardArgs::totalTokens, "total_tokens"},
+                 Case{&AttentionForwardArgs::numHeads, "num_heads"},
+                 Case{&AttentionForwardArgs::headDim, "head_dim"},
+                 Case{&AttentionForwardArgs::batch, "batch"},
+                 Case{&AttentionForwardArgs::maxSeqlen, "max_seqlen"}}) {
+    auto a = goodArgs();
+    a.*c.field = int64_t(1) << 31;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(c.name) +
+                  " 2147483648 does not fit the kernels' 32-bit parameters "
+                  "(at most 2147483647)");
+  }
+  // Work units: B * H * ceil(max_seqlen / 128).
+  auto a = goodArgs();
+  a.batch = 1 << 20;
+  a.numHeads = 64;
+  a.maxSeqlen = 1 << 20;
+  a.qStrides = a.kStrides = a.vStrides = a.oStrides = {64 * 128, 128, 1};
+  EXPECT_ERROR(validateAttentionArgs(a),
+               "batch * num_heads * ceil(max_seqlen / 128) work units");
+}
+
+TEST(ValidateAttentionArgs, InconsistentSizes) {
+  auto a = goodArgs();
+  a.batch = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "batch is 0 but total_tokens is 1000: the tokens belong to no "
+            "sequence");
+  a = goodArgs();
+  a.maxSeqlen = 0;
+  EXPECT_ERROR(validateAttentionArgs(a), "max_seqlen is 0 but total_tokens");
+  a = goodArgs();
+  a.maxSeqlen = 300; // 3 sequences of at most 300 tokens cannot hold 1000
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "total_tokens 1000 is more than batch * max_seqlen = 900: "
+            "max_seqlen must be at least the longest sequence");
+}
+
+TEST(ValidateAttentionArgs, SoftmaxScale) {
+  for (float s : {-1.f, std::numeric_limits<float>::quiet_NaN(),
+                  std::numeric_limits<float>::infinity(),
+                  -std::numeric_limits<float>::infinity()}) {
+    auto a = goodArgs();
+    a.softmaxScale = s;
+    EXPECT_ERROR(validateAttentionArgs(a),
+                 "softmax_scale must be positive and finite (0 means "
+                 "1/sqrt(head_dim)), got ");
+  }
+}
+
+/// The strides and address of tensor `name` in `a`.
+std::array<int64_t, 3> &stridesOf(AttentionForwardArgs &a, char name) {
+  switch (name) {
+  case 'q':
+    return a.qStrides;
+  case 'k':
+    return a.kStrides;
+  case 'v':
+    return a.vStrides;
+  default:
+    return a.oStrides;
+  }
+}
+CUdeviceptr &addressOf(AttentionForwardArgs &a, char name) {
+  switch (name) {
+  case 'q':
+    return a.q;
+  case 'k':
+    return a.k;
+  case 'v':
+    return a.v;
+  default:
+    return a.o;
+  }
+}
+
+TEST(ValidateAttentionArgs, Strides) {
+  for (char t : {'q', 'k', 'v', 'o'}) {
+    std::string s = std::string(1, t) + "_strides";
+    auto a = goodArgs();
+    stridesOf(a, t)[2] = 2;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              s + "[2] (the dim stride) must be 1, got 2");
+    a = goodArgs();
+    stridesOf(a, t) = {512, 1, 4}; // [T, D, H]: heads innermost
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              s + "[2] (the dim stride) must be 1, got 4");
+    a = goodArgs();
+    stridesOf(a, t)[1] = 256;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              s + "[1] (the head stride) must equal head_dim 128, got 256");
+    a = goodArgs();
+    stridesOf(a, t)[0] = 256;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              s + "[0] (the token stride) must be at least num_heads * "
+                  "head_dim = 512, got 256");
+    a = goodArgs();
+    stridesOf(a, t)[0] = -512;
+    EXPECT_ERROR(validateAttentionArgs(a), s + "[0] (the token stride) must "
+                                               "be at least");
+    a = goodArgs();
+    stridesOf(a, t)[0] = 516;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              s + "[0] (the token stride) must be a multiple of 8 elements "
+                  "(16 bytes, a TMA rule), got 516");
+  }
+  auto a = goodArgs();
+  a.oStrides[0] = int64_t(1) << 31;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "o_strides[0] (the token stride) 2147483648 is too large (at most "
+            "2147483647)");
+  a = goodArgs();
+  a.qStrides[0] = int64_t(1) << 39;
+  EXPECT_ERROR(validateAttentionArgs(a),
+               "q_strides[0] (the token stride) 549755813888 is too large");
+}
+
+TEST(ValidateAttentionArgs, NullAddresses) {
+  for (char t : {'q', 'k', 'v', 'o'}) {
+    auto a = goodArgs();
+    addressOf(a, t) = 0;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(1, t) + " is a null address");
+  }
+  auto a = goodArgs();
+  a.lse = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "lse is a null address");
+  a = goodArgs();
+  a.offsets = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "offsets is a null address");
+}
+
+TEST(ValidateAttentionArgs, Alignment) {
+  for (char t : {'q', 'k', 'v'}) {
+    auto a = goodArgs();
+    addressOf(a, t) += 8;
+    EXPECT_ERROR(validateAttentionArgs(a),
+                 std::string(1, t) + " must be 16-byte aligned (a TMA rule), "
+                                     "got address 0x");
+  }
+  auto a = goodArgs();
+  a.o += 2;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "o must be 16-byte aligned, got address 0x400002");
+  a = goodArgs();
+  a.lse += 2;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "lse must be 4-byte aligned, got address 0x500002");
+  a = goodArgs();
+  a.offsets += 1;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "offsets must be 4-byte aligned, got address 0x600001");
+}
+
+TEST(ValidateAttentionArgs, NothingToComputeAllowsNullAddresses) {
+  AttentionForwardArgs a; // T = H = B = max_seqlen = 0
+  a.headDim = 64;
+  a.qStrides = a.kStrides = a.vStrides = a.oStrides = {0, 64, 1};
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  EXPECT_FALSE(attentionHasWork(a));
+  a = goodArgs();
+  a.totalTokens = 0;
+  a.q = a.k = a.v = a.o = a.lse = a.offsets = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  EXPECT_FALSE(attentionHasWork(a));
+  // Sizes and dtypes are still checked.
+  a.headDim = 96;
+  EXPECT_ERROR(validateAttentionArgs(a), "head_dim 96 is not supported");
+  EXPECT_TRUE(attentionHasWork(goodArgs()));
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel choice, grid, kernel arguments, metadata
+//===----------------------------------------------------------------------===//
+
+TEST(AttentionKernelFor, Devices) {
+  EXPECT_EQ(attentionKernelFor(9, 0).kernel, "attention_fwd_sm90");
+  EXPECT_EQ(attentionKernelFor(9, 0).arch, "sm_90a");
+  EXPECT_EQ(attentionKernelFor(10, 0).kernel, "attention_fwd_sm100");
+  EXPECT_EQ(attentionKernelFor(10, 0).arch, "sm_100a");
+  EXPECT_EQ(attentionKernelFor(10, 3).arch, "sm_100a");
+  EXPECT_EQ(errorOf([] { attentionKernelFor(8, 0); }),
+            "jagged attention does not support this device (compute "
+            "capability 8.0); the kernels run on compute capability 9.0 "
+            "(sm_90a) and 10.x (sm_100a)");
+  EXPECT_ERROR(attentionKernelFor(12, 0), "compute capability 12.0");
+  EXPECT_ERROR(attentionKernelFor(9, 1), "compute capability 9.1");
+}
+
+TEST(AttentionGrid, PersistentGrid) {
+  auto a = goodArgs(); // 3 * 4 * ceil(500 / 128) = 48 work units
+  EXPECT_EQ(attentionGrid(a, 132), 48u);
+  EXPECT_EQ(attentionGrid(a, 40), 40u);
+  a.maxSeqlen = 512;
+  EXPECT_EQ(attentionGrid(a, 132), 48u);
+  a.maxSeqlen = 513;
+  EXPECT_EQ(attentionGrid(a, 132), 60u);
+  a.maxSeqlen = 1;
+  a.batch = 1;
+  a.numHeads = 1;
+  EXPECT_EQ(attentionGrid(a, 132), 1u);
+  a.batch = 1 << 20;
+  a.numHeads = 1 << 10;
+  EXPECT_EQ(attentionGrid(a, 148), 148u);
+}
+
+TEST(AttentionKernelArgs, TheContractsParameters) {
+  auto a = goodArgs();
+  a.qStrides[0] = 1024;
+  a.oStrides[0] = 520;
+  a.causal = true;
+  std::vector<Arg> args = attentionKernelArgs(a);
+  ASSERT_EQ(args.size(), 14u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(args[i].kind, ParamKind::TensorMap);
+    EXPECT_EQ(args[i].elementType, "bf16");
+    EXPECT_EQ(args[i].shape, (std::vector<uint64_t>{1000, 512}));
+  }
+  EXPECT_EQ(args[0].data, a.q);
+  EXPECT_EQ(args[0].strides, (std::vector<uint64_t>{1024, 1}));
+  EXPECT_EQ(args[1].data, a.k);
+  EXPECT_EQ(args[1].strides, (std::vector<uint64_t>{512, 1}));
+  EXPECT_EQ(args[2].data, a.v);
+  EXPECT_EQ(args[3].kind, ParamKind::Pointer);
+  EXPECT_EQ(args[3].data, a.o);
+  EXPECT_EQ(args[4].data, a.lse);
+  EXPECT_EQ(args[5].data, a.offsets);
+  int32_t expected[] = {3, 4, 128, 1000, 520, 4, 1};
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_EQ(args[6 + i].kind, ParamKind::I32);
+    EXPECT_EQ(args[6 + i].scalar.i32, expected[i]) << "parameter " << 6 + i;
+  }
+  EXPECT_EQ(args[13].kind, ParamKind::F32);
+  EXPECT_FLOAT_EQ(args[13].scalar.f32,
+                  float(1.0 / std::sqrt(128.0) * 1.4426950408889634));
+  a.causal = false;
+  a.softmaxScale = 0.5f;
+  args = attentionKernelArgs(a);
+  EXPECT_EQ(args[12].scalar.i32, 0);
+  EXPECT_FLOAT_EQ(args[13].scalar.f32, 0.5f * 1.4426950408889634f);
+
+  // They pass the runtime's own checks against the contract's metadata
+  // (kinds, TMA alignment and strides).
+  KernelInfo k =
+      parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a")).at(0);
+  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
+  // Fewer tokens than a q tile is fine too.
+  a = goodArgs();
+  a.totalTokens = 5;
+  a.maxSeqlen = 5;
+  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
+}
+
+TEST(CheckAttentionKernelInfo, Contract) {
+  KernelInfo k =
+      parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a")).at(0);
+  EXPECT_EQ(errorOf([&] { checkAttentionKernelInfo(k, "sm_90a", "x.meta"); }),
+            "");
+  EXPECT_EQ(errorOf([&] { checkAttentionKernelInfo(k, "sm_100a", "x.meta"); }),
+            "x.meta: kernel 'attention_fwd_sm90' is built for sm_90a, "
+            "expected sm_100a");
+  KernelInfo fewer = k;
+  fewer.params.pop_back();
+  EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
+               "has 13 parameters; the jagged attention contract has 14");
+  KernelInfo wrong = k;
+  wrong.params[4].elementType = "bf16";
+  EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
+               "parameter 4 is ptr bf16; the jagged attention contract has "
+               "ptr f32");
+  wrong = k;
+  wrong.params[10].kind = ParamKind::I64;
+  EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
+               "parameter 10 is i64; the jagged attention contract has i32");
+}
+
+//===----------------------------------------------------------------------===//
+// kernel_dir
+//===----------------------------------------------------------------------===//
+
+/// A fresh folder under the test's temporary directory.
+std::string makeDir(const std::string &name) {
+  std::string dir = testing::TempDir() + "/jfa_attention_" + name;
+  std::system(("rm -rf '" + dir + "'").c_str());
+  mkdir(dir.c_str(), 0755);
+  return dir;
+}
+
+void writeKernel(const std::string &dir, const std::string &kernel,
+                 const std::string &arch, const std::string &metadata) {
+  std::string cubin = dir + "/" + kernel + "_" + arch + ".cubin";
+  std::ofstream(cubin, std::ios::binary) << "\x7f"
+                                            "ELF fake cubin";
+  if (!metadata.empty())
+    std::ofstream(cubin + ".meta") << metadata;
+}
+
+TEST(AttentionLoad, MissingOrEmptyDir) {
+  EXPECT_EQ(errorOf([] { Attention::load("/nonexistent/kernels"); }),
+            "kernel_dir '/nonexistent/kernels' holds neither "
+            "attention_fwd_sm90_sm_90a.cubin nor "
+            "attention_fwd_sm100_sm_100a.cubin");
+  EXPECT_EQ(errorOf([] { Attention::load(""); }), "kernel_dir is empty");
+}
+
+TEST(AttentionLoad, OneTarget) {
+  std::string dir = makeDir("one");
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a"));
+  Attention attn = Attention::load(dir);
+  EXPECT_TRUE(attn.hasKernel("sm_90a"));
+  EXPECT_FALSE(attn.hasKernel("sm_100a"));
+  EXPECT_EQ(attn.absentReason("sm_90a"), "");
+  EXPECT_EQ(attn.absentReason("sm_100a"),
+            "kernel_dir '" + dir +
+                "' has no attention_fwd_sm100_sm_100a.cubin, the kernel for "
+                "sm_100a devices (compute capability 10.x)");
+}
+
+TEST(AttentionLoad, BadMetadata) {
+  std::string dir = makeDir("nometa");
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a", "");
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            "cannot read metadata '" + dir +
+                "/attention_fwd_sm90_sm_90a.cubin.meta'");
+  // A cubin built for the other target under this target's name.
+  dir = makeDir("wrongarch");
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_100a"));
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir + "/attention_fwd_sm90_sm_90a.cubin.meta: kernel "
+                  "'attention_fwd_sm90' is built for sm_100a, expected "
+                  "sm_90a");
+  dir = makeDir("wrongname");
+  writeKernel(dir, "attention_fwd_sm100", "sm_100a",
+              contractMetadata("gemm", "sm_100a"));
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir + "/attention_fwd_sm100_sm_100a.cubin.meta: no kernel named "
+                  "'attention_fwd_sm100'");
+  dir = makeDir("garbage");
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a", "hello\n");
+  EXPECT_ERROR(Attention::load(dir), "attention_fwd_sm90_sm_90a.cubin.meta: "
+                                     "metadata line 1");
+}
+
+// Argument errors come before the driver is touched, so they are the same
+// with or without a GPU.
+TEST(AttentionForward, ChecksArgumentsFirst) {
+  std::string dir = makeDir("forward");
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a"));
+  Attention attn = Attention::load(dir);
+  auto a = goodArgs();
+  a.headDim = 96;
+  EXPECT_EQ(errorOf([&] { attn.forward(a); }),
+            "head_dim 96 is not supported; the kernels take 64 or 128");
+  a = goodArgs();
+  a.lse = 0;
+  EXPECT_EQ(errorOf([&] { attn.forward(a); }), "lse is a null address");
+  // Nothing to compute: returns without a device.
+  a = goodArgs();
+  a.totalTokens = 0;
+  a.checkOffsets = true;
+  EXPECT_EQ(errorOf([&] { attn.forward(a); }), "");
+}
+
+TEST(AttentionForward, NoDriverIsAClearError) {
+  if (haveDriver())
+    GTEST_SKIP() << "a CUDA driver is installed here";
+  Attention attn = Attention::embedded();
+  EXPECT_ERROR(attn.forward(goodArgs()), "no CUDA driver");
+}
+
+//===----------------------------------------------------------------------===//
+// Embedding
+//===----------------------------------------------------------------------===//
+
+TEST(Embedding, EmbeddedKernelsAreConsistent) {
+  // Whether they are present depends on how the library was configured; an
+  // absent one says why and what to do.
+  Attention attn = Attention::embedded();
+  for (const char *arch : {"sm_90a", "sm_100a"}) {
+    if (attn.hasKernel(arch)) {
+      EXPECT_EQ(attn.absentReason(arch), "");
+      continue;
+    }
+    std::string why = attn.absentReason(arch);
+    bool notBuilt =
+        why.rfind(std::string("this library was built without the ") + arch +
+                      " attention kernel; pass a kernel_dir (",
+                  0) == 0;
+    bool unusable = why.rfind(std::string("this library's embedded ") + arch +
+                                  " attention kernel is unusable; pass a "
+                                  "kernel_dir (",
+                              0) == 0;
+    EXPECT_TRUE(notBuilt || unusable) << why;
+  }
+  EXPECT_EQ(detail::embedded_attention_fwd_sm90.cubin == nullptr,
+            detail::embedded_attention_fwd_sm90.absentReason != nullptr);
+  EXPECT_EQ(detail::embedded_attention_fwd_sm100.cubin == nullptr,
+            detail::embedded_attention_fwd_sm100.absentReason != nullptr);
+}
+
+TEST(Embedding, BytesAndMetadataArePreserved) {
+  const detail::EmbeddedKernel &k = detail::embedded_fake_ok;
+  ASSERT_NE(k.cubin, nullptr);
+  ASSERT_EQ(k.cubinSize, 4u + 256u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char *>(k.cubin), 4), "\x7f"
+                                                                     "ELF");
+  for (unsigned i = 0; i < 256; ++i)
+    ASSERT_EQ(k.cubin[4 + i], i) << "byte " << 4 + i;
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(k.cubin) % 64, 0u);
+  EXPECT_STREQ(k.metadata,
+               "jfa-metadata 1\nkernel fake\narch sm_90a\nthreads 128\nend\n");
+  EXPECT_EQ(k.absentReason, nullptr);
+}
+
+TEST(Embedding, AKernelThatDoesNotCompileIsAbsent) {
+  const detail::EmbeddedKernel &k = detail::embedded_fake_broken;
+  EXPECT_EQ(k.cubin, nullptr);
+  EXPECT_EQ(k.metadata, nullptr);
+  EXPECT_STREQ(k.absentReason, "jfac could not compile broken.mlir for "
+                               "sm_90a when the library was built");
+}
+
+//===----------------------------------------------------------------------===//
+// C API
+//===----------------------------------------------------------------------===//
+
+jfa_attention_forward_args goodCArgs() {
+  jfa_attention_forward_args c{};
+  auto a = goodArgs();
+  c.q = a.q;
+  c.k = a.k;
+  c.v = a.v;
+  c.o = a.o;
+  c.lse = a.lse;
+  c.offsets = a.offsets;
+  for (int i = 0; i < 3; ++i)
+    c.q_strides[i] = c.k_strides[i] = c.v_strides[i] = c.o_strides[i] =
+        a.qStrides[i];
+  c.dtype = "bf16";
+  c.offsets_dtype = "i32";
+  c.total_tokens = a.totalTokens;
+  c.num_heads = a.numHeads;
+  c.head_dim = a.headDim;
+  c.batch = a.batch;
+  c.max_seqlen = a.maxSeqlen;
+  return c;
+}
+
+TEST(AttentionCApi, Create) {
+  EXPECT_EQ(jfa_attention_create(nullptr, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(), "jfa_attention_create: out must not be NULL");
+  jfa_attention_t attn = nullptr;
+  EXPECT_EQ(jfa_attention_create("/nonexistent", &attn), -1);
+  EXPECT_EQ(attn, nullptr);
+  EXPECT_NE(std::string(jfa_last_error()).find("holds neither"),
+            std::string::npos);
+  ASSERT_EQ(jfa_attention_create(nullptr, &attn), 0) << jfa_last_error();
+  EXPECT_GE(jfa_attention_has_kernel(attn, "sm_90a"), 0);
+  EXPECT_EQ(jfa_attention_has_kernel(attn, "sm_80"), 0);
+  EXPECT_EQ(jfa_attention_has_kernel(attn, nullptr), -1);
+  jfa_attention_destroy(attn);
+  jfa_attention_destroy(nullptr);
+}
+
+TEST(AttentionCApi, Forward) {
+  jfa_attention_t attn = nullptr;
+  ASSERT_EQ(jfa_attention_create(nullptr, &attn), 0) << jfa_last_error();
+  jfa_attention_forward_args c = goodCArgs();
+  EXPECT_EQ(jfa_attention_forward(nullptr, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "jfa_attention_forward: attention and args must not be NULL");
+  EXPECT_EQ(jfa_attention_forward(attn, nullptr, nullptr), -1);
+  c.dtype = nullptr;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "dtype is NULL; q, k, v and o must be \"bf16\"");
+  c = goodCArgs();
+  c.offsets_dtype = nullptr;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "offsets_dtype is NULL; offsets must be \"i32\"");
+  c = goodCArgs();
+  c.dtype = "f32";
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "dtype 'f32' is not supported; q, k, v and o must be bf16");
+  c = goodCArgs();
+  c.head_dim = 96;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "head_dim 96 is not supported; the kernels take 64 or 128");
+  c = goodCArgs();
+  c.v_strides[1] = 64;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(), "v_strides[1] (the head stride) must equal "
+                                 "head_dim 128, got 64");
+  c = goodCArgs();
+  c.softmax_scale = -0.5f;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_NE(std::string(jfa_last_error()).find("softmax_scale"),
+            std::string::npos);
+  // Nothing to compute.
+  c = goodCArgs();
+  c.total_tokens = 0;
+  c.q = c.k = c.v = c.o = c.lse = c.offsets = 0;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), 0) << jfa_last_error();
+  if (!haveDriver()) {
+    c = goodCArgs();
+    EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+    EXPECT_NE(std::string(jfa_last_error()).find("no CUDA driver"),
+              std::string::npos);
+  }
+  jfa_attention_destroy(attn);
+}
+
+} // namespace

@@ -1,0 +1,18 @@
+#!/bin/sh
+# A stand-in for `jfac compile MLIR --arch ARCH -o OUT --quiet` in the tests
+# of the kernel embedding: writes OUT (an ELF magic and then every byte value)
+# and OUT.meta; fails, as jfac does on a broken kernel, when MLIR's name
+# contains "broken".
+mlir=$2 arch=$4 out=$6
+case $mlir in
+*broken*) echo "$mlir:1:1: error: this kernel is broken" >&2; exit 1 ;;
+esac
+{
+  printf '\177ELF'
+  i=0
+  while [ $i -lt 256 ]; do
+    printf "\\$(printf %o $i)"
+    i=$((i + 1))
+  done
+} > "$out"
+printf 'jfa-metadata 1\nkernel fake\narch %s\nthreads 128\nend\n' "$arch" > "$out.meta"
