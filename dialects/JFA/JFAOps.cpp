@@ -834,3 +834,44 @@ LogicalResult LoadRowsOp::verify() {
                                getThread(), getThreads(), getLayoutAttr(),
                                getShape());
 }
+
+LogicalResult StoreTileOp::verify() {
+  GlobalPtrType ptr = getPtr().getType();
+  auto tile = dyn_cast<RankedTensorType>(getValue().getType());
+  if (!tile) {
+    if (!getThread() || !getThreads() || !getLayoutAttr() || !getShape())
+      return emitOpError() << "in distributed form needs the thread, the "
+                              "thread count, the layout and the shape";
+    return success();
+  }
+  if (isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding()))
+    return emitOpError() << "stores 2-d tiles; use jfa.store_rows for the row "
+                            "vector "
+                         << tile;
+  if (tile.getRank() != 2)
+    return emitOpError() << "stores 2-d tiles, got " << tile;
+  if (failed(verifyTileLayout(*this, tile)))
+    return failure();
+  if (tile.getElementType() != ptr.getElementType())
+    return emitOpError() << "tile " << tile << " and pointer " << ptr
+                         << " differ in element type";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars and rings
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadOp::verify() {
+  Type element = getPtr().getType().getElementType();
+  if (getType() != element)
+    return emitOpError() << "loads " << element << " from " << getPtr().getType()
+                         << ", not " << getType();
+  return success();
+}
+
+LogicalResult RingPositionOp::verify() {
+  if (getStages() < 1 || getStages() > 64)
+    return emitOpError() << "stages must be in [1, 64], got " << getStages();
+  return success();
+}

@@ -745,6 +745,72 @@ def JFA_LoadRowsOp : JFA_Op<"load_rows"> {
   let hasVerifier = 1;
 }
 
+def JFA_StoreTileOp : JFA_Op<"store_tile"> {
+  let summary = "stores a register tile to global memory, rows [0, count) only";
+  let description = [{
+    ```mlir
+    jfa.store_tile %o, %out[%offset] stride(%row_stride) rows(%count)
+        : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+    ```
+    Element (r, c) of the tile goes to `%out[%offset + r * %row_stride + c]`
+    (elements) when `r < %count`: a tile that runs past the end of a
+    sequence writes none of the next sequence's rows (a TMA store of the
+    whole box would). Each thread stores its own registers, as wide as the
+    layout keeps columns together.
+  }];
+  let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$value,
+                       Arg<JFA_GlobalPtrType, "", [MemWrite]>:$ptr,
+                       I32:$offset, I32:$row_stride, I32:$count,
+                       // The distributed form, as for jfa.store_rows.
+                       Optional<I32>:$thread, OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+  let assemblyFormat = [{
+    $value `,` $ptr `[` $offset `]` `stride` `(` $row_stride `)`
+    `rows` `(` $count `)`
+    (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
+    (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:`
+    type($value) `,` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_LoadOp : JFA_Op<"load"> {
+  let summary = "loads one element from global memory";
+  let description = [{
+    ```mlir
+    %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+    ```
+    Every thread that runs it reads `%ptr[%index]` (a scalar, such as a
+    sequence's start in a jagged batch).
+  }];
+  let arguments = (ins Arg<JFA_GlobalPtrType, "", [MemRead]>:$ptr,
+                       I32:$index);
+  let results = (outs AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$result);
+  let assemblyFormat = [{
+    $ptr `[` $index `]` attr-dict `:` qualified(type($ptr)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_RingPositionOp : JFA_Op<"ring_position", [Pure]> {
+  let summary = "the slot and phase parity of a ring's n-th use";
+  let description = [{
+    ```mlir
+    %slot, %phase = jfa.ring_position %n stages(3) : i32
+    ```
+    A ring of `stages` slots, each with its own barrier, is used in order:
+    use `%n` (counting from 0) takes slot `%n mod stages`, and its barrier
+    is in phase parity `(%n / stages) mod 2` (flip it for the barrier that
+    says the slot is free). This is the bookkeeping every pipelined loop
+    needs, named once.
+  }];
+  let arguments = (ins I32:$index, I32Attr:$stages);
+  let results = (outs I32:$slot, I32:$phase);
+  let assemblyFormat = "$index `stages` `(` $stages `)` attr-dict `:` type($index)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor memory and tcgen05 (sm_100a)
 //===----------------------------------------------------------------------===//

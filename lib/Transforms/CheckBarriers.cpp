@@ -167,9 +167,20 @@ Tally tallyPaths(Operation *op, MutableArrayRef<Region> regions,
     if (!paths.back().known())
       return paths.back();
   }
+  // Arrivals: a path that arrives nothing completes no phase (a unit of
+  // work that is skipped), so only the paths that arrive must agree.
+  int64_t expected = paths.front().total;
+  if (rule == LoopRule::PerPhase)
+    for (const Tally &path : paths)
+      if (path.total != 0) {
+        expected = path.total;
+        break;
+      }
   Tally merged;
   for (const Tally &path : paths) {
-    if (path.total != paths.front().total) {
+    if (rule == LoopRule::PerPhase && path.total == 0 && path.ops.empty())
+      continue;
+    if (path.total != expected) {
       std::string counts;
       llvm::raw_string_ostream os(counts);
       llvm::interleave(
@@ -182,7 +193,7 @@ Tally tallyPaths(Operation *op, MutableArrayRef<Region> regions,
       merged.ops.push_back(entry);
     merged.inLoop |= path.inLoop;
   }
-  merged.total = paths.front().total;
+  merged.total = expected;
   return merged;
 }
 

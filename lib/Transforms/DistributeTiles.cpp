@@ -244,6 +244,22 @@ struct LoadRowsOnFragments : DistributedOpPattern<LoadRowsOp> {
   }
 };
 
+/// A tile stored to global memory: each thread stores its own registers.
+struct StoreTileOnFragments : DistributedOpPattern<StoreTileOp> {
+  using DistributedOpPattern::DistributedOpPattern;
+  LogicalResult
+  matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = cast<RankedTensorType>(op.getValue().getType());
+    Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
+    rewriter.replaceOpWithNewOp<StoreTileOp>(
+        op, adaptor.getValue(), adaptor.getPtr(), adaptor.getOffset(),
+        adaptor.getRowStride(), adaptor.getCount(), thread,
+        threadsAttr(rewriter), getTileLayout(tile), shapeAttr(rewriter, tile));
+    return success();
+  }
+};
+
 /// A splat constant tile becomes a splat constant fragment.
 struct SplatConstant : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -352,7 +368,8 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
             converter, ctx);
     patterns
         .add<IotaOnFragments, ReduceRowsOnFragments, BroadcastRowsOnFragments,
-             StoreRowsOnFragments, LoadRowsOnFragments>(converter, ctx,
+             StoreRowsOnFragments, LoadRowsOnFragments, StoreTileOnFragments>(
+            converter, ctx,
                                                         threads);
     patterns.add<TmemStoreOfFragment>(converter, ctx);
     scf::populateSCFStructuralTypeConversions(converter, patterns);

@@ -155,7 +155,8 @@ jfa.kernel @load_without_expect(%x: !jfa.tma<64x64xf32>) warps(4) {
 // -----
 
 // The pipelined release of the previous slot (gemm_sm90): only some
-// iterations arrive, so the count depends on the path.
+// iterations arrive. A path that arrives nothing completes no phase, so the
+// count is that of the arriving path, and it matches.
 jfa.kernel @arrive_on_some_paths(%n: i32) warps(4) {
   %bars = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
   %c0 = arith.constant 0 : i32
@@ -166,10 +167,48 @@ jfa.kernel @arrive_on_some_paths(%n: i32) warps(4) {
     %b = jfa.barrier %bars[%s] : !jfa.mbarriers<2>, i32
     jfa.barrier_wait %b, %c0
     %has_prev = arith.cmpi ugt, %k, %c0 : i32
-    // expected-remark-re @+1 {{cannot count the arrivals per phase on barrier array at line {{[0-9]+}}: the paths of this scf.if give different counts (128, 0); arrive_count(128) is not checked}}
     scf.if %has_prev {
       jfa.barrier_arrive %b
     }
+  }
+}
+
+// -----
+
+// Two paths that both arrive, a different number of times.
+jfa.kernel @arrive_differently_on_two_paths(%n: i32) warps(4) {
+  %bars = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    %s = arith.remui %k, %c2 : i32
+    %b = jfa.barrier %bars[%s] : !jfa.mbarriers<2>, i32
+    jfa.barrier_wait %b, %c0
+    %even = arith.cmpi eq, %s, %c0 : i32
+    // expected-remark-re @+1 {{cannot count the arrivals per phase on barrier array at line {{[0-9]+}}: the paths of this scf.if give different counts (256, 128); arrive_count(128) is not checked}}
+    scf.if %even {
+      jfa.barrier_arrive %b
+      jfa.barrier_arrive %b
+    } else {
+      jfa.barrier_arrive %b
+    }
+  }
+}
+
+// -----
+
+// A path that arrives nothing does not excuse a wrong count on the other.
+jfa.kernel @arrive_wrongly_on_one_path(%n: i32) warps(4) {
+  // expected-error-re @+1 {{barrier 0 of the barrier array at line {{[0-9]+}} expects 1 arrivals per phase (arrive_count) but its tasks arrive 128 times}}
+  %bars = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+  jfa.barrier_wait %b, %c0
+  %p = arith.cmpi ne, %n, %c0 : i32
+  scf.if %p {
+    // expected-note @+1 {{arrives 128 times}}
+    jfa.barrier_arrive %b
   }
 }
 

@@ -66,6 +66,7 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     populateRowOpsToLLVMPatterns(converter, patterns);
     populateKernelToLLVMPatterns(converter, patterns);
     populateMathToLLVMPatterns(converter, patterns);
+    populateGlobalMemoryToLLVMPatterns(converter, patterns);
     populateDebugToLLVMPatterns(converter, patterns);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<JFADialect>();

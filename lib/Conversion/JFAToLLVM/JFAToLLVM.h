@@ -36,6 +36,8 @@ void populateKernelToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateMathToLLVMPatterns(JFATypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
+void populateGlobalMemoryToLLVMPatterns(JFATypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
 void populateDebugToLLVMPatterns(JFATypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 

@@ -1,0 +1,103 @@
+//===- GlobalMemoryToLLVM.cpp - plain loads and stores of global memory ---===//
+//
+// What does not go through TMA: a scalar load (a jagged batch's offsets) and
+// the row-clipped store of a register tile (an output tile that runs past
+// the end of its sequence), plus the ring bookkeeping that pipelined loops
+// over such data share.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+
+struct LoadLowering : JFAPattern<LoadOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value address = LLVM::GEPOp::create(
+        b, adaptor.getPtr().getType(), op.getType(), adaptor.getPtr(),
+        ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, op.getType(), address);
+    return success();
+  }
+};
+
+/// Each thread stores its registers in runs of the layout's vector width
+/// (consecutive columns of one row), each run guarded by its row's bound.
+struct StoreTileLowering : JFAPattern<StoreTileOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fragment = dyn_cast<VectorType>(adaptor.getValue().getType());
+    TileLayoutAttrInterface layout = op.getLayoutAttr();
+    if (!fragment || !adaptor.getThread() || !layout || !op.getShape() ||
+        !op.getThreads())
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    ArrayRef<int64_t> shape = *op.getShape();
+    int64_t threads = *op.getThreads();
+    Type element = fragment.getElementType();
+    SmallVector<TileOffset> offsets =
+        layout.getRegisterOffsets(shape, threads);
+    int64_t width = layout.getVectorWidth(shape, threads,
+                                          getElementBytes(element));
+    // At most 16 bytes per store.
+    while (width * getElementBytes(element) > 16)
+      width /= 2;
+    TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
+                                            shape, threads);
+    Value ptr = adaptor.getPtr();
+    auto runType = VectorType::get({width}, element);
+    for (int64_t first = 0; first < int64_t(offsets.size()); first += width) {
+      Value row = b.add(base.row, offsets[first].row);
+      Value col = b.add(base.col, offsets[first].col);
+      Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row,
+                                          adaptor.getCount());
+      Value index = b.add(adaptor.getOffset(),
+                          b.add(b.mul(row, adaptor.getRowStride()), col));
+      Value address = LLVM::GEPOp::create(b, ptr.getType(), element, ptr,
+                                          ArrayRef<LLVM::GEPArg>{index});
+      Value run = LLVM::PoisonOp::create(b, runType);
+      for (int64_t i = 0; i < width; ++i)
+        run = b.insert(run, b.element(adaptor.getValue(), first + i), i);
+      auto ifOp = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      LLVM::StoreOp::create(b, run, address,
+                            /*alignment=*/width * getElementBytes(element));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct RingPositionLowering : JFAPattern<RingPositionOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(RingPositionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    int64_t stages = op.getStages();
+    Value slot = b.urem(adaptor.getIndex(), stages);
+    Value phase = LLVM::AndOp::create(b, b.udiv(adaptor.getIndex(), stages),
+                                      b.i32(1));
+    rewriter.replaceOp(op, {slot, phase});
+    return success();
+  }
+};
+
+} // namespace
+
+void jfa::populateGlobalMemoryToLLVMPatterns(JFATypeConverter &converter,
+                                             RewritePatternSet &patterns) {
+  patterns.add<LoadLowering, StoreTileLowering, RingPositionLowering>(
+      converter);
+}

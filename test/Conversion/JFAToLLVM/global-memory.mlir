@@ -1,0 +1,51 @@
+// RUN: jfa-opt %s --split-input-file --jfa-allocate-shared-memory --jfa-distribute-tiles --jfa-lower-async-tasks --jfa-convert-to-llvm | FileCheck %s
+// GlobalMemoryToLLVM.cpp: a scalar load, the row-clipped store of a register
+// tile, and a ring's slot and phase.
+
+// CHECK-LABEL: llvm.func @load_scalar
+// CHECK: %[[A:.*]] = llvm.getelementptr %arg0[%arg1] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+// CHECK-NEXT: %[[X:.*]] = llvm.load %[[A]] : !llvm.ptr<1> -> i32
+// CHECK: %[[B:.*]] = llvm.getelementptr %arg2[%[[X]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK-NEXT: llvm.load %[[B]] : !llvm.ptr<1> -> f32
+jfa.kernel @load_scalar(%offsets: !jfa.ptr<i32>, %b: i32, %scales: !jfa.ptr<f32>) warps(1) {
+  %x = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+  %y = jfa.load %scales[%x] : !jfa.ptr<f32> -> f32
+}
+
+// -----
+
+// wgmma layout, 64x16 bf16 over 4 warps: a thread holds 2 consecutive
+// columns in each of rows base and base + 8 (and again 8 columns on), so it
+// stores 4-byte pairs, each guarded by its row's bound:
+//   index = offset + row * stride + col.
+// CHECK-LABEL: llvm.func @store_tile_wgmma
+// CHECK: %[[IN:.*]] = llvm.icmp "slt" %[[ROW:.*]], %arg3 : i32
+// CHECK-NEXT: %[[RS:.*]] = llvm.mul %[[ROW]], %arg2 : i32
+// CHECK-NEXT: %[[RC:.*]] = llvm.add %[[RS]], %{{.*}} : i32
+// CHECK-NEXT: %[[IDX:.*]] = llvm.add %arg1, %[[RC]] : i32
+// CHECK-NEXT: %[[A:.*]] = llvm.getelementptr %arg0[%[[IDX]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, bf16
+// CHECK: scf.if %[[IN]] {
+// CHECK-NEXT: llvm.store %{{.*}}, %[[A]] {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
+// CHECK-COUNT-3: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+jfa.kernel @store_tile_wgmma(%out: !jfa.ptr<bf16>, %offset: i32, %stride: i32, %rows: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x16xbf16, #jfa.wgmma_acc>
+  jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) : tensor<64x16xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+}
+
+// -----
+
+// Slot n mod 3, phase (n / 3) mod 2.
+// CHECK-LABEL: llvm.func @ring
+// CHECK-DAG: %[[THREE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-DAG: %[[SLOT:.*]] = llvm.urem %arg0, %[[THREE]] : i32
+// CHECK-DAG: %[[ROUND:.*]] = llvm.udiv %arg0, %{{.*}} : i32
+// CHECK: %[[PHASE:.*]] = llvm.and %[[ROUND]], %{{.*}} : i32
+// CHECK: llvm.getelementptr %arg1[%[[SLOT]]]
+// CHECK: llvm.getelementptr %arg1[%[[PHASE]]]
+jfa.kernel @ring(%n: i32, %out: !jfa.ptr<i32>) warps(1) {
+  %slot, %phase = jfa.ring_position %n stages(3) : i32
+  %a = jfa.load %out[%slot] : !jfa.ptr<i32> -> i32
+  %b = jfa.load %out[%phase] : !jfa.ptr<i32> -> i32
+}

@@ -1,0 +1,47 @@
+// RUN: jfa-opt %s --split-input-file --verify-diagnostics
+// Verifier errors of the plain global-memory ops: jfa.load, jfa.store_tile,
+// and of jfa.ring_position.
+
+jfa.kernel @k(%p: !jfa.ptr<i32>, %i: i32) warps(4) {
+  // expected-error @+1 {{'jfa.load' op loads 'i32' from '!jfa.ptr<i32>', not 'f32'}}
+  %x = jfa.load %p[%i] : !jfa.ptr<i32> -> f32
+}
+
+// -----
+
+jfa.kernel @k(%p: !jfa.ptr<f32>, %i: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xbf16, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.store_tile' op tile 'tensor<64x64xbf16, #jfa.wgmma_acc>' and pointer '!jfa.ptr<f32>' differ in element type}}
+  jfa.store_tile %t, %p[%i] stride(%i) rows(%i) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<f32>
+}
+
+// -----
+
+jfa.kernel @k(%p: !jfa.ptr<f32>, %i: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  // expected-error @+1 {{'jfa.store_tile' op stores 2-d tiles; use jfa.store_rows for the row vector 'tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>'}}
+  jfa.store_tile %t, %p[%i] stride(%i) rows(%i) : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
+}
+
+// -----
+
+jfa.kernel @k(%p: !jfa.ptr<f32>, %i: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<4x64x64xf32>
+  // expected-error @+1 {{'jfa.store_tile' op stores 2-d tiles, got 'tensor<4x64x64xf32>'}}
+  jfa.store_tile %t, %p[%i] stride(%i) rows(%i) : tensor<4x64x64xf32>, !jfa.ptr<f32>
+}
+
+// -----
+
+jfa.kernel @k(%p: !jfa.ptr<f32>, %i: i32) warps(4) {
+  %v = arith.constant dense<1.0> : vector<32xf32>
+  // expected-error @+1 {{'jfa.store_tile' op in distributed form needs the thread, the thread count, the layout and the shape}}
+  jfa.store_tile %v, %p[%i] stride(%i) rows(%i) : vector<32xf32>, !jfa.ptr<f32>
+}
+
+// -----
+
+jfa.kernel @k(%i: i32) warps(4) {
+  // expected-error @+1 {{'jfa.ring_position' op stages must be in [1, 64], got 0}}
+  %s, %p = jfa.ring_position %i stages(0) : i32
+}
