@@ -1,0 +1,369 @@
+// jfa-targets: sm_100a
+// Jagged (variable-length) flash attention forward for sm_100a, FA4-style,
+// with the contract, work units and persistent schedule of
+// attention_fwd_sm90.mlir (see kernels/jagged_attention/README.md).
+//
+// Warp specialization over tensor memory:
+//   - the load warp streams Q (once per unit) and a 2-stage K/V ring (TMA);
+//   - the MMA warp issues S = Q K^T into tensor memory (tcgen05.mma from
+//     shared memory), and O += P V with P read from tensor memory and V from
+//     shared memory (N-major, a transposed view), committing each result to
+//     a barrier and each ring slot back to the load warp;
+//   - the softmax warpgroup (one q row per thread, so row reductions are
+//     thread-local) reads S, runs the online softmax in base 2 with the
+//     scale folded in, rescales O in tensor memory, writes P (bf16) to
+//     tensor memory and, at the end of a unit, writes o and lse with
+//     row-clipped stores.
+// Tensor memory: S (128 columns), P (128 bf16 = 64 columns), O (128).
+// Needs a B200 to run: compiled, checked by ptxas and disassembled here.
+jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %k: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %v: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %o: !jfa.ptr<bf16>, %lse: !jfa.ptr<f32>,
+                                %offsets: !jfa.ptr<i32>,
+                                %batch: i32, %heads: i32, %head_dim: i32,
+                                %tokens: i32, %o_stride: i32, %q_tiles: i32,
+                                %causal: i32, %scale_log2: f32) warps(6) {
+  %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
+  %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
+  %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
+  // full: the load warp's expect plus the TMA bytes; empty, s_ready,
+  // o_ready: a tcgen05 commit; p_ready: the 128 softmax threads.
+  %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %q_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %k_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %k_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %v_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %v_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %s_ready = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %p_ready = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<1>
+  %o_ready = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %s_tmem = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
+  %p_tmem = jfa.tmem_alloc : !jfa.tmem<128x128xbf16>
+  %o_tmem = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
+  %o_lo_tmem = jfa.tmem_slice %o_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %o_hi_tmem = jfa.tmem_slice %o_tmem columns(64) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c64 = arith.constant 64 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %true = arith.constant true
+  %false = arith.constant false
+  %pid = jfa.program_id x
+  %grid = jfa.num_programs x
+  %seqs_heads = arith.muli %batch, %heads : i32
+  %units = arith.muli %q_tiles, %seqs_heads : i32
+  %wide = arith.cmpi eq, %head_dim, %c128 : i32
+  %is_causal = arith.cmpi ne, %causal, %c0 : i32
+  %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+  %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+  %q_full0 = jfa.barrier %q_full[%c0] : !jfa.mbarriers<1>, i32
+  %q_empty0 = jfa.barrier %q_empty[%c0] : !jfa.mbarriers<1>, i32
+  %s_ready0 = jfa.barrier %s_ready[%c0] : !jfa.mbarriers<1>, i32
+  %p_ready0 = jfa.barrier %p_ready[%c0] : !jfa.mbarriers<1>, i32
+  %o_ready0 = jfa.barrier %o_ready[%c0] : !jfa.mbarriers<1>, i32
+
+  jfa.async_tasks {
+    // Softmax warpgroup: warps 0-3, q row r in thread r (tensor-memory lane r).
+    jfa.task warps(4) registers(248) {
+      %neg_inf_rows = arith.constant dense<0xFF800000> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      %zero_rows = arith.constant dense<0.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      %one_rows = arith.constant dense<1.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      %ln2 = arith.constant dense<0.693147181> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      %neg_inf = arith.constant dense<0xFF800000> : tensor<128x128xf32, #jfa.tmem_row>
+      %scale = tensor.splat %scale_log2 : tensor<128x128xf32, #jfa.tmem_row>
+      %scale_rows = tensor.splat %scale_log2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      %tile_col = jfa.iota cols : tensor<128x128xi32, #jfa.tmem_row>
+      %tile_row = jfa.iota rows : tensor<128x128xi32, #jfa.tmem_row>
+
+      %counts:2 = scf.for %u = %pid to %units step %grid
+          iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
+        %level = arith.divui %u, %seqs_heads : i32
+        %sh = arith.remui %u, %seqs_heads : i32
+        %b = arith.divui %sh, %heads : i32
+        %h = arith.remui %sh, %heads : i32
+        %last_tile = arith.subi %q_tiles, %c1 : i32
+        %tile = arith.subi %last_tile, %level : i32
+        %b1 = arith.addi %b, %c1 : i32
+        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+        %len = arith.subi %end, %start : i32
+        %q0 = arith.muli %tile, %c128 : i32
+        %live = arith.cmpi slt, %q0, %len : i32
+        %next:2 = scf.if %live -> (i32, i32) {
+          %q_end = arith.addi %q0, %c128 : i32
+          %causal_end = arith.minsi %len, %q_end : i32
+          %kv_len = arith.select %is_causal, %causal_end, %len : i32
+          %kv_up = arith.addi %kv_len, %c127 : i32
+          %kv_tiles = arith.divui %kv_up, %c128 : i32
+          %last_kv = arith.subi %kv_tiles, %c1 : i32
+
+          %acc:2 = scf.for %j = %c0 to %kv_tiles step %c1
+              iter_args(%m = %neg_inf_rows, %l = %zero_rows)
+              -> (tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>) : i32 {
+            %n = arith.addi %kv_n, %j : i32
+            %n_phase = arith.andi %n, %c1 : i32
+            jfa.barrier_wait %s_ready0, %n_phase
+            %s_raw = jfa.tmem_load %s_tmem[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x128xf32, #jfa.tmem_row>
+
+            // The last k tile holds the sequence's end and the causal
+            // diagonal: mask keys past the end, and past the row if causal.
+            %is_last = arith.cmpi eq, %j, %last_kv : i32
+            %s = scf.if %is_last -> tensor<128x128xf32, #jfa.tmem_row> {
+              %k0 = arith.muli %j, %c128 : i32
+              %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.tmem_row>
+              %q0_t = tensor.splat %q0 : tensor<128x128xi32, #jfa.tmem_row>
+              %len_t = tensor.splat %len : tensor<128x128xi32, #jfa.tmem_row>
+              %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.tmem_row>
+              %query = arith.addi %tile_row, %q0_t : tensor<128x128xi32, #jfa.tmem_row>
+              %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.tmem_row>
+              %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.tmem_row>
+              %not_causal = arith.xori %is_causal, %true : i1
+              %not_causal_t = tensor.splat %not_causal : tensor<128x128xi1, #jfa.tmem_row>
+              %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.tmem_row>
+              %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.tmem_row>
+              %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.tmem_row>, tensor<128x128xf32, #jfa.tmem_row>
+              scf.yield %masked : tensor<128x128xf32, #jfa.tmem_row>
+            } else {
+              scf.yield %s_raw : tensor<128x128xf32, #jfa.tmem_row>
+            }
+
+            // Online softmax in base 2 (thread-local: a thread owns its row).
+            %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %m_new_t = jfa.broadcast_rows %m_new : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
+            %x = arith.mulf %s, %scale : tensor<128x128xf32, #jfa.tmem_row>
+            %x_shift = arith.subf %x, %m_new_t : tensor<128x128xf32, #jfa.tmem_row>
+            %p = math.exp2 %x_shift : tensor<128x128xf32, #jfa.tmem_row>
+            %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %corr = math.exp2 %m_drop : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
+
+            // Once the previous P V is done: rescale O, then overwrite P.
+            %has_prev = arith.cmpi ugt, %j, %c0 : i32
+            scf.if %has_prev {
+              %prev = arith.subi %n, %c1 : i32
+              %prev_phase = arith.andi %prev, %c1 : i32
+              jfa.barrier_wait %o_ready0, %prev_phase
+              %corr_o = jfa.broadcast_rows %corr : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
+              %o_lo = jfa.tmem_load %o_lo_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+              %o_lo_c = arith.mulf %o_lo, %corr_o : tensor<128x64xf32, #jfa.tmem_row>
+              jfa.tmem_store %o_lo_c, %o_lo_tmem[%c0] : tensor<128x64xf32, #jfa.tmem_row> -> !jfa.tmem<128x64xf32>
+              scf.if %wide {
+                %o_hi = jfa.tmem_load %o_hi_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+                %o_hi_c = arith.mulf %o_hi, %corr_o : tensor<128x64xf32, #jfa.tmem_row>
+                jfa.tmem_store %o_hi_c, %o_hi_tmem[%c0] : tensor<128x64xf32, #jfa.tmem_row> -> !jfa.tmem<128x64xf32>
+              }
+            }
+            jfa.tmem_store %p16, %p_tmem[%c0] : tensor<128x128xbf16, #jfa.tmem_row> -> !jfa.tmem<128x128xbf16>
+            jfa.barrier_arrive %p_ready0
+            scf.yield %m_new, %l_new : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+          }
+
+          // The last P V done: o = O / l, rows of this sequence only;
+          // lse = ln(l) + m ln 2.
+          %kv_next = arith.addi %kv_n, %kv_tiles : i32
+          %last_n = arith.subi %kv_next, %c1 : i32
+          %last_phase = arith.andi %last_n, %c1 : i32
+          jfa.barrier_wait %o_ready0, %last_phase
+          %inv_l = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+          %inv_l_t = jfa.broadcast_rows %inv_l : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
+          %row0 = arith.addi %start, %q0 : i32
+          %rows_left = arith.subi %len, %q0 : i32
+          %row_base = arith.muli %row0, %o_stride : i32
+          %head_base = arith.muli %h, %head_dim : i32
+          %o_base = arith.addi %row_base, %head_base : i32
+          %o_lo = jfa.tmem_load %o_lo_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+          %out_lo = arith.mulf %o_lo, %inv_l_t : tensor<128x64xf32, #jfa.tmem_row>
+          %out_lo16 = arith.truncf %out_lo : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+          jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left)
+              : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+          scf.if %wide {
+            %o_hi = jfa.tmem_load %o_hi_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+            %out_hi = arith.mulf %o_hi, %inv_l_t : tensor<128x64xf32, #jfa.tmem_row>
+            %out_hi16 = arith.truncf %out_hi : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+            %o_base_hi = arith.addi %o_base, %c64 : i32
+            jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left)
+                : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+          }
+          %log2_l = math.log2 %acc#1 fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+          %lse2 = arith.addf %acc#0, %log2_l : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+          %lse_v = arith.mulf %lse2, %ln2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+          %lse_head = arith.muli %h, %tokens : i32
+          %lse_off = arith.addi %lse_head, %row0 : i32
+          jfa.store_rows %lse_v, %lse[%lse_off] rows(%rows_left)
+              : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, !jfa.ptr<f32>
+          %unit_next = arith.addi %unit_n, %c1 : i32
+          scf.yield %unit_next, %kv_next : i32, i32
+        } else {
+          scf.yield %unit_n, %kv_n : i32, i32
+        }
+        scf.yield %next#0, %next#1 : i32, i32
+      }
+    }
+
+    // Load warp (warp 4): Q once per unit, then K and V through the ring.
+    jfa.task warps(1) {
+      %counts:2 = scf.for %u = %pid to %units step %grid
+          iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
+        %level = arith.divui %u, %seqs_heads : i32
+        %sh = arith.remui %u, %seqs_heads : i32
+        %b = arith.divui %sh, %heads : i32
+        %h = arith.remui %sh, %heads : i32
+        %last_tile = arith.subi %q_tiles, %c1 : i32
+        %tile = arith.subi %last_tile, %level : i32
+        %b1 = arith.addi %b, %c1 : i32
+        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+        %len = arith.subi %end, %start : i32
+        %q0 = arith.muli %tile, %c128 : i32
+        %live = arith.cmpi slt, %q0, %len : i32
+        %next:2 = scf.if %live -> (i32, i32) {
+          %q_end = arith.addi %q0, %c128 : i32
+          %causal_end = arith.minsi %len, %q_end : i32
+          %kv_len = arith.select %is_causal, %causal_end, %len : i32
+          %kv_up = arith.addi %kv_len, %c127 : i32
+          %kv_tiles = arith.divui %kv_up, %c128 : i32
+          %col0 = arith.muli %h, %head_dim : i32
+          %col1 = arith.addi %col0, %c64 : i32
+          %q_row = arith.addi %start, %q0 : i32
+
+          // Q, once the consumers are done with the previous unit's.
+          %q_phase = arith.andi %unit_n, %c1 : i32
+          %q_free = arith.xori %q_phase, %c1 : i32
+          jfa.barrier_wait %q_empty0, %q_free
+          scf.if %wide {
+            jfa.barrier_expect %q_full0, bytes(32768)
+            jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %q[%q_row, %col1], %q_slot1, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          } else {
+            jfa.barrier_expect %q_full0, bytes(16384)
+            jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          }
+
+          // K and V tiles through the ring.
+          scf.for %j = %c0 to %kv_tiles step %c1 : i32 {
+            %n = arith.addi %kv_n, %j : i32
+            %stage, %phase = jfa.ring_position %n stages(2) : i32
+            %free = arith.xori %phase, %c1 : i32
+            %chunk0 = arith.muli %stage, %c2 : i32
+            %chunk1 = arith.addi %chunk0, %c1 : i32
+            %kv_row0 = arith.muli %j, %c128 : i32
+            %kv_row = arith.addi %start, %kv_row0 : i32
+            %k_lo = jfa.slot %k_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %k_hi = jfa.slot %k_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %v_lo = jfa.slot %v_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %v_hi = jfa.slot %v_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
+            %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
+            %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
+            %v_full_s = jfa.barrier %v_full[%stage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %k_empty_s, %free
+            scf.if %wide {
+              jfa.barrier_expect %k_full_s, bytes(32768)
+              jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+              jfa.tma_load %k[%kv_row, %col1], %k_hi, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            } else {
+              jfa.barrier_expect %k_full_s, bytes(16384)
+              jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            }
+            jfa.barrier_wait %v_empty_s, %free
+            scf.if %wide {
+              jfa.barrier_expect %v_full_s, bytes(32768)
+              jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+              jfa.tma_load %v[%kv_row, %col1], %v_hi, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            } else {
+              jfa.barrier_expect %v_full_s, bytes(16384)
+              jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            }
+          }
+          %unit_next = arith.addi %unit_n, %c1 : i32
+          %kv_next = arith.addi %kv_n, %kv_tiles : i32
+          scf.yield %unit_next, %kv_next : i32, i32
+        } else {
+          scf.yield %unit_n, %kv_n : i32, i32
+        }
+        scf.yield %next#0, %next#1 : i32, i32
+      }
+    }
+
+    // MMA warp (warp 5): one thread issues the tcgen05 MMAs.
+    jfa.task default {
+      %counts:2 = scf.for %u = %pid to %units step %grid
+          iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
+        %level = arith.divui %u, %seqs_heads : i32
+        %sh = arith.remui %u, %seqs_heads : i32
+        %b = arith.divui %sh, %heads : i32
+        %last_tile = arith.subi %q_tiles, %c1 : i32
+        %tile = arith.subi %last_tile, %level : i32
+        %b1 = arith.addi %b, %c1 : i32
+        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+        %len = arith.subi %end, %start : i32
+        %q0 = arith.muli %tile, %c128 : i32
+        %live = arith.cmpi slt, %q0, %len : i32
+        %next:2 = scf.if %live -> (i32, i32) {
+          %q_end = arith.addi %q0, %c128 : i32
+          %causal_end = arith.minsi %len, %q_end : i32
+          %kv_len = arith.select %is_causal, %causal_end, %len : i32
+          %kv_up = arith.addi %kv_len, %c127 : i32
+          %kv_tiles = arith.divui %kv_up, %c128 : i32
+          %q_phase = arith.andi %unit_n, %c1 : i32
+          jfa.barrier_wait %q_full0, %q_phase
+          scf.for %j = %c0 to %kv_tiles step %c1 : i32 {
+            %n = arith.addi %kv_n, %j : i32
+            %stage, %phase = jfa.ring_position %n stages(2) : i32
+            %chunk0 = arith.muli %stage, %c2 : i32
+            %chunk1 = arith.addi %chunk0, %c1 : i32
+            %k_lo = jfa.slot %k_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %k_hi = jfa.slot %k_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %v_lo = jfa.slot %v_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %v_hi = jfa.slot %v_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+
+            // S = Q K^T over D in chunks of 64; the K slot goes back once read.
+            %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %k_full_s, %phase
+            jfa.tc_dot %q_slot0, %k_lo, %s_tmem, %false : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tmem<128x128xf32>
+            scf.if %wide {
+              jfa.tc_dot %q_slot1, %k_hi, %s_tmem, %true : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tmem<128x128xf32>
+            }
+            jfa.tc_commit %s_ready0
+            %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
+            jfa.tc_commit %k_empty_s
+
+            // O += P V once the softmax has written P (and rescaled O).
+            %n_phase = arith.andi %n, %c1 : i32
+            jfa.barrier_wait %p_ready0, %n_phase
+            %v_full_s = jfa.barrier %v_full[%stage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %v_full_s, %phase
+            %v_lo_t = jfa.transpose %v_lo : !jfa.slot<128x64xbf16, swizzle 128>
+            %v_hi_t = jfa.transpose %v_hi : !jfa.slot<128x64xbf16, swizzle 128>
+            %accumulate = arith.cmpi ugt, %j, %c0 : i32
+            jfa.tc_dot %p_tmem, %v_lo_t, %o_lo_tmem, %accumulate : !jfa.tmem<128x128xbf16>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+            scf.if %wide {
+              jfa.tc_dot %p_tmem, %v_hi_t, %o_hi_tmem, %accumulate : !jfa.tmem<128x128xbf16>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+            }
+            jfa.tc_commit %o_ready0
+            %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
+            jfa.tc_commit %v_empty_s
+          }
+          // Every MMA reading Q has been issued: Q goes back once they finish.
+          jfa.tc_commit %q_empty0
+          %unit_next = arith.addi %unit_n, %c1 : i32
+          %kv_next = arith.addi %kv_n, %kv_tiles : i32
+          scf.yield %unit_next, %kv_next : i32, i32
+        } else {
+          scf.yield %unit_n, %kv_n : i32, i32
+        }
+        scf.yield %next#0, %next#1 : i32, i32
+      }
+    }
+  }
+}
