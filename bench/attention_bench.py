@@ -1,0 +1,336 @@
+"""Jagged attention on the GPU: jfa.jagged_attention against PyTorch's attention.
+
+    PYTHONPATH=dist/jfa/python python3 bench/attention_bench.py [--quick] [--shapes SUBSTR,...]
+
+Peers, each on the same data in the same process:
+  varlen      torch.nn.attention.varlen.varlen_attn on the packed batch
+              (causal: window_size=(-1, 0), or is_causal=True on the older API)
+  sdpa-cudnn  F.scaled_dot_product_attention, SDPBackend.CUDNN_ATTENTION,
+  sdpa-flash  and SDPBackend.FLASH_ATTENTION, on the padded batch
+              [B, H, Smax, D] (the padding costs them time; for non-causal
+              shapes it is attended, not masked: the cost of masking it)
+  flex        flex_attention under torch.compile on [1, H, T, D] with a
+              document mask (and causal) in the block mask, built outside the
+              timed region
+Useful TFLOP/s = 4 * sum(L^2) * D * H / t, half that for causal; padding is
+not counted. Time: CUDA events around each call, warm-up, median of >= 20
+runs, the L2 cache flushed before each (see median_ms). A peer that
+fails shows n/a (the exception is printed). Ours is checked against varlen
+and masked SDPA on the first causal and first non-causal shape.
+"""
+import argparse
+import inspect
+import math
+import random
+import statistics
+import sys
+import time
+import traceback
+import warnings
+
+import torch
+import torch.nn.functional as F
+
+try:
+    import jfa
+except Exception as e:  # noqa: BLE001 - reported, the peers still run
+    jfa = None
+    JFA_IMPORT_ERROR = f"{type(e).__name__}: {e}"
+
+TOKENS_UNIFORM = 32768
+TOKENS_TAIL = 65536
+
+
+def lengths_uniform(rng, hi, total):
+    out = []
+    while sum(out) < total:
+        out.append(rng.randint(1, hi))
+    out[-1] -= sum(out) - total
+    return [n for n in out if n > 0]
+
+
+def lengths_tail(rng, cap, total):
+    """Log-normal lengths (median ~400, a long tail), capped."""
+    out = []
+    while sum(out) < total:
+        out.append(max(1, min(cap, int(math.exp(rng.gauss(6.0, 1.5))))))
+    out[-1] -= sum(out) - total
+    return [n for n in out if n > 0]
+
+
+def all_shapes():
+    shapes = []
+    for d, h in ((128, 16), (64, 32)):
+        for kind, hi in (("unif1k", 1024), ("unif4k", 4096)):
+            for causal in (False, True):
+                shapes.append((f"{kind}-d{d}-{'causal' if causal else 'full'}", d, h, causal,
+                               lambda rng, hi=hi: lengths_uniform(rng, hi, TOKENS_UNIFORM)))
+        for causal in (False, True):
+            shapes.append((f"tail8k-d{d}-{'causal' if causal else 'full'}", d, h, causal,
+                           lambda rng: lengths_tail(rng, 8192, TOKENS_TAIL)))
+    for s in (1024, 4096, 16384):
+        shapes.append((f"eq{s // 1024}k-d128-causal", 128, 16, True,
+                       lambda rng, s=s: [s] * (32768 // s)))
+    return shapes
+
+
+QUICK = ("unif1k-d128-full", "unif4k-d128-causal")
+
+
+_flush = None
+
+
+def median_ms(fn, max_seconds=1.5, min_reps=20):
+    """Median time of fn in ms over >= min_reps runs, each timed alone with CUDA
+    events after a 256 MB write that evicts the L2 cache and keeps the GPU busy
+    while the host launches fn (so host-side overhead of fn is hidden unless it
+    is longer than the flush, about 0.1 ms)."""
+    global _flush
+    if _flush is None:
+        _flush = torch.empty(64 << 20, dtype=torch.int32, device="cuda")
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    fn()
+    e.record()
+    e.synchronize()
+    est = s.elapsed_time(e) / 1e3
+    reps = max(min_reps, min(200, int(max_seconds / max(est, 1e-6))))
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(reps)]
+    for s, e in events:
+        _flush.zero_()
+        s.record()
+        fn()
+        e.record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in events)
+
+
+class Problem:
+    def __init__(self, lengths, d, h, causal, seed):
+        self.lengths, self.d, self.h, self.causal = lengths, d, h, causal
+        self.b = len(lengths)
+        self.t = sum(lengths)
+        self.smax = max(lengths)
+        g = torch.Generator(device="cuda")
+        g.manual_seed(seed)
+        self.q, self.k, self.v = (torch.randn((self.t, h, d), generator=g, device="cuda")
+                                  .to(torch.bfloat16) for _ in range(3))
+        offs = [0]
+        for n in lengths:
+            offs.append(offs[-1] + n)
+        self.offsets = torch.tensor(offs, dtype=torch.int32, device="cuda")
+        self.flops = 4.0 * sum(n * n for n in lengths) * d * h * (0.5 if causal else 1.0)
+        lens = torch.tensor(lengths, device="cuda")
+        self.batch_idx = torch.repeat_interleave(torch.arange(self.b, device="cuda"), lens)
+        self.pos = torch.arange(self.t, device="cuda") - self.offsets[:-1].long()[self.batch_idx]
+        self._padded = None
+
+    def padded(self):
+        """q, k, v as [B, H, Smax, D] views of zero-padded [B, Smax, H, D] tensors."""
+        if self._padded is None:
+            out = []
+            for x in (self.q, self.k, self.v):
+                p = torch.zeros((self.b, self.smax, self.h, self.d), dtype=x.dtype, device="cuda")
+                p[self.batch_idx, self.pos] = x
+                out.append(p.transpose(1, 2))
+            self._padded = out
+        return self._padded
+
+    def unpad(self, o_padded):
+        """[B, H, Smax, D] -> packed [T, H, D]."""
+        return o_padded.transpose(1, 2)[self.batch_idx, self.pos]
+
+    def release(self):
+        self._padded = None
+
+
+def run_ours(p):
+    if jfa is None:
+        raise RuntimeError(f"import jfa failed: {JFA_IMPORT_ERROR}")
+    o = torch.empty_like(p.q)
+    lse = torch.empty((p.h, p.t), dtype=torch.float32, device="cuda")
+    jfa.jagged_attention(p.q, p.k, p.v, p.offsets, p.smax, causal=p.causal)  # checks once
+    return lambda: jfa.jagged_attention(p.q, p.k, p.v, p.offsets, p.smax, causal=p.causal,
+                                        check_offsets=False, o=o, lse=lse)
+
+
+def varlen_kwargs(causal):
+    from torch.nn.attention.varlen import varlen_attn
+    params = inspect.signature(varlen_attn).parameters
+    if not causal:
+        return varlen_attn, {}
+    if "window_size" in params:
+        return varlen_attn, {"window_size": (-1, 0)}
+    if "is_causal" in params:
+        return varlen_attn, {"is_causal": True}
+    raise RuntimeError(f"varlen_attn{inspect.signature(varlen_attn)}: no causal argument")
+
+
+def run_varlen(p):
+    fn, kw = varlen_kwargs(p.causal)
+    return lambda: fn(p.q, p.k, p.v, p.offsets, p.offsets, p.smax, p.smax, **kw)
+
+
+def run_sdpa(backend):
+    def make(p):
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        q, k, v = p.padded()
+        be = getattr(SDPBackend, backend)
+
+        def fn():
+            with sdpa_kernel(be):
+                return F.scaled_dot_product_attention(q, k, v, is_causal=p.causal)
+        return fn
+    return make
+
+
+_flex = None
+
+
+def run_flex(p):
+    global _flex
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+    if _flex is None:
+        torch._dynamo.config.cache_size_limit = max(torch._dynamo.config.cache_size_limit, 64)
+        _flex = torch.compile(flex_attention, dynamic=False)
+    doc = p.batch_idx.to(torch.int32)
+    causal = p.causal
+
+    def mask_mod(b, h, q_idx, kv_idx):
+        same = doc[q_idx] == doc[kv_idx]
+        return (same & (q_idx >= kv_idx)) if causal else same
+    # _compile=True: build it with torch.compile (eager evaluates the mask densely).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            bm = create_block_mask(mask_mod, None, None, p.t, p.t, device="cuda", _compile=True)
+        except TypeError:
+            bm = create_block_mask(mask_mod, None, None, p.t, p.t, device="cuda")
+    q, k, v = (x.transpose(0, 1).contiguous().unsqueeze(0) for x in (p.q, p.k, p.v))
+    start = time.perf_counter()
+    _flex(q, k, v, block_mask=bm)
+    torch.cuda.synchronize()
+    print(f"  (flex: compiled / first call in {time.perf_counter() - start:.1f} s)", flush=True)
+    return lambda: _flex(q, k, v, block_mask=bm)
+
+
+PEERS = [("varlen", run_varlen), ("sdpa-cudnn", run_sdpa("CUDNN_ATTENTION")),
+         ("sdpa-flash", run_sdpa("FLASH_ATTENTION")), ("flex", run_flex)]
+
+
+def sanity_check(p):
+    """Ours against varlen_attn and masked SDPA (packed rows only)."""
+    o, lse = jfa.jagged_attention(p.q, p.k, p.v, p.offsets, p.smax, causal=p.causal)
+    lines = []
+    try:
+        from torch.nn.attention.varlen import AuxRequest
+        fn, kw = varlen_kwargs(p.causal)
+        try:
+            ov, lv = fn(p.q, p.k, p.v, p.offsets, p.offsets, p.smax, p.smax,
+                        return_aux=AuxRequest(lse=True), **kw)
+        except TypeError:
+            ov, lv = fn(p.q, p.k, p.v, p.offsets, p.offsets, p.smax, p.smax, **kw), None
+        line = f"vs varlen_attn: o max abs diff {(o.float() - ov.float()).abs().max().item():.3e}"
+        if lv is not None and lv.shape == lse.shape:
+            line += f", lse max abs diff {(lse - lv.float()).abs().max().item():.3e}"
+        elif lv is not None:
+            line += f" (its lse has shape {list(lv.shape)}, not compared)"
+        lines.append(line)
+    except Exception as e:  # noqa: BLE001
+        lines.append(f"vs varlen_attn: n/a ({type(e).__name__}: {e})")
+    try:
+        q, k, v = p.padded()
+        keep = torch.arange(p.smax, device="cuda")[None, :] < torch.tensor(p.lengths,
+                                                                          device="cuda")[:, None]
+        mask = keep[:, None, None, :]  # [B, 1, 1, Smax]: key padding
+        if p.causal:
+            mask = mask & torch.ones((p.smax, p.smax), dtype=torch.bool, device="cuda").tril()
+        os_ = p.unpad(F.scaled_dot_product_attention(q, k, v, attn_mask=mask))
+        lines.append(f"vs masked SDPA: o max abs diff {(o.float() - os_.float()).abs().max().item():.3e}")
+    except Exception as e:  # noqa: BLE001
+        lines.append(f"vs masked SDPA: n/a ({type(e).__name__}: {e})")
+    for line in lines:
+        print(f"  check {'causal' if p.causal else 'full'}: {line}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help=f"two shapes: {', '.join(QUICK)}")
+    ap.add_argument("--shapes", default=None,
+                    help="comma-separated substrings of shape names (e.g. unif1k,eq16k)")
+    ap.add_argument("--no-check", action="store_true", help="skip the output check")
+    ap.add_argument("--traceback", action="store_true", help="print a failing peer's traceback")
+    args = ap.parse_args()
+    shapes = all_shapes()
+    if args.quick:
+        shapes = [s for s in shapes if s[0] in QUICK]
+    if args.shapes:
+        wanted = [w.strip() for w in args.shapes.split(",") if w.strip()]
+        shapes = [s for s in shapes if any(w in s[0] for w in wanted)]
+    if not shapes:
+        print("no shape matches; shapes: " + ", ".join(s[0] for s in all_shapes()))
+        return 2
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}; jfa "
+          f"{jfa.__version__ + ' (' + jfa.library_path() + ')' if jfa else 'n/a: ' + JFA_IMPORT_ERROR}",
+          flush=True)
+    started = time.perf_counter()
+    rows = []
+    checked = set()
+    errors = []
+    for i, (name, d, h, causal, gen_lengths) in enumerate(shapes):
+        rng = random.Random(1000 + i)
+        lengths = gen_lengths(rng)
+        p = Problem(lengths, d, h, causal, seed=i)
+        print(f"{name}: B={p.b} T={p.t} Smax={p.smax} H={h} D={d} "
+              f"{'causal' if causal else 'full'}, {p.flops / 1e12:.2f} useful TFLOP", flush=True)
+        if not args.no_check and causal not in checked and jfa is not None:
+            checked.add(causal)
+            try:
+                sanity_check(p)
+            except Exception as e:  # noqa: BLE001
+                print(f"  check: ours failed: {type(e).__name__}: {e}", flush=True)
+        result = {}
+        for peer, make in [("ours", run_ours)] + PEERS:
+            try:
+                fn = make(p)
+                ms = median_ms(fn)
+                result[peer] = (p.flops / (ms * 1e-3) / 1e12, ms)
+                print(f"  {peer:11s} {ms:9.3f} ms  {result[peer][0]:7.1f} TFLOP/s", flush=True)
+            except Exception as e:  # noqa: BLE001
+                msg = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
+                result[peer] = None
+                errors.append(f"{name} {peer}: {msg}")
+                print(f"  {peer:11s} n/a ({msg})", flush=True)
+                if args.traceback:
+                    traceback.print_exc()
+            torch.cuda.synchronize()
+        p.release()
+        del p
+        torch.cuda.empty_cache()
+        rows.append((name, lengths, result))
+
+    names = ["ours"] + [n for n, _ in PEERS]
+    print()
+    print("| shape | B | T | Smax | " + " | ".join(f"{n} TFLOP/s" for n in names) +
+          " | ours / best peer |")
+    print("|---" * (len(names) + 5) + "|")
+    for name, lengths, result in rows:
+        cells = [f"{result[n][0]:.1f}" if result.get(n) else "n/a" for n in names]
+        best = max((result[n][0] for n in names[1:] if result.get(n)), default=None)
+        ratio = (f"{result['ours'][0] / best:.2f}x" if result.get("ours") and best else "n/a")
+        print(f"| {name} | {len(lengths)} | {sum(lengths)} | {max(lengths)} | " +
+              " | ".join(cells) + f" | {ratio} |")
+    if errors:
+        print("\nn/a:")
+        for e in errors:
+            print(f"  {e}")
+    print(f"\ntotal {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

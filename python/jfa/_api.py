@@ -1,0 +1,124 @@
+"""jagged_attention: the torch-facing entry point (torch is imported on first use)."""
+from . import _validate
+
+_torch = None
+
+
+def _import_torch():
+    global _torch
+    if _torch is None:
+        try:
+            import torch
+        except ImportError as e:
+            raise ImportError("jfa.jagged_attention needs PyTorch (with CUDA): "
+                              f"'import torch' failed: {e}") from e
+        _torch = torch
+    return _torch
+
+
+def _check_tensor(torch, name, t, dtype):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
+    if t.dtype != dtype:
+        raise TypeError(f"{name} must be {dtype}, got {t.dtype}")
+
+
+def _kernel_input(torch, t):
+    """t itself when the kernel can read it in place, else a packed copy."""
+    if _validate.input_layout_ok(tuple(t.shape), tuple(t.stride()), t.data_ptr()):
+        return t
+    packed = torch.empty(t.shape, dtype=t.dtype, device=t.device)
+    packed.copy_(t)
+    return packed
+
+
+def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=None,
+                     check_offsets=True, *, o=None, lse=None):
+    """Jagged (packed variable-length) attention, forward.
+
+    q, k, v: bf16 CUDA tensors [T, H, D], D in {64, 128}; sequence b is tokens
+    offsets[b]:offsets[b+1] (offsets: int32 [B + 1] on the same device,
+    offsets[0] = 0, non-decreasing, offsets[B] = T; empty sequences are
+    allowed). max_seqlen >= the longest sequence. causal: token i of a
+    sequence attends to tokens 0..i of that sequence. softmax_scale: a
+    positive float, None means 1/sqrt(D).
+
+    Returns (o, lse): o bf16 [T, H, D], lse f32 [H, T] (natural-log
+    log-sum-exp of each row's scaled scores). o and lse may be given (written
+    in place): o with dim stride 1, head stride D, token stride a multiple of
+    8 and >= H*D, 16-byte aligned; lse contiguous.
+
+    check_offsets: check the offsets' values and max_seqlen on the host first
+    (copies offsets to the host: synchronizes). Without it, wrong offsets or
+    a too small max_seqlen give undefined results.
+
+    Launches on torch.cuda.current_stream(q.device). Wrong argument types or
+    dtypes raise TypeError, wrong shapes, devices or offsets ValueError, a
+    failure in the runtime RuntimeError.
+    """
+    torch = _import_torch()
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _check_tensor(torch, name, t, torch.bfloat16)
+    _check_tensor(torch, "offsets", offsets, torch.int32)
+    t_, h, d, b = _validate.check_shapes(q.shape, k.shape, v.shape, offsets.shape)
+    if q.device.type != "cuda":
+        raise ValueError(f"q must be a CUDA tensor, got device {q.device}")
+    for name, t in (("k", k), ("v", v), ("offsets", offsets)):
+        if t.device != q.device:
+            raise ValueError(f"{name} must be on q's device {q.device}, got {t.device}")
+    max_seqlen = _validate.check_max_seqlen(max_seqlen, t_)
+    _validate.check_sizes(t_, b, max_seqlen)
+    scale = _validate.check_softmax_scale(softmax_scale, d)
+    if o is not None:
+        _check_tensor(torch, "o", o, torch.bfloat16)
+        if o.device != q.device:
+            raise ValueError(f"o must be on q's device {q.device}, got {o.device}")
+        _validate.check_output_o(o.shape, o.stride(), o.data_ptr(), (t_, h, d))
+    if lse is not None:
+        _check_tensor(torch, "lse", lse, torch.float32)
+        if lse.device != q.device:
+            raise ValueError(f"lse must be on q's device {q.device}, got {lse.device}")
+        _validate.check_output_lse(lse.shape, lse.stride(), (h, t_))
+    if check_offsets:
+        _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
+    if o is None:
+        o = torch.empty((t_, h, d), dtype=torch.bfloat16, device=q.device)
+    if lse is None:
+        lse = torch.empty((h, t_), dtype=torch.float32, device=q.device)
+    if t_ == 0:
+        return o, lse
+    # A sequence is never longer than T: a tighter bound means fewer empty tiles.
+    # The offsets were checked above if asked: the runtime need not check them again.
+    _run_kernel(q, k, v, o, lse, offsets, min(max_seqlen, t_), bool(causal), scale, False)
+    return o, lse
+
+
+def _run_kernel(q, k, v, o, lse, offsets, max_seqlen, causal, scale, check_offsets):
+    """The runtime call alone (no Python checks of the offsets): q, k, v, o, lse,
+    offsets as torch CUDA tensors, shapes already checked. check_offsets asks the
+    runtime to check them (the GPU test uses this to test the runtime's checks)."""
+    from . import _lib
+    torch = _import_torch()
+    q, k, v = (_kernel_input(torch, t) for t in (q, k, v))
+    offsets = offsets.contiguous()
+    t_, h, d = q.shape
+    o_strides = _validate.input_strides(tuple(o.shape), tuple(o.stride()))
+    args = _lib.ForwardArgs()
+    args.q, args.k, args.v, args.o = q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()
+    for field, t in (("q_strides", q), ("k_strides", k), ("v_strides", v)):
+        getattr(args, field)[:] = _validate.input_strides(tuple(t.shape), tuple(t.stride()))
+    args.o_strides[:] = o_strides
+    args.lse = lse.data_ptr()
+    args.offsets = offsets.data_ptr()
+    args.dtype = b"bf16"
+    args.offsets_dtype = b"i32"
+    args.total_tokens, args.num_heads, args.head_dim = t_, h, d
+    args.batch = offsets.shape[0] - 1
+    args.max_seqlen = max_seqlen
+    args.causal = 1 if causal else 0
+    args.softmax_scale = scale
+    args.check_offsets = 1 if check_offsets else 0
+    device = q.device.index if q.device.index is not None else torch.cuda.current_device()
+    with torch.cuda.device(device):
+        stream = torch.cuda.current_stream(device).cuda_stream
+        _lib.forward(device, args, stream)

@@ -1,0 +1,188 @@
+"""ctypes binding of the runtime's attention C API (libjfart.so); no torch here.
+
+    int jfa_attention_create(const char *kernel_dir, jfa_attention_t *out);
+    void jfa_attention_destroy(jfa_attention_t);
+    int jfa_attention_forward(jfa_attention_t, const jfa_attention_forward_args *,
+                              CUstream);
+    const char *jfa_last_error(void);
+
+The library is found through $JFA_LIBRARY, else next to the package
+(<folder>/lib/libjfart.so, where the package is <folder>/python/jfa), else in
+a source checkout's build (build/runtime/, .gpu/). The kernels come from
+$JFA_KERNEL_DIR, else <folder>/kernels when it holds cubins, else the cubins
+embedded in the library (kernel_dir NULL).
+"""
+import ctypes
+import glob
+import os
+import threading
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+# python/jfa -> the folder holding python/, lib/ and kernels/.
+ROOT = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+
+
+class ForwardArgs(ctypes.Structure):
+    """jfa_attention_forward_args, field for field (the order is the C order)."""
+    _fields_ = [
+        ("q", ctypes.c_uint64),  # CUdeviceptr
+        ("k", ctypes.c_uint64),
+        ("v", ctypes.c_uint64),
+        ("o", ctypes.c_uint64),
+        ("q_strides", ctypes.c_int64 * 3),
+        ("k_strides", ctypes.c_int64 * 3),
+        ("v_strides", ctypes.c_int64 * 3),
+        ("o_strides", ctypes.c_int64 * 3),
+        ("lse", ctypes.c_uint64),
+        ("offsets", ctypes.c_uint64),
+        ("dtype", ctypes.c_char_p),
+        ("offsets_dtype", ctypes.c_char_p),
+        ("total_tokens", ctypes.c_int64),
+        ("num_heads", ctypes.c_int64),
+        ("head_dim", ctypes.c_int64),
+        ("batch", ctypes.c_int64),
+        ("max_seqlen", ctypes.c_int64),
+        ("causal", ctypes.c_int),
+        ("softmax_scale", ctypes.c_float),
+        ("check_offsets", ctypes.c_int),
+    ]
+
+
+def library_path():
+    """The libjfart.so that would be loaded (raises OSError when there is none)."""
+    env = os.environ.get("JFA_LIBRARY")
+    if env:
+        if not os.path.isfile(env):
+            raise OSError(f"JFA_LIBRARY={env} does not exist")
+        return env
+    candidates = [os.path.join(ROOT, "lib", "libjfart.so"),
+                  os.path.join(ROOT, "build", "runtime", "libjfart.so"),
+                  os.path.join(ROOT, ".gpu", "libjfart.so")]
+    for c in candidates:
+        if os.path.isfile(c):
+            return c
+    raise OSError("libjfart.so not found; looked in " + ", ".join(candidates) +
+                  " (build the package with scripts/build-package.sh, or set JFA_LIBRARY)")
+
+
+def kernel_dir():
+    """The folder of cubins handed to jfa_attention_create, or None (embedded)."""
+    env = os.environ.get("JFA_KERNEL_DIR")
+    if env:
+        if not os.path.isdir(env):
+            raise OSError(f"JFA_KERNEL_DIR={env} is not a folder")
+        return env
+    d = os.path.join(ROOT, "kernels")
+    if glob.glob(os.path.join(d, "*.cubin")):
+        return d
+    return None
+
+
+_lock = threading.RLock()
+_lib = None
+_cuda = None
+_handle = None  # jfa_attention_t, one per process
+_primary = {}  # CUDA device ordinal -> its retained primary context
+
+
+def lib():
+    """Loads libjfart.so once and declares the signatures."""
+    global _lib
+    with _lock:
+        if _lib is None:
+            path = library_path()
+            handle = ctypes.CDLL(path)
+            handle.jfa_last_error.restype = ctypes.c_char_p
+            handle.jfa_last_error.argtypes = []
+            try:
+                handle.jfa_attention_create.restype = ctypes.c_int
+                handle.jfa_attention_create.argtypes = [ctypes.c_char_p,
+                                                        ctypes.POINTER(ctypes.c_void_p)]
+                handle.jfa_attention_destroy.restype = None
+                handle.jfa_attention_destroy.argtypes = [ctypes.c_void_p]
+                handle.jfa_attention_forward.restype = ctypes.c_int
+                handle.jfa_attention_forward.argtypes = [ctypes.c_void_p,
+                                                         ctypes.POINTER(ForwardArgs),
+                                                         ctypes.c_void_p]
+            except AttributeError as e:
+                raise OSError(f"{path} has no attention API ({e}); rebuild the runtime") from None
+            _lib = handle
+    return _lib
+
+
+def last_error():
+    msg = lib().jfa_last_error()
+    return msg.decode(errors="replace") if msg else "(no message)"
+
+
+def _driver():
+    global _cuda
+    if _cuda is None:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        for name in ("cuCtxGetCurrent", "cuCtxGetDevice", "cuDeviceGet",
+                     "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent"):
+            getattr(cuda, name).restype = ctypes.c_int
+        _cuda = cuda
+    return _cuda
+
+
+def ensure_context(device):
+    """Makes a context of CUDA device `device` (an ordinal) current on this
+    thread, the device's primary context (the one PyTorch uses) when the
+    thread has none or one of another device. The runtime launches in the
+    current context. Without a driver it does nothing: the runtime says so."""
+    try:
+        cuda = _driver()
+    except OSError:
+        return
+    ctx = ctypes.c_void_p()
+    if cuda.cuCtxGetCurrent(ctypes.byref(ctx)) == 0 and ctx.value:
+        dev = ctypes.c_int()
+        want = ctypes.c_int()
+        if (cuda.cuCtxGetDevice(ctypes.byref(dev)) == 0 and
+                cuda.cuDeviceGet(ctypes.byref(want), device) == 0 and dev.value == want.value):
+            return
+    with _lock:
+        prim = _primary.get(device)
+        if prim is None:
+            dev = ctypes.c_int()
+            prim = ctypes.c_void_p()
+            rc = cuda.cuDeviceGet(ctypes.byref(dev), device)
+            if rc == 0:
+                rc = cuda.cuDevicePrimaryCtxRetain(ctypes.byref(prim), dev)
+            if rc != 0:
+                raise RuntimeError(f"jfa: cannot get the primary context of CUDA device "
+                                   f"{device} (CUresult {rc})")
+            _primary[device] = prim
+    rc = cuda.cuCtxSetCurrent(prim)
+    if rc != 0:
+        raise RuntimeError(f"jfa: cuCtxSetCurrent failed for CUDA device {device} (CUresult {rc})")
+
+
+def handle():
+    """The process's attention handle, created on first use. It serves every
+    device: the runtime loads the cubins onto a context the first time it
+    runs there."""
+    global _handle
+    if _handle is not None:
+        return _handle
+    library = lib()
+    with _lock:
+        if _handle is None:
+            kdir = kernel_dir()
+            out = ctypes.c_void_p()
+            if library.jfa_attention_create(kdir.encode() if kdir else None,
+                                            ctypes.byref(out)) != 0:
+                where = f"kernels from {kdir}" if kdir else "the embedded kernels"
+                raise RuntimeError(f"jfa_attention_create ({where}) failed: {last_error()}")
+            _handle = out
+    return _handle
+
+
+def forward(device, args, stream):
+    """jfa_attention_forward on CUDA device `device` with a filled ForwardArgs;
+    stream is a CUstream (int) or 0. Raises RuntimeError with jfa_last_error()."""
+    ensure_context(device)
+    h = handle()
+    if lib().jfa_attention_forward(h, ctypes.byref(args), ctypes.c_void_p(stream or None)) != 0:
+        raise RuntimeError(f"jfa_attention_forward failed: {last_error()}")

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the Python package jfa into OUTDIR (default dist/jfa):
+#   OUTDIR/python/jfa/           the package (ctypes over the runtime)
+#   OUTDIR/lib/libjfart.so       the runtime (CUDA driver API only)
+#   OUTDIR/kernels/<kernel>_<arch>.cubin (+ .meta)
+#                                kernels/jagged_attention/*.mlir through jfac
+# Needs a configured build folder ($BUILD_DIR, default build; see
+# scripts/test.sh) and ptxas. The result needs no MLIR, LLVM or CUDA
+# toolkit: copy OUTDIR to the GPU machine and set PYTHONPATH=OUTDIR/python.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-dist/jfa}
+build=${BUILD_DIR:-build}
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+fi
+cmake --build "$build" -j2 --target jfart_shared jfac
+
+rm -rf "$out"
+mkdir -p "$out/python" "$out/lib" "$out/kernels"
+cp -r python/jfa "$out/python/jfa"
+find "$out/python" -name __pycache__ -prune -exec rm -rf {} +
+cp "$build/runtime/libjfart.so" "$out/lib/"
+
+shopt -s nullglob
+kernels=(kernels/jagged_attention/*.mlir)
+if [[ ${#kernels[@]} -eq 0 ]]; then
+  echo "build-package: no kernels in kernels/jagged_attention/" >&2
+  exit 1
+fi
+for k in "${kernels[@]}"; do
+  name=$(basename "$k" .mlir)
+  case $name in
+    *sm90*) archs=(sm_90a) ;;
+    *sm100*) archs=(sm_100a) ;;
+    *) archs=(sm_90a sm_100a) ;;
+  esac
+  for arch in "${archs[@]}"; do
+    "$build/bin/jfac" compile "$k" --arch "$arch" -o "$out/kernels/${name}_$arch.cubin" --quiet
+    echo "build-package: $out/kernels/${name}_$arch.cubin"
+  done
+done
+
+size=$(du -sb "$out" | cut -f1)
+if (( size > 64 * 1024 * 1024 )); then
+  echo "build-package: $out is $size bytes, over 64 MiB" >&2
+  exit 1
+fi
+echo "build-package: $out ($((size / 1024)) KiB). Use it with:"
+echo "PYTHONPATH=$out/python python3 -c \"import jfa\""

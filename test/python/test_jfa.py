@@ -1,0 +1,351 @@
+"""CPU-only tests of the jfa Python package: no torch, no GPU needed.
+
+    python3 test/python/test_jfa.py          (or: python3 -m unittest discover -s test/python)
+
+- `import jfa` works without torch; jagged_attention then raises a clear ImportError.
+- the pure-Python argument checks (jfa._validate) accept and refuse what the
+  kernel contract (kernels/jagged_attention/README.md) says, with messages
+  that name the argument;
+- the ctypes mirror of jfa_attention_forward_args matches the C header
+  runtime/include/jfa/attention.h field for field;
+- the library and kernel folder lookup; and, when a libjfart.so with the
+  attention API is built, jfa_attention_create's failure on a folder without
+  kernels comes back as a RuntimeError with the runtime's message.
+"""
+import ctypes
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "python"))
+
+import jfa  # noqa: E402
+from jfa import _lib, _validate as V  # noqa: E402
+
+
+class ImportWithoutTorch(unittest.TestCase):
+    def test_import_and_clear_error(self):
+        # A child process in which 'import torch' fails, whether or not torch is installed.
+        code = ("import sys; sys.modules['torch'] = None\n"
+                "import jfa\n"
+                "assert jfa.__version__\n"
+                "try:\n"
+                "    jfa.jagged_attention(None, None, None, None, 1)\n"
+                "except ImportError as e:\n"
+                "    assert 'PyTorch' in str(e), e\n"
+                "    print('ok')\n")
+        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), "ok")
+
+    def test_public_names(self):
+        self.assertTrue(jfa.__doc__)
+        self.assertRegex(jfa.__version__, r"^\d+\.\d+\.\d+")
+        for name in ("jagged_attention", "library_path", "kernel_dir"):
+            self.assertTrue(callable(getattr(jfa, name)))
+
+
+class Shapes(unittest.TestCase):
+    def test_good(self):
+        self.assertEqual(V.check_shapes((10, 4, 64), (10, 4, 64), (10, 4, 64), (3,)),
+                         (10, 4, 64, 2))
+        self.assertEqual(V.check_shapes((0, 1, 128), (0, 1, 128), (0, 1, 128), (1,)),
+                         (0, 1, 128, 0))
+
+    def bad(self, *shapes, needle):
+        with self.assertRaises(ValueError) as cm:
+            V.check_shapes(*shapes)
+        self.assertIn(needle, str(cm.exception))
+
+    def test_bad(self):
+        self.bad((10, 256), (10, 4, 64), (10, 4, 64), (3,), needle="q must be 3-d")
+        self.bad((10, 4, 64), (10, 2, 64), (10, 4, 64), (3,), needle="k must have the shape")
+        self.bad((10, 4, 64), (10, 4, 64), (9, 4, 64), (3,), needle="v must have the shape")
+        self.bad((10, 4, 96), (10, 4, 96), (10, 4, 96), (3,), needle="D = 96")
+        self.bad((10, 0, 64), (10, 0, 64), (10, 0, 64), (3,), needle="heads")
+        self.bad((10, 4, 64), (10, 4, 64), (10, 4, 64), (1, 3), needle="offsets must be 1-d")
+        self.bad((10, 4, 64), (10, 4, 64), (10, 4, 64), (0,), needle="at least one")
+        self.bad((2**31, 1, 64), (2**31, 1, 64), (2**31, 1, 64), (2,), needle="int32")
+
+
+class Offsets(unittest.TestCase):
+    def test_good(self):
+        self.assertEqual(V.check_offsets([0, 5, 5, 14], 14, 9), 9)
+        self.assertEqual(V.check_offsets([0], 0, 0), 0)
+        self.assertEqual(V.check_offsets([0, 0, 0], 0, 0), 0)
+        self.assertEqual(V.check_offsets([0, 16500], 16500, 20000), 16500)
+
+    def bad(self, offsets, t, max_seqlen, *needles):
+        with self.assertRaises(ValueError) as cm:
+            V.check_offsets(offsets, t, max_seqlen)
+        for n in needles:
+            self.assertIn(n, str(cm.exception))
+
+    def test_bad(self):
+        self.bad([1, 6, 15], 14, 9, "offsets[0] must be 0, got 1")
+        self.bad([0, 6, 3, 14], 14, 11, "non-decreasing", "offsets[2] = 3", "offsets[1] = 6")
+        self.bad([0, 5, 5, 13], 14, 9, "offsets[3]", "T = 14")
+        self.bad([0, 5, 5, 15], 14, 10, "T = 14")
+        self.bad([0, 5, 5, 14], 14, 8, "max_seqlen = 8", "sequence 2 has 9 tokens")
+        self.bad([], 0, 0, "at least one")
+
+    def test_sizes(self):
+        V.check_sizes(0, 0, 0)
+        V.check_sizes(14, 3, 5)
+        with self.assertRaisesRegex(ValueError, "no sequence"):
+            V.check_sizes(14, 0, 5)
+        with self.assertRaisesRegex(ValueError, "B \\* max_seqlen = 12 < T = 14"):
+            V.check_sizes(14, 3, 4)
+
+
+class Scalars(unittest.TestCase):
+    def test_max_seqlen(self):
+        self.assertEqual(V.check_max_seqlen(7, 10), 7)
+        self.assertEqual(V.check_max_seqlen(0, 0), 0)
+        for bad, exc in ((7.0, TypeError), ("7", TypeError), (True, TypeError),
+                         (-1, ValueError), (None, TypeError)):
+            with self.assertRaises(exc, msg=repr(bad)) as cm:
+                V.check_max_seqlen(bad, 10)
+            self.assertIn("max_seqlen", str(cm.exception))
+        with self.assertRaisesRegex(ValueError, "max_seqlen"):
+            V.check_max_seqlen(0, 10)
+
+    def test_softmax_scale(self):
+        self.assertAlmostEqual(V.check_softmax_scale(None, 64), 0.125)
+        self.assertAlmostEqual(V.check_softmax_scale(None, 128), 128 ** -0.5)
+        self.assertAlmostEqual(V.check_softmax_scale(0.3, 128), 0.3)
+        for bad in (0.0, -0.5, float("nan"), float("inf")):
+            with self.assertRaisesRegex(ValueError, "softmax_scale", msg=repr(bad)):
+                V.check_softmax_scale(bad, 64)
+        for bad in ("0.3", True, [0.3]):
+            with self.assertRaisesRegex(TypeError, "softmax_scale", msg=repr(bad)):
+                V.check_softmax_scale(bad, 64)
+
+
+class Layout(unittest.TestCase):
+    def test_inputs(self):
+        t, h, d = 100, 4, 64
+        self.assertTrue(V.input_layout_ok((t, h, d), (h * d, d, 1), 0x1000))
+        # A view of a packed qkv [T, 3, H, D]: token stride 3 * H * D.
+        self.assertTrue(V.input_layout_ok((t, h, d), (3 * h * d, d, 1), 0x1000 + 2 * h * d))
+        self.assertFalse(V.input_layout_ok((t, h, d), (h * d, d, 1), 0x1002))  # misaligned
+        self.assertFalse(V.input_layout_ok((t, h, d), (d, t * d, 1), 0x1000))  # [H, T, D] transposed
+        self.assertFalse(V.input_layout_ok((t, h, d), (h * d + 4, d, 1), 0x1000))  # stride % 8
+        self.assertFalse(V.input_layout_ok((t, h, d), (h * d * 2, 2 * d, 2), 0x1000))  # dim stride
+        # Sizes of 1 make their stride irrelevant.
+        self.assertTrue(V.input_layout_ok((1, 1, d), (7, 3, 1), 0x1000))
+        self.assertEqual(V.input_strides((1, 1, d), (7, 3, 1)), (d, d, 1))
+        self.assertEqual(V.input_strides((t, h, d), (3 * h * d, d, 1)), (3 * h * d, d, 1))
+
+    def test_outputs(self):
+        t, h, d = 10, 2, 128
+        self.assertEqual(V.check_output_o((t, h, d), (h * d + 64, d, 1), 0x2000, (t, h, d)),
+                         (h * d + 64, d, 1))
+        with self.assertRaisesRegex(ValueError, "o must have the shape"):
+            V.check_output_o((t, h, 64), (h * 64, 64, 1), 0x2000, (t, h, d))
+        with self.assertRaisesRegex(ValueError, "o's layout"):
+            V.check_output_o((t, h, d), (h * d + 1, d, 1), 0x2000, (t, h, d))
+        V.check_output_lse((h, t), (t, 1), (h, t))
+        V.check_output_lse((h, 0), (1, 1), (h, 0))  # what torch gives an empty [H, 0]
+        self.assertEqual(V.check_output_o((0, h, d), (h * d, d, 1), 0, (0, h, d)), (h * d, d, 1))
+        with self.assertRaisesRegex(ValueError, "lse must be contiguous"):
+            V.check_output_lse((h, t), (1, h), (h, t))
+        with self.assertRaisesRegex(ValueError, "lse must be"):
+            V.check_output_lse((t, h), (h, 1), (h, t))
+
+
+C_TYPES = {"CUdeviceptr": ctypes.c_uint64, "int64_t": ctypes.c_int64, "int": ctypes.c_int,
+           "float": ctypes.c_float, "const char *": ctypes.c_char_p}
+
+
+def header_fields(path):
+    """(name, ctype, array length) of jfa_attention_forward_args, from the header."""
+    with open(path) as f:
+        text = f.read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    m = re.search(r"typedef\s+struct\s*\{(.*?)\}\s*jfa_attention_forward_args\s*;", text, re.S)
+    if not m:
+        raise AssertionError(f"no jfa_attention_forward_args in {path}")
+    fields = []
+    for decl in m.group(1).split(";"):
+        decl = " ".join(decl.split())
+        if not decl:
+            continue
+        dm = re.match(r"(const char \*|[A-Za-z_][A-Za-z0-9_]*)\s*(.*)", decl)
+        ctype, names = dm.group(1).strip(), dm.group(2)
+        if ctype == "const":
+            raise AssertionError(f"unexpected declaration {decl!r}")
+        for name in names.split(","):
+            name = name.strip().lstrip("*").strip()
+            am = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(\d+)\])?$", name)
+            fields.append((am.group(1), ctype, int(am.group(2)) if am.group(2) else None))
+    return fields
+
+
+class ForwardArgsMatchesHeader(unittest.TestCase):
+    HEADER = os.path.join(REPO, "runtime", "include", "jfa", "attention.h")
+
+    @unittest.skipUnless(os.path.isfile(HEADER), "runtime/include/jfa/attention.h not there")
+    def test_fields(self):
+        fields = header_fields(self.HEADER)
+        ours = _lib.ForwardArgs._fields_
+        self.assertEqual([f[0] for f in fields], [f[0] for f in ours])
+        for (name, ctype, length), (_, ct) in zip(fields, ours):
+            want = C_TYPES[ctype] * length if length else C_TYPES[ctype]
+            self.assertEqual(ctypes.sizeof(ct), ctypes.sizeof(want), name)
+            if length:
+                self.assertEqual(ct._type_, C_TYPES[ctype], name)
+                self.assertEqual(ct._length_, length, name)
+            else:
+                self.assertIs(ct, want, name)
+
+
+class Lookup(unittest.TestCase):
+    def setUp(self):
+        self.saved = {k: os.environ.get(k) for k in ("JFA_LIBRARY", "JFA_KERNEL_DIR")}
+        self.saved_lib, self.saved_handle = _lib._lib, _lib._handle
+
+    def tearDown(self):
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        _lib._lib, _lib._handle = self.saved_lib, self.saved_handle
+
+    def test_env(self):
+        with tempfile.TemporaryDirectory() as d:
+            lib = os.path.join(d, "libjfart.so")
+            open(lib, "w").close()
+            os.environ["JFA_LIBRARY"] = lib
+            self.assertEqual(jfa.library_path(), lib)
+            os.environ["JFA_LIBRARY"] = os.path.join(d, "missing.so")
+            with self.assertRaisesRegex(OSError, "JFA_LIBRARY"):
+                jfa.library_path()
+            os.environ["JFA_KERNEL_DIR"] = d
+            self.assertEqual(jfa.kernel_dir(), d)
+            os.environ["JFA_KERNEL_DIR"] = os.path.join(d, "missing")
+            with self.assertRaisesRegex(OSError, "JFA_KERNEL_DIR"):
+                jfa.kernel_dir()
+
+    def test_package_layout(self):
+        """A package folder <d>/python/jfa, <d>/lib/libjfart.so, <d>/kernels/*.cubin."""
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "lib"))
+            os.makedirs(os.path.join(d, "kernels"))
+            os.makedirs(os.path.join(d, "python"))
+            open(os.path.join(d, "lib", "libjfart.so"), "w").close()
+            import shutil
+            shutil.copytree(os.path.join(REPO, "python", "jfa"), os.path.join(d, "python", "jfa"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            code = "import jfa; print(jfa.library_path()); print(jfa.kernel_dir())"
+            env = {k: v for k, v in os.environ.items() if not k.startswith("JFA_")}
+            env["PYTHONPATH"] = os.path.join(d, "python")
+            run = lambda: subprocess.run([sys.executable, "-c", code], env=env,  # noqa: E731
+                                         capture_output=True, text=True, timeout=60)
+            out = run()
+            self.assertEqual(out.returncode, 0, out.stderr)
+            real = os.path.realpath(d)
+            lines = [os.path.realpath(x) if x != "None" else x for x in out.stdout.split()]
+            self.assertEqual(lines, [os.path.join(real, "lib", "libjfart.so"), "None"])
+            open(os.path.join(d, "kernels", "attention_fwd_sm90_sm_90a.cubin"), "w").close()
+            out = run()
+            self.assertEqual(os.path.realpath(out.stdout.split()[1]),
+                             os.path.join(real, "kernels"))
+
+
+def runtime_library():
+    """libjfart.so with the attention API ($JFA_LIBRARY or the build's), or None."""
+    try:
+        lib = ctypes.CDLL(_lib.library_path())
+    except OSError:
+        return None
+    return lib if hasattr(lib, "jfa_attention_forward") else None
+
+
+@unittest.skipUnless(runtime_library(), "no libjfart.so with the attention API "
+                     "(build jfart_shared, or set JFA_LIBRARY)")
+class RuntimeChecksThroughCtypes(unittest.TestCase):
+    """The runtime checks the arguments before it touches the driver, so with
+    no GPU each bad field comes back with a message naming it: this proves
+    that the ctypes structure puts every field where the C code reads it."""
+
+    def setUp(self):
+        self.saved = os.environ.get("JFA_KERNEL_DIR")
+        self.saved_lib, self.saved_handle = _lib._lib, _lib._handle
+        os.environ.pop("JFA_KERNEL_DIR", None)
+        _lib._lib, _lib._handle = None, None
+
+    def tearDown(self):
+        if self.saved is not None:
+            os.environ["JFA_KERNEL_DIR"] = self.saved
+        _lib._lib, _lib._handle = self.saved_lib, self.saved_handle
+
+    @staticmethod
+    def args(**changes):
+        t, h, d = 100, 2, 64
+        a = _lib.ForwardArgs()
+        a.q, a.k, a.v, a.o = 0x10000, 0x20000, 0x30000, 0x40000
+        for f in ("q_strides", "k_strides", "v_strides", "o_strides"):
+            getattr(a, f)[:] = (h * d, d, 1)
+        a.lse, a.offsets = 0x50000, 0x60000
+        a.dtype, a.offsets_dtype = b"bf16", b"i32"
+        a.total_tokens, a.num_heads, a.head_dim, a.batch, a.max_seqlen = t, h, d, 3, 50
+        a.causal, a.softmax_scale, a.check_offsets = 1, 0.0, 0
+        for k, v in changes.items():
+            if isinstance(v, tuple):
+                getattr(a, k)[:] = v
+            else:
+                setattr(a, k, v)
+        return a
+
+    def test_each_field(self):
+        cases = [
+            (dict(head_dim=96), "head_dim 96"),
+            (dict(softmax_scale=-1.0), "softmax_scale"),
+            (dict(dtype=b"f16"), "dtype 'f16'"),
+            (dict(offsets_dtype=b"i64"), "offsets_dtype 'i64'"),
+            (dict(q_strides=(128, 64, 2)), "q_strides[2]"),
+            (dict(k_strides=(128, 32, 1)), "k_strides[1]"),
+            (dict(v_strides=(130, 64, 1)), "v_strides[0]"),
+            (dict(o_strides=(120, 64, 1)), "o_strides[0]"),
+            (dict(q=0x10008), "q must be 16-byte aligned"),
+            (dict(k=0x20008), "k must be 16-byte aligned"),
+            (dict(v=0), "v is a null address"),
+            (dict(o=0x40004), "o must be 16-byte aligned"),
+            (dict(lse=0x50002), "lse must be 4-byte aligned"),
+            (dict(offsets=0), "offsets is a null address"),
+            (dict(batch=1), "batch * max_seqlen = 50"),
+            (dict(max_seqlen=0), "max_seqlen is 0"),
+            (dict(num_heads=-1), "num_heads"),
+            (dict(total_tokens=2**31), "total_tokens"),
+        ]
+        for changes, needle in cases:
+            with self.subTest(**{k: str(v) for k, v in changes.items()}):
+                with self.assertRaises(RuntimeError) as cm:
+                    _lib.forward(0, self.args(**changes), 0)
+                self.assertIn("jfa_attention_forward failed", str(cm.exception))
+                self.assertIn(needle, str(cm.exception))
+
+    def test_nothing_to_do(self):
+        # No tokens: checked, then nothing to launch (the device is not touched).
+        _lib.forward(0, self.args(total_tokens=0, q=0, k=0, v=0, o=0, lse=0), 0)
+
+    def test_create_failure_is_reported(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.environ["JFA_KERNEL_DIR"] = d
+            with self.assertRaises(RuntimeError) as cm:
+                _lib.handle()
+            self.assertIn("jfa_attention_create", str(cm.exception))
+            self.assertIn(d, str(cm.exception))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
