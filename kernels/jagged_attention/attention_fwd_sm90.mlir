@@ -74,6 +74,15 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %scale_rows = tensor.splat %scale_log2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %tile_col = jfa.iota cols : tensor<128x128xi32, #jfa.wgmma_acc>
       %tile_row = jfa.iota rows : tensor<128x128xi32, #jfa.wgmma_acc>
+      %not_causal = arith.xori %is_causal, %true : i1
+      %not_causal_t = tensor.splat %not_causal : tensor<128x128xi1, #jfa.wgmma_acc>
+      // Warpgroup 0 issues first: warpgroup 1 hands it the first turn.
+      %thread = jfa.task_thread_id
+      %first_wg = arith.cmpi ult, %thread, %c128 : i32
+      scf.if %first_wg {
+      } else {
+        jfa.named_barrier_arrive id(8) threads(256)
+      }
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
@@ -101,126 +110,340 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase
+          %q0_t = tensor.splat %q0 : tensor<128x128xi32, #jfa.wgmma_acc>
+          %len_t = tensor.splat %len : tensor<128x128xi32, #jfa.wgmma_acc>
+          %query = arith.addi %tile_row, %q0_t : tensor<128x128xi32, #jfa.wgmma_acc>
 
-          %acc:4 = scf.for %j = %c0 to %kv_tiles step %c1
-              iter_args(%m = %neg_inf_rows, %l = %zero_rows, %o_lo = %zero_o, %o_hi = %zero_o)
-              -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>,
-                  tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>) : i32 {
-            %n = arith.addi %kv_n, %j : i32
-            %stage, %phase = jfa.ring_position %n stages(2) : i32
-            %chunk0 = arith.muli %stage, %c2 : i32
-            %chunk1 = arith.addi %chunk0, %c1 : i32
-            %k_lo = jfa.slot %k_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %k_hi = jfa.slot %k_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %v_lo = jfa.slot %v_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %v_hi = jfa.slot %v_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-
-            // S = Q K^T, over D in chunks of 64.
-            %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %k_full_s, %phase
-            %s_lo = jfa.async_dot %q_slot0, %k_lo, %zero_s
-                : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>,
-                  tensor<128x128xf32, #jfa.wgmma_acc>
-            %s_all = scf.if %wide -> tensor<128x128xf32, #jfa.wgmma_acc> {
-              %s2 = jfa.async_dot %q_slot1, %k_hi, %s_lo
-                  : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>,
-                    tensor<128x128xf32, #jfa.wgmma_acc>
-              scf.yield %s2 : tensor<128x128xf32, #jfa.wgmma_acc>
+          // FA3's schedule: the two warpgroups take turns to issue their
+          // MMAs (named barriers 8 and 9), so that one's softmax overlaps
+          // the other's MMAs, and each overlaps its own P V with the next
+          // tile's softmax. The last k tile holds the sequence's end and the
+          // causal diagonal: only there are keys masked. The loop is written
+          // once per head dim (D = 128: two 64-column chunks per operand):
+          // an MMA still in flight must not cross a branch (ptxas would
+          // serialize every wgmma).
+          %res:4 = scf.if %wide -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>) {
+            // j = 0: S_0 and its softmax (no P V yet).
+            %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
+            %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %k_full0, %phase0
+            scf.if %first_wg {
+              jfa.named_barrier_sync id(8) threads(256)
             } else {
-              scf.yield %s_lo : tensor<128x128xf32, #jfa.wgmma_acc>
+              jfa.named_barrier_sync id(9) threads(256)
             }
-            %s_raw = jfa.async_dot_wait pending(0) (%s_all) : tensor<128x128xf32, #jfa.wgmma_acc>
-            %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_arrive %k_empty_s
-
-            // The last k tile holds the sequence's end and the causal
-            // diagonal: mask keys past the end, and past the row if causal.
-            %is_last = arith.cmpi eq, %j, %last_kv : i32
-            %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
-              %k0 = arith.muli %j, %c128 : i32
+            %first_k0 = arith.muli %stage0, %c2 : i32
+            %first_klo = jfa.slot %k_ring[%first_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %first_slo = jfa.async_dot %q_slot0, %first_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+            %first_k1 = arith.addi %first_k0, %c1 : i32
+            %first_khi = jfa.slot %k_ring[%first_k1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %first_s = jfa.async_dot %q_slot1, %first_khi, %first_slo : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+            scf.if %first_wg {
+              jfa.named_barrier_arrive id(9) threads(256)
+            } else {
+              jfa.named_barrier_arrive id(8) threads(256)
+            }
+            %s0_raw = jfa.async_dot_wait pending(0) (%first_s) : tensor<128x128xf32, #jfa.wgmma_acc>
+            %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
+            jfa.barrier_arrive %k_empty0
+            %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
+            %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
+              %k0 = arith.muli %c0, %c128 : i32
               %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
-              %q0_t = tensor.splat %q0 : tensor<128x128xi32, #jfa.wgmma_acc>
-              %len_t = tensor.splat %len : tensor<128x128xi32, #jfa.wgmma_acc>
               %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
-              %query = arith.addi %tile_row, %q0_t : tensor<128x128xi32, #jfa.wgmma_acc>
               %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
               %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
-              %not_causal = arith.xori %is_causal, %true : i1
-              %not_causal_t = tensor.splat %not_causal : tensor<128x128xi1, #jfa.wgmma_acc>
               %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
               %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
-              %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
+              %masked = arith.select %keep, %s0_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
               scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
             } else {
-              scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
+              scf.yield %s0_raw : tensor<128x128xf32, #jfa.wgmma_acc>
+            }
+            %s0_max = jfa.reduce_rows max %s0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %m0 = arith.mulf %s0_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %neg_m0 = arith.negf %m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %neg_m0_t = jfa.broadcast_rows %neg_m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
+            %x0 = math.fma %s0, %scale, %neg_m0_t : tensor<128x128xf32, #jfa.wgmma_acc>
+            %p0 = math.exp2 %x0 : tensor<128x128xf32, #jfa.wgmma_acc>
+            %l0 = jfa.reduce_rows sum %p0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+
+            // j >= 1: issue S_j and P_(j-1) V_(j-1) in one turn, then the softmax of
+            // S_j while P V runs.
+            %acc:5 = scf.for %j = %c1 to %kv_tiles step %c1
+                iter_args(%m = %m0, %l = %l0, %o_lo = %zero_o, %o_hi = %zero_o, %p_prev = %p0_16)
+                -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>) : i32 {
+              %n = arith.addi %kv_n, %j : i32
+              %n_prev = arith.subi %n, %c1 : i32
+              %stage, %phase = jfa.ring_position %n stages(2) : i32
+              %pstage, %pphase = jfa.ring_position %n_prev stages(2) : i32
+              %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
+              %v_full_p = jfa.barrier %v_full[%pstage] : !jfa.mbarriers<2>, i32
+              jfa.barrier_wait %k_full_s, %phase
+              jfa.barrier_wait %v_full_p, %pphase
+              scf.if %first_wg {
+                jfa.named_barrier_sync id(8) threads(256)
+              } else {
+                jfa.named_barrier_sync id(9) threads(256)
+              }
+              %cur_k0 = arith.muli %stage, %c2 : i32
+              %cur_klo = jfa.slot %k_ring[%cur_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+              %cur_slo = jfa.async_dot %q_slot0, %cur_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+              %cur_k1 = arith.addi %cur_k0, %c1 : i32
+              %cur_khi = jfa.slot %k_ring[%cur_k1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+              %cur_s = jfa.async_dot %q_slot1, %cur_khi, %cur_slo : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+              %prev_v0 = arith.muli %pstage, %c2 : i32
+              %prev_vlo = jfa.slot %v_ring[%prev_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+              %prev_vlo_t = jfa.transpose %prev_vlo : !jfa.slot<128x64xbf16, swizzle 128>
+              %prev_olo = jfa.async_dot %p_prev, %prev_vlo_t, %o_lo : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+              %prev_v1 = arith.addi %prev_v0, %c1 : i32
+              %prev_vhi = jfa.slot %v_ring[%prev_v1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+              %prev_vhi_t = jfa.transpose %prev_vhi : !jfa.slot<128x64xbf16, swizzle 128>
+              %prev_ohi = jfa.async_dot %p_prev, %prev_vhi_t, %o_hi : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+              scf.if %first_wg {
+                jfa.named_barrier_arrive id(9) threads(256)
+              } else {
+                jfa.named_barrier_arrive id(8) threads(256)
+              }
+              // S_j is done once only the P V groups are pending.
+              %s_raw = jfa.async_dot_wait pending(2) (%cur_s) : tensor<128x128xf32, #jfa.wgmma_acc>
+              %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
+              jfa.barrier_arrive %k_empty_s
+              %is_last = arith.cmpi eq, %j, %last_kv : i32
+              %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
+                %k0 = arith.muli %j, %c128 : i32
+                %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
+                %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
+                %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
+                %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
+                %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
+                %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
+                %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
+                scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
+              } else {
+                scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
+              }
+
+              // Online softmax in base 2: m is the running max of scale*S*log2(e).
+              %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
+              %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
+              %p = math.exp2 %x : tensor<128x128xf32, #jfa.wgmma_acc>
+              %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %corr = math.exp2 %m_drop : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+
+              // P_(j-1) V_(j-1) has landed: free V's slot and rescale O.
+              %o_lo_d, %o_hi_d = jfa.async_dot_wait pending(0) (%prev_olo, %prev_ohi) : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+              %v_empty_p = jfa.barrier %v_empty[%pstage] : !jfa.mbarriers<2>, i32
+              jfa.barrier_arrive %v_empty_p
+              %corr_o = jfa.broadcast_rows %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
+              %o_lo_c = arith.mulf %o_lo_d, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
+              %o_hi_c = arith.mulf %o_hi_d, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
+              scf.yield %m_new, %l_new, %o_lo_c, %o_hi_c, %p16 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>
             }
 
-            // Online softmax in base 2: m is the running max of scale*S*log2(e).
-            %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %m_new_t = jfa.broadcast_rows %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
-            %x = arith.mulf %s, %scale : tensor<128x128xf32, #jfa.wgmma_acc>
-            %x_shift = arith.subf %x, %m_new_t : tensor<128x128xf32, #jfa.wgmma_acc>
-            %p = math.exp2 %x_shift : tensor<128x128xf32, #jfa.wgmma_acc>
-            %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %corr = math.exp2 %m_drop : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %corr_o = jfa.broadcast_rows %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
-            %o_lo_c = arith.mulf %o_lo, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
-            %o_hi_c = arith.mulf %o_hi, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
-            %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
-
-            // O += P V, P from registers, V read N-major (transposed view).
-            %v_full_s = jfa.barrier %v_full[%stage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %v_full_s, %phase
-            %v_lo_t = jfa.transpose %v_lo : !jfa.slot<128x64xbf16, swizzle 128>
-            %v_hi_t = jfa.transpose %v_hi : !jfa.slot<128x64xbf16, swizzle 128>
-            %pv_lo = jfa.async_dot %p16, %v_lo_t, %o_lo_c
-                : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>,
-                  tensor<128x64xf32, #jfa.wgmma_acc>
-            %pv_hi = scf.if %wide -> tensor<128x64xf32, #jfa.wgmma_acc> {
-              %d = jfa.async_dot %p16, %v_hi_t, %o_hi_c
-                  : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>,
-                    tensor<128x64xf32, #jfa.wgmma_acc>
-              scf.yield %d : tensor<128x64xf32, #jfa.wgmma_acc>
+            // The last tile's P V.
+            %kv_end = arith.addi %kv_n, %kv_tiles : i32
+            %n_last = arith.subi %kv_end, %c1 : i32
+            %lstage, %lphase = jfa.ring_position %n_last stages(2) : i32
+            %v_full_l = jfa.barrier %v_full[%lstage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %v_full_l, %lphase
+            scf.if %first_wg {
+              jfa.named_barrier_sync id(8) threads(256)
             } else {
-              scf.yield %o_hi_c : tensor<128x64xf32, #jfa.wgmma_acc>
+              jfa.named_barrier_sync id(9) threads(256)
             }
-            %o_lo_n, %o_hi_n = jfa.async_dot_wait pending(0) (%pv_lo, %pv_hi)
-                : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
-            %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_arrive %v_empty_s
-            scf.yield %m_new, %l_new, %o_lo_n, %o_hi_n
-                : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>,
-                  tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+            %last_v0 = arith.muli %lstage, %c2 : i32
+            %last_vlo = jfa.slot %v_ring[%last_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %last_vlo_t = jfa.transpose %last_vlo : !jfa.slot<128x64xbf16, swizzle 128>
+            %last_olo = jfa.async_dot %acc#4, %last_vlo_t, %acc#2 : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+            %last_v1 = arith.addi %last_v0, %c1 : i32
+            %last_vhi = jfa.slot %v_ring[%last_v1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %last_vhi_t = jfa.transpose %last_vhi : !jfa.slot<128x64xbf16, swizzle 128>
+            %last_ohi = jfa.async_dot %acc#4, %last_vhi_t, %acc#3 : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+            scf.if %first_wg {
+              jfa.named_barrier_arrive id(9) threads(256)
+            } else {
+              jfa.named_barrier_arrive id(8) threads(256)
+            }
+            %o_lo_f, %o_hi_f = jfa.async_dot_wait pending(0) (%last_olo, %last_ohi) : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+            %v_empty_l = jfa.barrier %v_empty[%lstage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_arrive %v_empty_l
+            scf.yield %acc#0, %acc#1, %o_lo_f, %o_hi_f : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+          } else {
+            // j = 0: S_0 and its softmax (no P V yet).
+            %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
+            %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %k_full0, %phase0
+            scf.if %first_wg {
+              jfa.named_barrier_sync id(8) threads(256)
+            } else {
+              jfa.named_barrier_sync id(9) threads(256)
+            }
+            %first_k0 = arith.muli %stage0, %c2 : i32
+            %first_klo = jfa.slot %k_ring[%first_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %first_slo = jfa.async_dot %q_slot0, %first_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+            scf.if %first_wg {
+              jfa.named_barrier_arrive id(9) threads(256)
+            } else {
+              jfa.named_barrier_arrive id(8) threads(256)
+            }
+            %s0_raw = jfa.async_dot_wait pending(0) (%first_slo) : tensor<128x128xf32, #jfa.wgmma_acc>
+            %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
+            jfa.barrier_arrive %k_empty0
+            %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
+            %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
+              %k0 = arith.muli %c0, %c128 : i32
+              %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
+              %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
+              %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
+              %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
+              %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
+              %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
+              %masked = arith.select %keep, %s0_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
+              scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
+            } else {
+              scf.yield %s0_raw : tensor<128x128xf32, #jfa.wgmma_acc>
+            }
+            %s0_max = jfa.reduce_rows max %s0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %m0 = arith.mulf %s0_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %neg_m0 = arith.negf %m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %neg_m0_t = jfa.broadcast_rows %neg_m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
+            %x0 = math.fma %s0, %scale, %neg_m0_t : tensor<128x128xf32, #jfa.wgmma_acc>
+            %p0 = math.exp2 %x0 : tensor<128x128xf32, #jfa.wgmma_acc>
+            %l0 = jfa.reduce_rows sum %p0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+
+            // j >= 1: issue S_j and P_(j-1) V_(j-1) in one turn, then the softmax of
+            // S_j while P V runs.
+            %acc:4 = scf.for %j = %c1 to %kv_tiles step %c1
+                iter_args(%m = %m0, %l = %l0, %o_lo = %zero_o, %p_prev = %p0_16)
+                -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>) : i32 {
+              %n = arith.addi %kv_n, %j : i32
+              %n_prev = arith.subi %n, %c1 : i32
+              %stage, %phase = jfa.ring_position %n stages(2) : i32
+              %pstage, %pphase = jfa.ring_position %n_prev stages(2) : i32
+              %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
+              %v_full_p = jfa.barrier %v_full[%pstage] : !jfa.mbarriers<2>, i32
+              jfa.barrier_wait %k_full_s, %phase
+              jfa.barrier_wait %v_full_p, %pphase
+              scf.if %first_wg {
+                jfa.named_barrier_sync id(8) threads(256)
+              } else {
+                jfa.named_barrier_sync id(9) threads(256)
+              }
+              %cur_k0 = arith.muli %stage, %c2 : i32
+              %cur_klo = jfa.slot %k_ring[%cur_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+              %cur_slo = jfa.async_dot %q_slot0, %cur_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+              %prev_v0 = arith.muli %pstage, %c2 : i32
+              %prev_vlo = jfa.slot %v_ring[%prev_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+              %prev_vlo_t = jfa.transpose %prev_vlo : !jfa.slot<128x64xbf16, swizzle 128>
+              %prev_olo = jfa.async_dot %p_prev, %prev_vlo_t, %o_lo : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+              scf.if %first_wg {
+                jfa.named_barrier_arrive id(9) threads(256)
+              } else {
+                jfa.named_barrier_arrive id(8) threads(256)
+              }
+              // S_j is done once only the P V groups are pending.
+              %s_raw = jfa.async_dot_wait pending(1) (%cur_slo) : tensor<128x128xf32, #jfa.wgmma_acc>
+              %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
+              jfa.barrier_arrive %k_empty_s
+              %is_last = arith.cmpi eq, %j, %last_kv : i32
+              %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
+                %k0 = arith.muli %j, %c128 : i32
+                %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
+                %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
+                %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
+                %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
+                %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
+                %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
+                %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
+                scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
+              } else {
+                scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
+              }
+
+              // Online softmax in base 2: m is the running max of scale*S*log2(e).
+              %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
+              %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
+              %p = math.exp2 %x : tensor<128x128xf32, #jfa.wgmma_acc>
+              %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %corr = math.exp2 %m_drop : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+
+              // P_(j-1) V_(j-1) has landed: free V's slot and rescale O.
+              %o_lo_d = jfa.async_dot_wait pending(0) (%prev_olo) : tensor<128x64xf32, #jfa.wgmma_acc>
+              %v_empty_p = jfa.barrier %v_empty[%pstage] : !jfa.mbarriers<2>, i32
+              jfa.barrier_arrive %v_empty_p
+              %corr_o = jfa.broadcast_rows %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
+              %o_lo_c = arith.mulf %o_lo_d, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
+              scf.yield %m_new, %l_new, %o_lo_c, %p16 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>
+            }
+
+            // The last tile's P V.
+            %kv_end = arith.addi %kv_n, %kv_tiles : i32
+            %n_last = arith.subi %kv_end, %c1 : i32
+            %lstage, %lphase = jfa.ring_position %n_last stages(2) : i32
+            %v_full_l = jfa.barrier %v_full[%lstage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %v_full_l, %lphase
+            scf.if %first_wg {
+              jfa.named_barrier_sync id(8) threads(256)
+            } else {
+              jfa.named_barrier_sync id(9) threads(256)
+            }
+            %last_v0 = arith.muli %lstage, %c2 : i32
+            %last_vlo = jfa.slot %v_ring[%last_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %last_vlo_t = jfa.transpose %last_vlo : !jfa.slot<128x64xbf16, swizzle 128>
+            %last_olo = jfa.async_dot %acc#3, %last_vlo_t, %acc#2 : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+            scf.if %first_wg {
+              jfa.named_barrier_arrive id(9) threads(256)
+            } else {
+              jfa.named_barrier_arrive id(8) threads(256)
+            }
+            %o_lo_f = jfa.async_dot_wait pending(0) (%last_olo) : tensor<128x64xf32, #jfa.wgmma_acc>
+            %v_empty_l = jfa.barrier %v_empty[%lstage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_arrive %v_empty_l
+            scf.yield %acc#0, %acc#1, %o_lo_f, %zero_o : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
           }
           // Q is no longer read: the producer may load the next unit's.
           jfa.barrier_arrive %q_empty0
 
           // o = O / l, rows of this sequence only; lse = ln(l) + m ln 2.
-          %inv_l = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %inv_l = arith.divf %one_rows, %res#1 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %inv_l_t = jfa.broadcast_rows %inv_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
           %row0 = arith.addi %start, %q0 : i32
           %rows_left = arith.subi %len, %q0 : i32
           %row_base = arith.muli %row0, %o_stride : i32
           %head_base = arith.muli %h, %head_dim : i32
           %o_base = arith.addi %row_base, %head_base : i32
-          %out_lo = arith.mulf %acc#2, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
+          %out_lo = arith.mulf %res#2, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
           %out_lo16 = arith.truncf %out_lo : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
           jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left)
               : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           scf.if %wide {
-            %out_hi = arith.mulf %acc#3, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
+            %out_hi = arith.mulf %res#3, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
             %out_hi16 = arith.truncf %out_hi : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
             %o_base_hi = arith.addi %o_base, %c64 : i32
             jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left)
                 : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           }
-          %log2_l = math.log2 %acc#1 fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %lse2 = arith.addf %acc#0, %log2_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %log2_l = math.log2 %res#1 fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %lse2 = arith.addf %res#0, %log2_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %lse_v = arith.mulf %lse2, %ln2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %lse_head = arith.muli %h, %tokens : i32
           %lse_off = arith.addi %lse_head, %row0 : i32

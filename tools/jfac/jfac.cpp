@@ -142,7 +142,8 @@ std::vector<std::string> taskBudgets(ModuleOp module) {
 }
 
 /// Warns (on stderr, --quiet or not) for every kernel ptxas reports
-/// spilling: a register budget too small for its task shows only there.
+/// spilling (a register budget too small for its task shows only there) and
+/// for ptxas's performance-loss reports (serialized wgmma).
 void warnAboutSpills(llvm::StringRef log,
                      const std::vector<std::string> &budgets) {
   llvm::StringRef kernel;
@@ -151,6 +152,16 @@ void warnAboutSpills(llvm::StringRef log,
   for (llvm::StringRef line : lines) {
     if (line.consume_front("ptxas info    : Function properties for ")) {
       kernel = line.trim();
+      continue;
+    }
+    // ptxas serializes every wgmma of a kernel when an accumulator is read
+    // (or copied, e.g. through a branch that yields it) before its wait.
+    if (line.contains("Potential Performance Loss")) {
+      llvm::errs() << "jfac: warning: " << line.trim();
+      if (line.contains("wgmma"))
+        llvm::errs() << "\n  an async_dot result in flight is read or passed "
+                        "through a branch or loop before its async_dot_wait";
+      llvm::errs() << "\n";
       continue;
     }
     size_t at = line.find("bytes spill stores");
