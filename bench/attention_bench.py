@@ -264,6 +264,8 @@ def main():
                     help="comma-separated substrings of shape names (e.g. unif1k,eq16k)")
     ap.add_argument("--no-check", action="store_true", help="skip the output check")
     ap.add_argument("--traceback", action="store_true", help="print a failing peer's traceback")
+    ap.add_argument("--only-ours", action="store_true",
+                    help="time our kernel alone (e.g. kernel variants through $JFA_KERNEL_DIR)")
     args = ap.parse_args()
     shapes = all_shapes()
     if args.quick:
@@ -294,7 +296,7 @@ def main():
             except Exception as e:  # noqa: BLE001
                 print(f"  check: ours failed: {type(e).__name__}: {e}", flush=True)
         result = {}
-        for peer, make in [("ours", run_ours)] + PEERS:
+        for peer, make in [("ours", run_ours)] + ([] if args.only_ours else PEERS):
             try:
                 fn = make(p)
                 ms = median_ms(fn)

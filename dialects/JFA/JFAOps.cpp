@@ -865,8 +865,8 @@ LogicalResult StoreTileOp::verify() {
 LogicalResult LoadOp::verify() {
   Type element = getPtr().getType().getElementType();
   if (getType() != element)
-    return emitOpError() << "loads " << element << " from " << getPtr().getType()
-                         << ", not " << getType();
+    return emitOpError() << "loads " << element << " from "
+                         << getPtr().getType() << ", not " << getType();
   return success();
 }
 

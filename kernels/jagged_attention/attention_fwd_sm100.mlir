@@ -55,7 +55,16 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   %seqs_heads = arith.muli %batch, %heads : i32
-  %units = arith.muli %q_tiles, %seqs_heads : i32
+  // Units in bands of 8 q tiles (from the last): the tiles of one
+  // (sequence, head) in a band are neighbours, so CTAs running at the same
+  // time share K and V through L2; bands go from the highest q tiles down,
+  // so the long sequences start first.
+  %band_size = arith.constant 8 : i32
+  %band_units = arith.muli %seqs_heads, %band_size : i32
+  %band_last = arith.subi %band_size, %c1 : i32
+  %q_tiles_up = arith.addi %q_tiles, %band_last : i32
+  %bands = arith.divui %q_tiles_up, %band_size : i32
+  %units = arith.muli %bands, %band_units : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
@@ -81,8 +90,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %level = arith.divui %u, %seqs_heads : i32
-        %sh = arith.remui %u, %seqs_heads : i32
+        %band = arith.divui %u, %band_units : i32
+        %in_band = arith.remui %u, %band_units : i32
+        %sh = arith.divui %in_band, %band_size : i32
+        %band_tile = arith.remui %in_band, %band_size : i32
+        %band_first = arith.muli %band, %band_size : i32
+        %level = arith.addi %band_first, %band_tile : i32
         %b = arith.divui %sh, %heads : i32
         %h = arith.remui %sh, %heads : i32
         %last_tile = arith.subi %q_tiles, %c1 : i32
@@ -92,7 +105,9 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
         %len = arith.subi %end, %start : i32
         %q0 = arith.muli %tile, %c128 : i32
-        %live = arith.cmpi slt, %q0, %len : i32
+        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
+        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
+        %live = arith.andi %tile_exists, %starts_in_seq : i1
         %next:2 = scf.if %live -> (i32, i32) {
           %q_end = arith.addi %q0, %c128 : i32
           %causal_end = arith.minsi %len, %q_end : i32
@@ -213,8 +228,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     jfa.task warps(1) {
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %level = arith.divui %u, %seqs_heads : i32
-        %sh = arith.remui %u, %seqs_heads : i32
+        %band = arith.divui %u, %band_units : i32
+        %in_band = arith.remui %u, %band_units : i32
+        %sh = arith.divui %in_band, %band_size : i32
+        %band_tile = arith.remui %in_band, %band_size : i32
+        %band_first = arith.muli %band, %band_size : i32
+        %level = arith.addi %band_first, %band_tile : i32
         %b = arith.divui %sh, %heads : i32
         %h = arith.remui %sh, %heads : i32
         %last_tile = arith.subi %q_tiles, %c1 : i32
@@ -224,7 +243,9 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
         %len = arith.subi %end, %start : i32
         %q0 = arith.muli %tile, %c128 : i32
-        %live = arith.cmpi slt, %q0, %len : i32
+        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
+        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
+        %live = arith.andi %tile_exists, %starts_in_seq : i1
         %next:2 = scf.if %live -> (i32, i32) {
           %q_end = arith.addi %q0, %c128 : i32
           %causal_end = arith.minsi %len, %q_end : i32
@@ -298,8 +319,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     jfa.task default {
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %level = arith.divui %u, %seqs_heads : i32
-        %sh = arith.remui %u, %seqs_heads : i32
+        %band = arith.divui %u, %band_units : i32
+        %in_band = arith.remui %u, %band_units : i32
+        %sh = arith.divui %in_band, %band_size : i32
+        %band_tile = arith.remui %in_band, %band_size : i32
+        %band_first = arith.muli %band, %band_size : i32
+        %level = arith.addi %band_first, %band_tile : i32
         %b = arith.divui %sh, %heads : i32
         %last_tile = arith.subi %q_tiles, %c1 : i32
         %tile = arith.subi %last_tile, %level : i32
@@ -308,7 +333,9 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
         %len = arith.subi %end, %start : i32
         %q0 = arith.muli %tile, %c128 : i32
-        %live = arith.cmpi slt, %q0, %len : i32
+        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
+        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
+        %live = arith.andi %tile_exists, %starts_in_seq : i1
         %next:2 = scf.if %live -> (i32, i32) {
           %q_end = arith.addi %q0, %c128 : i32
           %causal_end = arith.minsi %len, %q_end : i32

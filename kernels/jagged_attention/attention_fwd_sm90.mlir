@@ -7,9 +7,9 @@
 // The contract (tensors, parameters, launch) is kernels/jagged_attention/
 // README.md. A work unit is (sequence, head, 128-row q tile). The grid is
 // persistent: CTA i takes units i, i + G, i + 2G, ... of an order that puts
-// the highest q-tile indices first, so the tiles of the long sequences start
-// first and no long sequence runs alone at the end; units past the end of
-// their sequence are skipped.
+// the highest q-tile indices first (in bands of 8, see below), so the tiles
+// of the long sequences start first and no long sequence runs alone at the
+// end; units past the end of their sequence are skipped.
 //
 // Warp specialization: a producer warpgroup streams Q (once per unit) and a
 // 2-stage K/V ring with TMA; two consumer warpgroups (one task, 64 q rows
@@ -51,7 +51,16 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   %seqs_heads = arith.muli %batch, %heads : i32
-  %units = arith.muli %q_tiles, %seqs_heads : i32
+  // Units in bands of 8 q tiles (from the last): the tiles of one
+  // (sequence, head) in a band are neighbours, so CTAs running at the same
+  // time share K and V through L2; bands go from the highest q tiles down,
+  // so the long sequences start first.
+  %band_size = arith.constant 8 : i32
+  %band_units = arith.muli %seqs_heads, %band_size : i32
+  %band_last = arith.subi %band_size, %c1 : i32
+  %q_tiles_up = arith.addi %q_tiles, %band_last : i32
+  %bands = arith.divui %q_tiles_up, %band_size : i32
+  %units = arith.muli %bands, %band_units : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %true = arith.constant true
@@ -87,8 +96,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
         // Unit u: level (q tiles from the last), sequence, head.
-        %level = arith.divui %u, %seqs_heads : i32
-        %sh = arith.remui %u, %seqs_heads : i32
+        %band = arith.divui %u, %band_units : i32
+        %in_band = arith.remui %u, %band_units : i32
+        %sh = arith.divui %in_band, %band_size : i32
+        %band_tile = arith.remui %in_band, %band_size : i32
+        %band_first = arith.muli %band, %band_size : i32
+        %level = arith.addi %band_first, %band_tile : i32
         %b = arith.divui %sh, %heads : i32
         %h = arith.remui %sh, %heads : i32
         %last_tile = arith.subi %q_tiles, %c1 : i32
@@ -98,7 +111,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
         %len = arith.subi %end, %start : i32
         %q0 = arith.muli %tile, %c128 : i32
-        %live = arith.cmpi slt, %q0, %len : i32
+        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
+        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
+        %live = arith.andi %tile_exists, %starts_in_seq : i1
         %next:2 = scf.if %live -> (i32, i32) {
           // Keys [0, kv_len): all of the sequence, or up to the tile's last
           // row under causal.
@@ -147,6 +162,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
             jfa.barrier_arrive %k_empty0
             %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
+            scf.if %only_tile {
+              jfa.barrier_arrive %q_empty0
+            }
             %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
               %k0 = arith.muli %c0, %c128 : i32
               %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
@@ -211,6 +229,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
               jfa.barrier_arrive %k_empty_s
               %is_last = arith.cmpi eq, %j, %last_kv : i32
+              // The last S has been computed: Q goes back to the producer,
+              // which loads the next unit's while this one finishes.
+              scf.if %is_last {
+                jfa.barrier_arrive %q_empty0
+              }
               %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
                 %k0 = arith.muli %j, %c128 : i32
                 %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
@@ -300,6 +323,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
             jfa.barrier_arrive %k_empty0
             %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
+            scf.if %only_tile {
+              jfa.barrier_arrive %q_empty0
+            }
             %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
               %k0 = arith.muli %c0, %c128 : i32
               %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
@@ -357,6 +383,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
               jfa.barrier_arrive %k_empty_s
               %is_last = arith.cmpi eq, %j, %last_kv : i32
+              // The last S has been computed: Q goes back to the producer,
+              // which loads the next unit's while this one finishes.
+              scf.if %is_last {
+                jfa.barrier_arrive %q_empty0
+              }
               %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
                 %k0 = arith.muli %j, %c128 : i32
                 %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
@@ -420,8 +451,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.barrier_arrive %v_empty_l
             scf.yield %acc#0, %acc#1, %o_lo_f, %zero_o : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
           }
-          // Q is no longer read: the producer may load the next unit's.
-          jfa.barrier_arrive %q_empty0
 
           // o = O / l, rows of this sequence only; lse = ln(l) + m ln 2.
           %inv_l = arith.divf %one_rows, %res#1 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -464,8 +493,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     jfa.task default registers(24) {
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %level = arith.divui %u, %seqs_heads : i32
-        %sh = arith.remui %u, %seqs_heads : i32
+        %band = arith.divui %u, %band_units : i32
+        %in_band = arith.remui %u, %band_units : i32
+        %sh = arith.divui %in_band, %band_size : i32
+        %band_tile = arith.remui %in_band, %band_size : i32
+        %band_first = arith.muli %band, %band_size : i32
+        %level = arith.addi %band_first, %band_tile : i32
         %b = arith.divui %sh, %heads : i32
         %h = arith.remui %sh, %heads : i32
         %last_tile = arith.subi %q_tiles, %c1 : i32
@@ -475,7 +508,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
         %len = arith.subi %end, %start : i32
         %q0 = arith.muli %tile, %c128 : i32
-        %live = arith.cmpi slt, %q0, %len : i32
+        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
+        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
+        %live = arith.andi %tile_exists, %starts_in_seq : i1
         %next:2 = scf.if %live -> (i32, i32) {
           %q_end = arith.addi %q0, %c128 : i32
           %causal_end = arith.minsi %len, %q_end : i32

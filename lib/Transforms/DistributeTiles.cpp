@@ -369,8 +369,7 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     patterns
         .add<IotaOnFragments, ReduceRowsOnFragments, BroadcastRowsOnFragments,
              StoreRowsOnFragments, LoadRowsOnFragments, StoreTileOnFragments>(
-            converter, ctx,
-                                                        threads);
+            converter, ctx, threads);
     patterns.add<TmemStoreOfFragment>(converter, ctx);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));

@@ -172,8 +172,8 @@ void warnAboutSpills(llvm::StringRef log,
     if (before.substr(before.rfind(' ') + 1).getAsInteger(10, stores) ||
         stores == 0)
       continue;
-    llvm::errs() << "jfac: warning: kernel '" << kernel << "' spills registers ("
-                 << line.trim() << ")";
+    llvm::errs() << "jfac: warning: kernel '" << kernel
+                 << "' spills registers (" << line.trim() << ")";
     if (budgets.empty()) {
       llvm::errs() << "\n";
       continue;

@@ -45,10 +45,9 @@ struct StoreTileLowering : JFAPattern<StoreTileOp> {
     ArrayRef<int64_t> shape = *op.getShape();
     int64_t threads = *op.getThreads();
     Type element = fragment.getElementType();
-    SmallVector<TileOffset> offsets =
-        layout.getRegisterOffsets(shape, threads);
-    int64_t width = layout.getVectorWidth(shape, threads,
-                                          getElementBytes(element));
+    SmallVector<TileOffset> offsets = layout.getRegisterOffsets(shape, threads);
+    int64_t width =
+        layout.getVectorWidth(shape, threads, getElementBytes(element));
     // At most 16 bytes per store.
     while (width * getElementBytes(element) > 16)
       width /= 2;
@@ -87,8 +86,8 @@ struct RingPositionLowering : JFAPattern<RingPositionOp> {
     LLVMBuilder b(op.getLoc(), rewriter);
     int64_t stages = op.getStages();
     Value slot = b.urem(adaptor.getIndex(), stages);
-    Value phase = LLVM::AndOp::create(b, b.udiv(adaptor.getIndex(), stages),
-                                      b.i32(1));
+    Value phase =
+        LLVM::AndOp::create(b, b.udiv(adaptor.getIndex(), stages), b.i32(1));
     rewriter.replaceOp(op, {slot, phase});
     return success();
   }
