@@ -55,11 +55,13 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   %seqs_heads = arith.muli %batch, %heads : i32
-  // Units in bands of 8 q tiles (from the last): the tiles of one
+  // Units in bands of 7 q tiles (from the last): the tiles of one
   // (sequence, head) in a band are neighbours, so CTAs running at the same
   // time share K and V through L2; bands go from the highest q tiles down,
-  // so the long sequences start first.
-  %band_size = arith.constant 8 : i32
+  // so the long sequences start first. 7 is coprime with the grid (132 SMs
+  // on an H100/H200, 148 on a B200): striding by the grid, a CTA meets
+  // every position in a band, not only the (often empty) last ones.
+  %band_size = arith.constant 7 : i32
   %band_units = arith.muli %seqs_heads, %band_size : i32
   %band_last = arith.subi %band_size, %c1 : i32
   %q_tiles_up = arith.addi %q_tiles, %band_last : i32

@@ -7,7 +7,7 @@
 // The contract (tensors, parameters, launch) is kernels/jagged_attention/
 // README.md. A work unit is (sequence, head, 128-row q tile). The grid is
 // persistent: CTA i takes units i, i + G, i + 2G, ... of an order that puts
-// the highest q-tile indices first (in bands of 8, see below), so the tiles
+// the highest q-tile indices first (in bands of 7, see below), so the tiles
 // of the long sequences start first and no long sequence runs alone at the
 // end; units past the end of their sequence are skipped.
 //
@@ -51,11 +51,13 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   %seqs_heads = arith.muli %batch, %heads : i32
-  // Units in bands of 8 q tiles (from the last): the tiles of one
+  // Units in bands of 7 q tiles (from the last): the tiles of one
   // (sequence, head) in a band are neighbours, so CTAs running at the same
   // time share K and V through L2; bands go from the highest q tiles down,
-  // so the long sequences start first.
-  %band_size = arith.constant 8 : i32
+  // so the long sequences start first. 7 is coprime with the grid (132 SMs
+  // on an H100/H200, 148 on a B200): striding by the grid, a CTA meets
+  // every position in a band, not only the (often empty) last ones.
+  %band_size = arith.constant 7 : i32
   %band_units = arith.muli %seqs_heads, %band_size : i32
   %band_last = arith.subi %band_size, %c1 : i32
   %q_tiles_up = arith.addi %q_tiles, %band_last : i32
