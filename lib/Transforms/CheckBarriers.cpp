@@ -111,7 +111,22 @@ struct Tally {
   Operation *hiddenBy = nullptr;
   std::string why;
 
+  /// Arrivals of other phases than `total`'s: in one task, a loop body's
+  /// arrivals and those outside it (a peeled first or last iteration)
+  /// complete phases of their own, and each must reach arrive_count.
+  std::vector<Tally> separatePhases;
+
   bool known() const { return hiddenBy == nullptr; }
+  bool arrivesNothing() const {
+    return total == 0 && ops.empty() && separatePhases.empty();
+  }
+  /// The per-phase totals, this one's first.
+  SmallVector<int64_t> totals() const {
+    SmallVector<int64_t> all{total};
+    for (const Tally &other : separatePhases)
+      all.push_back(other.total);
+    return all;
+  }
   static Tally hidden(Operation *where, const Twine &why) {
     Tally t;
     t.hiddenBy = where;
@@ -122,6 +137,7 @@ struct Tally {
     total += other.total * times;
     for (auto [op, n] : other.ops)
       ops.push_back({op, n * times});
+    llvm::append_range(separatePhases, other.separatePhases);
   }
 };
 
@@ -169,31 +185,45 @@ Tally tallyPaths(Operation *op, MutableArrayRef<Region> regions,
   }
   // Arrivals: a path that arrives nothing completes no phase (a unit of
   // work that is skipped), so only the paths that arrive must agree.
-  int64_t expected = paths.front().total;
+  const Tally *first = &paths.front();
   if (rule == LoopRule::PerPhase)
     for (const Tally &path : paths)
-      if (path.total != 0) {
-        expected = path.total;
+      if (!path.arrivesNothing()) {
+        first = &path;
         break;
       }
+  SmallVector<int64_t> expected = first->totals();
   Tally merged;
+  merged.total = first->total;
+  merged.separatePhases.resize(first->separatePhases.size());
+  for (auto [group, other] :
+       llvm::zip(merged.separatePhases, first->separatePhases))
+    group.total = other.total;
   for (const Tally &path : paths) {
-    if (rule == LoopRule::PerPhase && path.total == 0 && path.ops.empty())
+    if (rule == LoopRule::PerPhase && path.arrivesNothing())
       continue;
-    if (path.total != expected) {
+    if (path.totals() != expected) {
       std::string counts;
       llvm::raw_string_ostream os(counts);
       llvm::interleave(
-          paths, os, [&](const Tally &t) { os << t.total; }, ", ");
+          paths, os,
+          [&](const Tally &t) {
+            SmallVector<int64_t> totals = t.totals();
+            if (totals.size() > 1)
+              os << "phases of ";
+            llvm::interleave(totals, os, " and ");
+          },
+          ", ");
       return Tally::hidden(op, "the paths of this " +
                                    op->getName().getStringRef() +
                                    " give different counts (" + counts + ")");
     }
-    for (auto entry : path.ops)
-      merged.ops.push_back(entry);
+    llvm::append_range(merged.ops, path.ops);
+    for (auto [group, other] :
+         llvm::zip(merged.separatePhases, path.separatePhases))
+      llvm::append_range(group.ops, other.ops);
     merged.inLoop |= path.inLoop;
   }
-  merged.total = expected;
   return merged;
 }
 
@@ -224,15 +254,23 @@ Tally tallyBlock(Block &block, Contribution contribution, LoopRule rule) {
       part = tallyPaths(&op, op.getRegions(), contribution, rule);
     } else if (isa<AsyncTasksOp>(op)) {
       // Tasks run concurrently: their arrivals on one phase add up.
+      int64_t arrivingTasks = 0;
+      bool severalPhases = false;
       for (Region &region : op.getRegions()) {
         for (TaskOp task : region.front().getOps<TaskOp>()) {
           Tally t = tallyRegion(task.getBody(), contribution, rule);
           if (!t.known())
             return t;
+          arrivingTasks += !t.arrivesNothing();
+          severalPhases |= !t.separatePhases.empty();
           part.append(t);
           part.inLoop |= t.inLoop;
         }
       }
+      if (severalPhases && arrivingTasks > 1)
+        return Tally::hidden(&op, "several tasks arrive on it, one of them "
+                                  "in loops and outside them: which of their "
+                                  "phases coincide is a guess");
     } else if (isa<scf::ExecuteRegionOp>(op)) {
       part = tallyRegion(op.getRegion(0), contribution, rule);
     } else {
@@ -253,12 +291,16 @@ Tally tallyBlock(Block &block, Contribution contribution, LoopRule rule) {
     if (part.total == 0)
       continue;
     // In one task, counts from a loop and from outside it (or from two
-    // loops) belong to different phases: adding them would be a guess.
+    // loops) belong to different phases: each is checked on its own.
     if (rule == LoopRule::PerPhase && tally.total != 0 &&
-        (part.inLoop || tally.inLoop))
-      return Tally::hidden(&op, "its arrivals sit both inside and outside a "
-                                "loop, or in two loops, of one task, so "
-                                "they belong to different phases");
+        (part.inLoop || tally.inLoop)) {
+      Tally previous = tally;
+      previous.separatePhases.clear();
+      tally.separatePhases.push_back(std::move(previous));
+      tally.total = 0;
+      tally.ops.clear();
+      tally.inLoop = false;
+    }
     tally.append(part);
     tally.inLoop |= part.inLoop;
   }
@@ -382,35 +424,44 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
             << ") is not checked";
         continue;
       }
-      if (tally.total == array.getArriveCount())
-        continue;
-      auto diag = array.emitError()
-                  << describeBarrier(array, group) << " expects "
-                  << array.getArriveCount()
-                  << " arrivals per phase (arrive_count) but its tasks "
-                     "arrive "
-                  << tally.total << " times";
-      for (auto [op, times] : tally.ops) {
-        int64_t n = getArrivals(op);
-        if (op->hasTrait<SingleThreadIssue>()) {
-          diag.attachNote(op->getLoc()) << "arrives once: " << op->getName()
-                                        << " is issued by one thread";
-        } else {
-          TaskInfo task = getEnclosingTask(op);
-          diag.attachNote(op->getLoc())
-              << "arrives " << n << " times: every thread of "
-              << (task.index < 0 ? std::string("the CTA")
-                                 : "task " + std::to_string(task.index))
-              << " (warps " << task.firstWarp << "-"
-              << task.firstWarp + task.numWarps - 1 << ")";
-        }
-      }
-      if (tally.ops.empty())
-        diag.attachNote(array.getLoc())
-            << "only TMA loads complete on it, and they bring bytes, not "
-               "arrivals: arm it with jfa.barrier_expect";
-      sawError = true;
+      // One check per group of phases (a loop's, and those outside it).
+      SmallVector<Tally> phases{tally};
+      llvm::append_range(phases, tally.separatePhases);
+      for (const Tally &phase : phases)
+        checkArrivals(array, group, phase);
     }
+  }
+
+  void checkArrivals(AllocBarriersOp array, std::optional<int64_t> group,
+                     const Tally &tally) {
+    if (tally.total == array.getArriveCount())
+      return;
+    auto diag = array.emitError()
+                << describeBarrier(array, group) << " expects "
+                << array.getArriveCount()
+                << " arrivals per phase (arrive_count) but its tasks "
+                   "arrive "
+                << tally.total << " times";
+    for (auto [op, times] : tally.ops) {
+      int64_t n = getArrivals(op);
+      if (op->hasTrait<SingleThreadIssue>()) {
+        diag.attachNote(op->getLoc())
+            << "arrives once: " << op->getName() << " is issued by one thread";
+      } else {
+        TaskInfo task = getEnclosingTask(op);
+        diag.attachNote(op->getLoc())
+            << "arrives " << n << " times: every thread of "
+            << (task.index < 0 ? std::string("the CTA")
+                               : "task " + std::to_string(task.index))
+            << " (warps " << task.firstWarp << "-"
+            << task.firstWarp + task.numWarps - 1 << ")";
+      }
+    }
+    if (tally.ops.empty())
+      diag.attachNote(array.getLoc())
+          << "only TMA loads complete on it, and they bring bytes, not "
+             "arrivals: arm it with jfa.barrier_expect";
+    sawError = true;
   }
 
   /// The TMA loads that complete on the armed barrier value, in the
