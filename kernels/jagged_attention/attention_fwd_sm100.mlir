@@ -155,9 +155,9 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %m_new_t = jfa.broadcast_rows %m_new : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
             %x = arith.mulf %s, %scale : tensor<128x128xf32, #jfa.tmem_row>
             %x_shift = arith.subf %x, %m_new_t : tensor<128x128xf32, #jfa.tmem_row>
-            %p = math.exp2 %x_shift : tensor<128x128xf32, #jfa.tmem_row>
+            %p = math.exp2 %x_shift fastmath<afn> : tensor<128x128xf32, #jfa.tmem_row>
             %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %corr = math.exp2 %m_drop : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
             %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
             %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
             %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>

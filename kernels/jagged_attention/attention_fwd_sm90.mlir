@@ -185,7 +185,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %neg_m0 = arith.negf %m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %neg_m0_t = jfa.broadcast_rows %neg_m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
             %x0 = math.fma %s0, %scale, %neg_m0_t : tensor<128x128xf32, #jfa.wgmma_acc>
-            %p0 = math.exp2 %x0 : tensor<128x128xf32, #jfa.wgmma_acc>
+            %p0 = math.exp2 %x0 fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
             %l0 = jfa.reduce_rows sum %p0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -257,9 +257,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
               %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
               %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
-              %p = math.exp2 %x : tensor<128x128xf32, #jfa.wgmma_acc>
+              %p = math.exp2 %x fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
               %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %corr = math.exp2 %m_drop : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
               %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
               %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
               %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -346,7 +346,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %neg_m0 = arith.negf %m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %neg_m0_t = jfa.broadcast_rows %neg_m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
             %x0 = math.fma %s0, %scale, %neg_m0_t : tensor<128x128xf32, #jfa.wgmma_acc>
-            %p0 = math.exp2 %x0 : tensor<128x128xf32, #jfa.wgmma_acc>
+            %p0 = math.exp2 %x0 fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
             %l0 = jfa.reduce_rows sum %p0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -411,9 +411,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
               %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
               %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
-              %p = math.exp2 %x : tensor<128x128xf32, #jfa.wgmma_acc>
+              %p = math.exp2 %x fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
               %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %corr = math.exp2 %m_drop : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
               %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
               %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
               %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>

@@ -71,6 +71,8 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     ConversionTarget target(*ctx);
     target.addIllegalDialect<JFADialect>();
     target.addIllegalOp<math::LogOp, math::Log2Op>();
+    target.addDynamicallyLegalOp<math::Exp2Op>(
+        [](math::Exp2Op op) { return !isFastExp2(op); });
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

@@ -18,6 +18,8 @@
 
 #include "lib/Conversion/JFAToLLVM/Utils.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
 namespace jfa {
 
 void populateSharedMemoryToLLVMPatterns(JFATypeConverter &converter,
@@ -38,6 +40,8 @@ void populateMathToLLVMPatterns(JFATypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateGlobalMemoryToLLVMPatterns(JFATypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
+/// math.exp2 with fastmath<afn>: the conversion lowers it to ex2.approx.ftz.
+bool isFastExp2(mlir::math::Exp2Op op);
 void populateDebugToLLVMPatterns(JFATypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 
