@@ -98,6 +98,14 @@ __int128 workUnits(const AttentionForwardArgs &a) {
   return __int128(a.batch) * a.numHeads * qTiles(a.maxSeqlen);
 }
 
+/// The unit indices the kernels walk: q_tiles rounded up to their bands of
+/// 7 (kernels/jagged_attention/README.md), times B * H.
+__int128 unitIndexSpace(const AttentionForwardArgs &a) {
+  constexpr int64_t kBand = 7;
+  int64_t bands = (qTiles(a.maxSeqlen) + kBand - 1) / kBand;
+  return __int128(a.batch) * a.numHeads * bands * kBand;
+}
+
 float effectiveScale(const AttentionForwardArgs &a) {
   return a.softmaxScale == 0.f ? float(1.0 / std::sqrt(double(a.headDim)))
                                : a.softmaxScale;
@@ -202,7 +210,7 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
                 " is more than batch * max_seqlen = " +
                 std::to_string(int64_t(__int128(a.batch) * a.maxSeqlen)) +
                 ": max_seqlen must be at least the longest sequence");
-  if (workUnits(a) > kInt32Max)
+  if (unitIndexSpace(a) > kInt32Max)
     throw Error("batch * num_heads * ceil(max_seqlen / 128) work units do "
                 "not fit the kernels' 32-bit indices (at most " +
                 std::to_string(kInt32Max) + ")");
@@ -217,6 +225,17 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
   checkTensor("o", a.o, a.oStrides, a, work, true);
   checkPointer("lse", a.lse, 4, work);
   checkPointer("offsets", a.offsets, 4, work);
+  // The kernels address o and lse with 32-bit element offsets: past 2^31
+  // elements they would write the wrong places.
+  __int128 oElements = __int128(a.totalTokens) * a.oStrides[0];
+  if (oElements > kInt32Max)
+    throw Error("o spans " + std::to_string(int64_t(oElements)) +
+                " elements (total_tokens * o_strides[0]); the kernels address "
+                "at most " +
+                std::to_string(kInt32Max) +
+                ": split the batch into calls of fewer tokens");
+  // lse has num_heads * total_tokens < total_tokens * o_strides[0]
+  // elements: it fits when o does.
 }
 
 AttentionKernelChoice attentionKernelFor(int major, int minor) {

@@ -232,6 +232,22 @@ TEST(ValidateAttentionArgs, Int32Overflow) {
                "batch * num_heads * ceil(max_seqlen / 128) work units");
 }
 
+TEST(ValidateAttentionArgs, OutputsPast32BitOffsets) {
+  // 2^18 tokens of 64 heads of 128: o has 2^31 elements.
+  auto a = goodArgs();
+  a.totalTokens = 1 << 18;
+  a.batch = 1 << 10;
+  a.maxSeqlen = 1 << 8;
+  a.numHeads = 64;
+  a.qStrides = a.kStrides = a.vStrides = a.oStrides = {64 * 128, 128, 1};
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "o spans 2147483648 elements (total_tokens * o_strides[0]); the "
+            "kernels address at most 2147483647: split the batch into calls "
+            "of fewer tokens");
+  a.totalTokens = (1 << 18) - 8;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+}
+
 TEST(ValidateAttentionArgs, InconsistentSizes) {
   auto a = goodArgs();
   a.batch = 0;
