@@ -756,7 +756,11 @@ def JFA_StoreTileOp : JFA_Op<"store_tile"> {
     (elements) when `r < %count`: a tile that runs past the end of a
     sequence writes none of the next sequence's rows (a TMA store of the
     whole box would). Each thread stores its own registers, as wide as the
-    layout keeps columns together.
+    layout keeps columns together (up to 16 bytes): `%ptr + %offset` and
+    `%row_stride` must keep those runs aligned to their width (for bf16 in
+    the wgmma layout 4 bytes, in the tmem_row layout 16 bytes), as a
+    16-byte-aligned base with a row stride and offset that are multiples
+    of 8 elements do.
   }];
   let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$value,
                        Arg<JFA_GlobalPtrType, "", [MemWrite]>:$ptr,
