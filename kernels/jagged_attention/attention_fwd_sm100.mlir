@@ -344,6 +344,7 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %kv_len = arith.select %is_causal, %causal_end, %len : i32
           %kv_up = arith.addi %kv_len, %c127 : i32
           %kv_tiles = arith.divui %kv_up, %c128 : i32
+          %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase
           scf.for %j = %c0 to %kv_tiles step %c1 : i32 {
@@ -366,6 +367,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tc_commit %s_ready0
             %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.tc_commit %k_empty_s
+            // After the last S, Q goes back to the load warp, which loads
+            // the next unit's while this one finishes.
+            %is_last = arith.cmpi eq, %j, %last_kv : i32
+            scf.if %is_last {
+              jfa.tc_commit %q_empty0
+            }
 
             // O += P V once the softmax has written P (and rescaled O).
             %n_phase = arith.andi %n, %c1 : i32
@@ -383,8 +390,6 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.tc_commit %v_empty_s
           }
-          // Every MMA reading Q has been issued: Q goes back once they finish.
-          jfa.tc_commit %q_empty0
           %unit_next = arith.addi %unit_n, %c1 : i32
           %kv_next = arith.addi %kv_n, %kv_tiles : i32
           scf.yield %unit_next, %kv_next : i32, i32

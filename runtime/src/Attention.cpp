@@ -121,7 +121,7 @@ struct Target {
 const Target kTargets[] = {
     {"attention_fwd_sm90", "sm_90a", "9.0",
      &detail::embedded_attention_fwd_sm90},
-    {"attention_fwd_sm100", "sm_100a", "10.x",
+    {"attention_fwd_sm100", "sm_100a", "10.0",
      &detail::embedded_attention_fwd_sm100},
 };
 constexpr size_t kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]);
@@ -241,13 +241,14 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
 AttentionKernelChoice attentionKernelFor(int major, int minor) {
   if (major == 9 && minor == 0)
     return {"attention_fwd_sm90", "sm_90a"};
-  if (major == 10)
+  // sm_100a code loads on compute capability 10.0 only (B200/GB200).
+  if (major == 10 && minor == 0)
     return {"attention_fwd_sm100", "sm_100a"};
   throw Error("jagged attention does not support this device (compute "
               "capability " +
               std::to_string(major) + "." + std::to_string(minor) +
               "); the kernels run on compute capability 9.0 (sm_90a) and "
-              "10.x (sm_100a)");
+              "10.0 (sm_100a)");
 }
 
 unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors) {

@@ -408,11 +408,12 @@ TEST(AttentionKernelFor, Devices) {
   EXPECT_EQ(attentionKernelFor(9, 0).arch, "sm_90a");
   EXPECT_EQ(attentionKernelFor(10, 0).kernel, "attention_fwd_sm100");
   EXPECT_EQ(attentionKernelFor(10, 0).arch, "sm_100a");
-  EXPECT_EQ(attentionKernelFor(10, 3).arch, "sm_100a");
+  // sm_100a code does not load on a B300 (10.3).
+  EXPECT_ERROR(attentionKernelFor(10, 3), "compute capability 10.3");
   EXPECT_EQ(errorOf([] { attentionKernelFor(8, 0); }),
             "jagged attention does not support this device (compute "
             "capability 8.0); the kernels run on compute capability 9.0 "
-            "(sm_90a) and 10.x (sm_100a)");
+            "(sm_90a) and 10.0 (sm_100a)");
   EXPECT_ERROR(attentionKernelFor(12, 0), "compute capability 12.0");
   EXPECT_ERROR(attentionKernelFor(9, 1), "compute capability 9.1");
 }
@@ -544,7 +545,7 @@ TEST(AttentionLoad, OneTarget) {
   EXPECT_EQ(attn.absentReason("sm_100a"),
             "kernel_dir '" + dir +
                 "' has no attention_fwd_sm100_sm_100a.cubin, the kernel for "
-                "sm_100a devices (compute capability 10.x)");
+                "sm_100a devices (compute capability 10.0)");
 }
 
 TEST(AttentionLoad, BadMetadata) {

@@ -97,9 +97,17 @@ struct TmemAllocLowering : JFAPattern<TmemAllocOp> {
     if (failed(slot))
       return failure();
     Value columns = b.i32(op.getType().getColumns());
+    // A CTA may not allocate after giving up its permit: only the kernel's
+    // last allocation relinquishes it (allocations are converted in order,
+    // so later ones are still jfa.tmem_alloc here).
+    bool last = true;
+    for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+      if (isa<TmemAllocOp>(next))
+        last = false;
     inWarpZero(b, [&] {
       NVVM::Tcgen05AllocOp::create(b, *slot, columns);
-      NVVM::Tcgen05RelinquishAllocPermitOp::create(b);
+      if (last)
+        NVVM::Tcgen05RelinquishAllocPermitOp::create(b);
     });
     NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     NVVM::Barrier0Op::create(b);

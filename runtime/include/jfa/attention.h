@@ -75,7 +75,7 @@ typedef struct {
 /* Runs the attention forward pass on stream (NULL: the legacy default
  * stream) of the current context's device, making device 0's primary
  * context current if no context is. Picks the kernel for the device:
- * compute capability 9.0 -> attention_fwd_sm90 (sm_90a), 10.x ->
+ * compute capability 9.0 -> attention_fwd_sm90 (sm_90a), 10.0 ->
  * attention_fwd_sm100 (sm_100a); any other device is an error. Launches a
  * persistent 1-d grid of min(#SMs, B * H * ceil(max_seqlen / 128)) CTAs and
  * returns without waiting for it (unless check_offsets). Thread-safe. */

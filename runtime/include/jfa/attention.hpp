@@ -73,7 +73,7 @@ void validateAttentionArgs(const AttentionForwardArgs &args);
 bool attentionHasWork(const AttentionForwardArgs &args);
 
 /// The kernel for a compute capability: name and arch ("attention_fwd_sm90",
-/// "sm_90a" for 9.0; "attention_fwd_sm100", "sm_100a" for 10.x). Other
+/// "sm_90a" for 9.0; "attention_fwd_sm100", "sm_100a" for 10.0). Other
 /// capabilities throw an Error naming the capability and the supported ones.
 struct AttentionKernelChoice {
   std::string kernel, arch;

@@ -193,3 +193,22 @@ jfa.kernel @load_store(%col: i32) warps(4) {
   %h = arith.constant dense<1.0> : vector<64xbf16>
   jfa.tmem_store %h, %p[%col] : vector<64xbf16> -> !jfa.tmem<128x64xbf16>
 }
+
+// -----
+
+// Several allocations: a CTA may not run tcgen05.alloc after it has given
+// up its permit, so only the last one relinquishes it.
+// CHECK-LABEL: llvm.func @three_allocations
+// CHECK: nvvm.tcgen05.alloc
+// CHECK-NOT: nvvm.tcgen05.relinquish_alloc_permit
+// CHECK: nvvm.tcgen05.alloc
+// CHECK-NOT: nvvm.tcgen05.relinquish_alloc_permit
+// CHECK: nvvm.tcgen05.alloc
+// CHECK-NEXT: nvvm.tcgen05.relinquish_alloc_permit
+// CHECK-NOT: nvvm.tcgen05.relinquish_alloc_permit
+// CHECK: llvm.return
+jfa.kernel @three_allocations() warps(4) {
+  %s = jfa.tmem_alloc {offset = 0 : i64} : !jfa.tmem<128x128xf32>
+  %p = jfa.tmem_alloc {offset = 8 : i64} : !jfa.tmem<128x128xbf16>
+  %o = jfa.tmem_alloc {offset = 16 : i64} : !jfa.tmem<128x128xf32>
+}
