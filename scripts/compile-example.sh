@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build jfac, and compile the example
-# kernel (kernels/examples/scale_ring.mlir) to a cubin for each target,
-# printing where each cubin is and its resource use (ptxas -v).
+# The main job: install what is missing, build jfac, and compile the flagship
+# kernels (kernels/jagged_attention/attention_fwd_sm90.mlir for sm_90a,
+# attention_fwd_sm100.mlir for sm_100a) and the small example kernel
+# (kernels/examples/scale_ring.mlir, both targets) to cubins, printing where
+# each cubin is and its resource use (ptxas -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -9,6 +11,10 @@ build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j2 --target jfac
 mkdir -p "$build/kernels"
+"$build/bin/jfac" compile kernels/jagged_attention/attention_fwd_sm90.mlir \
+  --arch sm_90a -o "$build/kernels/attention_fwd_sm90_sm_90a.cubin"
+"$build/bin/jfac" compile kernels/jagged_attention/attention_fwd_sm100.mlir \
+  --arch sm_100a -o "$build/kernels/attention_fwd_sm100_sm_100a.cubin"
 for arch in ${ARCHS:-sm_100a sm_90a}; do
   "$build/bin/jfac" compile kernels/examples/scale_ring.mlir --arch "$arch" \
     -o "$build/kernels/scale_ring_$arch.cubin"
