@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libfmt-dev
           cmake ninja-build g++ googletest libgtest-dev python3 zlib1g-dev
-          libzstd-dev)
+          libzstd-dev python3-numpy)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Runs the kernels of kernels/ in jfa-interp on small random inputs (fresh
+each run, outputs poisoned with NaN first) and compares what they write with
+a numpy reference.
+
+    kernels.py --interp build/bin/jfa-interp [--kernels kernels/] CASE...
+    kernels.py --list
+
+Exit status 0 when every case matches. bf16 travels as raw 16-bit words.
+"""
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def to_bf16(x):
+    """float array -> bf16 words (round to nearest even)."""
+    u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return u.astype(np.uint16)
+
+
+def from_bf16(w):
+    return (np.asarray(w, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+BF16_NAN = np.uint16(0x7FC0)
+
+
+class Run:
+    def __init__(self, interp, kernels, tmp, rng):
+        self.interp, self.kernels, self.tmp, self.rng = interp, kernels, tmp, rng
+
+    def save(self, name, array):
+        path = os.path.join(self.tmp, name + ".npy")
+        np.save(path, array)
+        return path
+
+    def load(self, path):
+        return np.load(path)
+
+    def bf16_input(self, name, shape, scale=1.0):
+        x = self.rng.standard_normal(shape).astype(np.float32) * scale
+        words = to_bf16(x)
+        return self.save(name, words), from_bf16(words).astype(np.float64)
+
+    def interp_run(self, kernel, arch, grid, args):
+        cmd = [self.interp, os.path.join(self.kernels, kernel), "--arch", arch,
+               "--grid", grid] + [str(a) for a in args]
+        start = time.time()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError("jfa-interp failed:\n  " + " ".join(cmd) + "\n" +
+                               proc.stderr)
+        return time.time() - start
+
+
+def check(name, got, want, atol, rtol):
+    got = np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        raise AssertionError(f"{name}: shape {got.shape} != {want.shape}")
+    if not np.all(np.isfinite(got)):
+        bad = np.argwhere(~np.isfinite(got))[0]
+        raise AssertionError(f"{name}: non-finite value at {tuple(bad)} "
+                             "(an element the kernel did not write)")
+    err = np.abs(got - want)
+    bound = atol + rtol * np.abs(want)
+    if np.any(err > bound):
+        i = np.unravel_index(np.argmax(err - bound), err.shape)
+        raise AssertionError(f"{name}: |{got[i]} - {want[i]}| = {err[i]:.3g} at "
+                             f"{i} exceeds {bound[i]:.3g}")
+    return float(err.max()) if err.size else 0.0
+
+
+# ---------------------------------------------------------------- GEMMs
+
+
+def gemm_nt(run, kernel, arch, m, n, k, c_dtype, tile_m, tile_n):
+    """C[M, N] = A[M, K] B[N, K]^T."""
+    a_path, a = run.bf16_input("a", (m, k))
+    b_path, b = run.bf16_input("b", (n, k))
+    if c_dtype == "bf16":
+        c_path = run.save("c", np.full((m, n), BF16_NAN, dtype=np.uint16))
+    else:
+        c_path = run.save("c", np.full((m, n), np.nan, dtype=np.float32))
+    grid = math.ceil(m / tile_m) * math.ceil(n / tile_n)
+    secs = run.interp_run(kernel, arch, str(grid),
+                          [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}"])
+    c = run.load(c_path)
+    got = from_bf16(c) if c_dtype == "bf16" else c
+    want = a @ b.T
+    tol = (1e-2, 8e-3) if c_dtype == "bf16" else (1e-4, 1e-5)
+    return check("C", got, want, *tol), secs
+
+
+def matmul_nn(run, kernel, m, n, k):
+    """C[M, N] = A[M, K] B[K, N] (B N-major), f32 out, 64x64 tiles."""
+    a_path, a = run.bf16_input("a", (m, k))
+    b_path, b = run.bf16_input("b", (k, n))
+    c_path = run.save("c", np.full((m, n), np.nan, dtype=np.float32))
+    grid = math.ceil(m / 64) * math.ceil(n / 64)
+    secs = run.interp_run(kernel, "sm_90a", str(grid),
+                          [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}"])
+    return check("C", run.load(c_path), a @ b, 1e-4, 1e-5), secs
+
+
+def case_gemm_sm90(run):
+    return gemm_nt(run, "gemm/gemm_sm90.mlir", "sm_90a", 200, 300, 136, "bf16", 128, 256)
+
+
+def case_gemm_sm100(run):
+    return gemm_nt(run, "gemm/gemm_sm100.mlir", "sm_100a", 200, 300, 136, "bf16", 128, 256)
+
+
+def case_tmem_a_dot_sm100(run):
+    return gemm_nt(run, "examples/tmem_a_dot_sm100.mlir", "sm_100a", 200, 100, 96, "f32", 128, 64)
+
+
+def case_matmul_nn_sm90(run):
+    return matmul_nn(run, "examples/matmul_nn_sm90.mlir", 100, 70, 80)
+
+
+def case_matmul_rega_sm90(run):
+    return matmul_nn(run, "examples/matmul_rega_sm90.mlir", 100, 70, 80)
+
+
+# ---------------------------------------------------------------- elementwise
+
+
+def scale(run, kernel, arch, rows, cols, grid, alpha=0.75):
+    x = run.rng.standard_normal((rows, cols)).astype(np.float32)
+    x_path = run.save("x", x)
+    y_path = run.save("y", np.full((rows, cols), np.nan, dtype=np.float32))
+    secs = run.interp_run(kernel, arch, str(grid),
+                          [x_path, y_path] + ([f"i32:{rows}", f"i32:{cols}"]
+                                              if "scale_ring" in kernel else [])
+                          + [f"f32:{alpha}"])
+    want = (np.float32(alpha) * x).astype(np.float64)
+    return check("y", run.load(y_path), want, 0, 0), secs
+
+
+def case_scale_ring(run):
+    # 3 x 3 tiles over 2 CTAs: each CTA walks several tiles through the ring.
+    return scale(run, "examples/scale_ring.mlir", "sm_90a", 150, 130, 2)
+
+
+def case_scale_ring_sm100(run):
+    return scale(run, "examples/scale_ring.mlir", "sm_100a", 70, 200, 3)
+
+
+def case_tmem_roundtrip_sm100(run):
+    return scale(run, "examples/tmem_roundtrip_sm100.mlir", "sm_100a", 200, 64, 2)
+
+
+def row_softmax(run, arch):
+    rows, cols, diag = 100, 50, 3
+    x = run.rng.standard_normal((rows, 64)).astype(np.float32)
+    x_path = run.save("x", x)
+    y_path = run.save("y", np.full((rows, 64), np.nan, dtype=np.float32))
+    lse_path = run.save("lse", np.full((rows + 7,), np.nan, dtype=np.float32))
+    secs = run.interp_run("examples/row_softmax.mlir", arch, str(math.ceil(rows / 64)),
+                          [x_path, y_path, lse_path, f"i32:{rows}", f"i32:{cols}",
+                           f"i32:{diag}"])
+    c = np.arange(64)[None, :]
+    r = np.arange(rows)[:, None]
+    keep = (c < cols) & (c <= r + diag)
+    s = np.where(keep, x.astype(np.float64), -np.inf)
+    mx = s.max(axis=1, keepdims=True)
+    p = np.exp(s - mx)
+    total = p.sum(axis=1, keepdims=True)
+    err = check("y", run.load(y_path), p / total, 1e-6, 1e-5)
+    lse = run.load(lse_path)
+    check("lse", lse[:rows], (mx + np.log(total))[:, 0], 1e-5, 1e-5)
+    if not np.all(np.isnan(lse[rows:])):
+        raise AssertionError("lse: rows past `rows` were written")
+    return err, secs
+
+
+def case_row_softmax(run):
+    return row_softmax(run, "sm_90a")
+
+
+def case_row_softmax_sm100(run):
+    return row_softmax(run, "sm_100a")
+
+
+# ---------------------------------------------------------------- attention
+
+
+def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
+    kernel = ("jagged_attention/attention_fwd_sm90.mlir" if arch == "sm_90a"
+              else "jagged_attention/attention_fwd_sm100.mlir")
+    lengths = list(lengths)
+    tokens = sum(lengths)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    width = heads * head_dim
+    q_path, q = run.bf16_input("q", (tokens, width))
+    k_path, k = run.bf16_input("k", (tokens, width))
+    v_path, v = run.bf16_input("v", (tokens, width))
+    o_path = run.save("o", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
+    lse_path = run.save("lse", np.full((heads, tokens), np.nan, dtype=np.float32))
+    off_path = run.save("offsets", offsets)
+    scale = 1 / math.sqrt(head_dim) if scale is None else scale
+    q_tiles = max(1, math.ceil(max(lengths) / 128))
+    secs = run.interp_run(kernel, arch, str(grid), [
+        q_path, k_path, v_path, o_path, lse_path, off_path,
+        f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{head_dim}", f"i32:{tokens}",
+        f"i32:{width}", f"i32:{q_tiles}", f"i32:{int(causal)}",
+        f"f32:{scale * math.log2(math.e)!r}"])
+    want_o = np.zeros((tokens, width))
+    want_lse = np.zeros((heads, tokens))
+    for b, n in enumerate(lengths):
+        s0 = offsets[b]
+        for h in range(heads):
+            cols = slice(h * head_dim, (h + 1) * head_dim)
+            qs, ks, vs = q[s0:s0 + n, cols], k[s0:s0 + n, cols], v[s0:s0 + n, cols]
+            s = (qs @ ks.T) * scale
+            if causal:
+                s = np.where(np.tril(np.ones((n, n), dtype=bool)), s, -np.inf)
+            if n == 0:
+                continue
+            mx = s.max(axis=1, keepdims=True)
+            p = np.exp(s - mx)
+            total = p.sum(axis=1, keepdims=True)
+            want_o[s0:s0 + n, cols] = (p / total) @ vs
+            want_lse[h, s0:s0 + n] = (mx + np.log(total))[:, 0]
+    o = from_bf16(run.load(o_path))
+    err = check("o", o, want_o, 1e-2, 1e-2)
+    check("lse", run.load(lse_path), want_lse, 1e-4, 1e-5)
+    return err, secs
+
+
+JAGGED = [0, 1, 63, 129, 200]
+
+
+def attention_cases(arch, suffix):
+    cases = {}
+    for d in (64, 128):
+        for causal in (False, True):
+            name = f"attention_{suffix}_d{d}_{'causal' if causal else 'full'}"
+            cases[name] = (lambda run, d=d, causal=causal:
+                           attention(run, arch, JAGGED, 2, d, causal,
+                                     scale=0.3 if d == 64 else None))
+    return cases
+
+
+CASES = {
+    "gemm_sm90": case_gemm_sm90,
+    "gemm_sm100": case_gemm_sm100,
+    "matmul_nn_sm90": case_matmul_nn_sm90,
+    "matmul_rega_sm90": case_matmul_rega_sm90,
+    "tmem_a_dot_sm100": case_tmem_a_dot_sm100,
+    "tmem_roundtrip_sm100": case_tmem_roundtrip_sm100,
+    "scale_ring": case_scale_ring,
+    "scale_ring_sm100": case_scale_ring_sm100,
+    "row_softmax": case_row_softmax,
+    "row_softmax_sm100": case_row_softmax_sm100,
+}
+CASES.update(attention_cases("sm_90a", "sm90"))
+CASES.update(attention_cases("sm_100a", "sm100"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--interp", default="jfa-interp")
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--kernels", default=os.path.join(here, "..", "..", "kernels"))
+    parser.add_argument("--seed", type=int, default=None,
+                        help="random seed (default: fresh every run)")
+    parser.add_argument("--list", action="store_true")
+    parser.add_argument("cases", nargs="*")
+    opts = parser.parse_args()
+    if opts.list:
+        print("\n".join(CASES))
+        return 0
+    names = opts.cases or list(CASES)
+    seed = opts.seed if opts.seed is not None else int.from_bytes(os.urandom(4), "little")
+    failures = 0
+    for name in names:
+        if name not in CASES:
+            print(f"unknown case {name}; --list shows them", file=sys.stderr)
+            return 2
+        rng = np.random.default_rng(seed)
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                err, secs = CASES[name](Run(opts.interp, opts.kernels, tmp, rng))
+                print(f"PASS {name}: max abs error {err:.3g} ({secs:.1f} s, seed {seed})")
+            except (AssertionError, RuntimeError) as e:
+                failures += 1
+                print(f"FAIL {name} (seed {seed}): {e}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

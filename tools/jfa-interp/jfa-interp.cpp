@@ -1,0 +1,168 @@
+//===- jfa-interp.cpp - run a JFA kernel on the CPU -----------------------===//
+//
+//   jfa-interp KERNEL.mlir --arch sm_100a|sm_90a --grid X[,Y[,Z]] ARG...
+//
+// One ARG per kernel parameter, in order: a .npy file for a TMA descriptor
+// or pointer (read before the run, written back after it), or TYPE:VALUE for
+// a scalar (i32:7, f32:0.125). Exit status 0 on a clean run; 1 with located
+// diagnostics on a deadlock, a race, an out-of-bounds index or anything the
+// interpreter does not model. See docs/INTERPRETER.md.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline.h"
+#include "lib/Interpreter/Interpreter.h"
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("jfa-interp options");
+static cl::list<std::string> positional(cl::Positional, cl::OneOrMore,
+                                        cl::desc("<kernel.mlir> <arg>..."),
+                                        cl::cat(category));
+static cl::opt<std::string> arch("arch",
+                                 cl::desc("target: sm_90a or sm_100a"),
+                                 cl::cat(category));
+static cl::opt<std::string> grid("grid", cl::desc("X[,Y[,Z]] CTAs"),
+                                 cl::init("1"), cl::cat(category));
+static cl::opt<std::string>
+    kernelName("kernel", cl::desc("the jfa.kernel to run (default: the only one)"),
+               cl::cat(category));
+static cl::opt<bool> verbose("v", cl::desc("one line per CTA"),
+                             cl::cat(category));
+
+static int fail(const Twine &message) {
+  llvm::errs() << "jfa-interp: error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "jfa-interp: runs a JFA kernel on the CPU and checks its "
+      "synchronization\n\n  jfa-interp KERNEL.mlir --arch sm_90a|sm_100a "
+      "--grid X[,Y[,Z]] ARG...\n");
+
+  std::string inputFile = positional.front();
+  jfa::interp::RunOptions options;
+  if (arch.empty())
+    return fail("give the target with --arch (" + jfa::knownTargetNames() +
+                ")");
+  std::optional<jfa::Target> target = jfa::lookupTarget(arch);
+  if (!target)
+    return fail("unknown --arch '" + arch +
+                "'; known targets: " + jfa::knownTargetNames());
+  options.target = *target;
+  {
+    SmallVector<StringRef, 3> parts;
+    StringRef(grid).split(parts, ',');
+    if (parts.size() > 3)
+      return fail("--grid '" + grid + "' has more than three dimensions");
+    for (auto [i, part] : llvm::enumerate(parts)) {
+      int64_t n;
+      if (part.trim().getAsInteger(10, n) || n < 1)
+        return fail("--grid '" + grid +
+                    "': each dimension must be a positive integer");
+      options.grid[i] = n;
+    }
+  }
+  options.args.assign(positional.begin() + 1, positional.end());
+  options.verbose = verbose;
+
+  std::string error;
+  auto buffer = openInputFile(inputFile, &error);
+  if (!buffer)
+    return fail("cannot read " + inputFile + ": " + error);
+
+  DialectRegistry registry;
+  jfa::registerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  // Parse with the parser's state kept, to name values as the source does.
+  Block block;
+  AsmParserState asmState;
+  ParserConfig config(&context);
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
+    return 1;
+  OwningOpRef<ModuleOp> module;
+  if (block.getOperations().size() == 1 && isa<ModuleOp>(block.front())) {
+    module = cast<ModuleOp>(block.front());
+    module->getOperation()->remove();
+  } else {
+    module = ModuleOp::create(UnknownLoc::get(&context));
+    module->getBody()->getOperations().splice(
+        module->getBody()->begin(), block.getOperations());
+  }
+  if (failed(verify(*module)))
+    return 1;
+  auto text = [](llvm::SMRange range) {
+    return std::string(range.Start.getPointer(),
+                       range.End.getPointer() - range.Start.getPointer());
+  };
+  for (const auto &def : asmState.getOpDefs()) {
+    for (const auto &group : def.resultGroups) {
+      std::string name = text(group.definition.loc);
+      unsigned end = def.op->getNumResults();
+      for (const auto &other : def.resultGroups)
+        if (other.startIndex > group.startIndex)
+          end = std::min(end, other.startIndex);
+      size_t colon = name.find(':');
+      std::string base = name.substr(0, colon);
+      for (unsigned r = group.startIndex; r < end; ++r)
+        options.valueNames[def.op->getResult(r)] =
+            end - group.startIndex > 1
+                ? base + "#" + std::to_string(r - group.startIndex)
+                : base;
+    }
+  }
+  for (const auto &def : asmState.getBlockDefs())
+    for (auto [i, arg] : llvm::enumerate(def.arguments))
+      if (i < def.block->getNumArguments() && arg.loc.isValid())
+        options.valueNames[def.block->getArgument(i)] = text(arg.loc);
+
+  // The target must have every op the kernel uses.
+  PassManager pm(&context);
+  jfa::JFACheckTargetOptions checkOptions;
+  checkOptions.arch = arch;
+  pm.addPass(jfa::createJFACheckTarget(checkOptions));
+  if (failed(pm.run(*module)))
+    return 1;
+
+  jfa::KernelOp kernel;
+  SmallVector<jfa::KernelOp> kernels(module->getOps<jfa::KernelOp>());
+  if (kernels.empty())
+    return fail(inputFile + " defines no jfa.kernel");
+  if (!kernelName.empty()) {
+    for (auto k : kernels)
+      if (k.getSymName() == kernelName)
+        kernel = k;
+    if (!kernel)
+      return fail(inputFile + " has no jfa.kernel @" + kernelName);
+  } else if (kernels.size() > 1) {
+    return fail(inputFile + " defines several kernels; choose one with "
+                            "--kernel NAME");
+  } else {
+    kernel = kernels.front();
+  }
+  if (failed(jfa::interp::runKernel(kernel, options)))
+    return 1;
+  return 0;
+}
