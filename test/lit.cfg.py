@@ -19,6 +19,19 @@ config.substitutions.append(("%kernels", os.path.join(config.jfa_src_root, "kern
 config.substitutions.append(("%jfa_src", config.jfa_src_root))
 config.substitutions.append(("%jfa_obj", config.jfa_obj_root))
 
+# A Python with numpy runs the interpreter's kernel checks (setup.sh installs
+# python3-numpy for the system Python).
+import subprocess
+python = None
+for candidate in ["/usr/bin/python3", shutil.which("python3")]:
+    if candidate and os.path.exists(candidate) and subprocess.run(
+            [candidate, "-c", "import numpy"], capture_output=True).returncode == 0:
+        python = candidate
+        break
+if python:
+    config.available_features.add("numpy")
+config.substitutions.append(("%python", python or shutil.which("python3") or "python3"))
+
 ptxas = os.path.join(config.cuda_home, "bin", "ptxas")
 if not os.path.exists(ptxas):
     ptxas = shutil.which("ptxas") or ""

@@ -237,7 +237,9 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
     return err, secs
 
 
-JAGGED = [0, 1, 63, 129, 200]
+# Empty sequences (first and last), length 1, lengths around the 128-row
+# tile, and one of three k tiles (the steady state of the pipelines).
+JAGGED = [0, 1, 63, 64, 65, 127, 128, 129, 300, 0]
 
 
 def attention_cases(arch, suffix):
