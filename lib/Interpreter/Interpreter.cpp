@@ -2050,6 +2050,13 @@ LogicalResult Interpreter::loadArguments() {
         for (size_t d = rank - 1; d < shape.size(); ++d)
           last *= shape[d];
         state.dims.push_back(last);
+        // The hardware's rule (the runtime rejects such tensors too).
+        int64_t rowBytes = last * state.array.itemBytes();
+        if (rank == 2 && rowBytes % 16 != 0)
+          return kernel.emitError()
+                 << where() << ": TMA needs row strides that are multiples "
+                 << "of 16 bytes; the rows of '" << spec << "' are "
+                 << rowBytes << " bytes";
       }
     } else if (type.isIntOrFloat()) {
       state.kind = ArgState::Scalar;
