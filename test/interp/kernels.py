@@ -112,11 +112,11 @@ def matmul_nn(run, kernel, m, n, k):
 
 
 def case_gemm_sm90(run):
-    return gemm_nt(run, "gemm/gemm_sm90.mlir", "sm_90a", 200, 300, 136, "bf16", 128, 256)
+    return gemm_nt(run, "gemm/gemm_sm90.mlir", "sm_90a", 200, 296, 136, "bf16", 128, 256)
 
 
 def case_gemm_sm100(run):
-    return gemm_nt(run, "gemm/gemm_sm100.mlir", "sm_100a", 200, 300, 136, "bf16", 128, 256)
+    return gemm_nt(run, "gemm/gemm_sm100.mlir", "sm_100a", 200, 296, 136, "bf16", 128, 256)
 
 
 def case_tmem_a_dot_sm100(run):
@@ -124,11 +124,11 @@ def case_tmem_a_dot_sm100(run):
 
 
 def case_matmul_nn_sm90(run):
-    return matmul_nn(run, "examples/matmul_nn_sm90.mlir", 100, 70, 80)
+    return matmul_nn(run, "examples/matmul_nn_sm90.mlir", 100, 72, 80)
 
 
 def case_matmul_rega_sm90(run):
-    return matmul_nn(run, "examples/matmul_rega_sm90.mlir", 100, 70, 80)
+    return matmul_nn(run, "examples/matmul_rega_sm90.mlir", 100, 72, 80)
 
 
 # ---------------------------------------------------------------- elementwise
@@ -148,7 +148,7 @@ def scale(run, kernel, arch, rows, cols, grid, alpha=0.75):
 
 def case_scale_ring(run):
     # 3 x 3 tiles over 2 CTAs: each CTA walks several tiles through the ring.
-    return scale(run, "examples/scale_ring.mlir", "sm_90a", 150, 130, 2)
+    return scale(run, "examples/scale_ring.mlir", "sm_90a", 150, 132, 2)
 
 
 def case_scale_ring_sm100(run):
