@@ -712,6 +712,11 @@ void CTARun::reportDeadlock() {
 
 LogicalResult CTARun::setUp() {
   Block &body = kernel.getBodyBlock();
+  if (auto cluster = kernel.getClusterDims())
+    for (int32_t d : *cluster)
+      if (d > 1)
+        return kernel.emitError("jfa-interp does not model clusters of more "
+                                "than one CTA (cluster(...))");
   AsyncTasksOp tasks;
   for (Operation &op : body)
     if (auto t = dyn_cast<AsyncTasksOp>(op))
