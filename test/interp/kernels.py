@@ -242,6 +242,19 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
 JAGGED = [0, 1, 63, 64, 65, 127, 128, 129, 300, 0]
 
 
+def attention_delta(run, arch, tokens, heads, head_dim):
+    """The backward's row term: delta[h, t] = sum_d o[t, h, d] do[t, h, d]."""
+    width = heads * head_dim
+    o_path, o = run.bf16_input("o", (tokens, width))
+    do_path, do = run.bf16_input("do", (tokens, width))
+    delta_path = run.save("delta", np.full((heads, tokens), np.nan, dtype=np.float32))
+    grid = f"{math.ceil(tokens / 128)},{heads}"
+    secs = run.interp_run("jagged_attention/attention_bwd_delta.mlir", arch, grid,
+                          [o_path, do_path, delta_path, f"i32:{tokens}", f"i32:{head_dim}"])
+    want = (o * do).reshape(tokens, heads, head_dim).sum(axis=2).T
+    return check("delta", run.load(delta_path), want, 1e-5, 1e-5), secs
+
+
 def attention_cases(arch, suffix):
     cases = {}
     for d in (64, 128):
@@ -265,6 +278,10 @@ CASES = {
     "row_softmax": case_row_softmax,
     "row_softmax_sm100": case_row_softmax_sm100,
 }
+for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
+    for d in (64, 128):
+        CASES[f"attention_delta_{suffix}_d{d}"] = (
+            lambda run, arch=arch, d=d: attention_delta(run, arch, 300, 3, d))
 CASES.update(attention_cases("sm_90a", "sm90"))
 CASES.update(attention_cases("sm_100a", "sm100"))
 
