@@ -338,8 +338,8 @@ static LogicalResult verifyNotTransposed(Operation *op, SlotType slot) {
   if (slot.getTransposed())
     return op->emitOpError()
            << "cannot use the transposed view " << slot
-           << "; only jfa.async_dot and jfa.tc_dot read transposed slots "
-              "(as B)";
+           << "; only the tensor cores read transposed slots (jfa.async_dot "
+              "as A or B, jfa.tc_dot as B)";
   return success();
 }
 
@@ -458,12 +458,20 @@ LogicalResult TMAStoreOp::verify() {
 
 /// What both MMA generations need of A (M x K) and B (N x K): 2-d, bf16 or
 /// f16, K-major with a common K that is a multiple of 16, swizzled.
-static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b) {
+/// A transposed (M-major) A is wgmma's transpose-A: one warpgroup's 64 rows,
+/// stored as K rows of 64 elements that span the 128-byte swizzle.
+static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b,
+                                       bool allowTransposedA) {
   if (a.getShape().size() != 2 || b.getShape().size() != 2)
     return op->emitOpError() << "A and B must be 2-d slots";
-  if (a.getTransposed())
-    return op->emitOpError() << "A cannot be a transposed view (M-major A is "
-                                "not supported yet)";
+  if (a.getTransposed() && !allowTransposedA)
+    return op->emitOpError() << "A cannot be a transposed view here (M-major "
+                                "A for tcgen05 is not supported yet)";
+  if (a.getTransposed() && (a.getShape()[0] != 64 || a.getSwizzle() != 128))
+    return op->emitOpError()
+           << "a transposed (M-major) A must be 64 rows (one warpgroup's) "
+              "in a 128-byte swizzled slot, got "
+           << a;
   Type element = a.getElementType();
   if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
     return op->emitOpError()
@@ -504,7 +512,7 @@ LogicalResult AsyncDotOp::verify() {
   auto acc = getAcc().getType();
   int64_t m, n = b.getShape().size() == 2 ? b.getShape()[0] : 0;
   if (auto a = dyn_cast<SlotType>(getA().getType())) {
-    if (failed(verifyMmaOperands(*this, a, b)))
+    if (failed(verifyMmaOperands(*this, a, b, /*allowTransposedA=*/true)))
       return failure();
     m = a.getShape()[0];
   } else {
@@ -553,7 +561,7 @@ LogicalResult TcDotOp::verify() {
                          << acc;
   int64_t m;
   if (auto a = dyn_cast<SlotType>(getA().getType())) {
-    if (failed(verifyMmaOperands(*this, a, b)))
+    if (failed(verifyMmaOperands(*this, a, b, /*allowTransposedA=*/false)))
       return failure();
     m = a.getShape()[0];
   } else {

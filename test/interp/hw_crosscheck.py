@@ -6,7 +6,7 @@ H200 (there), and the outputs are compared bit by bit.
   here:  hw_crosscheck.py prepare DIR --interp build/bin/jfa-interp
          (writes DIR/<case>/ inputs and the interpreter's outputs; also
           compile DIR/gemm_sm90.cubin with jfac)
-  there: hw_crosscheck.py gpu DIR OUTDIR --lib LIB --gemm-cubin CUBIN
+  there: hw_crosscheck.py gpu DIR OUTDIR --lib LIB --gemm-cubin CUBIN --tn-cubin CUBIN
          (torch + the jfa package on PYTHONPATH; needs no numpy)
   here:  hw_crosscheck.py compare DIR OUTDIR
 """
@@ -20,6 +20,8 @@ import sys
 CASES = {
     "gemm_200x296x136": ("gemm", dict(m=200, n=296, k=136)),
     "gemm_512x768x1024": ("gemm", dict(m=512, n=768, k=1024)),
+    # M-major A and N-major B (examples/matmul_tn_sm90.mlir), f32 out.
+    "matmul_tn_200x136x264": ("matmul_tn", dict(m=200, n=136, k=264)),
 }
 for d in (64, 128):
     for causal in (0, 1):
@@ -65,6 +67,7 @@ def gpu(opts):
         write_npy_raw(path, descr, list(t.shape), payload)
 
     gemm = Module(opts.lib, opts.gemm_cubin)
+    tn = Module(opts.lib, opts.tn_cubin)
     for name, (kind, p) in CASES.items():
         src = os.path.join(opts.dir, name)
         dst = os.path.join(opts.out, name)
@@ -78,6 +81,22 @@ def gpu(opts):
                                                ("i32", p["k"])])
             torch.cuda.synchronize()
             save(os.path.join(dst, "c.npy"), c)
+        elif kind == "matmul_tn":
+            a = load(os.path.join(src, "a.npy"), torch.bfloat16)
+            b = load(os.path.join(src, "b.npy"), torch.bfloat16)
+            c = torch.full((p["m"], p["n"]), float("nan"), device="cuda", dtype=torch.float32)
+            grid = math.ceil(p["m"] / 64) * math.ceil(p["n"] / 64)
+            tn.launch("matmul_tn_sm90", (grid,), [a, b, c, ("i32", p["m"]), ("i32", p["n"]),
+                                                   ("i32", p["k"])])
+            torch.cuda.synchronize()
+            save(os.path.join(dst, "c.npy"), c)
+            # The hardware against an fp64 reference as well: the new
+            # transpose-A path is checked here, not only the interpreter.
+            ref = a.double().T @ b.double()
+            err = ((c.double() - ref).abs().max() / ref.abs().max()).item()
+            print(f"gpu: matmul_tn max error / max |ref| = {err:.3g}")
+            if not err < 1e-5:
+                raise SystemExit("gpu: matmul_tn_sm90 is wrong on the hardware")
         else:
             heads, d = p["heads"], p["head_dim"]
             q = load(os.path.join(src, "q.npy"), torch.bfloat16)
@@ -116,6 +135,14 @@ def prepare(opts):
             grid = math.ceil(m / 128) * math.ceil(n / 256)
             cmd = [opts.interp, os.path.join(kernels, "gemm/gemm_sm90.mlir"), "--arch", "sm_90a",
                    "--grid", str(grid), a, b, c, f"i32:{m}", f"i32:{n}", f"i32:{k}"]
+        elif kind == "matmul_tn":
+            m, n, k = p["m"], p["n"], p["k"]
+            a = save("a", to_bf16(rng.standard_normal((k, m))))
+            b = save("b", to_bf16(rng.standard_normal((k, n))))
+            c = interp("c", np.full((m, n), np.nan, dtype=np.float32))
+            grid = math.ceil(m / 64) * math.ceil(n / 64)
+            cmd = [opts.interp, os.path.join(kernels, "examples/matmul_tn_sm90.mlir"), "--arch",
+                   "sm_90a", "--grid", str(grid), a, b, c, f"i32:{m}", f"i32:{n}", f"i32:{k}"]
         else:
             lengths, heads, hd = p["lengths"], p["heads"], p["head_dim"]
             tokens = sum(lengths)
@@ -141,7 +168,7 @@ def compare(opts):
     import numpy as np
     rows = []
     for name, (kind, p) in CASES.items():
-        outs = ["c"] if kind == "gemm" else ["o", "lse"]
+        outs = ["o", "lse"] if kind == "attention" else ["c"]
         for out in outs:
             mine = np.load(os.path.join(opts.dir, name, f"interp_{out}.npy"))
             hw = np.load(os.path.join(opts.out, name, f"{out}.npy"))
@@ -213,6 +240,7 @@ def main():
     g.add_argument("out")
     g.add_argument("--lib", required=True)
     g.add_argument("--gemm-cubin", required=True)
+    g.add_argument("--tn-cubin", required=True, help="examples/matmul_tn_sm90.mlir compiled")
     c = sub.add_parser("compare")
     c.add_argument("dir")
     c.add_argument("out")

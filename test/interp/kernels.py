@@ -111,6 +111,18 @@ def matmul_nn(run, kernel, m, n, k):
     return check("C", run.load(c_path), a @ b, 1e-4, 1e-5), secs
 
 
+def case_matmul_tn_sm90(run):
+    """C[M, N] = A^T B, A stored [K, M], B stored [K, N]."""
+    m, n, k = 72, 80, 100
+    a_path, a = run.bf16_input("a", (k, m))
+    b_path, b = run.bf16_input("b", (k, n))
+    c_path = run.save("c", np.full((m, n), np.nan, dtype=np.float32))
+    grid = math.ceil(m / 64) * math.ceil(n / 64)
+    secs = run.interp_run("examples/matmul_tn_sm90.mlir", "sm_90a", str(grid),
+                          [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}"])
+    return check("C", run.load(c_path), a.T @ b, 1e-4, 1e-5), secs
+
+
 def case_gemm_sm90(run):
     return gemm_nt(run, "gemm/gemm_sm90.mlir", "sm_90a", 200, 296, 136, "bf16", 128, 256)
 
@@ -271,6 +283,7 @@ CASES = {
     "gemm_sm100": case_gemm_sm100,
     "matmul_nn_sm90": case_matmul_nn_sm90,
     "matmul_rega_sm90": case_matmul_rega_sm90,
+    "matmul_tn_sm90": case_matmul_tn_sm90,
     "tmem_a_dot_sm100": case_tmem_a_dot_sm100,
     "tmem_roundtrip_sm100": case_tmem_roundtrip_sm100,
     "scale_ring": case_scale_ring,

@@ -89,7 +89,10 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
 
     Type i64 = b.getI64Type();
     Value baseA;
-    if (slotA) {
+    if (slotA && slotA.getTransposed()) {
+      // An M-major A is one warpgroup's 64 rows (the verifier's rule).
+      baseA = LLVM::PtrToIntOp::create(b, i64, adaptor.getA());
+    } else if (slotA) {
       // Warpgroup g multiplies rows [64g, 64g + 64) of A.
       Value g = LLVM::ZExtOp::create(b, i64, adaptor.getWarpgroup());
       baseA = b.add(LLVM::PtrToIntOp::create(b, i64, adaptor.getA()),
@@ -130,7 +133,8 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
           b, structType, acc, descA, descB, shape, type, type,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row, layoutB,
+          slotA.getTransposed() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          layoutB,
           /*satfinite=*/NVVM::MMAIntOverflowAttr());
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);

@@ -137,3 +137,30 @@ jfa.kernel @register_a() warps(4) {
   %acc = arith.constant dense<0.0> : vector<32xf32>
   %d = jfa.warpgroup_dot %p, %sb, %acc, %wg : vector<16xbf16>, !jfa.slot<64x32xbf16, swizzle 64>, vector<32xf32>
 }
+
+// -----
+
+// A transposed (M-major) A, as the attention backward reads dS for
+// dK = dS^T Q: A's layout is col (wgmma's transpose-A bit), its base is the
+// slot itself (one warpgroup's 64 rows; no per-warpgroup offset) and its k16
+// step is 16 stored rows of 128 bytes = 2048 bytes. B is K-major: 32 bytes.
+// CHECK-LABEL: llvm.func @transposed_a
+// CHECK-NOT: llvm.zext
+// CHECK: %[[BASEA:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.add %[[BASEA]], %{{.*}} : i64
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <col>]
+// CHECK: llvm.mlir.constant(2048 : i64) : i64
+// CHECK-NEXT: llvm.add %[[BASEA]], %{{.*}} : i64
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <col>], B[<bf16>, <one>, <col>]
+jfa.kernel @transposed_a() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 32x64xbf16, swizzle 128>
+  %b = jfa.local_alloc {offset = 4096 : i64} : !jfa.smem<1 x 64x32xbf16, swizzle 64>
+  %c0 = arith.constant 0 : i32
+  %sa = jfa.slot %a[%c0] : !jfa.smem<1 x 32x64xbf16, swizzle 128>, i32
+  %at = jfa.transpose %sa : !jfa.slot<32x64xbf16, swizzle 128>
+  %sb = jfa.slot %b[%c0] : !jfa.smem<1 x 64x32xbf16, swizzle 64>, i32
+  %wg = arith.constant 0 : i32
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  %d = jfa.warpgroup_dot %at, %sb, %acc, %wg : !jfa.slot<64x32xbf16, swizzle 128, transposed>, !jfa.slot<64x32xbf16, swizzle 64>, vector<32xf32>
+}

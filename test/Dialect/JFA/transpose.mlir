@@ -31,7 +31,7 @@ jfa.kernel @k() warps(4) {
   %c0 = arith.constant 0 : i32
   %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
   %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
-  // expected-error @+1 {{'jfa.local_load' op cannot use the transposed view '!jfa.slot<64x64xbf16, swizzle 128, transposed>'; only jfa.async_dot and jfa.tc_dot read transposed slots (as B)}}
+  // expected-error @+1 {{'jfa.local_load' op cannot use the transposed view '!jfa.slot<64x64xbf16, swizzle 128, transposed>'; only the tensor cores read transposed slots (jfa.async_dot as A or B, jfa.tc_dot as B)}}
   %t = jfa.local_load %vt : !jfa.slot<64x64xbf16, swizzle 128, transposed> -> tensor<64x64xbf16>
 }
 
@@ -56,8 +56,36 @@ jfa.kernel @k() warps(4) {
   %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
   %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
-  // expected-error @+1 {{'jfa.async_dot' op A cannot be a transposed view (M-major A is not supported yet)}}
+  // An M-major A (wgmma's transpose-A), as dK = dS^T Q reads dS.
+  // CHECK: jfa.async_dot %{{.*}}, %{{.*}}, %{{.*}} : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128>
   %d = jfa.async_dot %vt, %vs, %z : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %v = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
+  %acc = jfa.tmem_alloc : !jfa.tmem<128x64xf32>
+  %true = arith.constant true
+  // expected-error @+1 {{'jfa.tc_dot' op A cannot be a transposed view here (M-major A for tcgen05 is not supported yet)}}
+  jfa.tc_dot %vt, %vs, %acc, %true : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128>, !jfa.tmem<128x64xf32>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %v = jfa.local_alloc : !jfa.smem<1 x 64x32xbf16, swizzle 64>
+  %b = jfa.local_alloc : !jfa.smem<1 x 64x32xbf16, swizzle 64>
+  %c0 = arith.constant 0 : i32
+  %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x32xbf16, swizzle 64>, i32
+  %bs = jfa.slot %b[%c0] : !jfa.smem<1 x 64x32xbf16, swizzle 64>, i32
+  %vt = jfa.transpose %vs : !jfa.slot<64x32xbf16, swizzle 64>
+  %z = arith.constant dense<0.0> : tensor<32x64xf32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.async_dot' op a transposed (M-major) A must be 64 rows (one warpgroup's) in a 128-byte swizzled slot, got '!jfa.slot<32x64xbf16, swizzle 64, transposed>'}}
+  %d = jfa.async_dot %vt, %bs, %z : !jfa.slot<32x64xbf16, swizzle 64, transposed>, !jfa.slot<64x32xbf16, swizzle 64>, tensor<32x64xf32, #jfa.wgmma_acc>
 }
 
 // -----
