@@ -33,13 +33,13 @@ class Module:
         self._keep = []
 
     def launch(self, kernel, grid, args, stream=0):
-        """args: torch tensors (as TMA tensors) or ('i32', v) / ('f32', v)."""
+        """args: torch tensors (as TMA tensors) or ("ptr", address) / ("i32", v) / ("f32", v)."""
         packed = (_Arg * len(args))()
         keep = []
         for i, a in enumerate(args):
             if isinstance(a, tuple):
                 kind, v = a
-                packed[i].kind = {"i32": I32, "i64": I64, "f32": F32}[kind]
+                packed[i].kind = {"ptr": PTR, "i32": I32, "i64": I64, "f32": F32}[kind]
                 setattr(packed[i].value, kind, v)
                 continue
             shape = (ctypes.c_uint64 * a.dim())(*a.shape)

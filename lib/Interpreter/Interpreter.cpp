@@ -34,6 +34,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -191,18 +192,19 @@ struct Shadow {
 struct ArgState {
   enum Kind { Scalar, Desc, Ptr } kind = Scalar;
   std::string path;
-  NpyArray array;
+  /// Shared by the arguments given the same file: the same device memory.
+  std::shared_ptr<NpyArray> array;
   Type elem;
   /// Desc: the global tensor's sizes, outermost first, at the box's rank.
   SmallVector<int64_t, 2> dims;
   TileP scalar;
   std::string name;
 
-  int64_t numElements() const { return array.numElements(); }
+  int64_t numElements() const { return array->numElements(); }
 
   double load(int64_t i) const {
-    const uint8_t *p = array.data.data() + i * array.itemBytes();
-    const std::string &d = array.descr;
+    const uint8_t *p = array->data.data() + i * array->itemBytes();
+    const std::string &d = array->descr;
     if (d == "<f4") {
       float f;
       std::memcpy(&f, p, 4);
@@ -243,8 +245,8 @@ struct ArgState {
   }
 
   void store(int64_t i, double x) {
-    uint8_t *p = array.data.data() + i * array.itemBytes();
-    const std::string &d = array.descr;
+    uint8_t *p = array->data.data() + i * array->itemBytes();
+    const std::string &d = array->descr;
     if (d == "<f4") {
       float f = float(x);
       std::memcpy(p, &f, 4);
@@ -639,6 +641,10 @@ void CTARun::executorMain(Executor &e) {
     if (!cancelled)
       runKernelBody(e);
   } catch (Abort &) {
+  } catch (std::exception &ex) {
+    kernel.emitError("jfa-interp: internal error in ")
+        << e.label << ": " << ex.what();
+    hasFailed = true;
   }
   std::unique_lock<std::mutex> lock(mutex);
   e.done = true;
@@ -722,6 +728,34 @@ LogicalResult CTARun::setUp() {
     if (auto t = dyn_cast<AsyncTasksOp>(op))
       tasks = t;
 
+  // The per-thread (distributed) forms hold vectors; the interpreter runs
+  // kernels as written.
+  WalkResult distributed = kernel.walk([&](Operation *op) {
+    auto isVector = [](Type t) { return isa<VectorType>(t); };
+    if (llvm::any_of(op->getOperandTypes(), isVector) ||
+        llvm::any_of(op->getResultTypes(), isVector)) {
+      op->emitError("jfa-interp runs kernels as written: this op works on a "
+                    "per-thread vector (the form jfa-distribute-tiles makes)");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (distributed.wasInterrupted())
+    return failure();
+  // In a kernel with tasks, what is outside them runs on every warp: the
+  // interpreter takes only values and allocations from there.
+  if (tasks) {
+    for (Operation &op : body) {
+      if (isa<AsyncTasksOp, LocalAllocOp, AllocBarriersOp, TmemAllocOp,
+              LoadOp>(op) ||
+          isMemoryEffectFree(&op))
+        continue;
+      return op.emitError("jfa-interp models side effects outside "
+                          "jfa.async_tasks only in kernels without tasks; "
+                          "move this op into a task");
+    }
+  }
+
   auto addExecutors = [&](int taskIndex, TaskOp task, int64_t firstWarp,
                           int64_t numWarps) {
     int numWg = numWarps % 4 == 0 ? int(numWarps / 4) : 1;
@@ -771,8 +805,9 @@ LogicalResult CTARun::setUp() {
       b.alloc = &op;
       b.numSlots = type.getNumSlots();
       ArrayRef<int64_t> shape = type.getShape();
-      b.rows = shape.size() == 2 ? shape[0] : 1;
-      b.cols = shape.back();
+      // A rank-1 slot is N rows of one element, as a rank-1 tile is.
+      b.rows = shape[0];
+      b.cols = shape.size() == 2 ? shape[1] : 1;
       if (shape.size() > 2)
         return alloc.emitError("jfa-interp models slots of rank 1 and 2");
       b.elem = type.getElementType();
@@ -976,6 +1011,14 @@ RtValue CTARun::elementwise(Executor &e, Operation *op,
   for (Value v : op->getOperands())
     in.push_back(&data(e, op, v));
   TileP out = newTile(resultType);
+  // A per-thread scalar combined with a tile must be uniform per warpgroup.
+  SmallVector<Tile, 3> uniform(in.size());
+  if (!out->shape.empty())
+    for (auto [k, v] : llvm::enumerate(op->getOperands()))
+      if (in[k]->varying) {
+        uniform[k].v = {scalar(e, op, v)};
+        in[k] = &uniform[k];
+      }
   size_t n = out->v.size();
   bool varying = false;
   if (out->shape.empty()) {
@@ -1249,13 +1292,24 @@ bool CTARun::execArith(Executor &e, Operation *op) {
           return 0;
         });
       })
-      .Case<arith::TruncFOp, arith::ExtFOp, arith::SIToFPOp, arith::ExtSIOp,
-            arith::TruncIOp, arith::IndexCastOp>(
+      .Case<arith::TruncFOp, arith::ExtFOp, arith::TruncIOp,
+            arith::IndexCastOp>(
           [&](auto) { return unary([](double a) { return a; }); })
+      .Case<arith::SIToFPOp, arith::ExtSIOp>([&](auto) {
+        // An i1 `true` is -1 as a signed value.
+        return unary([&](double a) { return w == 1 && a != 0 ? -1.0 : a; });
+      })
       .Case<arith::UIToFPOp, arith::ExtUIOp, arith::IndexCastUIOp>(
           [&](auto) { return unary([&](double a) { return double(u(a)); }); })
       .Case<arith::FPToSIOp>([&](auto) {
-        return unary([](double a) { return std::isnan(a) ? 0.0 : std::trunc(a); });
+        // The GPU saturates (and gives 0 for NaN).
+        return unary([&](double a) {
+          if (std::isnan(a))
+            return 0.0;
+          unsigned bits = bitWidth(elementTypeOf(rt));
+          double hi = std::ldexp(1.0, int(bits) - 1);
+          return std::clamp(std::trunc(a), -hi, hi - 1);
+        });
       })
       .Case<math::ExpOp>([&](auto) { return unary([](double a) { return std::exp(float(a)); }); })
       .Case<math::Exp2Op>([&](auto) { return unary([](double a) { return std::exp2(float(a)); }); })
@@ -1376,7 +1430,8 @@ void CTARun::maybeCompletePhase(int b) {
   s.doneValid[parity] = true;
   ++s.completed;
   s.arrivals = 0;
-  s.phase.assign(numComps, 0);
+  // s.phase stays joined: the arrivals on one mbarrier form a release
+  // sequence, so a later phase's waiter acquires the earlier phases too.
 }
 
 void CTARun::arrive(Executor &e, Operation *op, int b, int64_t count,
@@ -1451,6 +1506,11 @@ std::pair<int64_t, int64_t> CTARun::tmemColumns(Operation *op,
     fail(op, "accesses columns [" + Twine(firstElem) + ", " +
                  Twine(firstElem + elems) + ") of a tensor-memory tile of " +
                  Twine(type.getShape()[1]) + " columns");
+  if (bits == 16 && firstElem % 2 != 0)
+    fail(op, "accesses a 16-bit tensor-memory tile from column " +
+                 Twine(firstElem) +
+                 "; it packs two elements per 32-bit column, so the first "
+                 "column must be even");
   int64_t lo = t.column + firstElem * bits / 32;
   int64_t hi = t.column + ((firstElem + elems) * bits + 31) / 32;
   return {lo, hi};
@@ -1739,6 +1799,8 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         bool ready = (parity == 0 || parity == 1) && phaseDone(b, parity);
         if (ready)
           acquirePhase(e, b, parity);
+        else
+          yieldToScheduler(e); // a spin: let the others move
         set(e, wait.getReady(),
             makeData(newScalar(wait.getType(), ready ? 1 : 0)));
       })
@@ -1765,7 +1827,7 @@ void CTARun::execJFA(Executor &e, Operation *op) {
             int64_t gr = row0 + r, gc = col0 + c;
             bool inside = gr >= 0 && gr < grows && gc >= 0 && gc < gcols;
             buf.data[(slot.index * buf.rows + r) * buf.cols + c] =
-                inside ? arg.load(gr * gcols + gc) : 0.0;
+                inside ? roundTo(buf.elem, arg.load(gr * gcols + gc)) : 0.0;
           }
         completeTx(op, b, type.getBoxBytes());
       })
@@ -1852,7 +1914,9 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         RtValue d = get(e, dot.getAcc());
         bool accumulate = scalar(e, op, dot.getAccumulate()) != 0;
         auto dType = cast<TensorMemoryType>(d.type);
-        int64_t m = dType.getShape()[0], n = dType.getShape()[1];
+        // N is B's rows; the accumulator may be wider (the rest is untouched).
+        int64_t m = dType.getShape()[0];
+        int64_t n = cast<SlotType>(b.type).getShape()[0];
         int64_t k = cast<SlotType>(b.type).getShape()[1];
         ++e.tcIssued;
         join(e.tcVC, e.vc);
@@ -1988,6 +2052,18 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         int64_t stride = intScalar(e, op, store.getRowStride());
         int64_t count = intScalar(e, op, store.getCount());
         auto [lo, hi] = ownedRows(e, op, in.layout, in.rows());
+        // The vector stores the lowering emits (see the op's description).
+        int64_t bytes = in.elem.getIntOrFloatBitWidth() / 8;
+        int64_t width = isa_and_nonnull<TmemRowLayoutAttr>(in.layout)
+                            ? std::max<int64_t>(1, 16 / bytes)
+                        : isa_and_nonnull<WgmmaAccLayoutAttr>(in.layout) ? 2
+                                                                         : 1;
+        width = std::min(width, in.cols());
+        if (offset % width != 0 || stride % width != 0)
+          fail(op, "jfa.store_tile stores runs of " + Twine(width) +
+                       " elements, so its offset (" + Twine(offset) +
+                       ") and row stride (" + Twine(stride) +
+                       ") must be multiples of " + Twine(width));
         for (int64_t r = lo; r < std::min(hi, count); ++r)
           for (int64_t c = 0; c < in.cols(); ++c) {
             int64_t index = offset + r * stride + c;
@@ -2032,31 +2108,37 @@ LogicalResult Interpreter::loadArguments() {
                        : cast<GlobalPtrType>(type).getElementType();
       state.path = spec;
       std::string error;
-      if (!readNpy(spec, state.array, error))
-        return kernel.emitError() << where() << ": " << error;
-      if (!dtypeFits(state.elem, state.array.descr))
+      for (ArgState &other : args)
+        if (other.kind != ArgState::Scalar && other.path == spec)
+          state.array = other.array;
+      if (!state.array) {
+        state.array = std::make_shared<NpyArray>();
+        if (!readNpy(spec, *state.array, error))
+          return kernel.emitError() << where() << ": " << error;
+      }
+      if (!dtypeFits(state.elem, state.array->descr))
         return kernel.emitError()
                << where() << ": '" << spec << "' holds dtype '"
-               << state.array.descr << "'; this parameter needs "
+               << state.array->descr << "'; this parameter needs "
                << dtypeFor(state.elem);
       if (auto desc = dyn_cast<TensorDescType>(type)) {
         size_t rank = desc.getBoxShape().size();
         if (rank > 2)
           return kernel.emitError()
                  << where() << ": jfa-interp models TMA boxes of rank 1 and 2";
-        if (state.array.shape.size() < rank)
+        if (state.array->shape.size() < rank)
           return kernel.emitError()
                  << where() << ": '" << spec << "' has rank "
-                 << state.array.shape.size() << "; the box has rank " << rank;
+                 << state.array->shape.size() << "; the box has rank " << rank;
         // Keep the leading dims, merge the trailing ones into the last.
-        auto &shape = state.array.shape;
+        auto &shape = state.array->shape;
         state.dims.assign(shape.begin(), shape.begin() + (rank - 1));
         int64_t last = 1;
         for (size_t d = rank - 1; d < shape.size(); ++d)
           last *= shape[d];
         state.dims.push_back(last);
         // The hardware's rule (the runtime rejects such tensors too).
-        int64_t rowBytes = last * state.array.itemBytes();
+        int64_t rowBytes = last * state.array->itemBytes();
         if (rank == 2 && rowBytes % 16 != 0)
           return kernel.emitError()
                  << where() << ": TMA needs row strides that are multiples "
@@ -2094,11 +2176,12 @@ LogicalResult Interpreter::loadArguments() {
 }
 
 LogicalResult Interpreter::writeArguments() {
+  std::set<const NpyArray *> written;
   for (auto [i, arg] : llvm::enumerate(args)) {
-    if (arg.kind == ArgState::Scalar)
+    if (arg.kind == ArgState::Scalar || !written.insert(arg.array.get()).second)
       continue;
     std::string error;
-    if (!writeNpy(arg.path, arg.array, error))
+    if (!writeNpy(arg.path, *arg.array, error))
       return kernel.emitError() << "argument " << i << ": " << error;
   }
   return success();

@@ -2,6 +2,8 @@
 #include "lib/Interpreter/Npy.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -100,6 +102,10 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
     error = "'" + path + "' is in Fortran order; save it in C order";
     return false;
   }
+  if (descr.size() < 2) {
+    error = "'" + path + "' has a malformed dtype";
+    return false;
+  }
   array.descr = descr.substr(1, descr.size() - 2);
   if (array.descr.size() >= 1 && array.descr[0] == '|')
     array.descr[0] = '<';
@@ -109,13 +115,35 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
     return false;
   }
   array.shape.clear();
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') {
+    error = "'" + path + "' has a malformed shape " + shape;
+    return false;
+  }
   std::stringstream dims(shape.substr(1, shape.size() - 2));
   std::string dim;
+  // Sizes past 2^40 elements are refused: nothing that large is a test input.
+  const long long limit = 1ll << 40;
+  long long total = 1;
   while (std::getline(dims, dim, ',')) {
     size_t a = dim.find_first_not_of(" ");
     if (a == std::string::npos)
       continue;
-    array.shape.push_back(std::stoll(dim.substr(a)));
+    errno = 0;
+    char *end = nullptr;
+    long long n = std::strtoll(dim.c_str() + a, &end, 10);
+    while (end && *end == ' ')
+      ++end;
+    if (errno || !end || *end != '\0' || n < 0 || n > limit ||
+        (n && total > limit / n)) {
+      error = "'" + path + "' has a malformed shape " + shape;
+      return false;
+    }
+    total *= n;
+    array.shape.push_back(n);
+  }
+  if (array.itemBytes() <= 0 || array.itemBytes() > 16) {
+    error = "'" + path + "' has dtype '" + array.descr + "'";
+    return false;
   }
   size_t dataBytes = size_t(array.numElements() * array.itemBytes());
   size_t dataStart = headerStart + headerLen;

@@ -7,6 +7,7 @@ H200 (there), and the outputs are compared bit by bit.
          (writes DIR/<case>/ inputs and the interpreter's outputs; also
           compile DIR/gemm_sm90.cubin with jfac)
   there: hw_crosscheck.py gpu DIR OUTDIR --lib LIB --gemm-cubin CUBIN --tn-cubin CUBIN
+                                 --delta-cubin CUBIN
          (torch + the jfa package on PYTHONPATH; needs no numpy)
   here:  hw_crosscheck.py compare DIR OUTDIR
 """
@@ -22,6 +23,8 @@ CASES = {
     "gemm_512x768x1024": ("gemm", dict(m=512, n=768, k=1024)),
     # M-major A and N-major B (examples/matmul_tn_sm90.mlir), f32 out.
     "matmul_tn_200x136x264": ("matmul_tn", dict(m=200, n=136, k=264)),
+    # The attention backward's row term (jagged_attention/attention_bwd_delta).
+    "delta_t877_h2_d128": ("delta", dict(tokens=877, heads=2, head_dim=128)),
 }
 for d in (64, 128):
     for causal in (0, 1):
@@ -68,6 +71,7 @@ def gpu(opts):
 
     gemm = Module(opts.lib, opts.gemm_cubin)
     tn = Module(opts.lib, opts.tn_cubin)
+    delta_mod = Module(opts.lib, opts.delta_cubin)
     for name, (kind, p) in CASES.items():
         src = os.path.join(opts.dir, name)
         dst = os.path.join(opts.out, name)
@@ -97,6 +101,20 @@ def gpu(opts):
             print(f"gpu: matmul_tn max error / max |ref| = {err:.3g}")
             if not err < 1e-5:
                 raise SystemExit("gpu: matmul_tn_sm90 is wrong on the hardware")
+        elif kind == "delta":
+            t, h, d = p["tokens"], p["heads"], p["head_dim"]
+            o = load(os.path.join(src, "o.npy"), torch.bfloat16)
+            do = load(os.path.join(src, "do.npy"), torch.bfloat16)
+            delta = torch.full((h, t), float("nan"), device="cuda", dtype=torch.float32)
+            delta_mod.launch("attention_bwd_delta", (math.ceil(t / 128), h),
+                             [o, do, ("ptr", delta.data_ptr()), ("i32", t), ("i32", d)])
+            torch.cuda.synchronize()
+            save(os.path.join(dst, "c.npy"), delta)
+            ref = (o.double() * do.double()).view(t, h, d).sum(dim=2).T
+            err = (delta.double() - ref).abs().max().item()
+            print(f"gpu: delta max |error| = {err:.3g}")
+            if not err < 1e-3:
+                raise SystemExit("gpu: attention_bwd_delta is wrong on the hardware")
         else:
             heads, d = p["heads"], p["head_dim"]
             q = load(os.path.join(src, "q.npy"), torch.bfloat16)
@@ -143,6 +161,14 @@ def prepare(opts):
             grid = math.ceil(m / 64) * math.ceil(n / 64)
             cmd = [opts.interp, os.path.join(kernels, "examples/matmul_tn_sm90.mlir"), "--arch",
                    "sm_90a", "--grid", str(grid), a, b, c, f"i32:{m}", f"i32:{n}", f"i32:{k}"]
+        elif kind == "delta":
+            t, h, hd = p["tokens"], p["heads"], p["head_dim"]
+            o = save("o", to_bf16(rng.standard_normal((t, h * hd))))
+            do = save("do", to_bf16(rng.standard_normal((t, h * hd))))
+            c = interp("c", np.full((h, t), np.nan, dtype=np.float32))
+            cmd = [opts.interp, os.path.join(kernels, "jagged_attention/attention_bwd_delta.mlir"),
+                   "--arch", "sm_90a", "--grid", f"{math.ceil(t / 128)},{h}", o, do, c,
+                   f"i32:{t}", f"i32:{hd}"]
         else:
             lengths, heads, hd = p["lengths"], p["heads"], p["head_dim"]
             tokens = sum(lengths)
@@ -241,6 +267,8 @@ def main():
     g.add_argument("--lib", required=True)
     g.add_argument("--gemm-cubin", required=True)
     g.add_argument("--tn-cubin", required=True, help="examples/matmul_tn_sm90.mlir compiled")
+    g.add_argument("--delta-cubin", required=True,
+                   help="jagged_attention/attention_bwd_delta.mlir compiled for sm_90a")
     c = sub.add_parser("compare")
     c.add_argument("dir")
     c.add_argument("out")
