@@ -845,6 +845,8 @@ LogicalResult LoadRowsOp::verify() {
 
 LogicalResult StoreTileOp::verify() {
   GlobalPtrType ptr = getPtr().getType();
+  if (getAdd() && !ptr.getElementType().isF32())
+    return emitOpError() << "adds atomically to f32 memory only, got " << ptr;
   auto tile = dyn_cast<RankedTensorType>(getValue().getType());
   if (!tile) {
     if (!getThread() || !getThreads() || !getLayoutAttr() || !getShape())

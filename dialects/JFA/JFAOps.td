@@ -277,7 +277,9 @@ def JFA_TransposeOp : JFA_Op<"transpose", [Pure,
     gives `!jfa.slot<64x64xbf16, swizzle 128, transposed>`: the same bytes
     read as the transposed tile. Used as the B operand of `jfa.async_dot` /
     `jfa.tc_dot`, it makes them compute A * B for a B stored N-major (for
-    example V in P * V), through the MMA's transpose bit.
+    example V in P * V), through the MMA's transpose bit; as the A operand
+    of `jfa.async_dot` (64 rows, 128-byte swizzle) it is an M-major A (dS in
+    the attention backward's dK = dS^T Q), through wgmma's transpose-A bit.
   }];
   let arguments = (ins JFA_SlotType:$slot);
   let results = (outs JFA_SlotType:$result);
@@ -552,7 +554,9 @@ def JFA_AsyncDotOp : JFA_Op<"async_dot", [AllTypesMatch<["acc", "result"]>,
           tensor<128x256xf32, #jfa.wgmma_acc>
     ```
     A is M x K and B is N x K, both K-major (rows of K elements) in swizzled
-    shared memory (B may be a `jfa.transpose` view), or A is a bf16/f16
+    shared memory (B may be a `jfa.transpose` view, and so may A when it is
+    64 rows in a 128-byte swizzled slot: an M-major A through wgmma's
+    transpose-A bit, as the attention backward reads dS), or A is a bf16/f16
     register tile in the `#jfa.wgmma_acc` layout (for instance P, the
     converted scores of attention): that layout's columns are exactly the
     register A operand's, so no data moves. The accumulator is an M x N f32
@@ -761,17 +765,27 @@ def JFA_StoreTileOp : JFA_Op<"store_tile"> {
     the wgmma layout 4 bytes, in the tmem_row layout 16 bytes), as a
     16-byte-aligned base with a row stride and offset that are multiples
     of 8 elements do.
+
+    With `add`, each element is added to memory atomically
+    (`red.global.add.f32`) instead of stored, element by element: tiles of
+    several CTAs or tasks may add into the same rows, as the attention
+    backward accumulates dQ in an f32 workspace. f32 tiles only.
+    ```mlir
+    jfa.store_tile %dq, %dq_accum[%offset] stride(%row_stride) rows(%count) add
+        : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+    ```
   }];
   let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$value,
-                       Arg<JFA_GlobalPtrType, "", [MemWrite]>:$ptr,
+                       Arg<JFA_GlobalPtrType, "", [MemRead, MemWrite]>:$ptr,
                        I32:$offset, I32:$row_stride, I32:$count,
+                       UnitAttr:$add,
                        // The distributed form, as for jfa.store_rows.
                        Optional<I32>:$thread, OptionalAttr<I32Attr>:$threads,
                        OptionalAttr<JFA_TileLayoutAttr>:$layout,
                        OptionalAttr<DenseI64ArrayAttr>:$shape);
   let assemblyFormat = [{
     $value `,` $ptr `[` $offset `]` `stride` `(` $row_stride `)`
-    `rows` `(` $count `)`
+    `rows` `(` $count `)` (`add` $add^)?
     (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
     (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:`
     type($value) `,` qualified(type($ptr))

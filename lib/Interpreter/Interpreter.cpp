@@ -2054,7 +2054,8 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         auto [lo, hi] = ownedRows(e, op, in.layout, in.rows());
         // The vector stores the lowering emits (see the op's description).
         int64_t bytes = in.elem.getIntOrFloatBitWidth() / 8;
-        int64_t width = isa_and_nonnull<TmemRowLayoutAttr>(in.layout)
+        int64_t width = store.getAdd() ? 1
+                        : isa_and_nonnull<TmemRowLayoutAttr>(in.layout)
                             ? std::max<int64_t>(1, 16 / bytes)
                         : isa_and_nonnull<WgmmaAccLayoutAttr>(in.layout) ? 2
                                                                          : 1;
@@ -2068,7 +2069,10 @@ void CTARun::execJFA(Executor &e, Operation *op) {
           for (int64_t c = 0; c < in.cols(); ++c) {
             int64_t index = offset + r * stride + c;
             ptrIndexCheck(ptr, index, "writes");
-            argOf(ptr).store(index, in.v[r * in.cols() + c]);
+            double x = in.v[r * in.cols() + c];
+            if (store.getAdd())
+              x = double(float(argOf(ptr).load(index) + x));
+            argOf(ptr).store(index, x);
           }
       })
       .Case<DebugTrapOp>([&](DebugTrapOp trap) {

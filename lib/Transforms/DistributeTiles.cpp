@@ -254,7 +254,7 @@ struct StoreTileOnFragments : DistributedOpPattern<StoreTileOp> {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<StoreTileOp>(
         op, adaptor.getValue(), adaptor.getPtr(), adaptor.getOffset(),
-        adaptor.getRowStride(), adaptor.getCount(), thread,
+        adaptor.getRowStride(), adaptor.getCount(), op.getAdd(), thread,
         threadsAttr(rewriter), getTileLayout(tile), shapeAttr(rewriter, tile));
     return success();
   }

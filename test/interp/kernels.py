@@ -267,6 +267,76 @@ def attention_delta(run, arch, tokens, heads, head_dim):
     return check("delta", run.load(delta_path), want, 1e-5, 1e-5), secs
 
 
+def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
+    """dq, dk, dv of the jagged attention against numpy (float64 of the bf16
+    inputs): P = softmax(scale S) masked, dV = P^T dO, dP = dO V^T,
+    dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q."""
+    assert arch == "sm_90a"
+    lengths = list(lengths)
+    tokens = sum(lengths)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    width = heads * head_dim
+    scale = 1 / math.sqrt(head_dim) if scale is None else scale
+    q_path, q = run.bf16_input("q", (tokens, width))
+    k_path, k = run.bf16_input("k", (tokens, width))
+    v_path, v = run.bf16_input("v", (tokens, width))
+    do_path, do = run.bf16_input("do", (tokens, width))
+    o = np.zeros((tokens, width))
+    lse = np.zeros((heads, tokens))
+    want = {n: np.zeros((tokens, width)) for n in ("dq", "dk", "dv")}
+    probs = {}
+    for b, n in enumerate(lengths):
+        s0 = offsets[b]
+        for h in range(heads):
+            if n == 0:
+                continue
+            cols = slice(h * head_dim, (h + 1) * head_dim)
+            qs, ks, vs = q[s0:s0 + n, cols], k[s0:s0 + n, cols], v[s0:s0 + n, cols]
+            s = (qs @ ks.T) * scale
+            if causal:
+                s = np.where(np.tril(np.ones((n, n), dtype=bool)), s, -np.inf)
+            mx = s.max(axis=1, keepdims=True)
+            p = np.exp(s - mx)
+            total = p.sum(axis=1, keepdims=True)
+            p /= total
+            o[s0:s0 + n, cols] = p @ vs
+            lse[h, s0:s0 + n] = (mx + np.log(total))[:, 0]
+            probs[(b, h)] = p
+    # The backward sees o as the forward stored it (bf16).
+    o = from_bf16(to_bf16(o)).astype(np.float64)
+    delta = (o * do).reshape(tokens, heads, head_dim).sum(axis=2).T
+    for b, n in enumerate(lengths):
+        s0 = offsets[b]
+        for h in range(heads):
+            if n == 0:
+                continue
+            cols = slice(h * head_dim, (h + 1) * head_dim)
+            qs, ks, vs = q[s0:s0 + n, cols], k[s0:s0 + n, cols], v[s0:s0 + n, cols]
+            dos = do[s0:s0 + n, cols]
+            p = probs[(b, h)]
+            dp = dos @ vs.T
+            ds = p * (dp - delta[h, s0:s0 + n][:, None])
+            want["dv"][s0:s0 + n, cols] = p.T @ dos
+            want["dq"][s0:s0 + n, cols] = scale * ds @ ks
+            want["dk"][s0:s0 + n, cols] = scale * ds.T @ qs
+    lse_path = run.save("lse", lse.astype(np.float32))
+    delta_path = run.save("delta", np.ascontiguousarray(delta, dtype=np.float32))
+    off_path = run.save("offsets", offsets)
+    dq_path = run.save("dq", np.zeros((tokens, width), dtype=np.float32))
+    dk_path = run.save("dk", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
+    dv_path = run.save("dv", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
+    k_tiles = max(1, math.ceil(max(lengths) / 128))
+    secs = run.interp_run("jagged_attention/attention_bwd_sm90.mlir", arch, str(grid), [
+        q_path, k_path, v_path, do_path, dk_path, dv_path, dq_path, lse_path, delta_path,
+        off_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{head_dim}", f"i32:{tokens}",
+        f"i32:{width}", f"i32:{k_tiles}", f"i32:{int(causal)}",
+        f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}"])
+    err = check("dv", from_bf16(run.load(dv_path)), want["dv"], 2e-2, 2e-2)
+    err = max(err, check("dk", from_bf16(run.load(dk_path)), want["dk"], 2e-2, 2e-2))
+    err = max(err, check("dq", run.load(dq_path), want["dq"], 2e-2, 2e-2))
+    return err, secs
+
+
 def attention_cases(arch, suffix):
     cases = {}
     for d in (64, 128):
@@ -296,6 +366,12 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
         CASES[f"attention_delta_{suffix}_d{d}"] = (
             lambda run, arch=arch, d=d: attention_delta(run, arch, 300, 3, d))
 CASES.update(attention_cases("sm_90a", "sm90"))
+for d in (64, 128):
+    for causal in (False, True):
+        CASES[f"attention_bwd_sm90_d{d}_{'causal' if causal else 'full'}"] = (
+            lambda run, d=d, causal=causal:
+            attention_backward(run, "sm_90a", JAGGED, 2, d, causal,
+                               scale=0.3 if d == 64 else None))
 CASES.update(attention_cases("sm_100a", "sm100"))
 
 

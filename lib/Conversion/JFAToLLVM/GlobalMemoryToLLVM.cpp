@@ -48,9 +48,11 @@ struct StoreTileLowering : JFAPattern<StoreTileOp> {
     SmallVector<TileOffset> offsets = layout.getRegisterOffsets(shape, threads);
     int64_t width =
         layout.getVectorWidth(shape, threads, getElementBytes(element));
-    // At most 16 bytes per store.
+    // At most 16 bytes per store; the atomic adds go element by element.
     while (width * getElementBytes(element) > 16)
       width /= 2;
+    if (op.getAdd())
+      width = 1;
     TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
                                             shape, threads);
     Value ptr = adaptor.getPtr();
@@ -70,6 +72,13 @@ struct StoreTileLowering : JFAPattern<StoreTileOp> {
       auto ifOp = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      if (op.getAdd()) {
+        // The result is unused, so NVPTX emits red.global.add.f32.
+        LLVM::AtomicRMWOp::create(b, LLVM::AtomicBinOp::fadd, address,
+                                  b.element(adaptor.getValue(), first),
+                                  LLVM::AtomicOrdering::monotonic);
+        continue;
+      }
       LLVM::StoreOp::create(b, run, address,
                             /*alignment=*/width * getElementBytes(element));
     }

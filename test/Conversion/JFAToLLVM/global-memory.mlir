@@ -49,3 +49,18 @@ jfa.kernel @ring(%n: i32, %out: !jfa.ptr<i32>) warps(1) {
   %a = jfa.load %out[%slot] : !jfa.ptr<i32> -> i32
   %b = jfa.load %out[%phase] : !jfa.ptr<i32> -> i32
 }
+
+// -----
+
+// With `add`: element by element, an atomic fadd (red.global.add.f32, its
+// result unused) under the row guard, at offset + row * stride + col.
+// CHECK-LABEL: llvm.func @store_tile_add
+// CHECK: llvm.icmp "slt"
+// CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK: scf.if
+// CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, f32
+// CHECK-NOT: llvm.store
+jfa.kernel @store_tile_add(%out: !jfa.ptr<f32>, %offset: i32, %stride: i32, %rows: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x16xf32, #jfa.wgmma_acc>
+  jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) add : tensor<64x16xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+}

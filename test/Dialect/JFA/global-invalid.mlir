@@ -45,3 +45,11 @@ jfa.kernel @k(%i: i32) warps(4) {
   // expected-error @+1 {{'jfa.ring_position' op stages must be in [1, 64], got 0}}
   %s, %p = jfa.ring_position %i stages(0) : i32
 }
+
+// -----
+
+jfa.kernel @k(%p: !jfa.ptr<bf16>, %i: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xbf16, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.store_tile' op adds atomically to f32 memory only, got '!jfa.ptr<bf16>'}}
+  jfa.store_tile %t, %p[%i] stride(%i) rows(%i) add : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+}
