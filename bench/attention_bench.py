@@ -1,6 +1,7 @@
 """Jagged attention on the GPU: jfa.jagged_attention against PyTorch's attention.
 
     PYTHONPATH=dist/jfa/python python3 bench/attention_bench.py [--quick] [--shapes SUBSTR,...]
+                                                                [--backward]
 
 Peers, each on the same data in the same process:
   varlen      torch.nn.attention.varlen.varlen_attn on the packed batch
@@ -17,6 +18,18 @@ not counted. Time: CUDA events around each call, warm-up, median of >= 20
 runs, the L2 cache flushed before each (see median_ms). A peer that
 fails shows n/a (the exception is printed). Ours is checked against varlen
 and masked SDPA on the first causal and first non-causal shape.
+
+--backward: the backward pass alone, same shapes and batches. The forward
+runs once outside the timed region (with the inputs requiring grad for the
+peers), and an upstream gradient do (random bf16) is fixed; then each timed
+call is: ours jfa.attention_backward(do, q, k, v, o, lse, ...) (sm_90a only;
+it includes zeroing dq's fp32 workspace and converting it to bf16); the
+peers torch.autograd.grad(out, (q, k, v), do, retain_graph=True) on their
+own forward's output (varlen on the packed batch, cuDNN and flash SDPA on the
+padded batch, FlexAttention with the document mask). Useful TFLOP/s =
+2.5 x the forward's useful FLOPs (dQ, dK, dV, dP and the recomputed S: five
+matmuls to the forward's two) / t. Ours is checked against varlen's
+gradients on the first causal and first non-causal shape.
 """
 import argparse
 import inspect
@@ -128,17 +141,29 @@ class Problem:
         self.batch_idx = torch.repeat_interleave(torch.arange(self.b, device="cuda"), lens)
         self.pos = torch.arange(self.t, device="cuda") - self.offsets[:-1].long()[self.batch_idx]
         self._padded = None
+        self._do = None
+        self.seed = seed
 
     def padded(self):
         """q, k, v as [B, H, Smax, D] views of zero-padded [B, Smax, H, D] tensors."""
         if self._padded is None:
-            out = []
-            for x in (self.q, self.k, self.v):
-                p = torch.zeros((self.b, self.smax, self.h, self.d), dtype=x.dtype, device="cuda")
-                p[self.batch_idx, self.pos] = x
-                out.append(p.transpose(1, 2))
-            self._padded = out
+            self._padded = [self.pad(x) for x in (self.q, self.k, self.v)]
         return self._padded
+
+    def grad_out(self):
+        """A fixed random upstream gradient do, bf16 [T, H, D]."""
+        if self._do is None:
+            g = torch.Generator(device="cuda")
+            g.manual_seed(self.seed + 7919)
+            self._do = torch.randn((self.t, self.h, self.d), generator=g,
+                                   device="cuda").to(torch.bfloat16)
+        return self._do
+
+    def pad(self, x):
+        """packed [T, H, D] -> [B, H, Smax, D], a view of a zero-padded [B, Smax, H, D]."""
+        p = torch.zeros((self.b, self.smax, self.h, self.d), dtype=x.dtype, device="cuda")
+        p[self.batch_idx, self.pos] = x
+        return p.transpose(1, 2)
 
     def unpad(self, o_padded):
         """[B, H, Smax, D] -> packed [T, H, D]."""
@@ -146,6 +171,7 @@ class Problem:
 
     def release(self):
         self._padded = None
+        self._do = None
 
 
 def run_ours(p):
@@ -191,7 +217,8 @@ def run_sdpa(backend):
 _flex = None
 
 
-def run_flex(p):
+def flex_setup(p):
+    """The compiled flex_attention and p's block mask (document mask, and causal)."""
     global _flex
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
     if _flex is None:
@@ -210,6 +237,11 @@ def run_flex(p):
             bm = create_block_mask(mask_mod, None, None, p.t, p.t, device="cuda", _compile=True)
         except TypeError:
             bm = create_block_mask(mask_mod, None, None, p.t, p.t, device="cuda")
+    return _flex, bm
+
+
+def run_flex(p):
+    _flex, bm = flex_setup(p)
     q, k, v = (x.transpose(0, 1).contiguous().unsqueeze(0) for x in (p.q, p.k, p.v))
     start = time.perf_counter()
     _flex(q, k, v, block_mask=bm)
@@ -220,6 +252,81 @@ def run_flex(p):
 
 PEERS = [("varlen", run_varlen), ("sdpa-cudnn", run_sdpa("CUDNN_ATTENTION")),
          ("sdpa-flash", run_sdpa("FLASH_ATTENTION")), ("flex", run_flex)]
+
+
+# --- backward (--backward): the forward once, untimed; the backward timed ---
+
+def bwd_ours(p):
+    if jfa is None:
+        raise RuntimeError(f"import jfa failed: {JFA_IMPORT_ERROR}")
+    o, lse = jfa.jagged_attention(p.q, p.k, p.v, p.offsets, p.smax, causal=p.causal)
+    do = p.grad_out()
+    dq, dk, dv = (torch.empty_like(p.q) for _ in range(3))
+    jfa.attention_backward(do, p.q, p.k, p.v, o, lse, p.offsets, p.smax, p.causal)  # checks once
+    return lambda: jfa.attention_backward(do, p.q, p.k, p.v, o, lse, p.offsets, p.smax, p.causal,
+                                          dq=dq, dk=dk, dv=dv, check_offsets=False)
+
+
+def leaves(*xs):
+    """Tensors that require grad, sharing the storage of xs (views stay views)."""
+    return [x.detach().requires_grad_() for x in xs]
+
+
+def grad_fn(out, inputs, do):
+    return lambda: torch.autograd.grad(out, inputs, do, retain_graph=True)
+
+
+def bwd_varlen(p):
+    fn, kw = varlen_kwargs(p.causal)
+    q, k, v = leaves(p.q, p.k, p.v)
+    out = fn(q, k, v, p.offsets, p.offsets, p.smax, p.smax, **kw)
+    if isinstance(out, tuple):
+        out = out[0]
+    return grad_fn(out, (q, k, v), p.grad_out())
+
+
+def bwd_sdpa(backend):
+    def make(p):
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        q, k, v = leaves(*p.padded())
+        with sdpa_kernel(getattr(SDPBackend, backend)):
+            out = F.scaled_dot_product_attention(q, k, v, is_causal=p.causal)
+        return grad_fn(out, (q, k, v), p.pad(p.grad_out()))
+    return make
+
+
+def bwd_flex(p):
+    _flex, bm = flex_setup(p)
+    q, k, v = leaves(*(x.transpose(0, 1).contiguous().unsqueeze(0) for x in (p.q, p.k, p.v)))
+    do = p.grad_out().transpose(0, 1).contiguous().unsqueeze(0)
+    start = time.perf_counter()
+    out = _flex(q, k, v, block_mask=bm)
+    torch.autograd.grad(out, (q, k, v), do, retain_graph=True)
+    torch.cuda.synchronize()
+    print(f"  (flex: compiled / first forward + backward in {time.perf_counter() - start:.1f} s)",
+          flush=True)
+    return grad_fn(out, (q, k, v), do)
+
+
+BWD_PEERS = [("varlen", bwd_varlen), ("sdpa-cudnn", bwd_sdpa("CUDNN_ATTENTION")),
+             ("sdpa-flash", bwd_sdpa("FLASH_ATTENTION")), ("flex", bwd_flex)]
+BWD_FLOPS = 2.5  # backward useful FLOPs / forward useful FLOPs
+
+
+def sanity_check_backward(p):
+    """Our gradients against varlen_attn's (both bf16; the difference is rounding)."""
+    o, lse = jfa.jagged_attention(p.q, p.k, p.v, p.offsets, p.smax, causal=p.causal)
+    ours = jfa.attention_backward(p.grad_out(), p.q, p.k, p.v, o, lse, p.offsets, p.smax,
+                                  p.causal)
+    try:
+        theirs = bwd_varlen(p)()
+        diffs = ", ".join(f"{n} max abs diff {(a.float() - b.float()).abs().max().item():.3e} "
+                          f"(max |{n}| {b.float().abs().max().item():.3e})"
+                          for n, a, b in zip(("dq", "dk", "dv"), ours, theirs))
+        line = f"vs varlen_attn: {diffs}"
+    except Exception as e:  # noqa: BLE001
+        line = f"vs varlen_attn: n/a ({type(e).__name__}: {e})"
+    print(f"  check backward {'causal' if p.causal else 'full'}: {line}", flush=True)
 
 
 def sanity_check(p):
@@ -266,7 +373,14 @@ def main():
     ap.add_argument("--traceback", action="store_true", help="print a failing peer's traceback")
     ap.add_argument("--only-ours", action="store_true",
                     help="time our kernel alone (e.g. kernel variants through $JFA_KERNEL_DIR)")
+    ap.add_argument("--backward", action="store_true",
+                    help="time the backward pass (forward once, untimed); useful FLOPs = 2.5x "
+                    "the forward's")
     args = ap.parse_args()
+    if args.backward:
+        ours_make, peers, flops_x = bwd_ours, BWD_PEERS, BWD_FLOPS
+    else:
+        ours_make, peers, flops_x = run_ours, PEERS, 1.0
     shapes = all_shapes()
     if args.quick:
         shapes = [s for s in shapes if s[0] in QUICK]
@@ -277,8 +391,8 @@ def main():
         print("no shape matches; shapes: " + ", ".join(s[0] for s in all_shapes()))
         return 2
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}; jfa "
-          f"{jfa.__version__ + ' (' + jfa.library_path() + ')' if jfa else 'n/a: ' + JFA_IMPORT_ERROR}",
-          flush=True)
+          f"{jfa.__version__ + ' (' + jfa.library_path() + ')' if jfa else 'n/a: ' + JFA_IMPORT_ERROR}"
+          f"{'; backward pass' if args.backward else ''}", flush=True)
     started = time.perf_counter()
     rows = []
     checked = set()
@@ -287,20 +401,23 @@ def main():
         rng = random.Random(1000 + i)
         lengths = gen_lengths(rng)
         p = Problem(lengths, d, h, causal, seed=i)
+        flops = p.flops * flops_x
         print(f"{name}: B={p.b} T={p.t} Smax={p.smax} H={h} D={d} "
-              f"{'causal' if causal else 'full'}, {p.flops / 1e12:.2f} useful TFLOP", flush=True)
+              f"{'causal' if causal else 'full'}, {flops / 1e12:.2f} useful "
+              f"{'backward ' if args.backward else ''}TFLOP", flush=True)
         if not args.no_check and causal not in checked and jfa is not None:
             checked.add(causal)
             try:
-                sanity_check(p)
+                (sanity_check_backward if args.backward else sanity_check)(p)
             except Exception as e:  # noqa: BLE001
                 print(f"  check: ours failed: {type(e).__name__}: {e}", flush=True)
         result = {}
-        for peer, make in [("ours", run_ours)] + ([] if args.only_ours else PEERS):
+        for peer, make in [("ours", ours_make)] + ([] if args.only_ours else peers):
+            fn = None
             try:
                 fn = make(p)
                 ms = median_ms(fn)
-                result[peer] = (p.flops / (ms * 1e-3) / 1e12, ms)
+                result[peer] = (flops / (ms * 1e-3) / 1e12, ms)
                 print(f"  {peer:11s} {ms:9.3f} ms  {result[peer][0]:7.1f} TFLOP/s", flush=True)
             except Exception as e:  # noqa: BLE001
                 msg = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
@@ -309,14 +426,17 @@ def main():
                 print(f"  {peer:11s} n/a ({msg})", flush=True)
                 if args.traceback:
                     traceback.print_exc()
+            del fn  # a backward closure holds its forward's graph
             torch.cuda.synchronize()
         p.release()
         del p
         torch.cuda.empty_cache()
         rows.append((name, lengths, result))
 
-    names = ["ours"] + [n for n, _ in PEERS]
+    names = ["ours"] + [n for n, _ in peers]
     print()
+    if args.backward:
+        print("backward pass, useful TFLOP/s (2.5x the forward's FLOPs):")
     print("| shape | B | T | Smax | " + " | ".join(f"{n} TFLOP/s" for n in names) +
           " | ours / best peer |")
     print("|---" * (len(names) + 5) + "|")

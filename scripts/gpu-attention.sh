@@ -4,6 +4,10 @@
 # There:  bash scripts/gpu-attention.sh [dist/jfa]     (dist/jfa carried)
 # Logs go to $OUT (default /tmp). Optional: dist/var/<name>/ folders of
 # sm_90a kernel variants, timed against each other (ours only).
+# STEPS=name,name,... runs only those steps (test-full, test-embedded,
+# test-bwd, bench, bench-bwd, variant-<name>, memcheck, racecheck,
+# memcheck-bwd): the timeouts of all of them add up to more than one
+# 10-minute call of the GPU machine.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 pkg=${1:-dist/jfa}
@@ -11,6 +15,7 @@ out=${OUT:-/tmp}
 export PYTHONPATH=$PWD/$pkg/python
 rc=0
 step() { local name=$1 limit=$2; shift 2
+  [[ -z ${STEPS:-} || ,$STEPS, == *,$name,* ]] || return 0
   echo "== $name"
   timeout "$limit" "$@" > "$out/$name.log" 2>&1; local r=$?
   tail -n "${TAIL:-4}" "$out/$name.log"; [[ $r -eq 0 ]] || { echo "($name: exit $r)"; rc=1; }; }
@@ -20,7 +25,10 @@ if [[ -d ${pkg}_embedded ]]; then
   PYTHONPATH=$PWD/${pkg}_embedded/python step test-embedded 60 \
     python3 test/gpu/attention_test.py --sanitize
 fi
+# The backward (sm_90a): jfa.attention_backward, autograd, torch.compile, training demo.
+step test-bwd 300 python3 test/gpu/attention_bwd_test.py
 TAIL=20 step bench 280 python3 bench/attention_bench.py
+TAIL=20 step bench-bwd 300 python3 bench/attention_bench.py --backward
 for c in "$pkg"/kernels/*.cubin; do
   cuobjdump -sass "$c" > "$out/$(basename "$c").sass" 2>&1
   echo "== SASS $(basename "$c")"
@@ -34,4 +42,5 @@ for v in dist/var/*/; do
 done
 step memcheck 90 compute-sanitizer --tool memcheck python3 test/gpu/attention_test.py --sanitize
 step racecheck 90 compute-sanitizer --tool racecheck python3 test/gpu/attention_test.py --sanitize
+step memcheck-bwd 120 compute-sanitizer --tool memcheck python3 test/gpu/attention_bwd_test.py --sanitize
 exit $rc

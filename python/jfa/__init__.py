@@ -5,18 +5,44 @@
     # offsets[B] = T; sequence b is tokens offsets[b]:offsets[b+1].
     o, lse = jfa.jagged_attention(q, k, v, offsets, max_seqlen, causal=True)
     # o: bf16 [T, H, D]; lse: f32 [H, T]
+    o.float().sum().backward()      # q.grad, k.grad, v.grad (sm_90a only)
+    dq, dk, dv = jfa.attention_backward(do, q, k, v, o, lse, offsets, max_seqlen,
+                                        causal=True)   # the same, called directly
+
+jagged_attention is differentiable in o (lse is not: it is marked
+non-differentiable) through the torch.library custom ops jfa::jagged_attention
+and jfa::jagged_attention_backward, which also let torch.compile trace it
+(fake implementations). The backward kernels exist for sm_90a (Hopper) only;
+on other devices backward raises NotImplementedError.
 
 The kernels are written in JFA's MLIR dialect and compiled by jfac (sm_90a:
 Hopper, sm_100a: Blackwell); the runtime (libjfart.so, CUDA driver API only)
 loads and launches them. The package finds the runtime at
 <folder>/lib/libjfart.so (the package being <folder>/python/jfa) or through
 $JFA_LIBRARY, and the cubins at <folder>/kernels (or $JFA_KERNEL_DIR), else
-uses the ones embedded in the library. `import jfa` needs neither torch nor
-a GPU; jagged_attention needs both.
+uses the forward's ones embedded in the library (the backward's cubins must
+be in the folder). `import jfa` needs neither torch nor a GPU;
+jagged_attention and attention_backward need both. The custom ops are
+registered when jfa first imports torch (at `import jfa` if torch is already
+imported, else on first use).
 """
+import sys as _sys
+
 __version__ = "0.1.0"
 
 from ._api import jagged_attention  # noqa: E402
+from ._backward import attention_backward  # noqa: E402
 from ._lib import kernel_dir, library_path  # noqa: E402
 
-__all__ = ["jagged_attention", "kernel_dir", "library_path", "__version__"]
+__all__ = ["jagged_attention", "attention_backward", "kernel_dir", "library_path",
+           "__version__"]
+
+# torch already imported: register the custom ops now, so that torch.ops.jfa.*
+# exist before the first call (and torch.compile never traces the registration).
+if _sys.modules.get("torch") is not None:
+    try:
+        from ._api import _import_torch as _it
+        _it()
+        del _it
+    except Exception:  # noqa: BLE001 - reported again on first use
+        pass

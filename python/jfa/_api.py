@@ -5,6 +5,7 @@ _torch = None
 
 
 def _import_torch():
+    """torch, imported on first use; the custom ops (_ops.py) are registered then."""
     global _torch
     if _torch is None:
         try:
@@ -12,8 +13,22 @@ def _import_torch():
         except ImportError as e:
             raise ImportError("jfa.jagged_attention needs PyTorch (with CUDA): "
                               f"'import torch' failed: {e}") from e
+        from . import _ops
+        if _is_compiling(torch):
+            # First use inside a function torch.compile traces: register eagerly
+            # (a graph break) rather than trace the registration.
+            torch.compiler.disable(_ops.register)(torch)
+        else:
+            _ops.register(torch)
         _torch = torch
     return _torch
+
+
+def _is_compiling(torch):
+    """Whether torch.compile (Dynamo) is tracing the caller."""
+    compiler = getattr(torch, "compiler", None)
+    fn = getattr(compiler, "is_compiling", None)
+    return bool(fn()) if fn is not None else False
 
 
 def _check_tensor(torch, name, t, dtype):
@@ -34,7 +49,7 @@ def _kernel_input(torch, t):
 
 def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=None,
                      check_offsets=True, *, o=None, lse=None):
-    """Jagged (packed variable-length) attention, forward.
+    """Jagged (packed variable-length) attention, forward, differentiable.
 
     q, k, v: bf16 CUDA tensors [T, H, D], D in {64, 128}; sequence b is tokens
     offsets[b]:offsets[b+1] (offsets: int32 [B + 1] on the same device,
@@ -51,6 +66,19 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     check_offsets: check the offsets' values and max_seqlen on the host first
     (copies offsets to the host: synchronizes). Without it, wrong offsets or
     a too small max_seqlen give undefined results.
+
+    Autograd: when grad mode is on and q, k or v requires grad, the call goes
+    through the custom op jfa::jagged_attention, whose backward is
+    jfa.attention_backward (sm_90a devices only; elsewhere backward() raises
+    NotImplementedError). o is differentiable; lse is not (it is marked
+    non-differentiable: a loss that uses lse gets no gradient through it).
+    On this path a given o / lse is filled by a copy (any layout).
+
+    torch.compile: inside a compiled function the call is the custom op too
+    (it has a fake implementation, so no graph break for the kernel); the
+    checks that need real data are skipped there: the offsets' values are
+    not checked (check_offsets is ignored; check them eagerly if in doubt)
+    and a given o / lse is filled by a copy.
 
     Launches on torch.cuda.current_stream(q.device). Wrong argument types or
     dtypes raise TypeError, wrong shapes, devices or offsets ValueError, a
@@ -69,18 +97,42 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     max_seqlen = _validate.check_max_seqlen(max_seqlen, t_)
     _validate.check_sizes(t_, b, max_seqlen)
     scale = _validate.check_softmax_scale(softmax_scale, d)
+    compiling = _is_compiling(torch)
+    needs_grad = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or
+                                              v.requires_grad)
+    use_op = compiling or needs_grad
     if o is not None:
         _check_tensor(torch, "o", o, torch.bfloat16)
         if o.device != q.device:
             raise ValueError(f"o must be on q's device {q.device}, got {o.device}")
-        _validate.check_output_o(o.shape, o.stride(), o.data_ptr(), (t_, h, d))
+        if use_op:  # filled by a copy: any layout
+            if tuple(o.shape) != (t_, h, d):
+                raise ValueError(f"o must have the shape of q {[t_, h, d]}, got {list(o.shape)}")
+        else:
+            _validate.check_output_o(o.shape, o.stride(), o.data_ptr(), (t_, h, d))
     if lse is not None:
         _check_tensor(torch, "lse", lse, torch.float32)
         if lse.device != q.device:
             raise ValueError(f"lse must be on q's device {q.device}, got {lse.device}")
-        _validate.check_output_lse(lse.shape, lse.stride(), (h, t_))
-    if check_offsets:
+        if use_op:
+            if tuple(lse.shape) != (h, t_):
+                raise ValueError(f"lse must be [H, T] = {[h, t_]}, got {list(lse.shape)}")
+        else:
+            _validate.check_output_lse(lse.shape, lse.stride(), (h, t_))
+    if check_offsets and not compiling:
         _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
+    if use_op:
+        from . import _ops
+        _ops.require(torch, "autograd" if needs_grad else "torch.compile")
+        o_new, lse_new = torch.ops.jfa.jagged_attention(q, k, v, offsets, max_seqlen,
+                                                        bool(causal), scale)
+        if o is not None:
+            o.copy_(o_new)
+            o_new = o
+        if lse is not None:
+            lse.copy_(lse_new)
+            lse_new = lse
+        return o_new, lse_new
     if o is None:
         o = torch.empty((t_, h, d), dtype=torch.bfloat16, device=q.device)
     if lse is None:
@@ -90,6 +142,19 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     # A sequence is never longer than T: a tighter bound means fewer empty tiles.
     # The offsets were checked above if asked: the runtime need not check them again.
     _run_kernel(q, k, v, o, lse, offsets, min(max_seqlen, t_), bool(causal), scale, False)
+    return o, lse
+
+
+def _forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale):
+    """The custom op's real implementation: fresh o and lse (no offsets check;
+    jagged_attention checked the rest)."""
+    torch = _import_torch()
+    t_, h, d, _ = _validate.check_shapes(q.shape, k.shape, v.shape, offsets.shape)
+    o = torch.empty((t_, h, d), dtype=torch.bfloat16, device=q.device)
+    lse = torch.empty((h, t_), dtype=torch.float32, device=q.device)
+    if t_ > 0:
+        _run_kernel(q, k, v, o, lse, offsets, min(int(max_seqlen), t_), bool(causal),
+                    float(softmax_scale), False)
     return o, lse
 
 

@@ -6,6 +6,15 @@
                               CUstream);
     const char *jfa_last_error(void);
 
+and, for the backward kernels (launched one by one, see _backward.py), the
+generic module API of runtime.h:
+
+    int jfa_module_load_file(const char *cubin_path, const char *metadata_path,
+                             jfa_module_t *module);
+    int jfa_launch(jfa_module_t, const char *kernel, unsigned grid_x,
+                   unsigned grid_y, unsigned grid_z, const jfa_arg *args,
+                   int num_args, CUstream stream);
+
 The library is found through $JFA_LIBRARY, else next to the package
 (<folder>/lib/libjfart.so, where the package is <folder>/python/jfa), else in
 a source checkout's build (build/runtime/, .gpu/). The kernels come from
@@ -46,6 +55,29 @@ class ForwardArgs(ctypes.Structure):
         ("softmax_scale", ctypes.c_float),
         ("check_offsets", ctypes.c_int),
     ]
+
+
+class ArgTensor(ctypes.Structure):
+    """The tensor member of jfa_arg's value union (runtime.h)."""
+    _fields_ = [("data", ctypes.c_uint64),  # CUdeviceptr
+                ("element_type", ctypes.c_char_p),
+                ("rank", ctypes.c_int),
+                ("shape", ctypes.POINTER(ctypes.c_uint64)),
+                ("strides", ctypes.POINTER(ctypes.c_uint64))]
+
+
+class ArgValue(ctypes.Union):
+    _fields_ = [("tensor", ArgTensor), ("ptr", ctypes.c_uint64), ("i32", ctypes.c_int32),
+                ("i64", ctypes.c_int64), ("f32", ctypes.c_float), ("f64", ctypes.c_double)]
+
+
+class Arg(ctypes.Structure):
+    """jfa_arg: a kind (jfa_arg_kind) and a value."""
+    _fields_ = [("kind", ctypes.c_int), ("value", ArgValue)]
+
+
+# jfa_arg_kind, in the header's order.
+ARG_TENSOR, ARG_PTR, ARG_I32, ARG_I64, ARG_F32, ARG_F64 = range(6)
 
 
 def library_path():
@@ -104,6 +136,14 @@ def lib():
                 handle.jfa_attention_forward.argtypes = [ctypes.c_void_p,
                                                          ctypes.POINTER(ForwardArgs),
                                                          ctypes.c_void_p]
+                handle.jfa_module_load_file.restype = ctypes.c_int
+                handle.jfa_module_load_file.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                                        ctypes.POINTER(ctypes.c_void_p)]
+                handle.jfa_launch.restype = ctypes.c_int
+                handle.jfa_launch.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                              ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+                                              ctypes.POINTER(Arg), ctypes.c_int,
+                                              ctypes.c_void_p]
             except AttributeError as e:
                 raise OSError(f"{path} has no attention API ({e}); rebuild the runtime") from None
             _lib = handle
@@ -186,3 +226,26 @@ def forward(device, args, stream):
     h = handle()
     if lib().jfa_attention_forward(h, ctypes.byref(args), ctypes.c_void_p(stream or None)) != 0:
         raise RuntimeError(f"jfa_attention_forward failed: {last_error()}")
+
+
+def module_load_file(device, cubin_path):
+    """jfa_module_load_file(cubin_path, NULL: <cubin>.meta) onto CUDA device
+    `device`'s context (made current first); returns the jfa_module_t (a
+    c_void_p), which lives as long as the process. Raises RuntimeError."""
+    ensure_context(device)
+    out = ctypes.c_void_p()
+    if lib().jfa_module_load_file(cubin_path.encode(), None, ctypes.byref(out)) != 0:
+        raise RuntimeError(f"jfa_module_load_file({cubin_path}) failed: {last_error()}")
+    return out
+
+
+def launch(device, module, kernel, grid, args, stream):
+    """jfa_launch of `kernel` (a str) from `module` on CUDA device `device`.
+    grid: (x, y, z); args: a ctypes array of Arg (whatever it points to must
+    stay alive during the call); stream: a CUstream (int) or 0. Raises
+    RuntimeError with jfa_last_error()."""
+    ensure_context(device)
+    gx, gy, gz = grid
+    if lib().jfa_launch(module, kernel.encode(), gx, gy, gz, args, len(args),
+                        ctypes.c_void_p(stream or None)) != 0:
+        raise RuntimeError(f"jfa_launch({kernel}, grid {gx}x{gy}x{gz}) failed: {last_error()}")

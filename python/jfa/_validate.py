@@ -177,3 +177,28 @@ def check_output_lse(shape, strides, expected_shape):
         return
     if (t > 1 and st != 1) or (h > 1 and sh != t):
         raise ValueError(f"lse must be contiguous [H, T], got strides {_shape_str(strides)}")
+
+
+BACKWARD_KEY_TILE = 128  # keys per work unit of attention_bwd_sm90
+
+
+def backward_k_tiles(max_seqlen, total_tokens):
+    """k_tiles of the backward kernel: 128-key tiles of the longest sequence
+    (bounded by T: no sequence is longer), at least 1."""
+    n = min(max_seqlen, total_tokens)
+    return max(1, -(-n // BACKWARD_KEY_TILE))
+
+
+def check_backward_sizes(total_tokens, heads, head_dim, batch, k_tiles):
+    """What the backward kernels compute in int32: element offsets into the
+    packed [T, H*D] gradients (token * H*D + column) and the number of work
+    units B * H * k_tiles."""
+    elements = total_tokens * heads * head_dim
+    if elements > INT32_MAX:
+        raise ValueError(f"T * H * D = {total_tokens} * {heads} * {head_dim} = {elements} "
+                         f"elements exceeds the backward kernel's int32 offsets ({INT32_MAX}); "
+                         f"split the batch")
+    units = batch * heads * k_tiles
+    if units > INT32_MAX:
+        raise ValueError(f"B * H * ceil(max_seqlen / {BACKWARD_KEY_TILE}) = {units} work units "
+                         f"exceeds the backward kernel's int32 limit; use a tighter max_seqlen")

@@ -37,17 +37,22 @@ class ImportWithoutTorch(unittest.TestCase):
                 "    jfa.jagged_attention(None, None, None, None, 1)\n"
                 "except ImportError as e:\n"
                 "    assert 'PyTorch' in str(e), e\n"
+                "    print('ok')\n"
+                "try:\n"
+                "    jfa.attention_backward(None, None, None, None, None, None, None, 1)\n"
+                "except ImportError as e:\n"
+                "    assert 'PyTorch' in str(e), e\n"
                 "    print('ok')\n")
         env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                              text=True, timeout=60)
         self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertEqual(out.stdout.strip(), "ok")
+        self.assertEqual(out.stdout.split(), ["ok", "ok"])
 
     def test_public_names(self):
         self.assertTrue(jfa.__doc__)
         self.assertRegex(jfa.__version__, r"^\d+\.\d+\.\d+")
-        for name in ("jagged_attention", "library_path", "kernel_dir"):
+        for name in ("jagged_attention", "attention_backward", "library_path", "kernel_dir"):
             self.assertTrue(callable(getattr(jfa, name)))
 
 
@@ -126,6 +131,81 @@ class Scalars(unittest.TestCase):
         for bad in ("0.3", True, [0.3]):
             with self.assertRaisesRegex(TypeError, "softmax_scale", msg=repr(bad)):
                 V.check_softmax_scale(bad, 64)
+
+
+class BackwardSizes(unittest.TestCase):
+    def test_k_tiles(self):
+        self.assertEqual(V.backward_k_tiles(0, 0), 1)
+        self.assertEqual(V.backward_k_tiles(1, 10), 1)
+        self.assertEqual(V.backward_k_tiles(128, 1000), 1)
+        self.assertEqual(V.backward_k_tiles(129, 1000), 2)
+        self.assertEqual(V.backward_k_tiles(20000, 300), 3)  # bounded by T
+
+    def test_limits(self):
+        V.check_backward_sizes(0, 1, 64, 0, 1)
+        V.check_backward_sizes((2**31 - 1) // (16 * 128), 16, 128, 1000, 8)
+        with self.assertRaisesRegex(ValueError, r"T \* H \* D = .*int32"):
+            V.check_backward_sizes(2**17, 128, 128, 1, 1024)
+        with self.assertRaisesRegex(ValueError, "work units"):
+            V.check_backward_sizes(1000, 1, 64, 2**20, 2**12)
+
+
+class BackwardKernelLookup(unittest.TestCase):
+    """The backward's cubins come from the kernel folder; what is missing is named."""
+
+    def setUp(self):
+        self.saved = os.environ.get("JFA_KERNEL_DIR")
+
+    def tearDown(self):
+        if self.saved is None:
+            os.environ.pop("JFA_KERNEL_DIR", None)
+        else:
+            os.environ["JFA_KERNEL_DIR"] = self.saved
+
+    def test_missing(self):
+        from jfa import _backward
+        with tempfile.TemporaryDirectory() as d:
+            os.environ["JFA_KERNEL_DIR"] = d
+            with self.assertRaises(RuntimeError) as cm:
+                _backward.cubin_paths()
+            msg = str(cm.exception)
+            for needle in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a.cubin",
+                           "build-package.sh", "JFA_KERNEL_DIR", d):
+                self.assertIn(needle, msg)
+            for name in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a.cubin"):
+                open(os.path.join(d, name), "w").close()
+            with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm90_sm_90a\.cubin\.meta"):
+                _backward.cubin_paths()
+            for name in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a.cubin"):
+                open(os.path.join(d, name + ".meta"), "w").close()
+            paths = _backward.cubin_paths()
+            self.assertEqual(sorted(paths), ["attention_bwd_delta", "attention_bwd_sm90"])
+            self.assertEqual(paths["attention_bwd_sm90"],
+                             os.path.join(d, "attention_bwd_sm90_sm_90a.cubin"))
+
+
+class ArgMatchesHeader(unittest.TestCase):
+    """jfa_arg (runtime.h) as the ctypes mirror in _lib lays it out."""
+    HEADER = os.path.join(REPO, "runtime", "include", "jfa", "runtime.h")
+
+    @unittest.skipUnless(os.path.isfile(HEADER), "runtime/include/jfa/runtime.h not there")
+    def test_kinds(self):
+        with open(self.HEADER) as f:
+            text = f.read()
+        kinds = dict((m.group(1), int(m.group(2)))
+                     for m in re.finditer(r"JFA_ARG_([A-Z0-9]+)\s*=\s*(\d+)", text))
+        self.assertEqual(kinds, {"TENSOR": _lib.ARG_TENSOR, "PTR": _lib.ARG_PTR,
+                                 "I32": _lib.ARG_I32, "I64": _lib.ARG_I64,
+                                 "F32": _lib.ARG_F32, "F64": _lib.ARG_F64})
+
+    def test_layout(self):
+        # x86-64 / aarch64 LP64: kind (int) then an 8-byte aligned union whose
+        # largest member is the tensor struct (5 fields, 40 bytes).
+        self.assertEqual(ctypes.sizeof(_lib.ArgTensor), 40)
+        self.assertEqual(_lib.ArgTensor.rank.offset, 16)
+        self.assertEqual(_lib.ArgTensor.shape.offset, 24)
+        self.assertEqual(_lib.Arg.value.offset, 8)
+        self.assertEqual(ctypes.sizeof(_lib.Arg), 48)
 
 
 class Layout(unittest.TestCase):
@@ -337,6 +417,16 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
     def test_nothing_to_do(self):
         # No tokens: checked, then nothing to launch (the device is not touched).
         _lib.forward(0, self.args(total_tokens=0, q=0, k=0, v=0, o=0, lse=0), 0)
+
+    def test_module_api_failures_are_reported(self):
+        with self.assertRaises(RuntimeError) as cm:
+            _lib.module_load_file(0, "/nonexistent/attention_bwd_sm90_sm_90a.cubin")
+        self.assertIn("jfa_module_load_file", str(cm.exception))
+        self.assertIn("/nonexistent/attention_bwd_sm90_sm_90a.cubin", str(cm.exception))
+        args = (_lib.Arg * 1)()
+        with self.assertRaises(RuntimeError) as cm:
+            _lib.launch(0, None, "attention_bwd_delta", (1, 1, 1), args, 0)
+        self.assertIn("module and kernel must not be NULL", str(cm.exception))
 
     def test_create_failure_is_reported(self):
         with tempfile.TemporaryDirectory() as d:

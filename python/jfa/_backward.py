@@ -1,0 +1,271 @@
+"""attention_backward: the gradients of jagged_attention (sm_90a only; torch is
+imported on first use).
+
+Two kernels from the package's kernel folder (kernels/jagged_attention/),
+launched one after the other on the caller's stream through the runtime's
+generic module API (jfa_module_load_file / jfa_launch; the runtime takes the
+threads and shared memory from each cubin's .meta):
+
+  attention_bwd_delta  (attention_bwd_delta_sm_90a.cubin)
+      delta[h, t] = sum_d o[t, h, d] * do[t, h, d], f32 [H, T];
+      grid ceil(T / 128) x H.
+  attention_bwd_sm90   (attention_bwd_sm90_sm_90a.cubin)
+      dk, dv (bf16 [T, H, D], written) and dq into an f32 [T, H*D]
+      workspace that it adds to atomically (zeroed before, converted to
+      bf16 after); a persistent 1-d grid of min(#SMs, B * H * k_tiles) CTAs.
+
+The modules are loaded once per CUDA device (into its primary context, the
+one PyTorch uses) and kept for the life of the process.
+"""
+import ctypes
+import math
+import os
+import threading
+
+from . import _lib, _validate
+from ._api import _check_tensor, _import_torch
+
+ARCH = "sm_90a"
+DELTA_KERNEL = "attention_bwd_delta"
+BWD_KERNEL = "attention_bwd_sm90"
+KERNELS = (DELTA_KERNEL, BWD_KERNEL)
+DELTA_ROWS = 128  # token rows per CTA of attention_bwd_delta
+LOG2E = 1.0 / math.log(2.0)
+
+_lock = threading.Lock()
+_modules = {}  # CUDA device ordinal -> {kernel name: jfa_module_t}
+
+
+def cubin_paths():
+    """{kernel name: cubin path} of the backward's kernels in the kernel folder;
+    raises RuntimeError naming what is missing (the backward's cubins are not
+    embedded in libjfart.so: they come from a folder)."""
+    how = ("build the package with scripts/build-package.sh (it compiles "
+           "kernels/jagged_attention/*.mlir into <package>/kernels), or set "
+           "$JFA_KERNEL_DIR to a folder holding them")
+    names = {k: f"{k}_{ARCH}.cubin" for k in KERNELS}
+    try:
+        kdir = _lib.kernel_dir()
+    except OSError as e:
+        raise RuntimeError(f"jfa.attention_backward: {e}; {how}") from None
+    if kdir is None:
+        raise RuntimeError("jfa.attention_backward: no kernel folder (the backward's cubins "
+                           f"{', '.join(names.values())} are not embedded in the library); {how}")
+    paths = {k: os.path.join(kdir, n) for k, n in names.items()}
+    missing = [p + suffix for p in paths.values() for suffix in ("", ".meta")
+               if not os.path.isfile(p + suffix)]
+    if missing:
+        raise RuntimeError(f"jfa.attention_backward: the kernel folder {kdir} lacks "
+                           f"{', '.join(os.path.basename(m) for m in missing)}; {how}")
+    return paths
+
+
+def _modules_for(device):
+    """The backward's modules on CUDA device `device`, loaded on first use."""
+    mods = _modules.get(device)
+    if mods is not None:
+        return mods
+    with _lock:
+        mods = _modules.get(device)
+        if mods is None:
+            paths = cubin_paths()
+            mods = {k: _lib.module_load_file(device, p) for k, p in paths.items()}
+            _modules[device] = mods
+    return mods
+
+
+class _Args:
+    """A jfa_arg array being filled in parameter order; keeps what it points to alive."""
+
+    def __init__(self, n):
+        self.array = (_lib.Arg * n)()
+        self.n = 0
+        self._keep = []
+
+    def _next(self, kind):
+        a = self.array[self.n]
+        self.n += 1
+        a.kind = kind
+        return a
+
+    def tensor_2d(self, t):
+        """A contiguous bf16 [T, H, D] torch tensor as the TMA tensor [T, H*D]."""
+        rows, cols = t.shape[0], t.shape[1] * t.shape[2]
+        shape = (ctypes.c_uint64 * 2)(rows, cols)
+        strides = (ctypes.c_uint64 * 2)(cols, 1)
+        dtype = b"bf16"
+        self._keep += [shape, strides, dtype]
+        a = self._next(_lib.ARG_TENSOR)
+        a.value.tensor = _lib.ArgTensor(t.data_ptr(), dtype, 2,
+                                        ctypes.cast(shape, ctypes.POINTER(ctypes.c_uint64)),
+                                        ctypes.cast(strides, ctypes.POINTER(ctypes.c_uint64)))
+
+    def ptr(self, t):
+        self._next(_lib.ARG_PTR).value.ptr = t.data_ptr()
+
+    def i32(self, v):
+        v = int(v)
+        if not -2**31 <= v < 2**31:
+            raise ValueError(f"kernel argument {self.n} = {v} does not fit in int32")
+        self._next(_lib.ARG_I32).value.i32 = v
+
+    def f32(self, v):
+        self._next(_lib.ARG_F32).value.f32 = float(v)
+
+    def done(self):
+        assert self.n == len(self.array), (self.n, len(self.array))
+        return self.array
+
+
+def _device_index(torch, device):
+    return device.index if device.index is not None else torch.cuda.current_device()
+
+
+def _device_capability(torch, device):
+    """(major, minor) of CUDA device `device` (an ordinal); a function of its own
+    so that the GPU test can pretend to be on another device."""
+    return tuple(torch.cuda.get_device_capability(device))
+
+
+def _tma_input(torch, t):
+    """t as a contiguous, 16-byte aligned tensor (TMA rules): t itself or a copy."""
+    t = t.contiguous()
+    if t.numel() and t.data_ptr() % _validate.ALIGNMENT_BYTES:
+        t = t.clone()
+    return t
+
+
+def _writable_in_place(t):
+    """Whether the kernel can store into a caller's dk / dv directly: contiguous
+    [T, H, D] (the kernel's row stride is H*D), 16-byte aligned."""
+    return t.is_contiguous() and t.data_ptr() % _validate.ALIGNMENT_BYTES == 0
+
+
+def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
+                       softmax_scale=None, *, dq=None, dk=None, dv=None, check_offsets=True):
+    """Jagged attention, backward: the gradients (dq, dk, dv) of
+    jagged_attention's o for the upstream gradient do.
+
+    q, k, v, offsets, max_seqlen, causal, softmax_scale: as given to
+    jagged_attention (same rules); o, lse: what it returned (o bf16
+    [T, H, D], lse f32 [H, T], natural-log log-sum-exp). do: bf16 [T, H, D].
+    Any layout of q, k, v, o, do and lse is accepted (packed copies are made
+    when needed).
+
+    Returns (dq, dk, dv), bf16 [T, H, D] (contiguous when allocated here).
+    dq, dk, dv may be given (bf16 [T, H, D] on q's device): they are filled
+    and returned; a contiguous, 16-byte aligned dk / dv is written by the
+    kernel directly, any other through a copy. dq is always computed in an
+    fp32 workspace (the kernel adds partial sums into it atomically, so dq's
+    last bits may differ from run to run) and converted.
+
+    check_offsets: as in jagged_attention (a host copy of the offsets, which
+    synchronizes); without it wrong offsets give undefined results.
+
+    Only sm_90a (compute capability 9.0: H100, H200) has the backward
+    kernels: other devices raise NotImplementedError. The kernels come from
+    the package's kernel folder (see jfa.kernel_dir()); without them
+    RuntimeError says how to get them. Launches on
+    torch.cuda.current_stream(q.device). Wrong types or dtypes raise
+    TypeError, wrong shapes, devices, offsets or sizes ValueError.
+    """
+    torch = _import_torch()
+    for name, t in (("do", do), ("q", q), ("k", k), ("v", v), ("o", o)):
+        _check_tensor(torch, name, t, torch.bfloat16)
+    _check_tensor(torch, "lse", lse, torch.float32)
+    _check_tensor(torch, "offsets", offsets, torch.int32)
+    t_, h, d, b = _validate.check_shapes(q.shape, k.shape, v.shape, offsets.shape)
+    want = (t_, h, d)
+    for name, t in (("do", do), ("o", o)):
+        if tuple(t.shape) != want:
+            raise ValueError(f"{name} must have the shape of q {list(want)}, got {list(t.shape)}")
+    if tuple(lse.shape) != (h, t_):
+        raise ValueError(f"lse must be [H, T] = {[h, t_]} (as jagged_attention returns it), "
+                         f"got {list(lse.shape)}")
+    if q.device.type != "cuda":
+        raise ValueError(f"q must be a CUDA tensor, got device {q.device}")
+    for name, t in (("k", k), ("v", v), ("do", do), ("o", o), ("lse", lse),
+                    ("offsets", offsets)):
+        if t.device != q.device:
+            raise ValueError(f"{name} must be on q's device {q.device}, got {t.device}")
+    for name, t in (("dq", dq), ("dk", dk), ("dv", dv)):
+        if t is None:
+            continue
+        _check_tensor(torch, name, t, torch.bfloat16)
+        if tuple(t.shape) != want:
+            raise ValueError(f"{name} must have the shape of q {list(want)}, got {list(t.shape)}")
+        if t.device != q.device:
+            raise ValueError(f"{name} must be on q's device {q.device}, got {t.device}")
+    max_seqlen = _validate.check_max_seqlen(max_seqlen, t_)
+    _validate.check_sizes(t_, b, max_seqlen)
+    scale = _validate.check_softmax_scale(softmax_scale, d)
+    k_tiles = _validate.backward_k_tiles(max_seqlen, t_)
+    _validate.check_backward_sizes(t_, h, d, b, k_tiles)
+    device = _device_index(torch, q.device)
+    cap = _device_capability(torch, device)
+    if cap != (9, 0):
+        raise NotImplementedError(
+            f"jfa.attention_backward runs on sm_90a devices only (compute capability 9.0: "
+            f"H100, H200); CUDA device {device} ({torch.cuda.get_device_name(device)}) has "
+            f"compute capability {cap[0]}.{cap[1]}. jagged_attention's forward runs there, "
+            f"its backward does not.")
+    if check_offsets:
+        _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
+
+    if t_ == 0:
+        def empty():
+            return torch.empty(want, dtype=torch.bfloat16, device=q.device)
+        return (dq if dq is not None else empty(), dk if dk is not None else empty(),
+                dv if dv is not None else empty())
+
+    with torch.cuda.device(device):
+        stream = torch.cuda.current_stream(device).cuda_stream
+        mods = _modules_for(device)
+        q2, k2, v2, o2, do2 = (_tma_input(torch, t) for t in (q, k, v, o, do))
+        lse2 = lse.contiguous()
+        offsets2 = offsets.contiguous()
+
+        # 1. delta = rowsum(o * do), [H, T].
+        delta = torch.empty((h, t_), dtype=torch.float32, device=q.device)
+        a = _Args(5)
+        a.tensor_2d(o2)
+        a.tensor_2d(do2)
+        a.ptr(delta)
+        a.i32(t_)
+        a.i32(d)
+        _lib.launch(device, mods[DELTA_KERNEL], DELTA_KERNEL,
+                    (-(-t_ // DELTA_ROWS), h, 1), a.done(), stream)
+
+        # 2. dk, dv written; dq added into a zeroed fp32 workspace.
+        dq_accum = torch.zeros((t_, h * d), dtype=torch.float32, device=q.device)
+        dk_out = dk if dk is not None and _writable_in_place(dk) else \
+            torch.empty(want, dtype=torch.bfloat16, device=q.device)
+        dv_out = dv if dv is not None and _writable_in_place(dv) else \
+            torch.empty(want, dtype=torch.bfloat16, device=q.device)
+        sms = torch.cuda.get_device_properties(device).multi_processor_count
+        grid = max(1, min(sms, b * h * k_tiles))
+        a = _Args(19)
+        for t in (q2, k2, v2, do2):
+            a.tensor_2d(t)
+        for t in (dk_out, dv_out, dq_accum, lse2, delta, offsets2):
+            a.ptr(t)
+        for x in (b, h, d, t_, h * d, k_tiles, 1 if causal else 0):
+            a.i32(x)
+        a.f32(scale * LOG2E)
+        a.f32(scale)
+        _lib.launch(device, mods[BWD_KERNEL], BWD_KERNEL, (grid, 1, 1), a.done(), stream)
+
+        if dk is None:
+            dk = dk_out
+        elif dk_out is not dk:
+            dk.copy_(dk_out)
+        if dv is None:
+            dv = dv_out
+        elif dv_out is not dv:
+            dv.copy_(dv_out)
+        dq_f32 = dq_accum.view(t_, h, d)
+        if dq is None:
+            dq = dq_f32.to(torch.bfloat16)
+        else:
+            dq.copy_(dq_f32)
+    return dq, dk, dv

@@ -1,0 +1,101 @@
+"""The torch.library custom ops behind jagged_attention's autograd and
+torch.compile support (registered once, when jfa first imports torch):
+
+    jfa::jagged_attention(Tensor q, Tensor k, Tensor v, Tensor offsets,
+                          SymInt max_seqlen, bool causal, float softmax_scale)
+        -> (Tensor o, Tensor lse)
+    jfa::jagged_attention_backward(Tensor grad_out, Tensor q, Tensor k, Tensor v,
+                                   Tensor o, Tensor lse, Tensor offsets,
+                                   SymInt max_seqlen, bool causal,
+                                   float softmax_scale)
+        -> (Tensor dq, Tensor dk, Tensor dv)
+
+Both have fake (meta) implementations, so torch.compile traces through them
+without running a kernel; the forward's autograd formula calls the backward
+op. lse is not differentiable (marked so): a loss that depends on lse gets
+no gradient through it. The ops do not check their arguments' values (no
+offsets check): call them through jfa.jagged_attention, which does.
+"""
+import threading
+
+_lock = threading.Lock()
+_registered = False
+_error = None  # why registration failed (an old PyTorch), or None
+
+
+def register(torch):
+    """Registers the ops once; returns whether they are registered. A failure
+    (PyTorch without torch.library.custom_op, i.e. < 2.4) is kept and reported
+    by require()."""
+    global _registered, _error
+    if _registered or _error is not None:
+        return _registered
+    with _lock:
+        if not _registered and _error is None:
+            try:
+                _define(torch)
+                _registered = True
+            except Exception as e:  # noqa: BLE001 - reported when the ops are needed
+                _error = f"{type(e).__name__}: {e}"
+    return _registered
+
+
+def require(torch, why):
+    """Raises RuntimeError when the ops could not be registered."""
+    if not register(torch):
+        raise RuntimeError(f"jfa.jagged_attention: {why} needs the custom op "
+                           f"jfa::jagged_attention, which could not be registered with this PyTorch "
+                           f"({torch.__version__}; torch.library.custom_op needs >= 2.4): "
+                           f"{_error}")
+
+
+def _define(torch):
+    from typing import Tuple
+
+    from torch import Tensor
+
+    from . import _api, _backward
+
+    @torch.library.custom_op("jfa::jagged_attention", mutates_args=())
+    def jagged_attention_op(q: Tensor, k: Tensor, v: Tensor, offsets: Tensor, max_seqlen: int,
+                            causal: bool, softmax_scale: float) -> Tuple[Tensor, Tensor]:
+        return _api._forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale)
+
+    @jagged_attention_op.register_fake
+    def _(q, k, v, offsets, max_seqlen, causal, softmax_scale):
+        t, h, d = q.shape
+        return (q.new_empty((t, h, d), dtype=torch.bfloat16),
+                q.new_empty((h, t), dtype=torch.float32))
+
+    @torch.library.custom_op("jfa::jagged_attention_backward", mutates_args=())
+    def jagged_attention_backward_op(grad_out: Tensor, q: Tensor, k: Tensor, v: Tensor,
+                                     o: Tensor, lse: Tensor, offsets: Tensor, max_seqlen: int,
+                                     causal: bool, softmax_scale: float
+                                     ) -> Tuple[Tensor, Tensor, Tensor]:
+        # The forward checked the offsets (or was told not to).
+        return _backward.attention_backward(grad_out, q, k, v, o, lse, offsets, max_seqlen,
+                                            causal, softmax_scale, check_offsets=False)
+
+    @jagged_attention_backward_op.register_fake
+    def _(grad_out, q, k, v, o, lse, offsets, max_seqlen, causal, softmax_scale):
+        return tuple(q.new_empty(tuple(q.shape), dtype=torch.bfloat16) for _ in range(3))
+
+    def setup_context(ctx, inputs, output):
+        q, k, v, offsets, max_seqlen, causal, softmax_scale = inputs
+        o, lse = output
+        ctx.save_for_backward(q, k, v, offsets, o, lse)
+        ctx.max_seqlen = max_seqlen
+        ctx.causal = causal
+        ctx.softmax_scale = softmax_scale
+        ctx.mark_non_differentiable(lse)
+
+    def backward(ctx, do, dlse):
+        # dlse: lse is non-differentiable, so it is ignored (zeros or None).
+        q, k, v, offsets, o, lse = ctx.saved_tensors
+        if do is None:
+            return None, None, None, None, None, None, None
+        dq, dk, dv = torch.ops.jfa.jagged_attention_backward(
+            do, q, k, v, o, lse, offsets, ctx.max_seqlen, ctx.causal, ctx.softmax_scale)
+        return dq, dk, dv, None, None, None, None
+
+    jagged_attention_op.register_autograd(backward, setup_context=setup_context)
