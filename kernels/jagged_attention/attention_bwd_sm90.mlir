@@ -24,8 +24,8 @@
 //
 // A row of D bf16 is D/64 chunks of 64 columns (one 128-byte swizzle span):
 // chunk c of a tile lives in its own slot. Masks (the sequence's end, the
-// causal diagonal) are applied to every tile; rows past the end are never
-// written (row-clipped stores and adds).
+// causal diagonal) are applied to the tiles that hold them; rows past the
+// end are never written (row-clipped stores and adds).
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %k: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -81,11 +81,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %log2e = arith.constant dense<1.44269504> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %scale_t = tensor.splat %scale_log2 : tensor<64x64xf32, #jfa.wgmma_acc>
       %ds_scale = tensor.splat %scale : tensor<64x64xf32, #jfa.wgmma_acc>
-      %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
-      %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
       %true = arith.constant true
       %not_causal = arith.xori %is_causal, %true : i1
-      %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
       %g1 = arith.addi %g, %g : i32
       %g2 = arith.addi %g1, %c1 : i32
       %k_lo = jfa.slot %k_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
@@ -121,10 +118,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %col0 = arith.muli %h, %head_dim : i32
           %col1 = arith.addi %col0, %c64 : i32
           %my_k0 = arith.addi %k0, %key_off : i32
-          %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
-          %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-          %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-          %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+          %my_k_end = arith.addi %my_k0, %c64 : i32
+          %keys_past = arith.cmpi sgt, %my_k_end, %len : i32
           %head_rows = arith.muli %h, %tokens : i32
           %row_base = arith.addi %head_rows, %start : i32
 
@@ -173,14 +168,34 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
             %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
             %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-            %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
-            %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-            %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-            %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
-            %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
-            %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
-            %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
-            %p = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // Only tiles that hold the diagonal or a sequence's end need the
+            // mask (the index tiles are made there, not kept in registers).
+            %q_end = arith.addi %q0, %c64 : i32
+            %queries_past = arith.cmpi sgt, %q_end, %len : i32
+            %on_diag = arith.cmpi slt, %q0, %my_k_end : i32
+            %causal_diag = arith.andi %on_diag, %is_causal : i1
+            %ends = arith.ori %keys_past, %queries_past : i1
+            %needs_mask = arith.ori %ends, %causal_diag : i1
+            %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
+              %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
+              %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
+              %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
+              %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
+              %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
+              %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
+              %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
+              %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
+              %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
+              %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
+              %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+            } else {
+              scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
+            }
             // dS = scale * P * (dP - delta).
             %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
             %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
@@ -262,11 +277,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %log2e = arith.constant dense<1.44269504> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %scale_t = tensor.splat %scale_log2 : tensor<64x64xf32, #jfa.wgmma_acc>
       %ds_scale = tensor.splat %scale : tensor<64x64xf32, #jfa.wgmma_acc>
-      %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
-      %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
       %true = arith.constant true
       %not_causal = arith.xori %is_causal, %true : i1
-      %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
       %g1 = arith.addi %g, %g : i32
       %g2 = arith.addi %g1, %c1 : i32
       %k_lo = jfa.slot %k_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
@@ -302,10 +314,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %col0 = arith.muli %h, %head_dim : i32
           %col1 = arith.addi %col0, %c64 : i32
           %my_k0 = arith.addi %k0, %key_off : i32
-          %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
-          %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-          %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-          %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+          %my_k_end = arith.addi %my_k0, %c64 : i32
+          %keys_past = arith.cmpi sgt, %my_k_end, %len : i32
           %head_rows = arith.muli %h, %tokens : i32
           %row_base = arith.addi %head_rows, %start : i32
 
@@ -354,14 +364,34 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
             %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
             %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-            %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
-            %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-            %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-            %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
-            %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
-            %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
-            %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
-            %p = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // Only tiles that hold the diagonal or a sequence's end need the
+            // mask (the index tiles are made there, not kept in registers).
+            %q_end = arith.addi %q0, %c64 : i32
+            %queries_past = arith.cmpi sgt, %q_end, %len : i32
+            %on_diag = arith.cmpi slt, %q0, %my_k_end : i32
+            %causal_diag = arith.andi %on_diag, %is_causal : i1
+            %ends = arith.ori %keys_past, %queries_past : i1
+            %needs_mask = arith.ori %ends, %causal_diag : i1
+            %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
+              %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
+              %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
+              %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
+              %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
+              %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
+              %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
+              %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
+              %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
+              %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
+              %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
+              %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+            } else {
+              scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
+            }
             // dS = scale * P * (dP - delta).
             %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
             %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
