@@ -54,6 +54,7 @@ import tempfile
 import time
 
 import torch
+import torch._dynamo  # noqa: F401  (compile_check)
 import torch.nn.functional as F
 
 import jfa
@@ -396,7 +397,7 @@ def compile_check(res, gen):
                                       check_offsets=False)
         return (o.float().sum(dim=-1) * w).sum(), o, lse * 1.0
 
-    import torch._dynamo
+    pass  # torch._dynamo is imported at the top (a local import would shadow torch)
     try:
         torch._dynamo.reset()
         cf = torch.compile(f, fullgraph=False, dynamic=False)
