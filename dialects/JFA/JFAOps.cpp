@@ -448,6 +448,9 @@ LogicalResult TMALoadOp::verify() {
 }
 
 LogicalResult TMAStoreOp::verify() {
+  if (getAdd() && !getDesc().getType().getElementType().isF32())
+    return emitOpError() << "adds to f32 tensors only, got "
+                         << getDesc().getType();
   return verifyTMA(*this, getDesc().getType(), getSlot().getType(),
                    getCoords().size());
 }

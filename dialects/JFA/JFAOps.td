@@ -503,12 +503,17 @@ def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue]> {
     a bulk group; `jfa.tma_store_wait` waits on it. Shared-memory writes by
     other threads must be fenced (`jfa.fence_async_shared`) and synchronized
     (`jfa.task_barrier`) before the store.
+
+    With `add`, the box is added to global memory element by element
+    (`cp.reduce.async.bulk.tensor ... .add`, atomic per element) instead of
+    stored: tiles of several CTAs accumulate into one f32 workspace, as the
+    attention backward's dQ. f32 only.
   }];
   let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot,
-                       Arg<JFA_TensorDescType, "", [MemWrite]>:$desc,
-                       Variadic<I32>:$coords);
+                       Arg<JFA_TensorDescType, "", [MemRead, MemWrite]>:$desc,
+                       Variadic<I32>:$coords, UnitAttr:$add);
   let assemblyFormat = [{
-    $slot `,` $desc `[` $coords `]` attr-dict `:`
+    $slot `,` $desc `[` $coords `]` (`add` $add^)? attr-dict `:`
     qualified(type($slot)) `,` qualified(type($desc))
   }];
   let hasVerifier = 1;

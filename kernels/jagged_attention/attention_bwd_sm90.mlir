@@ -18,9 +18,10 @@
 // compute S and dP with wgmma from shared memory, P and dS in registers,
 // then dV += P^T dO and dK += dS^T Q with P and dS stored to shared memory
 // and read M-major (wgmma's transpose-A), and dQ = dS K with dS from
-// registers, which they add to an f32 workspace (`store_tile ... add`,
-// red.global.add): several units add to the same q rows. The caller zeroes
-// the workspace first and converts it to bf16 afterwards.
+// registers, which they add to an f32 workspace through shared memory with
+// TMA's reduce-add (`tma_store ... add`): several units add to the same q
+// rows. The caller zeroes the workspace first and converts it to bf16
+// afterwards.
 //
 // A row of D bf16 is D/64 chunks of 64 columns (one 128-byte swizzle span):
 // chunk c of a tile lives in its own slot. Masks (the sequence's end, the
@@ -31,7 +32,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
                                %do: !jfa.tma<64x64xbf16, swizzle 128>,
                                %dk: !jfa.ptr<bf16>, %dv: !jfa.ptr<bf16>,
-                               %dq_accum: !jfa.ptr<f32>,
+                               %dq_accum: !jfa.tma<64x64xf32>,
                                %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
                                %offsets: !jfa.ptr<i32>,
                                %batch: i32, %heads: i32, %head_dim: i32,
@@ -47,6 +48,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // P and dS of each MMA warpgroup, [q, key], read back transposed.
   %p_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
   %ds_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
+  // dQ chunk c of warpgroup g in slot 2g + c, on its way to the workspace.
+  %dq_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xf32>
   // full: the producer's expect plus the TMA bytes; empty: the 256 MMA
   // threads, once they no longer read the slots.
   %kv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
@@ -92,6 +95,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %k_lo_t = jfa.transpose %k_lo : !jfa.slot<64x64xbf16, swizzle 128>
       %k_hi_t = jfa.transpose %k_hi : !jfa.slot<64x64xbf16, swizzle 128>
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
+      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32>, i32
+      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32>, i32
       %ds_slot = jfa.slot %ds_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
@@ -215,10 +220,16 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %lo:3 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n, %dq0) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // dQ to the workspace with TMA's reduce-add (rows past the
+            // sequence's end are zero: P is masked there). The slots must
+            // first be read out by the last q tile's adds.
             %q_row = arith.addi %start, %q0 : i32
-            %q_row_el = arith.muli %q_row, %stride : i32
-            %dq_at0 = arith.addi %q_row_el, %col0 : i32
-            jfa.store_tile %lo#2, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+            jfa.tma_store_wait pending(0)
+            jfa.task_barrier
+            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+            jfa.fence_async_shared
+            jfa.task_barrier
+            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
             %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
@@ -226,8 +237,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %hi_w:3 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n, %dq1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq_at1 = arith.addi %q_row_el, %col1 : i32
-              jfa.store_tile %hi_w#2, %dq_accum[%dq_at1] stride(%stride) rows(%q_left) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+              jfa.fence_async_shared
+              jfa.task_barrier
+              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
               scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -265,6 +278,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         }
         scf.yield %next#0, %next#1 : i32, i32
       }
+      // The last adds must have read their slots before the CTA exits.
+      jfa.tma_store_wait pending(0)
       // @mma-body-end
     }
     // MMA warpgroup 1 (warps 4-7): keys [64, 128) of the tile. The body is
@@ -288,6 +303,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %k_lo_t = jfa.transpose %k_lo : !jfa.slot<64x64xbf16, swizzle 128>
       %k_hi_t = jfa.transpose %k_hi : !jfa.slot<64x64xbf16, swizzle 128>
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
+      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32>, i32
+      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32>, i32
       %ds_slot = jfa.slot %ds_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
@@ -411,10 +428,16 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %lo:3 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n, %dq0) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // dQ to the workspace with TMA's reduce-add (rows past the
+            // sequence's end are zero: P is masked there). The slots must
+            // first be read out by the last q tile's adds.
             %q_row = arith.addi %start, %q0 : i32
-            %q_row_el = arith.muli %q_row, %stride : i32
-            %dq_at0 = arith.addi %q_row_el, %col0 : i32
-            jfa.store_tile %lo#2, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+            jfa.tma_store_wait pending(0)
+            jfa.task_barrier
+            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+            jfa.fence_async_shared
+            jfa.task_barrier
+            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
             %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
@@ -422,8 +445,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %hi_w:3 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n, %dq1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq_at1 = arith.addi %q_row_el, %col1 : i32
-              jfa.store_tile %hi_w#2, %dq_accum[%dq_at1] stride(%stride) rows(%q_left) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+              jfa.fence_async_shared
+              jfa.task_barrier
+              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
               scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -461,6 +486,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         }
         scf.yield %next#0, %next#1 : i32, i32
       }
+      // The last adds must have read their slots before the CTA exits.
+      jfa.tma_store_wait pending(0)
       // @mma-body-end
     }
 

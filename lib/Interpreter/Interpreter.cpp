@@ -1855,9 +1855,12 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         for (int64_t r = 0; r < rows; ++r)
           for (int64_t c = 0; c < cols; ++c) {
             int64_t gr = row0 + r, gc = col0 + c;
-            if (gr >= 0 && gr < grows && gc >= 0 && gc < gcols)
-              arg.store(gr * gcols + gc,
-                        buf.data[(slot.index * buf.rows + r) * buf.cols + c]);
+            if (gr >= 0 && gr < grows && gc >= 0 && gc < gcols) {
+              double x = buf.data[(slot.index * buf.rows + r) * buf.cols + c];
+              if (store.getAdd())
+                x = double(float(arg.load(gr * gcols + gc) + x));
+              arg.store(gr * gcols + gc, x);
+            }
           }
         ++e.vc[execComp(e)];
       })

@@ -74,6 +74,11 @@ def _modules_for(device):
     return mods
 
 
+def _torch_f32():
+    import torch
+    return torch.float32
+
+
 class _Args:
     """A jfa_arg array being filled in parameter order; keeps what it points to alive."""
 
@@ -89,11 +94,13 @@ class _Args:
         return a
 
     def tensor_2d(self, t):
-        """A contiguous bf16 [T, H, D] torch tensor as the TMA tensor [T, H*D]."""
-        rows, cols = t.shape[0], t.shape[1] * t.shape[2]
+        """A contiguous [T, H, D] (bf16) or [T, H*D] (f32) torch tensor as the
+        TMA tensor [T, H*D]."""
+        rows = t.shape[0]
+        cols = t.shape[1] * t.shape[2] if t.dim() == 3 else t.shape[1]
         shape = (ctypes.c_uint64 * 2)(rows, cols)
         strides = (ctypes.c_uint64 * 2)(cols, 1)
-        dtype = b"bf16"
+        dtype = b"f32" if t.dtype == _torch_f32() else b"bf16"
         self._keep += [shape, strides, dtype]
         a = self._next(_lib.ARG_TENSOR)
         a.value.tensor = _lib.ArgTensor(t.data_ptr(), dtype, 2,
@@ -247,7 +254,10 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
         a = _Args(19)
         for t in (q2, k2, v2, do2):
             a.tensor_2d(t)
-        for t in (dk_out, dv_out, dq_accum, lse2, delta, offsets2):
+        a.ptr(dk_out)
+        a.ptr(dv_out)
+        a.tensor_2d(dq_accum)  # TMA reduce-add target
+        for t in (lse2, delta, offsets2):
             a.ptr(t)
         for x in (b, h, d, t_, h * d, k_tiles, 1 if causal else 0):
             a.i32(x)

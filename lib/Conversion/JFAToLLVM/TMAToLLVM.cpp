@@ -37,10 +37,16 @@ struct TMAStoreLowering : JFAPattern<TMAStoreOp> {
   LogicalResult
   matchAndRewrite(TMAStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        rewriter, op.getLoc(), adaptor.getDesc(), adaptor.getSlot(),
-        tmaCoordinates(adaptor.getCoords()), /*l2CacheHint=*/Value(),
-        NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
+    if (op.getAdd())
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          rewriter, op.getLoc(), adaptor.getDesc(), adaptor.getSlot(),
+          NVVM::TMAReduxKind::ADD, NVVM::TMAStoreMode::TILE,
+          tmaCoordinates(adaptor.getCoords()), /*l2CacheHint=*/Value());
+    else
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rewriter, op.getLoc(), adaptor.getDesc(), adaptor.getSlot(),
+          tmaCoordinates(adaptor.getCoords()), /*l2CacheHint=*/Value(),
+          NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();

@@ -44,3 +44,18 @@ jfa.kernel @tma_3d(%d: !jfa.tma<2x64x32xbf16>, %z: i32, %row: i32, %col: i32) wa
   jfa.tma_store %s, %d[%z, %row, %col] : !jfa.slot<2x64x32xbf16>, !jfa.tma<2x64x32xbf16>
   jfa.tma_store_wait pending(0)
 }
+
+// -----
+
+// With `add`: TMA's reduce-add (cp.reduce.async.bulk.tensor .add), then the
+// same bulk-group commit as a store.
+// CHECK-LABEL: llvm.func @tma_store_add(
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %arg0, %{{.*}}, box[%arg2, %arg1] {redKind = #nvvm.tma_redux_kind<add>}
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+jfa.kernel @tma_store_add(%d: !jfa.tma<64x64xf32>, %row: i32, %col: i32) warps(4) {
+  %buf = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xf32>, i32
+  jfa.tma_store %s, %d[%row, %col] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
+  jfa.tma_store_wait pending(0)
+}

@@ -53,3 +53,13 @@ jfa.kernel @k(%p: !jfa.ptr<bf16>, %i: i32) warps(4) {
   // expected-error @+1 {{'jfa.store_tile' op adds atomically to f32 memory only, got '!jfa.ptr<bf16>'}}
   jfa.store_tile %t, %p[%i] stride(%i) rows(%i) add : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
 }
+
+// -----
+
+jfa.kernel @k(%d: !jfa.tma<64x64xbf16>) warps(4) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xbf16>, i32
+  // expected-error @+1 {{'jfa.tma_store' op adds to f32 tensors only, got '!jfa.tma<64x64xbf16>'}}
+  jfa.tma_store %s, %d[%c0, %c0] add : !jfa.slot<64x64xbf16>, !jfa.tma<64x64xbf16>
+}
