@@ -347,7 +347,6 @@ struct NamedBarrierState {
 struct Executor {
   int id = 0;
   int taskIndex = -1; // -1: the whole CTA (no async_tasks)
-  TaskOp task;
   int wg = 0, numWg = 1;
   int64_t firstThread = 0, numThreads = 0;      // in the CTA
   int64_t taskFirstThread = 0, taskThreads = 0; // the task's
@@ -362,7 +361,6 @@ struct Executor {
   int64_t tcIssued = 0;
   VC tcVC;
   int64_t storesIssued = 0;
-  std::vector<VC> storeVCs; // per store, the reads' view
   std::vector<uint32_t> fences;
 
   // Scheduling.
@@ -395,17 +393,6 @@ public:
   LogicalResult writeArguments();
   std::string nameOf(Value value);
 };
-
-std::string describeLoc(Location loc) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return s;
-}
 
 std::string Interpreter::nameOf(Value value) {
   auto it = names.find(value);
@@ -520,7 +507,6 @@ private:
                                         Attribute layout, int64_t rows);
 
   // Memory checks.
-  std::string where(Operation *op) { return describeLoc(op->getLoc()); }
   void checkRead(Executor &e, Operation *op, Shadow &s, const VC &view,
                  Access self, const std::string &what, bool asyncProxy);
   void checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
@@ -578,6 +564,12 @@ private:
 
   // Global memory.
   ArgState &argOf(const RtValue &v) { return interp.args[v.id]; }
+  /// Calls fn(slot element, global element or -1 when outside the tensor)
+  /// for each element of the box at `coords` (outermost first) that a TMA
+  /// copy between `slot` and `desc` moves.
+  void forEachBoxElement(const RtValue &desc, const RtValue &slot,
+                         ArrayRef<int64_t> coords,
+                         function_ref<void(double &, int64_t)> fn);
   void checkGlobal(Operation *op, const RtValue &ptr, int64_t index,
                    const char *verb);
 };
@@ -590,6 +582,27 @@ void CTARun::checkGlobal(Operation *op, const RtValue &ptr, int64_t index,
                  Twine(index) + " of argument " + Twine(ptr.id) + " (" +
                  arg.name + ", " + arg.path + "), which has " +
                  Twine(arg.numElements()) + " elements");
+}
+
+void CTARun::forEachBoxElement(const RtValue &desc, const RtValue &slot,
+                               ArrayRef<int64_t> coords,
+                               function_ref<void(double &, int64_t)> fn) {
+  ArgState &arg = argOf(desc);
+  auto type = cast<TensorDescType>(desc.type);
+  BufferState &buf = buffers[slot.id];
+  int64_t rows = coords.size() == 2 ? type.getBoxShape()[0] : 1;
+  int64_t cols = type.getBoxShape().back();
+  int64_t row0 = coords.size() == 2 ? coords[0] : 0;
+  int64_t col0 = coords.back();
+  int64_t gcols = arg.dims.back();
+  int64_t grows = arg.dims.size() == 2 ? arg.dims[0] : 1;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t gr = row0 + r, gc = col0 + c;
+      bool inside = gr >= 0 && gr < grows && gc >= 0 && gc < gcols;
+      fn(buf.data[(slot.index * buf.rows + r) * buf.cols + c],
+         inside ? gr * gcols + gc : -1);
+    }
 }
 
 std::string CTARun::barrierName(int b) {
@@ -756,14 +769,13 @@ LogicalResult CTARun::setUp() {
     }
   }
 
-  auto addExecutors = [&](int taskIndex, TaskOp task, int64_t firstWarp,
+  auto addExecutors = [&](int taskIndex, int64_t firstWarp,
                           int64_t numWarps) {
     int numWg = numWarps % 4 == 0 ? int(numWarps / 4) : 1;
     for (int g = 0; g < numWg; ++g) {
       auto e = std::make_unique<Executor>();
       e->id = int(execs.size());
       e->taskIndex = taskIndex;
-      e->task = task;
       e->wg = g;
       e->numWg = numWg;
       e->taskFirstThread = firstWarp * 32;
@@ -789,11 +801,11 @@ LogicalResult CTARun::setUp() {
       return tasks.emitError("the tasks' warps do not add up to the kernel's");
     int i = 0;
     for (auto task : tasks.getBody().front().getOps<TaskOp>()) {
-      addExecutors(i, task, (*layout)[i].firstWarp, (*layout)[i].numWarps);
+      addExecutors(i, (*layout)[i].firstWarp, (*layout)[i].numWarps);
       ++i;
     }
   } else {
-    addExecutors(-1, TaskOp(), 0, kernel.getNumWarps());
+    addExecutors(-1, 0, kernel.getNumWarps());
   }
 
   // Shared memory, barriers and tensor memory, in program order.
@@ -1814,28 +1826,17 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         for (Value c : load.getCoords())
           coords.push_back(intScalar(e, op, c));
         BufferState &buf = buffers[slot.id];
-        int64_t rows = coords.size() == 2 ? type.getBoxShape()[0] : 1;
-        int64_t cols = type.getBoxShape().back();
-        int64_t row0 = coords.size() == 2 ? coords[0] : 0;
-        int64_t col0 = coords.back();
         Access write{barrierComp(b), barriers[b].completed + 1, op, e.id};
         writeSlotRows(e, op, slot, 0, buf.rows, e.vc, write, false);
-        int64_t gcols = arg.dims.back();
-        int64_t grows = arg.dims.size() == 2 ? arg.dims[0] : 1;
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t c = 0; c < cols; ++c) {
-            int64_t gr = row0 + r, gc = col0 + c;
-            bool inside = gr >= 0 && gr < grows && gc >= 0 && gc < gcols;
-            buf.data[(slot.index * buf.rows + r) * buf.cols + c] =
-                inside ? roundTo(buf.elem, arg.load(gr * gcols + gc)) : 0.0;
-          }
+        forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {
+          x = g < 0 ? 0.0 : roundTo(buf.elem, arg.load(g));
+        });
         completeTx(op, b, type.getBoxBytes());
       })
       .Case<TMAStoreOp>([&](TMAStoreOp store) {
         RtValue slot = get(e, store.getSlot());
         RtValue desc = get(e, store.getDesc());
         ArgState &arg = argOf(desc);
-        auto type = cast<TensorDescType>(desc.type);
         SmallVector<int64_t, 2> coords;
         for (Value c : store.getCoords())
           coords.push_back(intScalar(e, op, c));
@@ -1846,22 +1847,11 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         Access read{storeComp(e), uint32_t(e.storesIssued), op, e.id};
         BufferState &buf = buffers[slot.id];
         readSlotRows(e, op, slot, 0, buf.rows, view, read, true);
-        int64_t rows = coords.size() == 2 ? type.getBoxShape()[0] : 1;
-        int64_t cols = type.getBoxShape().back();
-        int64_t row0 = coords.size() == 2 ? coords[0] : 0;
-        int64_t col0 = coords.back();
-        int64_t gcols = arg.dims.back();
-        int64_t grows = arg.dims.size() == 2 ? arg.dims[0] : 1;
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t c = 0; c < cols; ++c) {
-            int64_t gr = row0 + r, gc = col0 + c;
-            if (gr >= 0 && gr < grows && gc >= 0 && gc < gcols) {
-              double x = buf.data[(slot.index * buf.rows + r) * buf.cols + c];
-              if (store.getAdd())
-                x = double(float(arg.load(gr * gcols + gc) + x));
-              arg.store(gr * gcols + gc, x);
-            }
-          }
+        // Out-of-bounds parts of the box are not written.
+        forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {
+          if (g >= 0)
+            arg.store(g, store.getAdd() ? double(float(arg.load(g) + x)) : x);
+        });
         ++e.vc[execComp(e)];
       })
       .Case<TMAStoreWaitOp>([&](TMAStoreWaitOp wait) {

@@ -14,7 +14,6 @@
 #define JFA_INTERPRETER_INTERPRETER_H
 
 #include "JFA/JFAOps.h"
-#include "JFA/Targets.h"
 
 #include <array>
 #include <string>
@@ -23,7 +22,6 @@
 namespace jfa::interp {
 
 struct RunOptions {
-  Target target;
   std::array<int64_t, 3> grid = {1, 1, 1};
   /// One per kernel parameter, in order: a .npy path for a TMA descriptor or
   /// pointer, `i32:N`, `i64:N`, `f32:X` or `i1:0|1` for a scalar.

@@ -206,6 +206,36 @@ def case_row_softmax_sm100(run):
 # ---------------------------------------------------------------- attention
 
 
+def head_blocks(lengths, offsets, heads, head_dim):
+    """(b, h, token rows, head columns) of every non-empty sequence and head."""
+    for b, n in enumerate(lengths):
+        if n == 0:
+            continue
+        for h in range(heads):
+            yield b, h, slice(offsets[b], offsets[b] + n), slice(h * head_dim, (h + 1) * head_dim)
+
+
+def reference_attention(q, k, v, lengths, offsets, heads, head_dim, causal, scale):
+    """o, lse and each (sequence, head)'s normalized P, in float64."""
+    tokens, width = q.shape
+    o = np.zeros((tokens, width))
+    lse = np.zeros((heads, tokens))
+    probs = {}
+    for b, h, rows, cols in head_blocks(lengths, offsets, heads, head_dim):
+        n = rows.stop - rows.start
+        s = (q[rows, cols] @ k[rows, cols].T) * scale
+        if causal:
+            s = np.where(np.tril(np.ones((n, n), dtype=bool)), s, -np.inf)
+        mx = s.max(axis=1, keepdims=True)
+        p = np.exp(s - mx)
+        total = p.sum(axis=1, keepdims=True)
+        p /= total
+        o[rows, cols] = p @ v[rows, cols]
+        lse[h, rows] = (mx + np.log(total))[:, 0]
+        probs[(b, h)] = p
+    return o, lse, probs
+
+
 def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
     kernel = ("jagged_attention/attention_fwd_sm90.mlir" if arch == "sm_90a"
               else "jagged_attention/attention_fwd_sm100.mlir")
@@ -226,23 +256,8 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
         f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{head_dim}", f"i32:{tokens}",
         f"i32:{width}", f"i32:{q_tiles}", f"i32:{int(causal)}",
         f"f32:{scale * math.log2(math.e)!r}"])
-    want_o = np.zeros((tokens, width))
-    want_lse = np.zeros((heads, tokens))
-    for b, n in enumerate(lengths):
-        s0 = offsets[b]
-        for h in range(heads):
-            cols = slice(h * head_dim, (h + 1) * head_dim)
-            qs, ks, vs = q[s0:s0 + n, cols], k[s0:s0 + n, cols], v[s0:s0 + n, cols]
-            s = (qs @ ks.T) * scale
-            if causal:
-                s = np.where(np.tril(np.ones((n, n), dtype=bool)), s, -np.inf)
-            if n == 0:
-                continue
-            mx = s.max(axis=1, keepdims=True)
-            p = np.exp(s - mx)
-            total = p.sum(axis=1, keepdims=True)
-            want_o[s0:s0 + n, cols] = (p / total) @ vs
-            want_lse[h, s0:s0 + n] = (mx + np.log(total))[:, 0]
+    want_o, want_lse, _ = reference_attention(q, k, v, lengths, offsets, heads, head_dim,
+                                              causal, scale)
     o = from_bf16(run.load(o_path))
     err = check("o", o, want_o, 1e-2, 1e-2)
     check("lse", run.load(lse_path), want_lse, 1e-4, 1e-5)
@@ -281,44 +296,18 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     k_path, k = run.bf16_input("k", (tokens, width))
     v_path, v = run.bf16_input("v", (tokens, width))
     do_path, do = run.bf16_input("do", (tokens, width))
-    o = np.zeros((tokens, width))
-    lse = np.zeros((heads, tokens))
-    want = {n: np.zeros((tokens, width)) for n in ("dq", "dk", "dv")}
-    probs = {}
-    for b, n in enumerate(lengths):
-        s0 = offsets[b]
-        for h in range(heads):
-            if n == 0:
-                continue
-            cols = slice(h * head_dim, (h + 1) * head_dim)
-            qs, ks, vs = q[s0:s0 + n, cols], k[s0:s0 + n, cols], v[s0:s0 + n, cols]
-            s = (qs @ ks.T) * scale
-            if causal:
-                s = np.where(np.tril(np.ones((n, n), dtype=bool)), s, -np.inf)
-            mx = s.max(axis=1, keepdims=True)
-            p = np.exp(s - mx)
-            total = p.sum(axis=1, keepdims=True)
-            p /= total
-            o[s0:s0 + n, cols] = p @ vs
-            lse[h, s0:s0 + n] = (mx + np.log(total))[:, 0]
-            probs[(b, h)] = p
+    o, lse, probs = reference_attention(q, k, v, lengths, offsets, heads, head_dim,
+                                        causal, scale)
     # The backward sees o as the forward stored it (bf16).
     o = from_bf16(to_bf16(o)).astype(np.float64)
     delta = (o * do).reshape(tokens, heads, head_dim).sum(axis=2).T
-    for b, n in enumerate(lengths):
-        s0 = offsets[b]
-        for h in range(heads):
-            if n == 0:
-                continue
-            cols = slice(h * head_dim, (h + 1) * head_dim)
-            qs, ks, vs = q[s0:s0 + n, cols], k[s0:s0 + n, cols], v[s0:s0 + n, cols]
-            dos = do[s0:s0 + n, cols]
-            p = probs[(b, h)]
-            dp = dos @ vs.T
-            ds = p * (dp - delta[h, s0:s0 + n][:, None])
-            want["dv"][s0:s0 + n, cols] = p.T @ dos
-            want["dq"][s0:s0 + n, cols] = scale * ds @ ks
-            want["dk"][s0:s0 + n, cols] = scale * ds.T @ qs
+    want = {n: np.zeros((tokens, width)) for n in ("dq", "dk", "dv")}
+    for b, h, rows, cols in head_blocks(lengths, offsets, heads, head_dim):
+        p = probs[(b, h)]
+        ds = p * (do[rows, cols] @ v[rows, cols].T - delta[h, rows][:, None])
+        want["dv"][rows, cols] = p.T @ do[rows, cols]
+        want["dq"][rows, cols] = scale * ds @ k[rows, cols]
+        want["dk"][rows, cols] = scale * ds.T @ q[rows, cols]
     lse_path = run.save("lse", lse.astype(np.float32))
     delta_path = run.save("delta", np.ascontiguousarray(delta, dtype=np.float32))
     off_path = run.save("offsets", offsets)

@@ -65,7 +65,6 @@ int main(int argc, char **argv) {
   if (!target)
     return fail("unknown --arch '" + arch +
                 "'; known targets: " + jfa::knownTargetNames());
-  options.target = *target;
   {
     SmallVector<StringRef, 3> parts;
     StringRef(grid).split(parts, ',');
