@@ -339,7 +339,18 @@ static LogicalResult verifyNotTransposed(Operation *op, SlotType slot) {
     return op->emitOpError()
            << "cannot use the transposed view " << slot
            << "; only the tensor cores read transposed slots (jfa.async_dot "
-              "as A or B, jfa.tc_dot as B)";
+              "and jfa.tc_dot, as A or B)";
+  return success();
+}
+
+/// TMA boxes, wgmma operands and layout scratch span one swizzle block.
+static LogicalResult verifyNotBlocked(Operation *op, SlotType slot,
+                                      StringRef what) {
+  if (slot.getColumnBlocks() > 1)
+    return op->emitOpError()
+           << what << " cannot be the blocked slot " << slot
+           << " (rows wider than its swizzle); only register tiles "
+              "(jfa.local_store, jfa.local_load) and jfa.tc_dot's A use those";
   return success();
 }
 
@@ -428,7 +439,8 @@ LogicalResult BarrierExpectOp::verify() {
 
 static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
                                SlotType slot, size_t numCoords) {
-  if (failed(verifyNotTransposed(op, slot)))
+  if (failed(verifyNotTransposed(op, slot)) ||
+      failed(verifyNotBlocked(op, slot, "a TMA copy's slot")))
     return failure();
   if (numCoords != desc.getBoxShape().size())
     return op->emitOpError()
@@ -463,18 +475,32 @@ LogicalResult TMAStoreOp::verify() {
 /// f16, K-major with a common K that is a multiple of 16, swizzled.
 /// A transposed (M-major) A is wgmma's transpose-A: one warpgroup's 64 rows,
 /// stored as K rows of 64 elements that span the 128-byte swizzle.
+enum class MmaKind { Wgmma, Tcgen05 };
+
 static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b,
-                                       bool allowTransposedA) {
+                                       MmaKind kind) {
   if (a.getShape().size() != 2 || b.getShape().size() != 2)
     return op->emitOpError() << "A and B must be 2-d slots";
-  if (a.getTransposed() && !allowTransposedA)
-    return op->emitOpError() << "A cannot be a transposed view here (M-major "
-                                "A for tcgen05 is not supported yet)";
-  if (a.getTransposed() && (a.getShape()[0] != 64 || a.getSwizzle() != 128))
+  if (failed(verifyNotBlocked(op, b, "B")))
+    return failure();
+  if (kind == MmaKind::Wgmma) {
+    if (failed(verifyNotBlocked(op, a, "A")))
+      return failure();
+    if (a.getTransposed() && (a.getShape()[0] != 64 || a.getSwizzle() != 128))
+      return op->emitOpError()
+             << "a transposed (M-major) A must be 64 rows (one warpgroup's) "
+                "in a 128-byte swizzled slot, got "
+             << a;
+  } else if (a.getTransposed() &&
+             (a.getShape()[0] != 128 || a.getSwizzle() != 128 ||
+              a.getColumnBlocks() < 2)) {
+    // tcgen05 reads an M-major A of 128 rows as 64-row column blocks.
     return op->emitOpError()
-           << "a transposed (M-major) A must be 64 rows (one warpgroup's) "
-              "in a 128-byte swizzled slot, got "
+           << "a transposed (M-major) A must be 128 rows stored as column "
+              "blocks of a 128-byte swizzle (the transpose of a KxM slot "
+              "with M = 128 bf16), got "
            << a;
+  }
   Type element = a.getElementType();
   if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
     return op->emitOpError()
@@ -498,6 +524,8 @@ static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b,
 /// element type, K-major with A's K (a multiple of 16), swizzled.
 static LogicalResult verifyOperandB(Operation *op, int64_t rowsA, int64_t k,
                                     SlotType b) {
+  if (failed(verifyNotBlocked(op, b, "B")))
+    return failure();
   if (b.getShape()[1] != k)
     return op->emitOpError()
            << "A is " << rowsA << "x" << k << " but B is " << b.getShape()[0]
@@ -515,7 +543,7 @@ LogicalResult AsyncDotOp::verify() {
   auto acc = getAcc().getType();
   int64_t m, n = b.getShape().size() == 2 ? b.getShape()[0] : 0;
   if (auto a = dyn_cast<SlotType>(getA().getType())) {
-    if (failed(verifyMmaOperands(*this, a, b, /*allowTransposedA=*/true)))
+    if (failed(verifyMmaOperands(*this, a, b, MmaKind::Wgmma)))
       return failure();
     m = a.getShape()[0];
   } else {
@@ -564,7 +592,7 @@ LogicalResult TcDotOp::verify() {
                          << acc;
   int64_t m;
   if (auto a = dyn_cast<SlotType>(getA().getType())) {
-    if (failed(verifyMmaOperands(*this, a, b, /*allowTransposedA=*/false)))
+    if (failed(verifyMmaOperands(*this, a, b, MmaKind::Tcgen05)))
       return failure();
     m = a.getShape()[0];
   } else {
@@ -769,7 +797,8 @@ LogicalResult ConvertLayoutOp::verify() {
     if (failed(verifyTileLayout(*this, tile)))
       return failure();
   SlotType scratch = getScratch().getType();
-  if (failed(verifyNotTransposed(*this, scratch)))
+  if (failed(verifyNotTransposed(*this, scratch)) ||
+      failed(verifyNotBlocked(*this, scratch, "the scratch slot")))
     return failure();
   if (scratch.getShape() != from.getShape() ||
       scratch.getElementType() != from.getElementType())

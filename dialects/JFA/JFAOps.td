@@ -279,7 +279,9 @@ def JFA_TransposeOp : JFA_Op<"transpose", [Pure,
     `jfa.tc_dot`, it makes them compute A * B for a B stored N-major (for
     example V in P * V), through the MMA's transpose bit; as the A operand
     of `jfa.async_dot` (64 rows, 128-byte swizzle) it is an M-major A (dS in
-    the attention backward's dK = dS^T Q), through wgmma's transpose-A bit.
+    the attention backward's dK = dS^T Q), through wgmma's transpose-A bit;
+    as the A of `jfa.tc_dot`, the transpose of a blocked K x 128 slot
+    (128-byte swizzle) is an M-major A of 128 rows.
   }];
   let arguments = (ins JFA_SlotType:$slot);
   let results = (outs JFA_SlotType:$result);
@@ -893,9 +895,13 @@ def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue, JFA_RequiresTensorMem
         : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>,
           !jfa.tmem<128x256xf32>
     ```
-    A is 128 x K, B is N x K, both K-major in swizzled shared memory (B may
-    be a transposed view), or A is a bf16/f16 `!jfa.tmem` tile (filled with
-    `jfa.tmem_store`, as FA4 keeps P); one thread issues one
+    A is 128 x K, B is N x K, both K-major in swizzled shared memory, or A
+    is a bf16/f16 `!jfa.tmem` tile (filled with `jfa.tmem_store`, as FA4
+    keeps P). B may be a transposed view (N-major). A may be a blocked slot
+    (K wider than the swizzle, stored as column blocks), or the transposed
+    view of a blocked K x 128 slot with a 128-byte swizzle: an M-major A,
+    as the attention backward reads dS for dQ = dS K from the dS^T that its
+    threads wrote row by row. One thread issues one
     `tcgen05.mma.cta_group::1.kind::f16` per 16 of K. When
     `%accumulate` is false the first product overwrites the accumulator.
     Completion is observed through `jfa.tc_commit`.

@@ -74,21 +74,32 @@ static void printSwizzle(AsmPrinter &printer, int64_t swizzle) {
     printer << ", swizzle " << swizzle;
 }
 
-/// A swizzled tile's rows span exactly the swizzle width, and the tile is
-/// whole 8-row atoms so every slot starts on an atom boundary.
+/// A swizzled tile's rows span the swizzle width, and the tile is whole
+/// 8-row atoms so every slot starts on an atom boundary. In shared memory
+/// (`allowBlocks`), a 2-d tile's rows may also span a multiple of the
+/// width: the tile is then stored as column blocks, each a full
+/// rows x width tile, one after the other (the tensor cores' canonical
+/// layout for an operand wider than the swizzle).
 static LogicalResult verifySwizzle(function_ref<InFlightDiagnostic()> emitError,
                                    StringRef what, ArrayRef<int64_t> shape,
-                                   Type elementType, int64_t swizzle) {
+                                   Type elementType, int64_t swizzle,
+                                   bool allowBlocks) {
   if (swizzle == 0)
     return success();
   if (swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitError() << what << " swizzle must be 32, 64 or 128 (bytes), got "
                        << swizzle;
   int64_t rowBytes = shape.back() * getElementBytes(elementType);
-  if (rowBytes != swizzle)
+  bool blocked = allowBlocks && shape.size() == 2 && rowBytes > swizzle &&
+                 rowBytes % swizzle == 0;
+  if (rowBytes != swizzle && !blocked)
     return emitError() << what << " rows of a " << swizzle
                        << "-byte swizzle must span " << swizzle
-                       << " bytes, got " << rowBytes;
+                       << " bytes"
+                       << (allowBlocks ? " (or a multiple of it, as column "
+                                         "blocks, in a 2-d tile)"
+                                       : "")
+                       << ", got " << rowBytes;
   int64_t rows = 1;
   for (int64_t d : shape.drop_back())
     rows *= d;
@@ -150,7 +161,7 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (failed(verifyTile(emitError, "shared-memory buffer", shape, elementType)))
     return failure();
   return verifySwizzle(emitError, "shared-memory buffer", shape, elementType,
-                       swizzle);
+                       swizzle, /*allowBlocks=*/true);
 }
 
 int64_t SharedBufferType::getSlotElements() const {
@@ -205,7 +216,8 @@ LogicalResult SlotType::verify(function_ref<InFlightDiagnostic()> emitError,
   SmallVector<int64_t> stored(shape);
   if (transposed)
     std::swap(stored[0], stored[1]);
-  return verifySwizzle(emitError, "slot", stored, elementType, swizzle);
+  return verifySwizzle(emitError, "slot", stored, elementType, swizzle,
+                       /*allowBlocks=*/true);
 }
 
 SmallVector<int64_t> SlotType::getStoredShape() const {
@@ -216,6 +228,13 @@ SmallVector<int64_t> SlotType::getStoredShape() const {
 }
 
 int64_t SlotType::getNumElements() const { return product(getShape()); }
+int64_t SlotType::getColumnBlocks() const {
+  if (!getSwizzle())
+    return 1;
+  int64_t rowBytes =
+      getStoredShape().back() * getElementBytes(getElementType());
+  return std::max<int64_t>(1, rowBytes / getSwizzle());
+}
 int64_t SlotType::getBytes() const {
   return getNumElements() * getElementBytes(getElementType());
 }
@@ -272,7 +291,8 @@ TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "TMA box inner dimension must span a multiple of 16 "
                           "bytes, got "
                        << innerBytes << " bytes";
-  return verifySwizzle(emitError, "TMA box", boxShape, elementType, swizzle);
+  return verifySwizzle(emitError, "TMA box", boxShape, elementType, swizzle,
+                       /*allowBlocks=*/false);
 }
 
 int64_t TensorDescType::getBoxBytes() const {

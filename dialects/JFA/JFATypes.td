@@ -18,11 +18,16 @@ def JFA_SharedBufferType : JFA_Type<"SharedBuffer", "smem"> {
     row-major and contiguous. Slot i starts at `i * slotBytes`.
     `!jfa.smem<3 x 128x64xbf16, swizzle 128>` stores rows with the 128-byte
     swizzle TMA and the tensor cores use: within each 8-row atom, 16-byte
-    chunk c of row r lives at chunk c ^ (r % 8). The row must span exactly
-    the swizzle width: a 128-byte swizzled row holds 64 bf16 (or 32 f32)
-    values, so a K-major operand with K = 128 bf16, or an N-major
-    (transposed) B wider than 64, takes several slots, TMA loads and
-    `jfa.async_dot`s, one per 64 columns.
+    chunk c of row r lives at chunk c ^ (r % 8). A row spans the swizzle
+    width (a 128-byte swizzled row holds 64 bf16 or 32 f32 values), or a
+    multiple of it in a 2-d tile: `!jfa.smem<1 x 128x128xbf16, swizzle 128>`
+    is stored as two column blocks, each a whole 128x64 swizzled tile, one
+    after the other (the tensor cores' canonical layout for a wide operand).
+    Such a blocked slot is written and read by register tiles
+    (`jfa.local_store`, `jfa.local_load`) and read by `jfa.tc_dot` as A,
+    K-major or transposed (M-major); TMA boxes and `jfa.async_dot` operands
+    span one block, so a K-major wgmma operand with K = 128 bf16 takes
+    several slots, one per 64 columns.
   }];
   let parameters = (ins "int64_t":$numSlots,
                         ArrayRefParameter<"int64_t">:$shape,
@@ -54,6 +59,9 @@ def JFA_SlotType : JFA_Type<"Slot", "slot"> {
   let extraClassDeclaration = [{
     int64_t getNumElements() const;
     int64_t getBytes() const;
+    /// Column blocks of the stored tile: 1 unless its rows are wider than
+    /// the swizzle (see !jfa.smem).
+    int64_t getColumnBlocks() const;
     /// The shape as stored: the transpose of a transposed view's shape.
     ::llvm::SmallVector<int64_t> getStoredShape() const;
   }];

@@ -25,12 +25,29 @@ static void forEachFragmentPiece(
   int64_t width = layout.getVectorWidth(shape, threads, bytes);
   TileCoords base =
       layout.emitThreadBase(b, b.getLoc(), thread, shape, threads);
+  int64_t swizzle = slotType.getSwizzle();
+  if (slotType.getColumnBlocks() > 1) {
+    // Column blocks of `swizzle` bytes, each a whole rows x block tile: the
+    // block and the column within it decide the offset (a piece never
+    // straddles blocks: it is at most 16 aligned bytes).
+    int64_t blockColumns = swizzle / bytes;
+    int64_t blockBytes = shape.front() * swizzle;
+    for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
+      Value row = b.add(base.row, offsets[i].row);
+      Value col = b.add(base.col, offsets[i].col);
+      Value offset =
+          b.add(b.add(b.mul(b.udiv(col, blockColumns), blockBytes),
+                      b.mul(row, swizzle)),
+                b.mul(b.urem(col, blockColumns), bytes));
+      visit(slotAddress(b, slot, offset, swizzle), i, width);
+    }
+    return;
+  }
   // The byte offset of the thread's first element, row-major.
   Value first = b.mul(b.add(b.mul(base.row, columns), base.col), bytes);
   for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
     int64_t delta = (offsets[i].row * columns + offsets[i].col) * bytes;
-    visit(slotAddress(b, slot, b.add(first, delta), slotType.getSwizzle()), i,
-          width);
+    visit(slotAddress(b, slot, b.add(first, delta), swizzle), i, width);
   }
 }
 

@@ -25,17 +25,21 @@ static void inWarpZero(LLVMBuilder &b, function_ref<void()> body) {
   body();
 }
 
-/// The tcgen05 shared-memory descriptor of a K-major operand whose rows span
-/// the swizzle, built by nvvm.tcgen05.mma_smem_desc: leading-dimension
-/// offset 1 (unused when swizzled), 8 rows of `swizzle` bytes between 8-row
-/// groups, swizzle mode 128B = 2, 64B = 4, 32B = 6.
-static Value tcgen05Descriptor(LLVMBuilder &b, Value address, int64_t swizzle) {
+/// The tcgen05 shared-memory descriptor (nvvm.tcgen05.mma_smem_desc) of an
+/// operand whose stored rows span the swizzle: 8 rows of `swizzle` bytes
+/// between 8-row groups (the stride-dimension offset), swizzle mode 128B =
+/// 2, 64B = 4, 32B = 6. The leading-dimension offset is unused (1) for
+/// K-major operands; for an M-major one it is the distance between its
+/// column blocks of `swizzle` bytes along M (CUTLASS's canonical MN-major
+/// layout ((8,m),(8,k)) : ((1,LBO),(8,SBO)) in 16-byte units).
+static Value tcgen05Descriptor(LLVMBuilder &b, Value address, int64_t swizzle,
+                               int64_t leadingBytes = 16) {
   int64_t mode = swizzle == 128 ? 2 : swizzle == 64 ? 4 : 6;
   Value start = b.lshr(LLVM::AndOp::create(b, address, b.i32(0x3FFFF)), 4);
   auto i8 = [&](int64_t v) -> Value {
     return LLVM::ConstantOp::create(b, b.getI8Type(), b.getI8IntegerAttr(v));
   };
-  Value leadingDimOffset = b.i32(1);
+  Value leadingDimOffset = b.i32(leadingBytes >> 4);
   Value strideDimOffset = b.i32((8 * swizzle) >> 4);
   Value baseOffset = i8(0);
   Value relative =
@@ -47,13 +51,14 @@ static Value tcgen05Descriptor(LLVMBuilder &b, Value address, int64_t swizzle) {
 }
 
 /// The kind::f16 instruction descriptor: f32 accumulator (bit 4), A and B
-/// bf16 (bits 7 and 10) or f16, A K-major, B K-major or transposed (bit 16),
-/// N >> 3 at bit 17, M >> 4 at bit 24.
+/// bf16 (bits 7 and 10) or f16, A K-major or transposed (bit 15), B K-major
+/// or transposed (bit 16), N >> 3 at bit 17, M >> 4 at bit 24.
 static int64_t tcgen05InstrDescriptor(Type element, int64_t m, int64_t n,
-                                      bool transposeB) {
+                                      bool transposeA, bool transposeB) {
   int64_t ab = element.isBF16() ? 1 : 0;
   return (int64_t(1) << 4) | (ab << 7) | (ab << 10) |
-         (int64_t(transposeB) << 16) | ((n >> 3) << 17) | ((m >> 4) << 24);
+         (int64_t(transposeA) << 15) | (int64_t(transposeB) << 16) |
+         ((n >> 3) << 17) | ((m >> 4) << 24);
 }
 
 /// The tensor-memory address of this warp's lanes at `column`: warp w of
@@ -149,8 +154,12 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
     // Shared-memory addresses are 32-bit; so are tensor-memory ones.
     Value baseA = LLVM::PtrToIntOp::create(b, i32, adaptor.getA());
     Value baseB = LLVM::PtrToIntOp::create(b, i32, adaptor.getB());
-    Value idesc =
-        b.i32(tcgen05InstrDescriptor(element, 128, n, slotB.getTransposed()));
+    bool transposeA = slotA && slotA.getTransposed();
+    Value idesc = b.i32(tcgen05InstrDescriptor(element, 128, n, transposeA,
+                                               slotB.getTransposed()));
+    // An M-major A is stored K x 128 as two column blocks of 64 rows of A.
+    int64_t leadingA =
+        transposeA ? slotA.getStoredShape().front() * slotA.getSwizzle() : 16;
     Value always =
         LLVM::ConstantOp::create(b, b.getI1Type(), b.getBoolAttr(true));
     // Order after the barrier the issuing thread passed: tensor-memory
@@ -160,7 +169,7 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
       Value matrixA;
       if (slotA) {
         matrixA = tcgen05Descriptor(b, b.add(baseA, kStepBytes(slotA, kk)),
-                                    slotA.getSwizzle());
+                                    slotA.getSwizzle(), leadingA);
       } else {
         // A in tensor memory: 16 elements of K are 8 (32-bit) columns on.
         int64_t columns = kk * 16 * element.getIntOrFloatBitWidth() / 32;

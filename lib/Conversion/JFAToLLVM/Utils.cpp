@@ -56,9 +56,16 @@ Value slotAddress(LLVMBuilder &b, Value slot, Value offset, int64_t swizzle) {
 
 int64_t kStepBytes(SlotType slot, int64_t kk) {
   int64_t bytes = getElementBytes(slot.getElementType());
+  // A stored row within one column block (the whole row when unblocked).
+  int64_t rowBytes = slot.getStoredShape().back() * bytes;
+  if (slot.getColumnBlocks() > 1)
+    rowBytes = slot.getSwizzle();
   if (slot.getTransposed())
-    return kk * 16 * slot.getStoredShape().back() * bytes;
-  return kk * 16 * bytes;
+    return kk * 16 * rowBytes;
+  // K-major: 16 columns on, into the next column block past its end.
+  int64_t column = kk * 16 * bytes;
+  return column / rowBytes * slot.getStoredShape().front() * rowBytes +
+         column % rowBytes;
 }
 
 LogicalResult notDistributed(Operation *op) {

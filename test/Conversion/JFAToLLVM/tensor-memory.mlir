@@ -140,6 +140,73 @@ jfa.kernel @tmem_a_transposed_b() warps(4) {
 
 // -----
 
+// A blocked A (K = 128 bf16: two column blocks of 128 rows x 128 bytes):
+// k16 steps 0-3 are 32 bytes apart in block 0, steps 4-7 in block 1,
+// 16384 bytes on. B is a transposed (N-major) view.
+// Instruction descriptor: f32 D (16), bf16 A and B (128 + 1024),
+// transposed B (65536), N = 64 (8 << 17), M = 128 (8 << 24) = 135333008.
+// CHECK-LABEL: llvm.func @blocked_a
+// CHECK: %[[BASEA:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK: llvm.mlir.constant(135333008 : i32) : i32
+// CHECK: %[[K:.*]] = llvm.mlir.constant(96 : i32) : i32
+// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
+// CHECK: nvvm.tcgen05.mma %
+// CHECK: %[[K:.*]] = llvm.mlir.constant(16384 : i32) : i32
+// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
+// CHECK: nvvm.tcgen05.mma %
+// CHECK: %[[K:.*]] = llvm.mlir.constant(16416 : i32) : i32
+// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
+// CHECK-COUNT-3: nvvm.tcgen05.mma %
+// CHECK-NOT: nvvm.tcgen05.mma %
+// CHECK: llvm.return
+jfa.kernel @blocked_a() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  %b = jfa.local_alloc {offset = 32768 : i64} : !jfa.smem<1 x 128x64xbf16, swizzle 128>
+  %acc = jfa.tmem_alloc {offset = 49152 : i64} : !jfa.tmem<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %sa = jfa.slot %a[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %sb = jfa.slot %b[%c0] : !jfa.smem<1 x 128x64xbf16, swizzle 128>, i32
+  %bt = jfa.transpose %sb : !jfa.slot<128x64xbf16, swizzle 128>
+  %true = arith.constant true
+  jfa.tc_dot %sa, %bt, %acc, %true : !jfa.slot<128x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+}
+
+// -----
+
+// An M-major A: the transpose of a blocked 32x128 slot (K = 32 rows of
+// M = 128, two column blocks of 32 rows x 128 bytes = 4096 bytes). The
+// descriptor's leading-dimension offset is the block distance, 4096 >> 4 =
+// 256; its stride-dimension offset 8 rows x 128 bytes, 1024 >> 4 = 64; a
+// k16 step is 16 stored rows, 2048 bytes.
+// Instruction descriptor: f32 D (16), bf16 A and B (128 + 1024),
+// transposed A (1 << 15), N = 64 (8 << 17), M = 128 (8 << 24) = 135300240.
+// CHECK-LABEL: llvm.func @m_major_a
+// CHECK: %[[BASEA:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK: llvm.mlir.constant(135300240 : i32) : i32
+// CHECK: %[[LBO:.*]] = llvm.mlir.constant(256 : i32) : i32
+// CHECK-NEXT: %[[SBO:.*]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK: nvvm.tcgen05.mma_smem_desc(%{{.*}}, %[[LBO]], %[[SBO]],
+// CHECK: nvvm.tcgen05.mma %
+// CHECK: %[[K:.*]] = llvm.mlir.constant(2048 : i32) : i32
+// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
+// CHECK: nvvm.tcgen05.mma_smem_desc(%{{.*}}, %{{.*}}, %{{.*}},
+// CHECK: nvvm.tcgen05.mma %
+// CHECK-NOT: nvvm.tcgen05.mma %
+// CHECK: llvm.return
+jfa.kernel @m_major_a() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 32x128xbf16, swizzle 128>
+  %b = jfa.local_alloc {offset = 8192 : i64} : !jfa.smem<1 x 64x32xbf16, swizzle 64>
+  %acc = jfa.tmem_alloc {offset = 12288 : i64} : !jfa.tmem<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %sa = jfa.slot %a[%c0] : !jfa.smem<1 x 32x128xbf16, swizzle 128>, i32
+  %sb = jfa.slot %b[%c0] : !jfa.smem<1 x 64x32xbf16, swizzle 64>, i32
+  %at = jfa.transpose %sa : !jfa.slot<32x128xbf16, swizzle 128>
+  %true = arith.constant true
+  jfa.tc_dot %at, %sb, %acc, %true : !jfa.slot<128x32xbf16, swizzle 128, transposed>, !jfa.slot<64x32xbf16, swizzle 64>, !jfa.tmem<128x64xf32>
+}
+
+// -----
+
 // tmem_load/tmem_store: warp w of the warpgroup reaches lanes 32w..: the
 // address is base + ((tid / 32 % 4) * 32 << 16) + column; 32x32b moves one
 // 32-bit column per register (16-bit tiles pack 2 elements, and their

@@ -31,7 +31,7 @@ jfa.kernel @k() warps(4) {
   %c0 = arith.constant 0 : i32
   %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
   %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
-  // expected-error @+1 {{'jfa.local_load' op cannot use the transposed view '!jfa.slot<64x64xbf16, swizzle 128, transposed>'; only the tensor cores read transposed slots (jfa.async_dot as A or B, jfa.tc_dot as B)}}
+  // expected-error @+1 {{'jfa.local_load' op cannot use the transposed view '!jfa.slot<64x64xbf16, swizzle 128, transposed>'; only the tensor cores read transposed slots (jfa.async_dot and jfa.tc_dot, as A or B)}}
   %t = jfa.local_load %vt : !jfa.slot<64x64xbf16, swizzle 128, transposed> -> tensor<64x64xbf16>
 }
 
@@ -70,7 +70,7 @@ jfa.kernel @k() warps(4) {
   %vt = jfa.transpose %vs : !jfa.slot<64x64xbf16, swizzle 128>
   %acc = jfa.tmem_alloc : !jfa.tmem<128x64xf32>
   %true = arith.constant true
-  // expected-error @+1 {{'jfa.tc_dot' op A cannot be a transposed view here (M-major A for tcgen05 is not supported yet)}}
+  // expected-error @+1 {{'jfa.tc_dot' op a transposed (M-major) A must be 128 rows stored as column blocks of a 128-byte swizzle (the transpose of a KxM slot with M = 128 bf16), got '!jfa.slot<64x64xbf16, swizzle 128, transposed>'}}
   jfa.tc_dot %vt, %vs, %acc, %true : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128>, !jfa.tmem<128x64xf32>
 }
 
@@ -96,6 +96,76 @@ jfa.kernel @k() warps(4) {
   %vs = jfa.slot %v[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
   // A transposed 64x32 view is stored as 32x64... but this one claims stored
   // rows of 64 bytes.
-  // expected-error @+1 {{slot rows of a 128-byte swizzle must span 128 bytes, got 64}}
+  // expected-error @+1 {{slot rows of a 128-byte swizzle must span 128 bytes (or a multiple of it, as column blocks, in a 2-d tile), got 64}}
   %x = "jfa.transpose"(%vs) : (!jfa.slot<64x64xbf16, swizzle 128>) -> !jfa.slot<32x64xbf16, swizzle 128, transposed>
+}
+
+// -----
+
+// A blocked slot (rows wider than the swizzle) is not a wgmma operand.
+jfa.kernel @k() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %b = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  %bs = jfa.slot %b[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.async_dot' op B cannot be the blocked slot '!jfa.slot<64x128xbf16, swizzle 128>' (rows wider than its swizzle); only register tiles (jfa.local_store, jfa.local_load) and jfa.tc_dot's A use those}}
+  %d = jfa.async_dot %bs, %as, %z : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %b = jfa.local_alloc : !jfa.smem<1 x 128x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  %bs = jfa.slot %b[%c0] : !jfa.smem<1 x 128x64xbf16, swizzle 128>, i32
+  %bt = jfa.transpose %bs : !jfa.slot<128x64xbf16, swizzle 128>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.async_dot' op A cannot be the blocked slot '!jfa.slot<64x128xbf16, swizzle 128>'}}
+  %d = jfa.async_dot %as, %bt, %z : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  %b = jfa.local_alloc : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %bs = jfa.slot %b[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %acc = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
+  %true = arith.constant true
+  // expected-error @+1 {{'jfa.tc_dot' op B cannot be the blocked slot '!jfa.slot<128x128xbf16, swizzle 128>'}}
+  jfa.tc_dot %as, %bs, %acc, %true : !jfa.slot<128x128xbf16, swizzle 128>, !jfa.slot<128x128xbf16, swizzle 128>, !jfa.tmem<128x128xf32>
+}
+
+// -----
+
+jfa.kernel @k(%d: !jfa.tma<128x64xbf16, swizzle 128>) warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  %bar = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %b0 = jfa.barrier %bar[%c0] : !jfa.mbarriers<1>, i32
+  // expected-error @+1 {{'jfa.tma_load' op a TMA copy's slot cannot be the blocked slot '!jfa.slot<128x128xbf16, swizzle 128>'}}
+  jfa.tma_load %d[%c0, %c0], %as, %b0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x128xbf16, swizzle 128>
+}
+
+// -----
+
+// tcgen05's M-major A is 128 rows with a 128-byte swizzle.
+jfa.kernel @k() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 64>
+  %b = jfa.local_alloc : !jfa.smem<1 x 128x32xbf16, swizzle 64>
+  %c0 = arith.constant 0 : i32
+  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 64>, i32
+  %bs = jfa.slot %b[%c0] : !jfa.smem<1 x 128x32xbf16, swizzle 64>, i32
+  %at = jfa.transpose %as : !jfa.slot<64x64xbf16, swizzle 64>
+  %acc = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
+  %true = arith.constant true
+  // expected-error @+1 {{'jfa.tc_dot' op a transposed (M-major) A must be 128 rows stored as column blocks of a 128-byte swizzle}}
+  jfa.tc_dot %at, %bs, %acc, %true : !jfa.slot<64x64xbf16, swizzle 64, transposed>, !jfa.slot<128x32xbf16, swizzle 64>, !jfa.tmem<128x128xf32>
 }

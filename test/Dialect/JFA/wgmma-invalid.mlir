@@ -9,7 +9,7 @@ jfa.kernel @k() warps(4) {
 // -----
 
 jfa.kernel @k() warps(4) {
-  // expected-error @+1 {{shared-memory buffer rows of a 128-byte swizzle must span 128 bytes, got 64}}
+  // expected-error @+1 {{shared-memory buffer rows of a 128-byte swizzle must span 128 bytes (or a multiple of it, as column blocks, in a 2-d tile), got 64}}
   %a = jfa.local_alloc : !jfa.smem<1 x 64x32xbf16, swizzle 128>
 }
 
