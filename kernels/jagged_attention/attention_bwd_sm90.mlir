@@ -17,14 +17,11 @@
 // dV for those keys in registers over the whole unit, and for each q tile
 // compute S and dP with wgmma from shared memory, P and dS in registers,
 // then dV += P^T dO and dK += dS^T Q with P and dS stored to shared memory
-// and read M-major (wgmma's transpose-A). dQ = dS K is split by columns,
-// not keys (FA3): after a barrier across both MMA warpgroups each computes
-// its 64 of dQ's columns over all 128 keys (its own dS from registers, the
-// other's from shared memory), so one tile of dQ goes out once, not once
-// per warpgroup; at D = 64 (one chunk) they take turns by q tile. dQ is
-// added to an f32 workspace through a two-deep staging ring with TMA's
-// reduce-add (`tma_store ... add`): several units add to the same q rows.
-// The caller zeroes the workspace first and converts it to bf16 afterwards.
+// and read M-major (wgmma's transpose-A), and dQ = dS K with dS from
+// registers, which they add to an f32 workspace through shared memory with
+// TMA's reduce-add (`tma_store ... add`): several units add to the same q
+// rows. The caller zeroes the workspace first and converts it to bf16
+// afterwards.
 //
 // A row of D bf16 is D/64 chunks of 64 columns (one 128-byte swizzle span):
 // chunk c of a tile lives in its own slot. Masks (the sequence's end, the
@@ -48,17 +45,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // Q, dO: stage s, chunk c in slot 2s + c.
   %q_ring = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
   %do_ring = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
-  // P and dS of each MMA warpgroup, [q, key], read back transposed (dV,
-  // dK); dS also as is, by both warpgroups (dQ).
+  // P and dS of each MMA warpgroup, [q, key], read back transposed.
   %p_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
   %ds_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
-  // dQ of warpgroup g on its way to the workspace: slots 2g, 2g + 1 in
-  // turn, so a tile does not wait for the last tile's add.
+  // dQ chunk c of warpgroup g in slot 2g + c, on its way to the workspace.
   %dq_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xf32>
   // full: the producer's expect plus the TMA bytes; empty: the 256 MMA
-  // threads, once they no longer read the slots. Named barriers 4 (both dS
-  // written) and 5 (both dS read) join the two MMA warpgroups (256
-  // threads); 0 is the CTA's and 1-3 the tasks' (jfa.task_barrier).
+  // threads, once they no longer read the slots.
   %kv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
   %kv_empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<1>
   %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
@@ -99,22 +92,12 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %k_hi = jfa.slot %k_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
       %v_lo = jfa.slot %v_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
       %v_hi = jfa.slot %v_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+      %k_lo_t = jfa.transpose %k_lo : !jfa.slot<64x64xbf16, swizzle 128>
+      %k_hi_t = jfa.transpose %k_hi : !jfa.slot<64x64xbf16, swizzle 128>
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
+      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32>, i32
+      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32>, i32
       %ds_slot = jfa.slot %ds_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      // dQ = dS K over all 128 keys: our dS (registers) with our half of K,
-      // the other warpgroup's dS (its slot) with the other half, for column
-      // chunk g at D = 128, chunk 0 at D = 64.
-      %g_other = arith.subi %c1, %g : i32
-      %g_other2 = arith.addi %g_other, %g_other : i32
-      %dq_c = arith.select %wide, %g, %c0 : i32
-      %dq_off = arith.muli %dq_c, %c64 : i32
-      %kq_mine = arith.addi %g1, %dq_c : i32
-      %kq_other = arith.addi %g_other2, %dq_c : i32
-      %kq_m = jfa.slot %k_buf[%kq_mine] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %kq_o = jfa.slot %k_buf[%kq_other] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %kq_m_t = jfa.transpose %kq_m : !jfa.slot<64x64xbf16, swizzle 128>
-      %kq_o_t = jfa.transpose %kq_o : !jfa.slot<64x64xbf16, swizzle 128>
-      %ds_other = jfa.slot %ds_buf[%g_other] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %key_off = arith.muli %g, %c64 : i32
@@ -139,7 +122,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %q_first = arith.select %is_causal, %diag, %c0 : i32
           %col0 = arith.muli %h, %head_dim : i32
           %col1 = arith.addi %col0, %c64 : i32
-          %dq_col = arith.addi %col0, %dq_off : i32
           %my_k0 = arith.addi %k0, %key_off : i32
           %my_k_end = arith.addi %my_k0, %c64 : i32
           %keys_past = arith.cmpi sgt, %my_k_end, %len : i32
@@ -226,57 +208,39 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %p16 = arith.truncf %p : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             %ds16 = arith.truncf %ds : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-            // Both warpgroups are past their last tile's dQ dots, which read
-            // both dS slots: ours may be overwritten. (Here rather than right
-            // after those dots: by now the other is most likely past them.)
-            jfa.named_barrier_sync id(5) threads(256)
             jfa.local_store %ds16, %ds_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
             jfa.fence_async_shared
-            // The staging slot this tile fills was last read by our add two
-            // adds back: wait for it (pending(1) leaves the newest in
-            // flight; only the issuing thread waits, the barrier tells the
-            // others). After the barrier both dS are in shared memory.
-            jfa.tma_store_wait pending(1)
-            jfa.named_barrier_sync id(4) threads(256)
+            jfa.task_barrier
 
-            // dQ = dS K for our 64 of dQ's columns, the two halves of the
-            // keys chained (K = 64 each), then added to the workspace (rows
-            // past the sequence's end are zero: P is masked there) from our
-            // two staging slots in turn. At D = 64 the warpgroups take turns
-            // by q tile (the parity of %n), each adding every other tile.
-            // Before dV and dK: the other's dS slot is free and the add
-            // under way sooner.
-            %par = arith.andi %n, %c1 : i32
-            %my_turn = arith.cmpi eq, %par, %g : i32
-            %dq_mine = arith.ori %wide, %my_turn : i1
-            scf.if %dq_mine {
-              %dq_a = jfa.async_dot %ds16, %kq_m_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq_b = jfa.async_dot %ds_other, %kq_o_t, %dq_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq = jfa.async_dot_wait pending(0) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
-              %n_half = arith.shrui %n, %c1 : i32
-              %adds = arith.select %wide, %n, %n_half : i32
-              %dq_stage = arith.andi %adds, %c1 : i32
-              %dq_at = arith.addi %g1, %dq_stage : i32
-              %dq_slot = jfa.slot %dq_buf[%dq_at] : !jfa.smem<4 x 64x64xf32>, i32
-              %q_row = arith.addi %start, %q0 : i32
-              jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
-              jfa.fence_async_shared
-              jfa.task_barrier
-              jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
-            }
-
-            // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory).
+            // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory),
+            // dQ = dS K (dS from registers), chunk 0 of D.
             %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
             %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
             %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %lo:2 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %lo:3 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n, %dq0) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // dQ to the workspace with TMA's reduce-add (rows past the
+            // sequence's end are zero: P is masked there). The slots must
+            // first be read out by the last q tile's adds.
+            %q_row = arith.addi %start, %q0 : i32
+            jfa.tma_store_wait pending(0)
+            jfa.task_barrier
+            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+            jfa.fence_async_shared
+            jfa.task_barrier
+            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
             %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %hi_w:2 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %hi_w:3 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n, %dq1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+              jfa.fence_async_shared
+              jfa.task_barrier
+              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
               scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -336,22 +300,12 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %k_hi = jfa.slot %k_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
       %v_lo = jfa.slot %v_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
       %v_hi = jfa.slot %v_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+      %k_lo_t = jfa.transpose %k_lo : !jfa.slot<64x64xbf16, swizzle 128>
+      %k_hi_t = jfa.transpose %k_hi : !jfa.slot<64x64xbf16, swizzle 128>
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
+      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32>, i32
+      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32>, i32
       %ds_slot = jfa.slot %ds_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      // dQ = dS K over all 128 keys: our dS (registers) with our half of K,
-      // the other warpgroup's dS (its slot) with the other half, for column
-      // chunk g at D = 128, chunk 0 at D = 64.
-      %g_other = arith.subi %c1, %g : i32
-      %g_other2 = arith.addi %g_other, %g_other : i32
-      %dq_c = arith.select %wide, %g, %c0 : i32
-      %dq_off = arith.muli %dq_c, %c64 : i32
-      %kq_mine = arith.addi %g1, %dq_c : i32
-      %kq_other = arith.addi %g_other2, %dq_c : i32
-      %kq_m = jfa.slot %k_buf[%kq_mine] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %kq_o = jfa.slot %k_buf[%kq_other] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %kq_m_t = jfa.transpose %kq_m : !jfa.slot<64x64xbf16, swizzle 128>
-      %kq_o_t = jfa.transpose %kq_o : !jfa.slot<64x64xbf16, swizzle 128>
-      %ds_other = jfa.slot %ds_buf[%g_other] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %key_off = arith.muli %g, %c64 : i32
@@ -376,7 +330,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %q_first = arith.select %is_causal, %diag, %c0 : i32
           %col0 = arith.muli %h, %head_dim : i32
           %col1 = arith.addi %col0, %c64 : i32
-          %dq_col = arith.addi %col0, %dq_off : i32
           %my_k0 = arith.addi %k0, %key_off : i32
           %my_k_end = arith.addi %my_k0, %c64 : i32
           %keys_past = arith.cmpi sgt, %my_k_end, %len : i32
@@ -463,57 +416,39 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %p16 = arith.truncf %p : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             %ds16 = arith.truncf %ds : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-            // Both warpgroups are past their last tile's dQ dots, which read
-            // both dS slots: ours may be overwritten. (Here rather than right
-            // after those dots: by now the other is most likely past them.)
-            jfa.named_barrier_sync id(5) threads(256)
             jfa.local_store %ds16, %ds_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
             jfa.fence_async_shared
-            // The staging slot this tile fills was last read by our add two
-            // adds back: wait for it (pending(1) leaves the newest in
-            // flight; only the issuing thread waits, the barrier tells the
-            // others). After the barrier both dS are in shared memory.
-            jfa.tma_store_wait pending(1)
-            jfa.named_barrier_sync id(4) threads(256)
+            jfa.task_barrier
 
-            // dQ = dS K for our 64 of dQ's columns, the two halves of the
-            // keys chained (K = 64 each), then added to the workspace (rows
-            // past the sequence's end are zero: P is masked there) from our
-            // two staging slots in turn. At D = 64 the warpgroups take turns
-            // by q tile (the parity of %n), each adding every other tile.
-            // Before dV and dK: the other's dS slot is free and the add
-            // under way sooner.
-            %par = arith.andi %n, %c1 : i32
-            %my_turn = arith.cmpi eq, %par, %g : i32
-            %dq_mine = arith.ori %wide, %my_turn : i1
-            scf.if %dq_mine {
-              %dq_a = jfa.async_dot %ds16, %kq_m_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq_b = jfa.async_dot %ds_other, %kq_o_t, %dq_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq = jfa.async_dot_wait pending(0) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
-              %n_half = arith.shrui %n, %c1 : i32
-              %adds = arith.select %wide, %n, %n_half : i32
-              %dq_stage = arith.andi %adds, %c1 : i32
-              %dq_at = arith.addi %g1, %dq_stage : i32
-              %dq_slot = jfa.slot %dq_buf[%dq_at] : !jfa.smem<4 x 64x64xf32>, i32
-              %q_row = arith.addi %start, %q0 : i32
-              jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
-              jfa.fence_async_shared
-              jfa.task_barrier
-              jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
-            }
-
-            // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory).
+            // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory),
+            // dQ = dS K (dS from registers), chunk 0 of D.
             %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
             %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
             %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %lo:2 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %lo:3 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n, %dq0) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // dQ to the workspace with TMA's reduce-add (rows past the
+            // sequence's end are zero: P is masked there). The slots must
+            // first be read out by the last q tile's adds.
+            %q_row = arith.addi %start, %q0 : i32
+            jfa.tma_store_wait pending(0)
+            jfa.task_barrier
+            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+            jfa.fence_async_shared
+            jfa.task_barrier
+            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
             %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %hi_w:2 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %hi_w:3 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n, %dq1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+              jfa.fence_async_shared
+              jfa.task_barrier
+              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
               scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
