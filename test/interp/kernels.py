@@ -285,8 +285,11 @@ def attention_delta(run, arch, tokens, heads, head_dim):
 def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
     """dq, dk, dv of the jagged attention against numpy (float64 of the bf16
     inputs): P = softmax(scale S) masked, dV = P^T dO, dP = dO V^T,
-    dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q."""
-    assert arch == "sm_90a"
+    dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q. Both kernels
+    take the same arguments (dq_accum a TMA tensor for sm_90a, a pointer
+    for sm_100a: the same f32 array here)."""
+    kernel = ("jagged_attention/attention_bwd_sm90.mlir" if arch == "sm_90a"
+              else "jagged_attention/attention_bwd_sm100.mlir")
     lengths = list(lengths)
     tokens = sum(lengths)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
@@ -315,7 +318,7 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     dk_path = run.save("dk", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     dv_path = run.save("dv", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     k_tiles = max(1, math.ceil(max(lengths) / 128))
-    secs = run.interp_run("jagged_attention/attention_bwd_sm90.mlir", arch, str(grid), [
+    secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, do_path, dk_path, dv_path, dq_path, lse_path, delta_path,
         off_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{head_dim}", f"i32:{tokens}",
         f"i32:{width}", f"i32:{k_tiles}", f"i32:{int(causal)}",
@@ -355,12 +358,13 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
         CASES[f"attention_delta_{suffix}_d{d}"] = (
             lambda run, arch=arch, d=d: attention_delta(run, arch, 300, 3, d))
 CASES.update(attention_cases("sm_90a", "sm90"))
-for d in (64, 128):
-    for causal in (False, True):
-        CASES[f"attention_bwd_sm90_d{d}_{'causal' if causal else 'full'}"] = (
-            lambda run, d=d, causal=causal:
-            attention_backward(run, "sm_90a", JAGGED, 2, d, causal,
-                               scale=0.3 if d == 64 else None))
+for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
+    for d in (64, 128):
+        for causal in (False, True):
+            CASES[f"attention_bwd_{suffix}_d{d}_{'causal' if causal else 'full'}"] = (
+                lambda run, arch=arch, d=d, causal=causal:
+                attention_backward(run, arch, JAGGED, 2, d, causal,
+                                   scale=0.3 if d == 64 else None))
 CASES.update(attention_cases("sm_100a", "sm100"))
 
 

@@ -1,0 +1,460 @@
+// jfa-targets: sm_100a
+// Jagged (variable-length) flash attention backward for sm_100a, with the
+// contract, work units and persistent schedule of attention_bwd_sm90.mlir
+// (kernels/jagged_attention/README.md), the accumulators in tensor memory:
+//
+//   P = exp(scale * Q K^T - lse),  dP = dO V^T,  dS = scale * P * (dP - delta)
+//   dV = P^T dO,  dK = dS^T Q,  dQ = dS K
+//
+// A unit is (sequence, head, 128-key tile); its queries go by in blocks of
+// 128 rows. Warp specialization:
+//   - the load warp loads the unit's K and V once, and streams Q (2-stage
+//     ring) and dO (one stage) blocks with TMA;
+//   - the MMA warp issues every product with tcgen05.mma: S and dP into
+//     tensor memory (a thread per query row), dV += P^T dO and dK += dS^T Q
+//     into tensor memory (a thread per key row) over the unit, and
+//     dQ = dS K into dP's columns once dP has been read;
+//   - the compute warpgroup (a thread per query row, so lse and delta are
+//     per-thread values) turns S into P and dP into dS, writes both (bf16)
+//     to shared memory as [query, key] tiles, which the MMAs read as they
+//     are (dQ's A) or transposed (M-major A of dV and dK), adds each dQ
+//     block to the f32 workspace (element-wise reductions, rows past the
+//     sequence's end skipped) and, at the end of a unit, writes dK and dV.
+// Tensor memory: S, dP (dQ after it), dV and dK, 128 columns each (512).
+// P and dS are blocked 128x128 slots (two 64-key column blocks each).
+// Needs a B200 to run: compiled, checked by ptxas and disassembled here;
+// jfa-interp runs it against numpy (test/interp/attention-bwd.test).
+jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %k: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %v: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %do: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %dk: !jfa.ptr<bf16>, %dv: !jfa.ptr<bf16>,
+                                %dq_accum: !jfa.ptr<f32>,
+                                %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
+                                %offsets: !jfa.ptr<i32>,
+                                %batch: i32, %heads: i32, %head_dim: i32,
+                                %tokens: i32, %stride: i32, %k_tiles: i32,
+                                %causal: i32, %scale_log2: f32,
+                                %scale: f32) warps(6) {
+  // K, V: chunk c (64 columns of D) in slot c. Q: stage s, chunk c in slot
+  // 2s + c. dO: chunk c in slot c (one stage).
+  %k_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
+  %v_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
+  %q_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
+  %do_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
+  %p_buf = jfa.local_alloc : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  %ds_buf = jfa.local_alloc : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  // Arrive counts: 1 for the load warp's expect or a tcgen05 commit, 128
+  // for the compute warpgroup's threads.
+  %kv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %kv_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %q_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %do_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %do_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %s_ready = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %dp_ready = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %p_ready = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<1>
+  %ds_ready = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<1>
+  %dq_ready = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %dq_free = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<1>
+  %dkv_ready = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %dkv_free = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<1>
+  %s_tmem = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
+  %dp_tmem = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
+  %dv_tmem = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
+  %dk_tmem = jfa.tmem_alloc : !jfa.tmem<128x128xf32>
+  // dQ reuses dP's columns: chunk c of D in columns [64c, 64c + 64).
+  %dq_lo = jfa.tmem_slice %dp_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %dq_hi = jfa.tmem_slice %dp_tmem columns(64) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %dv_lo = jfa.tmem_slice %dv_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %dv_hi = jfa.tmem_slice %dv_tmem columns(64) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %dk_lo = jfa.tmem_slice %dk_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %dk_hi = jfa.tmem_slice %dk_tmem columns(64) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c64 = arith.constant 64 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %true = arith.constant true
+  %false = arith.constant false
+  %pid = jfa.program_id x
+  %grid = jfa.num_programs x
+  %seqs_heads = arith.muli %batch, %heads : i32
+  // Units (sequence, head, k tile), k tiles innermost.
+  %units = arith.muli %seqs_heads, %k_tiles : i32
+  %wide = arith.cmpi eq, %head_dim, %c128 : i32
+  %is_causal = arith.cmpi ne, %causal, %c0 : i32
+  %k_lo = jfa.slot %k_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+  %k_hi = jfa.slot %k_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+  %v_lo = jfa.slot %v_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+  %v_hi = jfa.slot %v_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+  %do_lo = jfa.slot %do_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+  %do_hi = jfa.slot %do_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+  %p_slot = jfa.slot %p_buf[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %ds_slot = jfa.slot %ds_buf[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %kv_full0 = jfa.barrier %kv_full[%c0] : !jfa.mbarriers<1>, i32
+  %kv_empty0 = jfa.barrier %kv_empty[%c0] : !jfa.mbarriers<1>, i32
+  %do_full0 = jfa.barrier %do_full[%c0] : !jfa.mbarriers<1>, i32
+  %do_empty0 = jfa.barrier %do_empty[%c0] : !jfa.mbarriers<1>, i32
+  %s_ready0 = jfa.barrier %s_ready[%c0] : !jfa.mbarriers<1>, i32
+  %dp_ready0 = jfa.barrier %dp_ready[%c0] : !jfa.mbarriers<1>, i32
+  %p_ready0 = jfa.barrier %p_ready[%c0] : !jfa.mbarriers<1>, i32
+  %ds_ready0 = jfa.barrier %ds_ready[%c0] : !jfa.mbarriers<1>, i32
+  %dq_ready0 = jfa.barrier %dq_ready[%c0] : !jfa.mbarriers<1>, i32
+  %dq_free0 = jfa.barrier %dq_free[%c0] : !jfa.mbarriers<1>, i32
+  %dkv_ready0 = jfa.barrier %dkv_ready[%c0] : !jfa.mbarriers<1>, i32
+  %dkv_free0 = jfa.barrier %dkv_free[%c0] : !jfa.mbarriers<1>, i32
+
+  jfa.async_tasks {
+    // Compute warpgroup: warps 0-3, query row r of a block in thread r.
+    jfa.task warps(4) registers(240) {
+      %zero = arith.constant dense<0.0> : tensor<128x128xf32, #jfa.tmem_row>
+      %log2e = arith.constant dense<1.44269504> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      %scale_t = tensor.splat %scale_log2 : tensor<128x128xf32, #jfa.tmem_row>
+      %ds_scale = tensor.splat %scale : tensor<128x128xf32, #jfa.tmem_row>
+      // Each thread's query row within a block and the column indices, in
+      // f32 (exact for indices below 2^24) as reduce_rows works on f32.
+      %col_i = jfa.iota cols : tensor<128x128xi32, #jfa.tmem_row>
+      %col_index = arith.sitofp %col_i : tensor<128x128xi32, #jfa.tmem_row> to tensor<128x128xf32, #jfa.tmem_row>
+      %row_i = jfa.iota rows : tensor<128x128xi32, #jfa.tmem_row>
+      %row_f = arith.sitofp %row_i : tensor<128x128xi32, #jfa.tmem_row> to tensor<128x128xf32, #jfa.tmem_row>
+      %row_index = jfa.reduce_rows max %row_f : tensor<128x128xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      %one_r = arith.constant dense<1.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      %zero_r = arith.constant dense<0.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+
+      %counts:2 = scf.for %u = %pid to %units step %grid
+          iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
+        %sh = arith.divui %u, %k_tiles : i32
+        %kt = arith.remui %u, %k_tiles : i32
+        %b = arith.divui %sh, %heads : i32
+        %h = arith.remui %sh, %heads : i32
+        %b1 = arith.addi %b, %c1 : i32
+        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+        %len = arith.subi %end, %start : i32
+        %k0 = arith.muli %kt, %c128 : i32
+        %live = arith.cmpi slt, %k0, %len : i32
+        %next:2 = scf.if %live -> (i32, i32) {
+          // Query blocks [first, last): from the diagonal under causal.
+          %q_up = arith.addi %len, %c127 : i32
+          %q_last = arith.divui %q_up, %c128 : i32
+          %q_first = arith.select %is_causal, %kt, %c0 : i32
+          %col0 = arith.muli %h, %head_dim : i32
+          %head_rows = arith.muli %h, %tokens : i32
+          %row_base = arith.addi %head_rows, %start : i32
+
+          scf.for %i = %q_first to %q_last step %c1 : i32 {
+            %step = arith.subi %i, %q_first : i32
+            %n = arith.addi %q_n, %step : i32
+            %n_phase = arith.andi %n, %c1 : i32
+            %q0 = arith.muli %i, %c128 : i32
+            %q_left = arith.subi %len, %q0 : i32
+            %rows_at = arith.addi %row_base, %q0 : i32
+            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+
+            // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
+            // a thread's row keeps keys [k0, k0 + limit), up to the
+            // sequence's end and, under causal, to its query; none for
+            // queries past the end. (One compare per element; the bound
+            // is a per-row value.)
+            %q0_f = arith.sitofp %q0 : i32 to f32
+            %len_f = arith.sitofp %len : i32 to f32
+            %k0_f = arith.sitofp %k0 : i32 to f32
+            %q0_r = tensor.splat %q0_f : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %len_r = tensor.splat %len_f : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %k0_r = tensor.splat %k0_f : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %causal_r = tensor.splat %is_causal : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>
+            %query = arith.addf %row_index, %q0_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %query1 = arith.addf %query, %one_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %seen = arith.minimumf %query1, %len_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %end_r = arith.select %causal_r, %seen, %len_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %query_in = arith.cmpf olt, %query, %len_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %end_in = arith.select %query_in, %end_r, %zero_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %limit = arith.subf %end_in, %k0_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %limit_t = jfa.broadcast_rows %limit : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
+            %keep = arith.cmpf olt, %col_index, %limit_t : tensor<128x128xf32, #jfa.tmem_row>
+            %lse2 = arith.mulf %lse_i, %log2e : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %lse2_t = jfa.broadcast_rows %lse2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
+
+            jfa.barrier_wait %s_ready0, %n_phase
+            %s = jfa.tmem_load %s_tmem[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x128xf32, #jfa.tmem_row>
+            %x = arith.mulf %s, %scale_t : tensor<128x128xf32, #jfa.tmem_row>
+            %x_shift = arith.subf %x, %lse2_t : tensor<128x128xf32, #jfa.tmem_row>
+            %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<128x128xf32, #jfa.tmem_row>
+            %p = arith.select %keep, %p_raw, %zero : tensor<128x128xi1, #jfa.tmem_row>, tensor<128x128xf32, #jfa.tmem_row>
+            // P to shared memory. The last block's dV and dQ, which read
+            // P's and dS's slots, are done: this thread waited for that
+            // block's dq_ready, committed after them.
+            %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
+            jfa.local_store %p16, %p_slot : tensor<128x128xbf16, #jfa.tmem_row> -> !jfa.slot<128x128xbf16, swizzle 128>
+            jfa.fence_async_shared
+            jfa.barrier_arrive %p_ready0
+
+            // dS = scale * P * (dP - delta), with P computed again from S
+            // (still in tensor memory: the next S waits for ds_ready): P
+            // and dP together would not fit in registers, and P rounded to
+            // bf16 would cost dS accuracy.
+            jfa.barrier_wait %dp_ready0, %n_phase
+            %s_again = jfa.tmem_load %s_tmem[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x128xf32, #jfa.tmem_row>
+            %x_again = arith.mulf %s_again, %scale_t : tensor<128x128xf32, #jfa.tmem_row>
+            %x_shift_again = arith.subf %x_again, %lse2_t : tensor<128x128xf32, #jfa.tmem_row>
+            %p_again_raw = math.exp2 %x_shift_again fastmath<afn> : tensor<128x128xf32, #jfa.tmem_row>
+            %p_again = arith.select %keep, %p_again_raw, %zero : tensor<128x128xi1, #jfa.tmem_row>, tensor<128x128xf32, #jfa.tmem_row>
+            %dp = jfa.tmem_load %dp_tmem[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x128xf32, #jfa.tmem_row>
+            %delta_t = jfa.broadcast_rows %delta_i : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
+            %dp_c = arith.subf %dp, %delta_t : tensor<128x128xf32, #jfa.tmem_row>
+            %pdp = arith.mulf %p_again, %dp_c : tensor<128x128xf32, #jfa.tmem_row>
+            %ds = arith.mulf %pdp, %ds_scale : tensor<128x128xf32, #jfa.tmem_row>
+            %ds16 = arith.truncf %ds : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
+            jfa.local_store %ds16, %ds_slot : tensor<128x128xbf16, #jfa.tmem_row> -> !jfa.slot<128x128xbf16, swizzle 128>
+            jfa.fence_async_shared
+            jfa.barrier_arrive %ds_ready0
+
+            // dQ = dS K (in dP's columns) to the workspace; rows past the
+            // sequence's end are skipped (P, so dS, is zero there anyway).
+            jfa.barrier_wait %dq_ready0, %n_phase
+            %dq0 = jfa.tmem_load %dq_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+            %q_row = arith.addi %start, %q0 : i32
+            %q_row_el = arith.muli %q_row, %stride : i32
+            %dq_at0 = arith.addi %q_row_el, %col0 : i32
+            %dq1 = scf.if %wide -> tensor<128x64xf32, #jfa.tmem_row> {
+              %hi = jfa.tmem_load %dq_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+              scf.yield %hi : tensor<128x64xf32, #jfa.tmem_row>
+            } else {
+              %none = arith.constant dense<0.0> : tensor<128x64xf32, #jfa.tmem_row>
+              scf.yield %none : tensor<128x64xf32, #jfa.tmem_row>
+            }
+            // Read: the next block's dP may take the columns.
+            jfa.barrier_arrive %dq_free0
+            jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+            scf.if %wide {
+              %dq_at1 = arith.addi %dq_at0, %c64 : i32
+              jfa.store_tile %dq1, %dq_accum[%dq_at1] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+            }
+          }
+
+          // dK (the scale is in dS) and dV of the unit's keys, key row r in
+          // thread r, rows past the sequence's end not written.
+          %unit_phase = arith.andi %unit_n, %c1 : i32
+          jfa.barrier_wait %dkv_ready0, %unit_phase
+          %key_row = arith.addi %start, %k0 : i32
+          %key_row_el = arith.muli %key_row, %stride : i32
+          %key_left = arith.subi %len, %k0 : i32
+          %kv_at0 = arith.addi %key_row_el, %col0 : i32
+          %dv0 = jfa.tmem_load %dv_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+          %dk0 = jfa.tmem_load %dk_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+          %dv0_16 = arith.truncf %dv0 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+          %dk0_16 = arith.truncf %dk0 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+          jfa.store_tile %dv0_16, %dv[%kv_at0] stride(%stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+          jfa.store_tile %dk0_16, %dk[%kv_at0] stride(%stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+          scf.if %wide {
+            %kv_at1 = arith.addi %kv_at0, %c64 : i32
+            %dv1 = jfa.tmem_load %dv_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+            %dk1 = jfa.tmem_load %dk_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+            %dv1_16 = arith.truncf %dv1 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+            %dk1_16 = arith.truncf %dk1 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+            jfa.store_tile %dv1_16, %dv[%kv_at1] stride(%stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+            jfa.store_tile %dk1_16, %dk[%kv_at1] stride(%stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+          }
+          // Read: the next unit's first dV and dK may overwrite them.
+          jfa.barrier_arrive %dkv_free0
+          %q_count = arith.subi %q_last, %q_first : i32
+          %unit_next = arith.addi %unit_n, %c1 : i32
+          %q_next = arith.addi %q_n, %q_count : i32
+          scf.yield %unit_next, %q_next : i32, i32
+        } else {
+          scf.yield %unit_n, %q_n : i32, i32
+        }
+        scf.yield %next#0, %next#1 : i32, i32
+      }
+    }
+
+    // Load warp (warp 4): K and V once per unit, then Q and dO by block.
+    jfa.task warps(1) {
+      %counts:2 = scf.for %u = %pid to %units step %grid
+          iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
+        %sh = arith.divui %u, %k_tiles : i32
+        %kt = arith.remui %u, %k_tiles : i32
+        %b = arith.divui %sh, %heads : i32
+        %h = arith.remui %sh, %heads : i32
+        %b1 = arith.addi %b, %c1 : i32
+        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+        %len = arith.subi %end, %start : i32
+        %k0 = arith.muli %kt, %c128 : i32
+        %live = arith.cmpi slt, %k0, %len : i32
+        %next:2 = scf.if %live -> (i32, i32) {
+          %q_up = arith.addi %len, %c127 : i32
+          %q_last = arith.divui %q_up, %c128 : i32
+          %q_first = arith.select %is_causal, %kt, %c0 : i32
+          %col0 = arith.muli %h, %head_dim : i32
+          %col1 = arith.addi %col0, %c64 : i32
+          %k_row = arith.addi %start, %k0 : i32
+
+          // K and V, once the last unit's products are done with them.
+          %kv_phase = arith.andi %unit_n, %c1 : i32
+          %kv_free = arith.xori %kv_phase, %c1 : i32
+          jfa.barrier_wait %kv_empty0, %kv_free
+          scf.if %wide {
+            jfa.barrier_expect %kv_full0, bytes(65536)
+            jfa.tma_load %k[%k_row, %col0], %k_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %k[%k_row, %col1], %k_hi, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row, %col0], %v_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row, %col1], %v_hi, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          } else {
+            jfa.barrier_expect %kv_full0, bytes(32768)
+            jfa.tma_load %k[%k_row, %col0], %k_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row, %col0], %v_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          }
+
+          scf.for %i = %q_first to %q_last step %c1 : i32 {
+            %step = arith.subi %i, %q_first : i32
+            %n = arith.addi %q_n, %step : i32
+            %stage, %phase = jfa.ring_position %n stages(2) : i32
+            %free = arith.xori %phase, %c1 : i32
+            %s0 = arith.muli %stage, %c2 : i32
+            %s1 = arith.addi %s0, %c1 : i32
+            %q_lo = jfa.slot %q_ring[%s0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %q_hi = jfa.slot %q_ring[%s1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %q_full_s = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
+            %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
+            %q0 = arith.muli %i, %c128 : i32
+            %q_row = arith.addi %start, %q0 : i32
+            jfa.barrier_wait %q_empty_s, %free
+            scf.if %wide {
+              jfa.barrier_expect %q_full_s, bytes(32768)
+              jfa.tma_load %q[%q_row, %col0], %q_lo, %q_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+              jfa.tma_load %q[%q_row, %col1], %q_hi, %q_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            } else {
+              jfa.barrier_expect %q_full_s, bytes(16384)
+              jfa.tma_load %q[%q_row, %col0], %q_lo, %q_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            }
+            %n_phase = arith.andi %n, %c1 : i32
+            %do_free = arith.xori %n_phase, %c1 : i32
+            jfa.barrier_wait %do_empty0, %do_free
+            scf.if %wide {
+              jfa.barrier_expect %do_full0, bytes(32768)
+              jfa.tma_load %do[%q_row, %col0], %do_lo, %do_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+              jfa.tma_load %do[%q_row, %col1], %do_hi, %do_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            } else {
+              jfa.barrier_expect %do_full0, bytes(16384)
+              jfa.tma_load %do[%q_row, %col0], %do_lo, %do_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            }
+          }
+          %q_count = arith.subi %q_last, %q_first : i32
+          %unit_next = arith.addi %unit_n, %c1 : i32
+          %q_next = arith.addi %q_n, %q_count : i32
+          scf.yield %unit_next, %q_next : i32, i32
+        } else {
+          scf.yield %unit_n, %q_n : i32, i32
+        }
+        scf.yield %next#0, %next#1 : i32, i32
+      }
+    }
+
+    // MMA warp (warp 5): one thread issues the tcgen05 MMAs; each commit
+    // arrives when all the thread's earlier MMAs are done.
+    jfa.task default {
+      %k_lo_t = jfa.transpose %k_lo : !jfa.slot<128x64xbf16, swizzle 128>
+      %k_hi_t = jfa.transpose %k_hi : !jfa.slot<128x64xbf16, swizzle 128>
+      %do_lo_t = jfa.transpose %do_lo : !jfa.slot<128x64xbf16, swizzle 128>
+      %do_hi_t = jfa.transpose %do_hi : !jfa.slot<128x64xbf16, swizzle 128>
+      %p_t = jfa.transpose %p_slot : !jfa.slot<128x128xbf16, swizzle 128>
+      %ds_t = jfa.transpose %ds_slot : !jfa.slot<128x128xbf16, swizzle 128>
+      %counts:2 = scf.for %u = %pid to %units step %grid
+          iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
+        %kt = arith.remui %u, %k_tiles : i32
+        %sh = arith.divui %u, %k_tiles : i32
+        %b = arith.divui %sh, %heads : i32
+        %b1 = arith.addi %b, %c1 : i32
+        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+        %len = arith.subi %end, %start : i32
+        %k0 = arith.muli %kt, %c128 : i32
+        %live = arith.cmpi slt, %k0, %len : i32
+        %next:2 = scf.if %live -> (i32, i32) {
+          %q_up = arith.addi %len, %c127 : i32
+          %q_last = arith.divui %q_up, %c128 : i32
+          %q_first = arith.select %is_causal, %kt, %c0 : i32
+          %unit_phase = arith.andi %unit_n, %c1 : i32
+          %unit_free = arith.xori %unit_phase, %c1 : i32
+          jfa.barrier_wait %kv_full0, %unit_phase
+          // The last unit's dK and dV are read before the first product
+          // of this one overwrites them.
+          jfa.barrier_wait %dkv_free0, %unit_free
+
+          scf.for %i = %q_first to %q_last step %c1 : i32 {
+            %step = arith.subi %i, %q_first : i32
+            %n = arith.addi %q_n, %step : i32
+            %stage, %phase = jfa.ring_position %n stages(2) : i32
+            %n_phase = arith.andi %n, %c1 : i32
+            %n_free = arith.xori %n_phase, %c1 : i32
+            %s0 = arith.muli %stage, %c2 : i32
+            %s1 = arith.addi %s0, %c1 : i32
+            %q_lo = jfa.slot %q_ring[%s0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %q_hi = jfa.slot %q_ring[%s1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %q_full_s = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
+            %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
+            %accumulate = arith.cmpi ugt, %i, %q_first : i32
+
+            // S = Q K^T over D in chunks of 64.
+            jfa.barrier_wait %q_full_s, %phase
+            jfa.tc_dot %q_lo, %k_lo, %s_tmem, %false : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tmem<128x128xf32>
+            scf.if %wide {
+              jfa.tc_dot %q_hi, %k_hi, %s_tmem, %true : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tmem<128x128xf32>
+            }
+            jfa.tc_commit %s_ready0
+
+            // dP = dO V^T, into columns the last block's dQ has left.
+            jfa.barrier_wait %do_full0, %n_phase
+            jfa.barrier_wait %dq_free0, %n_free
+            jfa.tc_dot %do_lo, %v_lo, %dp_tmem, %false : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tmem<128x128xf32>
+            scf.if %wide {
+              jfa.tc_dot %do_hi, %v_hi, %dp_tmem, %true : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tmem<128x128xf32>
+            }
+            jfa.tc_commit %dp_ready0
+
+            // dV += P^T dO (P M-major), then dO goes back.
+            jfa.barrier_wait %p_ready0, %n_phase
+            jfa.tc_dot %p_t, %do_lo_t, %dv_lo, %accumulate : !jfa.slot<128x128xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+            scf.if %wide {
+              jfa.tc_dot %p_t, %do_hi_t, %dv_hi, %accumulate : !jfa.slot<128x128xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+            }
+            jfa.tc_commit %do_empty0
+
+            // dK += dS^T Q (dS M-major), dQ = dS K (dS as stored); then
+            // this Q stage goes back. dq_ready, committed after them, also
+            // frees the P and dS slots (see the compute warpgroup).
+            jfa.barrier_wait %ds_ready0, %n_phase
+            %q_lo_t = jfa.transpose %q_lo : !jfa.slot<128x64xbf16, swizzle 128>
+            %q_hi_t = jfa.transpose %q_hi : !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tc_dot %ds_t, %q_lo_t, %dk_lo, %accumulate : !jfa.slot<128x128xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+            jfa.tc_dot %ds_slot, %k_lo_t, %dq_lo, %false : !jfa.slot<128x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+            scf.if %wide {
+              jfa.tc_dot %ds_t, %q_hi_t, %dk_hi, %accumulate : !jfa.slot<128x128xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+              jfa.tc_dot %ds_slot, %k_hi_t, %dq_hi, %false : !jfa.slot<128x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, !jfa.tmem<128x64xf32>
+            }
+            jfa.tc_commit %dq_ready0
+            jfa.tc_commit %q_empty_s
+          }
+          // The unit's products are done: dK and dV to the compute
+          // warpgroup, K and V to the load warp.
+          jfa.tc_commit %dkv_ready0
+          jfa.tc_commit %kv_empty0
+          %q_count = arith.subi %q_last, %q_first : i32
+          %unit_next = arith.addi %unit_n, %c1 : i32
+          %q_next = arith.addi %q_n, %q_count : i32
+          scf.yield %unit_next, %q_next : i32, i32
+        } else {
+          scf.yield %unit_n, %q_n : i32, i32
+        }
+        scf.yield %next#0, %next#1 : i32, i32
+      }
+    }
+  }
+}
