@@ -5,15 +5,16 @@
     # offsets[B] = T; sequence b is tokens offsets[b]:offsets[b+1].
     o, lse = jfa.jagged_attention(q, k, v, offsets, max_seqlen, causal=True)
     # o: bf16 [T, H, D]; lse: f32 [H, T]
-    o.float().sum().backward()      # q.grad, k.grad, v.grad (sm_90a only)
+    o.float().sum().backward()      # q.grad, k.grad, v.grad (sm_90a, sm_100a)
     dq, dk, dv = jfa.attention_backward(do, q, k, v, o, lse, offsets, max_seqlen,
                                         causal=True)   # the same, called directly
 
 jagged_attention is differentiable in o (lse is not: it is marked
 non-differentiable) through the torch.library custom ops jfa::jagged_attention
 and jfa::jagged_attention_backward, which also let torch.compile trace it
-(fake implementations). The backward kernels exist for sm_90a (Hopper) only;
-on other devices backward raises NotImplementedError.
+(fake implementations). The backward kernels exist for sm_90a (Hopper) and
+sm_100a (Blackwell, not yet run on hardware); on other devices backward
+raises NotImplementedError.
 
 The kernels are written in JFA's MLIR dialect and compiled by jfac (sm_90a:
 Hopper, sm_100a: Blackwell); the runtime (libjfart.so, CUDA driver API only)

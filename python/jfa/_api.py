@@ -69,8 +69,8 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
 
     Autograd: when grad mode is on and q, k or v requires grad, the call goes
     through the custom op jfa::jagged_attention, whose backward is
-    jfa.attention_backward (sm_90a devices only; elsewhere backward() raises
-    NotImplementedError). o is differentiable; lse is not (it is marked
+    jfa.attention_backward (sm_90a and sm_100a devices; elsewhere backward()
+    raises NotImplementedError). o is differentiable; lse is not (it is marked
     non-differentiable: a loss that uses lse gets no gradient through it).
     On this path a given o / lse is filled by a copy (any layout).
 

@@ -1,18 +1,23 @@
-"""attention_backward: the gradients of jagged_attention (sm_90a only; torch is
-imported on first use).
+"""attention_backward: the gradients of jagged_attention (sm_90a and sm_100a;
+torch is imported on first use).
 
 Two kernels from the package's kernel folder (kernels/jagged_attention/),
 launched one after the other on the caller's stream through the runtime's
 generic module API (jfa_module_load_file / jfa_launch; the runtime takes the
 threads and shared memory from each cubin's .meta):
 
-  attention_bwd_delta  (attention_bwd_delta_sm_90a.cubin)
+  attention_bwd_delta  (attention_bwd_delta_<arch>.cubin)
       delta[h, t] = sum_d o[t, h, d] * do[t, h, d], f32 [H, T];
       grid ceil(T / 128) x H.
-  attention_bwd_sm90   (attention_bwd_sm90_sm_90a.cubin)
+  attention_bwd_sm90 / attention_bwd_sm100  (<name>_<arch>.cubin)
       dk, dv (bf16 [T, H, D], written) and dq into an f32 [T, H*D]
       workspace that it adds to atomically (zeroed before, converted to
       bf16 after); a persistent 1-d grid of min(#SMs, B * H * k_tiles) CTAs.
+      The two take the same arguments but for the workspace: a TMA tensor
+      for sm90 (its reduce-add), a pointer for sm100.
+
+sm_100a (B200) rests on jfa-interp, ptxas and the SASS: no B200 was at
+hand to run it (see kernels/jagged_attention/README.md).
 
 The modules are loaded once per CUDA device (into its primary context, the
 one PyTorch uses) and kept for the life of the process.
@@ -25,10 +30,12 @@ import threading
 from . import _lib, _validate
 from ._api import _check_tensor, _import_torch
 
-ARCH = "sm_90a"
 DELTA_KERNEL = "attention_bwd_delta"
-BWD_KERNEL = "attention_bwd_sm90"
-KERNELS = (DELTA_KERNEL, BWD_KERNEL)
+# compute capability -> (target, backward kernel, how the dq workspace is passed)
+BACKWARDS = {
+    (9, 0): ("sm_90a", "attention_bwd_sm90", "tma"),
+    (10, 0): ("sm_100a", "attention_bwd_sm100", "ptr"),
+}
 DELTA_ROWS = 128  # token rows per CTA of attention_bwd_delta
 LOG2E = 1.0 / math.log(2.0)
 
@@ -36,14 +43,14 @@ _lock = threading.Lock()
 _modules = {}  # CUDA device ordinal -> {kernel name: jfa_module_t}
 
 
-def cubin_paths():
-    """{kernel name: cubin path} of the backward's kernels in the kernel folder;
-    raises RuntimeError naming what is missing (the backward's cubins are not
-    embedded in libjfart.so: they come from a folder)."""
+def cubin_paths(arch="sm_90a", bwd_kernel="attention_bwd_sm90"):
+    """{kernel name: cubin path} of the backward's kernels for `arch` in the
+    kernel folder; raises RuntimeError naming what is missing (the backward's
+    cubins are not embedded in libjfart.so: they come from a folder)."""
     how = ("build the package with scripts/build-package.sh (it compiles "
            "kernels/jagged_attention/*.mlir into <package>/kernels), or set "
            "$JFA_KERNEL_DIR to a folder holding them")
-    names = {k: f"{k}_{ARCH}.cubin" for k in KERNELS}
+    names = {k: f"{k}_{arch}.cubin" for k in (DELTA_KERNEL, bwd_kernel)}
     try:
         kdir = _lib.kernel_dir()
     except OSError as e:
@@ -60,7 +67,7 @@ def cubin_paths():
     return paths
 
 
-def _modules_for(device):
+def _modules_for(device, arch, bwd_kernel):
     """The backward's modules on CUDA device `device`, loaded on first use."""
     mods = _modules.get(device)
     if mods is not None:
@@ -68,7 +75,7 @@ def _modules_for(device):
     with _lock:
         mods = _modules.get(device)
         if mods is None:
-            paths = cubin_paths()
+            paths = cubin_paths(arch, bwd_kernel)
             mods = {k: _lib.module_load_file(device, p) for k, p in paths.items()}
             _modules[device] = mods
     return mods
@@ -169,8 +176,9 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     check_offsets: as in jagged_attention (a host copy of the offsets, which
     synchronizes); without it wrong offsets give undefined results.
 
-    Only sm_90a (compute capability 9.0: H100, H200) has the backward
-    kernels: other devices raise NotImplementedError. The kernels come from
+    sm_90a (compute capability 9.0: H100, H200) and sm_100a (10.0: B200;
+    not run on hardware yet) have backward kernels: other devices raise
+    NotImplementedError. The kernels come from
     the package's kernel folder (see jfa.kernel_dir()); without them
     RuntimeError says how to get them. Launches on
     torch.cuda.current_stream(q.device). Wrong types or dtypes raise
@@ -210,12 +218,13 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     _validate.check_backward_sizes(t_, h, d, b, k_tiles)
     device = _device_index(torch, q.device)
     cap = _device_capability(torch, device)
-    if cap != (9, 0):
+    if cap not in BACKWARDS:
         raise NotImplementedError(
-            f"jfa.attention_backward runs on sm_90a devices only (compute capability 9.0: "
-            f"H100, H200); CUDA device {device} ({torch.cuda.get_device_name(device)}) has "
-            f"compute capability {cap[0]}.{cap[1]}. jagged_attention's forward runs there, "
-            f"its backward does not.")
+            f"jfa.attention_backward runs on sm_90a and sm_100a devices only (compute "
+            f"capability 9.0: H100, H200; 10.0: B200); CUDA device {device} "
+            f"({torch.cuda.get_device_name(device)}) has compute capability "
+            f"{cap[0]}.{cap[1]}.")
+    arch, bwd_kernel, dq_arg = BACKWARDS[cap]
     if check_offsets:
         _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
 
@@ -227,7 +236,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
 
     with torch.cuda.device(device):
         stream = torch.cuda.current_stream(device).cuda_stream
-        mods = _modules_for(device)
+        mods = _modules_for(device, arch, bwd_kernel)
         q2, k2, v2, o2, do2 = (_tma_input(torch, t) for t in (q, k, v, o, do))
         lse2 = lse.contiguous()
         offsets2 = offsets.contiguous()
@@ -256,14 +265,17 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             a.tensor_2d(t)
         a.ptr(dk_out)
         a.ptr(dv_out)
-        a.tensor_2d(dq_accum)  # TMA reduce-add target
+        if dq_arg == "tma":
+            a.tensor_2d(dq_accum)  # TMA reduce-add target
+        else:
+            a.ptr(dq_accum)
         for t in (lse2, delta, offsets2):
             a.ptr(t)
         for x in (b, h, d, t_, h * d, k_tiles, 1 if causal else 0):
             a.i32(x)
         a.f32(scale * LOG2E)
         a.f32(scale)
-        _lib.launch(device, mods[BWD_KERNEL], BWD_KERNEL, (grid, 1, 1), a.done(), stream)
+        _lib.launch(device, mods[bwd_kernel], bwd_kernel, (grid, 1, 1), a.done(), stream)
 
         if dk is None:
             dk = dk_out

@@ -288,9 +288,10 @@ def error_paths(res):
                    offsets=make_offsets([big_t]), max_seqlen=big_t), "T * H * D", "int32")
     # Another device kind (pretended): NotImplementedError.
     saved = _backward._device_capability
-    _backward._device_capability = lambda torch_, device: (10, 0)
+    _backward._device_capability = lambda torch_, device: (8, 0)
     try:
-        expect_error(res, "not sm_90a", NotImplementedError, f(), "sm_90a", "10.0")
+        expect_error(res, "not sm_90a or sm_100a", NotImplementedError, f(),
+                     "sm_90a and sm_100a", "8.0")
     finally:
         _backward._device_capability = saved
     # No backward cubins in the kernel folder: RuntimeError that says how to get them.

@@ -182,6 +182,16 @@ class BackwardKernelLookup(unittest.TestCase):
             self.assertEqual(sorted(paths), ["attention_bwd_delta", "attention_bwd_sm90"])
             self.assertEqual(paths["attention_bwd_sm90"],
                              os.path.join(d, "attention_bwd_sm90_sm_90a.cubin"))
+            # sm_100a (compute capability 10.0) has its own backward kernel.
+            self.assertEqual(_backward.BACKWARDS[(10, 0)][:2], ("sm_100a", "attention_bwd_sm100"))
+            with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm100_sm_100a\.cubin"):
+                _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
+            for name in ("attention_bwd_delta_sm_100a.cubin", "attention_bwd_sm100_sm_100a.cubin"):
+                for suffix in ("", ".meta"):
+                    open(os.path.join(d, name + suffix), "w").close()
+            paths = _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
+            self.assertEqual(paths["attention_bwd_sm100"],
+                             os.path.join(d, "attention_bwd_sm100_sm_100a.cubin"))
 
 
 class ArgMatchesHeader(unittest.TestCase):

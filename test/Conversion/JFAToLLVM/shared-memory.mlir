@@ -234,3 +234,37 @@ jfa.kernel @tmem_row() warps(4) {
   %s = jfa.slot %a[%c0] : !jfa.smem<1 x 128x64xbf16, swizzle 128>, i32
   %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.tmem_row) : !jfa.slot<128x64xbf16, swizzle 128> -> vector<64xbf16>
 }
+
+// -----
+
+// A blocked slot (128 bf16 per row = two 128-byte column blocks of 128 rows
+// x 128 bytes): #jfa.tmem_row's pieces (8 bf16) go to block col / 64
+// (16384 bytes apart), row * 128 bytes within it, (col % 64) * 2 bytes
+// across it, then through the swizzle. 16 pieces, and no more.
+// CHECK-LABEL: llvm.func @tmem_row_blocked
+// CHECK: %[[ROW:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
+// CHECK: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK-NEXT: %[[WITHIN:.*]] = llvm.urem %[[COL:.*]], %[[C64]] : i32
+// CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-NEXT: %[[WB:.*]] = llvm.mul %[[WITHIN]], %[[TWO]] : i32
+// CHECK-NEXT: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
+// CHECK-NEXT: %[[RB:.*]] = llvm.mul %{{.*}}, %[[C128]] : i32
+// CHECK-NEXT: %[[C64B:.*]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK-NEXT: %[[BLOCK:.*]] = llvm.udiv %[[COL]], %[[C64B]] : i32
+// CHECK-NEXT: %[[BB:.*]] = llvm.mlir.constant(16384 : i32) : i32
+// CHECK-NEXT: %[[BO:.*]] = llvm.mul %[[BLOCK]], %[[BB]] : i32
+// CHECK-NEXT: %[[O1:.*]] = llvm.add %[[BO]], %[[RB]] : i32
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[O1]], %[[WB]] : i32
+// CHECK: llvm.lshr %[[O]]
+// CHECK: llvm.xor %[[O]]
+// CHECK-COUNT-16: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+jfa.kernel @tmem_row_blocked() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %v = arith.constant dense<1.0> : vector<128xbf16>
+  jfa.store_fragment %v, %s, %t threads(128) layout(#jfa.tmem_row) : vector<128xbf16> -> !jfa.slot<128x128xbf16, swizzle 128>
+}
