@@ -439,18 +439,24 @@ LogicalResult BarrierExpectOp::verify() {
 
 static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
                                SlotType slot, size_t numCoords) {
-  if (failed(verifyNotTransposed(op, slot)) ||
-      failed(verifyNotBlocked(op, slot, "a TMA copy's slot")))
+  if (failed(verifyNotTransposed(op, slot)))
     return failure();
   if (numCoords != desc.getBoxShape().size())
     return op->emitOpError()
            << "needs " << desc.getBoxShape().size() << " coordinates for "
            << desc << ", got " << numCoords;
-  if (desc.getBoxShape() != slot.getShape() ||
+  // A blocked slot moves one column block per copy: the box is one block.
+  SmallVector<int64_t> block(slot.getShape());
+  block.back() /= slot.getColumnBlocks();
+  if (ArrayRef<int64_t>(block) != desc.getBoxShape() ||
       desc.getElementType() != slot.getElementType() ||
       desc.getSwizzle() != slot.getSwizzle())
     return op->emitOpError()
-           << "TMA box " << desc << " does not match the slot " << slot;
+           << "TMA box " << desc << " does not match the slot " << slot
+           << (slot.getColumnBlocks() > 1
+                   ? " (a blocked slot moves one column block per copy: the "
+                     "box must be one block)"
+                   : "");
   return success();
 }
 

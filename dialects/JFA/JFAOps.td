@@ -482,7 +482,9 @@ def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue]> {
     ```
     Coordinates are element offsets, outermost first (row, then column).
     Completion is signalled on `%bar` as transaction bytes; out-of-bounds
-    elements are filled with zeros.
+    elements are filled with zeros. A blocked slot (rows wider than the
+    swizzle, see `!jfa.smem`) is filled by one copy per column block: the
+    box is one block, at columns `%col`, `%col + block width`, ...
   }];
   let arguments = (ins Arg<JFA_TensorDescType, "", [MemRead]>:$desc,
                        Variadic<I32>:$coords,
@@ -510,6 +512,9 @@ def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue]> {
     (`cp.reduce.async.bulk.tensor ... .add`, atomic per element) instead of
     stored: tiles of several CTAs accumulate into one f32 workspace, as the
     attention backward's dQ. f32 only.
+
+    A blocked slot goes out as one copy per column block (the box is one
+    block), all in the one bulk group.
   }];
   let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot,
                        Arg<JFA_TensorDescType, "", [MemRead, MemWrite]>:$desc,

@@ -591,7 +591,9 @@ void CTARun::forEachBoxElement(const RtValue &desc, const RtValue &slot,
   auto type = cast<TensorDescType>(desc.type);
   BufferState &buf = buffers[slot.id];
   int64_t rows = coords.size() == 2 ? type.getBoxShape()[0] : 1;
-  int64_t cols = type.getBoxShape().back();
+  // The slot's width: a blocked slot takes one box per column block, the
+  // boxes side by side in the tensor.
+  int64_t cols = buf.cols;
   int64_t row0 = coords.size() == 2 ? coords[0] : 0;
   int64_t col0 = coords.back();
   int64_t gcols = arg.dims.back();
@@ -1821,7 +1823,6 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         RtValue slot = get(e, load.getSlot());
         int b = get(e, load.getBarrier()).id;
         ArgState &arg = argOf(desc);
-        auto type = cast<TensorDescType>(desc.type);
         SmallVector<int64_t, 2> coords;
         for (Value c : load.getCoords())
           coords.push_back(intScalar(e, op, c));
@@ -1831,7 +1832,7 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {
           x = g < 0 ? 0.0 : roundTo(buf.elem, arg.load(g));
         });
-        completeTx(op, b, type.getBoxBytes());
+        completeTx(op, b, cast<SlotType>(slot.type).getBytes());
       })
       .Case<TMAStoreOp>([&](TMAStoreOp store) {
         RtValue slot = get(e, store.getSlot());

@@ -475,7 +475,7 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
           auto load = dyn_cast<TMALoadOp>(op);
           if (!load || load.getBarrier() != barrier)
             return 0;
-          return load.getDesc().getType().getBoxBytes();
+          return load.getSlot().getType().getBytes();
         },
         LoopRule::Repeat);
     if (!tally.known()) {
@@ -492,7 +492,7 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
                 << "expects " << expect.getBytes() << " bytes but the TMA "
                 << "loads completing on this barrier bring " << tally.total;
     for (auto [op, times] : tally.ops) {
-      int64_t bytes = cast<TMALoadOp>(op).getDesc().getType().getBoxBytes();
+      int64_t bytes = cast<TMALoadOp>(op).getSlot().getType().getBytes();
       auto &note = diag.attachNote(op->getLoc())
                    << "this load brings " << bytes << " bytes";
       if (times != 1)

@@ -32,6 +32,28 @@ static void forEachFragmentPiece(
     // straddles blocks: it is at most 16 aligned bytes).
     int64_t blockColumns = swizzle / bytes;
     int64_t blockBytes = shape.front() * swizzle;
+    // The fragments cover the tile, so no thread's base column exceeds
+    // columns - 1 - (the largest register column offset). When no piece
+    // can then leave the block its offset puts it in, the thread's part of
+    // the offset is computed once and each piece adds a constant.
+    int64_t maxOffset = 0;
+    for (const TileOffset &o : offsets)
+      maxOffset = std::max(maxOffset, o.col);
+    int64_t maxBase = columns - 1 - maxOffset;
+    bool constantDeltas = maxBase < blockColumns;
+    for (int64_t i = 0, e = offsets.size(); i < e; i += width)
+      constantDeltas &=
+          offsets[i].col % blockColumns + maxBase + width - 1 < blockColumns;
+    if (constantDeltas) {
+      Value first = b.add(b.mul(base.row, swizzle), b.mul(base.col, bytes));
+      for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
+        int64_t col = offsets[i].col;
+        int64_t delta = col / blockColumns * blockBytes +
+                        offsets[i].row * swizzle + col % blockColumns * bytes;
+        visit(slotAddress(b, slot, b.add(first, delta), swizzle), i, width);
+      }
+      return;
+    }
     for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
       Value row = b.add(base.row, offsets[i].row);
       Value col = b.add(base.col, offsets[i].col);

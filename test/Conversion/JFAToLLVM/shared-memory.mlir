@@ -240,24 +240,25 @@ jfa.kernel @tmem_row() warps(4) {
 // A blocked slot (128 bf16 per row = two 128-byte column blocks of 128 rows
 // x 128 bytes): #jfa.tmem_row's pieces (8 bf16) go to block col / 64
 // (16384 bytes apart), row * 128 bytes within it, (col % 64) * 2 bytes
-// across it, then through the swizzle. 16 pieces, and no more.
+// across it, then through the swizzle. Thread t's part (row t * 128) is
+// computed once; each piece adds a constant: 0, 16, ..., 112, then 16384,
+// 16400, ..., 16496 for block 1. 16 pieces, and no more.
 // CHECK-LABEL: llvm.func @tmem_row_blocked
 // CHECK: %[[ROW:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
-// CHECK: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
-// CHECK-NEXT: %[[WITHIN:.*]] = llvm.urem %[[COL:.*]], %[[C64]] : i32
-// CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK-NEXT: %[[WB:.*]] = llvm.mul %[[WITHIN]], %[[TWO]] : i32
-// CHECK-NEXT: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
-// CHECK-NEXT: %[[RB:.*]] = llvm.mul %{{.*}}, %[[C128]] : i32
-// CHECK-NEXT: %[[C64B:.*]] = llvm.mlir.constant(64 : i32) : i32
-// CHECK-NEXT: %[[BLOCK:.*]] = llvm.udiv %[[COL]], %[[C64B]] : i32
-// CHECK-NEXT: %[[BB:.*]] = llvm.mlir.constant(16384 : i32) : i32
-// CHECK-NEXT: %[[BO:.*]] = llvm.mul %[[BLOCK]], %[[BB]] : i32
-// CHECK-NEXT: %[[O1:.*]] = llvm.add %[[BO]], %[[RB]] : i32
-// CHECK-NEXT: %[[O:.*]] = llvm.add %[[O1]], %[[WB]] : i32
-// CHECK: llvm.lshr %[[O]]
-// CHECK: llvm.xor %[[O]]
-// CHECK-COUNT-16: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
+// CHECK-NEXT: %[[RB:.*]] = llvm.mul %[[ROW]], %[[C128]] : i32
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.add %[[RB]], %{{.*}} : i32
+// CHECK: llvm.mlir.constant(112 : i32)
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: %[[D:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-NEXT: llvm.add %[[FIRST]], %[[D]] : i32
+// CHECK: %[[D:.*]] = llvm.mlir.constant(96 : i32) : i32
+// CHECK-NEXT: llvm.add %[[FIRST]], %[[D]] : i32
+// CHECK: %[[D:.*]] = llvm.mlir.constant(16384 : i32) : i32
+// CHECK-NEXT: llvm.add %[[FIRST]], %[[D]] : i32
+// CHECK: %[[D:.*]] = llvm.mlir.constant(16496 : i32) : i32
+// CHECK-NEXT: llvm.add %[[FIRST]], %[[D]] : i32
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK: llvm.return
 jfa.kernel @tmem_row_blocked() warps(4) {

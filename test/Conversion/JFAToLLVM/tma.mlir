@@ -59,3 +59,35 @@ jfa.kernel @tma_store_add(%d: !jfa.tma<64x64xf32>, %row: i32, %col: i32) warps(4
   jfa.tma_store %s, %d[%row, %col] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
   jfa.tma_store_wait pending(0)
 }
+
+// -----
+
+// A blocked slot (64 f32 per row with a 128-byte swizzle: two column blocks
+// of 64 rows x 32 f32 = 8192 bytes) moves one box (one block) per copy: the
+// second at slot + 8192 and column + 32. A store's copies share one bulk
+// group; a load's all complete on its barrier.
+// CHECK-LABEL: llvm.func @tma_blocked(
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16384 x i8>
+// CHECK: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: %[[COL0:.*]] = llvm.add %arg2, %[[C0]] : i32
+// CHECK: %[[B0:.*]] = llvm.getelementptr %[[SLOT]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[B0]], %arg0, %{{.*}}, box[%[[COL0]], %arg1]
+// CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-NEXT: %[[COL1:.*]] = llvm.add %arg2, %[[C32]] : i32
+// CHECK-NEXT: %[[OFF:.*]] = llvm.mlir.constant(8192 : i32) : i32
+// CHECK-NEXT: %[[B1:.*]] = llvm.getelementptr %[[SLOT]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[B1]], %arg0, %{{.*}}, box[%[[COL1]], %arg1]
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %arg0, %{{.*}}, box[%{{.*}}, %arg1] {redKind = #nvvm.tma_redux_kind<add>}
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %arg0, %{{.*}}, box[%{{.*}}, %arg1] {redKind = #nvvm.tma_redux_kind<add>}
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NOT: nvvm.cp.async.bulk
+// CHECK: llvm.return
+jfa.kernel @tma_blocked(%d: !jfa.tma<64x32xf32, swizzle 128>, %row: i32, %col: i32) warps(4) {
+  %buf = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x64xf32, swizzle 128>
+  %bars = jfa.alloc_barriers arrive_count(1) {offset = 16384 : i64} : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xf32, swizzle 128>, i32
+  %bar = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+  jfa.tma_load %d[%row, %col], %s, %bar : !jfa.tma<64x32xf32, swizzle 128>, !jfa.slot<64x64xf32, swizzle 128>
+  jfa.tma_store %s, %d[%row, %col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+}

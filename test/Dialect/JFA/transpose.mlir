@@ -144,14 +144,15 @@ jfa.kernel @k() warps(4) {
 
 // -----
 
-jfa.kernel @k(%d: !jfa.tma<128x64xbf16, swizzle 128>) warps(4) {
+// A blocked slot moves one column block per TMA copy: the box is a block.
+jfa.kernel @k(%d: !jfa.tma<64x64xbf16, swizzle 128>) warps(4) {
   %a = jfa.local_alloc : !jfa.smem<1 x 128x128xbf16, swizzle 128>
   %bar = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
   %c0 = arith.constant 0 : i32
   %as = jfa.slot %a[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
   %b0 = jfa.barrier %bar[%c0] : !jfa.mbarriers<1>, i32
-  // expected-error @+1 {{'jfa.tma_load' op a TMA copy's slot cannot be the blocked slot '!jfa.slot<128x128xbf16, swizzle 128>'}}
-  jfa.tma_load %d[%c0, %c0], %as, %b0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x128xbf16, swizzle 128>
+  // expected-error @+1 {{'jfa.tma_load' op TMA box '!jfa.tma<64x64xbf16, swizzle 128>' does not match the slot '!jfa.slot<128x128xbf16, swizzle 128>' (a blocked slot moves one column block per copy: the box must be one block)}}
+  jfa.tma_load %d[%c0, %c0], %as, %b0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<128x128xbf16, swizzle 128>
 }
 
 // -----
