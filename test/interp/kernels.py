@@ -171,6 +171,16 @@ def case_tmem_roundtrip_sm100(run):
     return scale(run, "examples/tmem_roundtrip_sm100.mlir", "sm_100a", 200, 64, 2)
 
 
+def blocked_roundtrip(run, arch):
+    """examples/blocked_roundtrip.mlir: a [256, 128] bf16 tensor through
+    blocked slots (two TMA boxes per slot), plus 1."""
+    x_path, x = run.bf16_input("x", (256, 128))
+    y_path = run.save("y", np.full((256, 128), BF16_NAN, dtype=np.uint16))
+    secs = run.interp_run("examples/blocked_roundtrip.mlir", arch, "2", [x_path, y_path])
+    want = from_bf16(to_bf16(x + 1.0))
+    return check("y", from_bf16(run.load(y_path)), want, 0, 0), secs
+
+
 def row_softmax(run, arch):
     rows, cols, diag = 100, 50, 3
     x = run.rng.standard_normal((rows, 64)).astype(np.float32)
@@ -351,6 +361,8 @@ CASES = {
     "scale_ring": case_scale_ring,
     "scale_ring_sm100": case_scale_ring_sm100,
     "row_softmax": case_row_softmax,
+    "blocked_roundtrip": lambda run: blocked_roundtrip(run, "sm_90a"),
+    "blocked_roundtrip_sm100": lambda run: blocked_roundtrip(run, "sm_100a"),
     "row_softmax_sm100": case_row_softmax_sm100,
 }
 for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Blocked slots on the GPU: kernels/examples/blocked_roundtrip.mlir copies a
+[rows, 128] bf16 tensor through two blocked shared-memory slots (TMA in and
+out, one box per 64-column block; a register tile per row in between) and
+adds 1. The output is the input plus 1 only if TMA's placement of the boxes
+and the compiler's address mapping of a blocked slot agree: the layout the
+sm_100a attention backward's P and dS slots rely on.
+
+    python3 test/gpu/blocked_slots_test.py CUBIN   (its .meta beside it)
+
+Needs the jfa package on PYTHONPATH (scripts/build-package.sh) and torch.
+"""
+import sys
+
+import torch
+
+from jfa import _lib
+from jfa._backward import _Args
+
+
+def main():
+    cubin = sys.argv[1]
+    rows = 128 * 5
+    x = torch.randn((rows, 128), device="cuda").to(torch.bfloat16)
+    y = torch.full_like(x, float("nan"))  # poisoned
+    module = _lib.module_load_file(0, cubin)
+    a = _Args(2)
+    a.tensor_2d(x)
+    a.tensor_2d(y)
+    _lib.launch(0, module, "blocked_roundtrip", (rows // 128, 1, 1), a.done(),
+                torch.cuda.current_stream().cuda_stream)
+    torch.cuda.synchronize()
+    want = (x.float() + 1).to(torch.bfloat16)
+    bad = (y.view(torch.int16) != want.view(torch.int16)).nonzero()
+    if len(bad):
+        r, c = bad[0].tolist()
+        print(f"FAIL: {len(bad)} of {y.numel()} elements differ; first at ({r}, {c}): "
+              f"got {y[r, c].item()}, want {want[r, c].item()}")
+        return 1
+    print(f"PASS: {rows}x128 bf16 through blocked slots, bit-exact (x + 1)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
