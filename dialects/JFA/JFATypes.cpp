@@ -94,8 +94,7 @@ static LogicalResult verifySwizzle(function_ref<InFlightDiagnostic()> emitError,
                  rowBytes % swizzle == 0;
   if (rowBytes != swizzle && !blocked)
     return emitError() << what << " rows of a " << swizzle
-                       << "-byte swizzle must span " << swizzle
-                       << " bytes"
+                       << "-byte swizzle must span " << swizzle << " bytes"
                        << (allowBlocks ? " (or a multiple of it, as column "
                                          "blocks, in a 2-d tile)"
                                        : "")

@@ -57,10 +57,9 @@ static void forEachFragmentPiece(
     for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
       Value row = b.add(base.row, offsets[i].row);
       Value col = b.add(base.col, offsets[i].col);
-      Value offset =
-          b.add(b.add(b.mul(b.udiv(col, blockColumns), blockBytes),
-                      b.mul(row, swizzle)),
-                b.mul(b.urem(col, blockColumns), bytes));
+      Value offset = b.add(b.add(b.mul(b.udiv(col, blockColumns), blockBytes),
+                                 b.mul(row, swizzle)),
+                           b.mul(b.urem(col, blockColumns), bytes));
       visit(slotAddress(b, slot, offset, swizzle), i, width);
     }
     return;

@@ -18,10 +18,11 @@ static SmallVector<Value> tmaCoordinates(ValueRange coords) {
 /// Calls `copy(slot address, coordinates)` once per column block of `slot`
 /// (once for an unblocked slot): block b is `b * block bytes` into the
 /// slot and `b * box width` columns on in the tensor.
-static void forEachBlock(
-    ConversionPatternRewriter &rewriter, Location loc, SlotType slotType,
-    TensorDescType desc, Value slot, ValueRange coords,
-    function_ref<void(Value slot, SmallVector<Value> coords)> copy) {
+static void
+forEachBlock(ConversionPatternRewriter &rewriter, Location loc,
+             SlotType slotType, TensorDescType desc, Value slot,
+             ValueRange coords,
+             function_ref<void(Value slot, SmallVector<Value> coords)> copy) {
   int64_t blocks = slotType.getColumnBlocks();
   if (blocks == 1)
     return copy(slot, tmaCoordinates(coords));
@@ -31,8 +32,9 @@ static void forEachBlock(
   for (int64_t i = 0; i < blocks; ++i) {
     SmallVector<Value> at = tmaCoordinates(coords);
     at.front() = b.add(at.front(), i * blockColumns);
-    Value address = LLVM::GEPOp::create(b, slot.getType(), b.getI8Type(), slot,
-                                        ArrayRef<LLVM::GEPArg>{b.i32(i * blockBytes)});
+    Value address =
+        LLVM::GEPOp::create(b, slot.getType(), b.getI8Type(), slot,
+                            ArrayRef<LLVM::GEPArg>{b.i32(i * blockBytes)});
     copy(address, at);
   }
 }
@@ -44,17 +46,17 @@ struct TMALoadLowering : JFAPattern<TMALoadOp> {
   LogicalResult
   matchAndRewrite(TMALoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    forEachBlock(
-        rewriter, op.getLoc(), op.getSlot().getType(), op.getDesc().getType(),
-        adaptor.getSlot(), adaptor.getCoords(),
-        [&](Value slot, SmallVector<Value> coords) {
-          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-              rewriter, op.getLoc(), slot, adaptor.getDesc(), coords,
-              adaptor.getBarrier(), ValueRange{},
-              /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
-              NVVM::TMALoadMode::TILE, /*isCTAOnly=*/true,
-              /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
-        });
+    forEachBlock(rewriter, op.getLoc(), op.getSlot().getType(),
+                 op.getDesc().getType(), adaptor.getSlot(), adaptor.getCoords(),
+                 [&](Value slot, SmallVector<Value> coords) {
+                   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                       rewriter, op.getLoc(), slot, adaptor.getDesc(), coords,
+                       adaptor.getBarrier(), ValueRange{},
+                       /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+                       NVVM::TMALoadMode::TILE, /*isCTAOnly=*/true,
+                       /*group=*/NVVM::CTAGroupKindAttr(),
+                       /*predicate=*/Value());
+                 });
     rewriter.eraseOp(op);
     return success();
   }
@@ -65,21 +67,21 @@ struct TMAStoreLowering : JFAPattern<TMAStoreOp> {
   LogicalResult
   matchAndRewrite(TMAStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    forEachBlock(
-        rewriter, op.getLoc(), op.getSlot().getType(), op.getDesc().getType(),
-        adaptor.getSlot(), adaptor.getCoords(),
-        [&](Value slot, SmallVector<Value> coords) {
-          if (op.getAdd())
-            NVVM::CpAsyncBulkTensorReduceOp::create(
-                rewriter, op.getLoc(), adaptor.getDesc(), slot,
-                NVVM::TMAReduxKind::ADD, NVVM::TMAStoreMode::TILE, coords,
-                /*l2CacheHint=*/Value());
-          else
-            NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                rewriter, op.getLoc(), adaptor.getDesc(), slot, coords,
-                /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
-                /*predicate=*/Value());
-        });
+    forEachBlock(rewriter, op.getLoc(), op.getSlot().getType(),
+                 op.getDesc().getType(), adaptor.getSlot(), adaptor.getCoords(),
+                 [&](Value slot, SmallVector<Value> coords) {
+                   if (op.getAdd())
+                     NVVM::CpAsyncBulkTensorReduceOp::create(
+                         rewriter, op.getLoc(), adaptor.getDesc(), slot,
+                         NVVM::TMAReduxKind::ADD, NVVM::TMAStoreMode::TILE,
+                         coords,
+                         /*l2CacheHint=*/Value());
+                   else
+                     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                         rewriter, op.getLoc(), adaptor.getDesc(), slot, coords,
+                         /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+                         /*predicate=*/Value());
+                 });
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
