@@ -43,12 +43,10 @@ only (for compute-sanitizer, e.g.
   compute-sanitizer --tool memcheck python3 test/gpu/attention_bwd_test.py --sanitize).
 Exit status 0 when everything passed.
 """
-import argparse
 import copy
 import itertools
 import math
 import os
-import random
 import sys
 import tempfile
 import time
@@ -58,6 +56,7 @@ import torch._dynamo  # noqa: F401  (compile_check)
 import torch.nn.functional as F
 
 import jfa
+from gpu_common import describe, expect_error, make_offsets, random_lengths, start
 from jfa import _backward
 
 GRAD_MAX_REL = 2e-2
@@ -68,32 +67,6 @@ LOSS_REL = 1e-2
 
 torch.backends.cuda.matmul.allow_tf32 = False  # the reference is true fp32
 torch.backends.cudnn.allow_tf32 = False
-
-
-class Results:
-    def __init__(self):
-        self.failures = 0
-        self.cases = 0
-
-    def report(self, ok, line):
-        self.cases += 1
-        self.failures += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} {line}", flush=True)
-
-
-def make_offsets(lengths, device="cuda"):
-    offs = [0]
-    for n in lengths:
-        offs.append(offs[-1] + n)
-    return torch.tensor(offs, dtype=torch.int32, device=device)
-
-
-def describe(lengths):
-    b = len(lengths)
-    if b <= 8:
-        return f"lengths {lengths}"
-    return (f"B={b} lengths[min {min(lengths)} max {max(lengths)} "
-            f"empty {sum(1 for n in lengths if n == 0)}]")
 
 
 def reference_grads(q, k, v, do, offsets, causal, scale):
@@ -218,25 +191,6 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         problems += probs
     res.report(not problems, f"{label}: {', '.join(texts)}, {elapsed * 1e3:.1f} ms"
                f"{'; ' + '; '.join(problems) if problems else ''}")
-
-
-def expect_error(res, name, exc_type, fn, *needles):
-    """fn() must raise exc_type whose message contains every needle."""
-    try:
-        fn()
-        torch.cuda.synchronize()
-    except exc_type as e:
-        msg = str(e)
-        missing = [n for n in needles if n.lower() not in msg.lower()]
-        ok = bool(msg) and not missing
-        res.report(ok, f"error path {name}: {exc_type.__name__}: {msg}"
-                   f"{'' if ok else f' (message lacks {missing})'}")
-        return
-    except Exception as e:  # noqa: BLE001 - reported as a failure
-        res.report(False, f"error path {name}: expected {exc_type.__name__}, got "
-                   f"{type(e).__name__}: {e}")
-        return
-    res.report(False, f"error path {name}: expected {exc_type.__name__}, nothing raised")
 
 
 def error_paths(res):
@@ -564,25 +518,9 @@ def training_demo(res, rng, steps):
                f"{losses['ref'][-1]:.4f} with the reference)")
 
 
-def random_lengths(rng, b, lo, hi, p_empty=0.1):
-    return [0 if rng.random() < p_empty else rng.randint(lo, hi) for _ in range(b)]
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="a smaller matrix")
-    ap.add_argument("--sanitize", action="store_true",
-                    help="a few small cases and the error paths (for compute-sanitizer)")
-    ap.add_argument("--seed", type=int, default=None, help="repeat a run's random data")
-    args = ap.parse_args()
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    print(f"seed {seed} (repeat with --seed {seed}); jfa {jfa.__version__}, "
-          f"library {jfa.library_path()}, kernels {jfa.kernel_dir() or 'embedded'}; "
-          f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
-    rng = random.Random(seed)
-    gen = torch.Generator(device="cuda")
-    gen.manual_seed(seed)
-    res = Results()
+    args, seed, rng, gen, res = start(
+        __doc__, "a few small cases and the error paths (for compute-sanitizer)")
 
     def case(*a, **kw):
         run_case(res, *a, gen=gen, **kw)
@@ -631,9 +569,7 @@ def main():
         compile_check(res, gen)
         training_demo(res, rng, 5 if args.quick else 10)
 
-    print(f"{'PASS' if res.failures == 0 else 'FAIL'}: {res.cases - res.failures}/{res.cases} "
-          f"cases passed (seed {seed})")
-    return 1 if res.failures else 0
+    return res.summary(seed)
 
 
 if __name__ == "__main__":

@@ -32,15 +32,14 @@ checks (check_offsets in the C API) raise RuntimeError.
   compute-sanitizer --tool memcheck python3 test/gpu/attention_test.py --sanitize).
 Exit status 0 when everything passed.
 """
-import argparse
 import math
-import random
 import sys
 import time
 
 import torch
 
 import jfa
+from gpu_common import describe, expect_error, make_offsets, random_lengths, start
 from jfa import _api
 
 O_MAX_REL = 1e-2
@@ -75,32 +74,6 @@ def reference(q, k, v, offsets, causal, scale):
             o[s:e, h0:h1] = torch.matmul(torch.softmax(scores, dim=-1), vs).transpose(0, 1)
             del scores
     return o, lse
-
-
-class Results:
-    def __init__(self):
-        self.failures = 0
-        self.cases = 0
-
-    def report(self, ok, line):
-        self.cases += 1
-        self.failures += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} {line}", flush=True)
-
-
-def make_offsets(lengths, device="cuda"):
-    offs = [0]
-    for n in lengths:
-        offs.append(offs[-1] + n)
-    return torch.tensor(offs, dtype=torch.int32, device=device)
-
-
-def describe(lengths):
-    b = len(lengths)
-    if b <= 8:
-        return f"lengths {lengths}"
-    return (f"B={b} lengths[min {min(lengths)} max {max(lengths)} "
-            f"empty {sum(1 for n in lengths if n == 0)}]")
 
 
 def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=None):
@@ -170,24 +143,6 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
                f"{lse_err:.2e}, {elapsed * 1e3:.1f} ms{'; ' + '; '.join(problems) if problems else ''}")
 
 
-def expect_error(res, name, exc_type, fn, *needles):
-    """fn() must raise exc_type whose message contains every needle."""
-    try:
-        fn()
-    except exc_type as e:
-        msg = str(e)
-        missing = [n for n in needles if n.lower() not in msg.lower()]
-        ok = bool(msg) and not missing
-        res.report(ok, f"error path {name}: {exc_type.__name__}: {msg}"
-                   f"{'' if ok else f' (message lacks {missing})'}")
-        return
-    except Exception as e:  # noqa: BLE001 - reported as a failure
-        res.report(False, f"error path {name}: expected {exc_type.__name__}, got "
-                   f"{type(e).__name__}: {e}")
-        return
-    res.report(False, f"error path {name}: expected {exc_type.__name__}, nothing raised")
-
-
 def error_paths(res):
     h, d = 2, 64
     lengths = [5, 0, 9]
@@ -246,25 +201,8 @@ def error_paths(res):
     run_case(res, "after the error paths", lengths, h, d, False)
 
 
-def random_lengths(rng, b, lo, hi, p_empty=0.1):
-    return [0 if rng.random() < p_empty else rng.randint(lo, hi) for _ in range(b)]
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="a smaller matrix")
-    ap.add_argument("--sanitize", action="store_true",
-                    help="a few small cases (for compute-sanitizer)")
-    ap.add_argument("--seed", type=int, default=None, help="repeat a run's random data")
-    args = ap.parse_args()
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    print(f"seed {seed} (repeat with --seed {seed}); jfa {jfa.__version__}, "
-          f"library {jfa.library_path()}, kernels {jfa.kernel_dir() or 'embedded'}; "
-          f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
-    rng = random.Random(seed)
-    gen = torch.Generator(device="cuda")
-    gen.manual_seed(seed)
-    res = Results()
+    args, seed, rng, gen, res = start(__doc__, "a few small cases (for compute-sanitizer)")
 
     def case(*a, **kw):
         run_case(res, *a, gen=gen, **kw)
@@ -306,9 +244,7 @@ def main():
         case("many heads", random_lengths(rng, 6, 1, 600), 32, 64, True)
         error_paths(res)
 
-    print(f"{'PASS' if res.failures == 0 else 'FAIL'}: {res.cases - res.failures}/{res.cases} "
-          f"cases passed (seed {seed})")
-    return 1 if res.failures else 0
+    return res.summary(seed)
 
 
 if __name__ == "__main__":

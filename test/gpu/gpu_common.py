@@ -1,0 +1,84 @@
+"""What the GPU attention tests (attention_test.py, attention_bwd_test.py)
+share: the pass/fail tally, jagged batches, error-path checks and the seeded
+start of a run. Imported as a sibling module (the tests run as scripts from
+this folder's path)."""
+import argparse
+import random
+
+import torch
+
+import jfa
+
+
+class Results:
+    def __init__(self):
+        self.failures = 0
+        self.cases = 0
+
+    def report(self, ok, line):
+        self.cases += 1
+        self.failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {line}", flush=True)
+
+    def summary(self, seed):
+        """Prints the verdict; the process's exit status."""
+        print(f"{'PASS' if self.failures == 0 else 'FAIL'}: "
+              f"{self.cases - self.failures}/{self.cases} cases passed (seed {seed})")
+        return 1 if self.failures else 0
+
+
+def make_offsets(lengths, device="cuda"):
+    offs = [0]
+    for n in lengths:
+        offs.append(offs[-1] + n)
+    return torch.tensor(offs, dtype=torch.int32, device=device)
+
+
+def describe(lengths):
+    b = len(lengths)
+    if b <= 8:
+        return f"lengths {lengths}"
+    return (f"B={b} lengths[min {min(lengths)} max {max(lengths)} "
+            f"empty {sum(1 for n in lengths if n == 0)}]")
+
+
+def random_lengths(rng, b, lo, hi, p_empty=0.1):
+    return [0 if rng.random() < p_empty else rng.randint(lo, hi) for _ in range(b)]
+
+
+def expect_error(res, name, exc_type, fn, *needles):
+    """fn() must raise exc_type whose message contains every needle (an
+    error raised by the launched work itself counts: the device is
+    synchronized before 'nothing raised')."""
+    try:
+        fn()
+        torch.cuda.synchronize()
+    except exc_type as e:
+        msg = str(e)
+        missing = [n for n in needles if n.lower() not in msg.lower()]
+        ok = bool(msg) and not missing
+        res.report(ok, f"error path {name}: {exc_type.__name__}: {msg}"
+                   f"{'' if ok else f' (message lacks {missing})'}")
+        return
+    except Exception as e:  # noqa: BLE001 - reported as a failure
+        res.report(False, f"error path {name}: expected {exc_type.__name__}, got "
+                   f"{type(e).__name__}: {e}")
+        return
+    res.report(False, f"error path {name}: expected {exc_type.__name__}, nothing raised")
+
+
+def start(doc, sanitize_help):
+    """Parses --quick, --sanitize, --seed and prints the run's header:
+    (args, seed, rng, CUDA generator, Results)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="a smaller matrix")
+    ap.add_argument("--sanitize", action="store_true", help=sanitize_help)
+    ap.add_argument("--seed", type=int, default=None, help="repeat a run's random data")
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    print(f"seed {seed} (repeat with --seed {seed}); jfa {jfa.__version__}, "
+          f"library {jfa.library_path()}, kernels {jfa.kernel_dir() or 'embedded'}; "
+          f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(seed)
+    return args, seed, random.Random(seed), gen, Results()
