@@ -137,7 +137,7 @@ def gpu(opts):
 def prepare(opts):
     import numpy as np
     sys.path.insert(0, os.path.dirname(__file__))
-    from kernels import to_bf16
+    from kernels import jagged_batch, to_bf16
     rng = np.random.default_rng(opts.seed)
     kernels = os.path.join(os.path.dirname(__file__), "..", "..", "kernels")
     for name, (kind, p) in CASES.items():
@@ -170,9 +170,8 @@ def prepare(opts):
                    "--arch", "sm_90a", "--grid", f"{math.ceil(t / 128)},{h}", o, do, c,
                    f"i32:{t}", f"i32:{hd}"]
         else:
-            lengths, heads, hd = p["lengths"], p["heads"], p["head_dim"]
-            tokens = sum(lengths)
-            offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+            heads, hd = p["heads"], p["head_dim"]
+            lengths, tokens, offsets, _ = jagged_batch(p["lengths"], heads, hd)
             q = save("q", to_bf16(rng.standard_normal((tokens, heads * hd))))
             k = save("k", to_bf16(rng.standard_normal((tokens, heads * hd))))
             v = save("v", to_bf16(rng.standard_normal((tokens, heads * hd))))

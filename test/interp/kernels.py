@@ -173,12 +173,14 @@ def case_tmem_roundtrip_sm100(run):
 
 def blocked_roundtrip(run, arch):
     """examples/blocked_roundtrip.mlir: a [256, 128] bf16 tensor through
-    blocked slots (two TMA boxes per slot), plus 1."""
+    blocked slots (two TMA boxes per slot), plus 1 and plus 2."""
     x_path, x = run.bf16_input("x", (256, 128))
     y_path = run.save("y", np.full((256, 128), BF16_NAN, dtype=np.uint16))
-    secs = run.interp_run("examples/blocked_roundtrip.mlir", arch, "2", [x_path, y_path])
-    want = from_bf16(to_bf16(x + 1.0))
-    return check("y", from_bf16(run.load(y_path)), want, 0, 0), secs
+    y2_path = run.save("y2", np.full((256, 128), BF16_NAN, dtype=np.uint16))
+    secs = run.interp_run("examples/blocked_roundtrip.mlir", arch, "2",
+                          [x_path, y_path, y2_path])
+    check("y", from_bf16(run.load(y_path)), from_bf16(to_bf16(x + 1.0)), 0, 0)
+    return check("y2", from_bf16(run.load(y2_path)), from_bf16(to_bf16(x + 2.0)), 0, 0), secs
 
 
 def row_softmax(run, arch):
@@ -246,13 +248,21 @@ def reference_attention(q, k, v, lengths, offsets, heads, head_dim, causal, scal
     return o, lse, probs
 
 
-def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
-    kernel = ("jagged_attention/attention_fwd_sm90.mlir" if arch == "sm_90a"
-              else "jagged_attention/attention_fwd_sm100.mlir")
+def jagged_batch(lengths, heads, head_dim):
+    """(lengths as a list, tokens T, offsets [B+1] int32, row width H*D)."""
     lengths = list(lengths)
-    tokens = sum(lengths)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-    width = heads * head_dim
+    return lengths, sum(lengths), offsets, heads * head_dim
+
+
+def attention_kernel(direction, arch):
+    """The forward ("fwd") or backward ("bwd") attention kernel for arch."""
+    return f"jagged_attention/attention_{direction}_{'sm90' if arch == 'sm_90a' else 'sm100'}.mlir"
+
+
+def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
+    kernel = attention_kernel("fwd", arch)
+    lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
     q_path, q = run.bf16_input("q", (tokens, width))
     k_path, k = run.bf16_input("k", (tokens, width))
     v_path, v = run.bf16_input("v", (tokens, width))
@@ -298,12 +308,8 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q. Both kernels
     take the same arguments (dq_accum a TMA tensor for sm_90a, a pointer
     for sm_100a: the same f32 array here)."""
-    kernel = ("jagged_attention/attention_bwd_sm90.mlir" if arch == "sm_90a"
-              else "jagged_attention/attention_bwd_sm100.mlir")
-    lengths = list(lengths)
-    tokens = sum(lengths)
-    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-    width = heads * head_dim
+    kernel = attention_kernel("bwd", arch)
+    lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
     scale = 1 / math.sqrt(head_dim) if scale is None else scale
     q_path, q = run.bf16_input("q", (tokens, width))
     k_path, k = run.bf16_input("k", (tokens, width))
