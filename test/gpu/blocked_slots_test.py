@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Blocked slots on the GPU: kernels/examples/blocked_roundtrip.mlir copies a
 [rows, 128] bf16 tensor through two blocked shared-memory slots (TMA in and
-out, one box per 64-column block; a register tile per row in between) and
-adds 1. The output is the input plus 1 only if TMA's placement of the boxes
-and the compiler's address mapping of a blocked slot agree: the layout the
-sm_100a attention backward's P and dS slots rely on.
+out, one box per 64-column block; register tiles in between) and adds 1
+through #jfa.tmem_row (a row per thread, as the sm_100a attention backward
+writes P and dS) and 2 through #jfa.blocked. The outputs are right only if
+TMA's placement of the boxes and the compiler's address mapping of a
+blocked slot agree, in both of the mapping's code paths.
 
     python3 test/gpu/blocked_slots_test.py CUBIN   (its .meta beside it)
 
@@ -22,24 +23,27 @@ def main():
     cubin = sys.argv[1]
     rows = 128 * 5
     x = torch.randn((rows, 128), device="cuda").to(torch.bfloat16)
-    y = torch.full_like(x, float("nan"))  # poisoned
+    ys = [torch.full_like(x, float("nan")) for _ in range(2)]  # poisoned
     module = _lib.module_load_file(0, cubin)
-    a = _Args(2)
-    a.tensor_2d(x)
-    a.tensor_2d(y)
+    a = _Args(3)
+    for t in (x, *ys):
+        a.tensor_2d(t)
     _lib.launch(0, module, "blocked_roundtrip", (rows // 128, 1, 1), a.done(),
                 torch.cuda.current_stream().cuda_stream)
     torch.cuda.synchronize()
-    want = (x.float() + 1).to(torch.bfloat16)
-    bad = (y.view(torch.int16) != want.view(torch.int16)).nonzero()
-    if len(bad):
-        r, c = bad[0].tolist()
-        print(f"FAIL: {len(bad)} of {y.numel()} elements differ; first at ({r}, {c}): "
-              f"got {y[r, c].item()}, want {want[r, c].item()}")
+    failed = False
+    for y, plus in zip(ys, (1, 2)):
+        want = (x.float() + plus).to(torch.bfloat16)
+        bad = (y.view(torch.int16) != want.view(torch.int16)).nonzero()
+        if len(bad):
+            r, c = bad[0].tolist()
+            print(f"FAIL x + {plus}: {len(bad)} of {y.numel()} elements differ; first at "
+                  f"({r}, {c}): got {y[r, c].item()}, want {want[r, c].item()}")
+            failed = True
+    if failed:
         return 1
-    print(f"PASS: {rows}x128 bf16 through blocked slots, bit-exact (x + 1)")
+    print(f"PASS: {rows}x128 bf16 through blocked slots, bit-exact (x + 1, x + 2)")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -269,3 +269,35 @@ jfa.kernel @tmem_row_blocked() warps(4) {
   %v = arith.constant dense<1.0> : vector<128xbf16>
   jfa.store_fragment %v, %s, %t threads(128) layout(#jfa.tmem_row) : vector<128xbf16> -> !jfa.slot<128x128xbf16, swizzle 128>
 }
+
+// -----
+
+// #jfa.blocked into a blocked slot: a thread's base column (4t % 128) can
+// sit in either block, so each piece's block and column within it are
+// computed from its column: block col / 64 (16384 bytes apart), row * 128
+// bytes, (col % 64) * 2 bytes, then the swizzle.
+// CHECK-LABEL: llvm.func @blocked_layout_blocked
+// CHECK: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK-NEXT: %[[WITHIN:.*]] = llvm.urem %[[COL:.*]], %[[C64]] : i32
+// CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-NEXT: %[[WB:.*]] = llvm.mul %[[WITHIN]], %[[TWO]] : i32
+// CHECK-NEXT: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
+// CHECK-NEXT: %[[RB:.*]] = llvm.mul %{{.*}}, %[[C128]] : i32
+// CHECK-NEXT: %[[C64B:.*]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK-NEXT: %[[BLOCK:.*]] = llvm.udiv %[[COL]], %[[C64B]] : i32
+// CHECK-NEXT: %[[BB:.*]] = llvm.mlir.constant(16384 : i32) : i32
+// CHECK-NEXT: %[[BO:.*]] = llvm.mul %[[BLOCK]], %[[BB]] : i32
+// CHECK-NEXT: %[[O1:.*]] = llvm.add %[[BO]], %[[RB]] : i32
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[O1]], %[[WB]] : i32
+// CHECK: llvm.lshr %[[O]]
+// CHECK: llvm.xor %[[O]]
+// CHECK: llvm.store %{{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
+// CHECK: llvm.return
+jfa.kernel @blocked_layout_blocked() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %v = arith.constant dense<1.0> : vector<128xbf16>
+  jfa.store_fragment %v, %s, %t threads(128) : vector<128xbf16> -> !jfa.slot<128x128xbf16, swizzle 128>
+}
