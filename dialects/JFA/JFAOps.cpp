@@ -350,7 +350,8 @@ static LogicalResult verifyNotBlocked(Operation *op, SlotType slot,
     return op->emitOpError()
            << what << " cannot be the blocked slot " << slot
            << " (rows wider than its swizzle); only register tiles "
-              "(jfa.local_store, jfa.local_load) and jfa.tc_dot's A use those";
+              "(jfa.local_store, jfa.local_load), TMA copies (one per block) "
+              "and jfa.tc_dot's A use those";
   return success();
 }
 

@@ -24,10 +24,10 @@ def JFA_SharedBufferType : JFA_Type<"SharedBuffer", "smem"> {
     is stored as two column blocks, each a whole 128x64 swizzled tile, one
     after the other (the tensor cores' canonical layout for a wide operand).
     Such a blocked slot is written and read by register tiles
-    (`jfa.local_store`, `jfa.local_load`) and read by `jfa.tc_dot` as A,
-    K-major or transposed (M-major); TMA boxes and `jfa.async_dot` operands
-    span one block, so a K-major wgmma operand with K = 128 bf16 takes
-    several slots, one per 64 columns.
+    (`jfa.local_store`, `jfa.local_load`) and by TMA (one copy per block),
+    and read by `jfa.tc_dot` as A, K-major or transposed (M-major). A TMA
+    box and a `jfa.async_dot` operand span one block, so a K-major wgmma
+    operand with K = 128 bf16 takes several slots, one per 64 columns.
   }];
   let parameters = (ins "int64_t":$numSlots,
                         ArrayRefParameter<"int64_t">:$shape,

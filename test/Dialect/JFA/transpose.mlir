@@ -110,7 +110,7 @@ jfa.kernel @k() warps(4) {
   %as = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
   %bs = jfa.slot %b[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
-  // expected-error @+1 {{'jfa.async_dot' op B cannot be the blocked slot '!jfa.slot<64x128xbf16, swizzle 128>' (rows wider than its swizzle); only register tiles (jfa.local_store, jfa.local_load) and jfa.tc_dot's A use those}}
+  // expected-error @+1 {{'jfa.async_dot' op B cannot be the blocked slot '!jfa.slot<64x128xbf16, swizzle 128>' (rows wider than its swizzle); only register tiles (jfa.local_store, jfa.local_load), TMA copies (one per block) and jfa.tc_dot's A use those}}
   %d = jfa.async_dot %bs, %as, %z : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
