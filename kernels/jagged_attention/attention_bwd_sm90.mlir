@@ -32,7 +32,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
                                %do: !jfa.tma<64x64xbf16, swizzle 128>,
                                %dk: !jfa.ptr<bf16>, %dv: !jfa.ptr<bf16>,
-                               %dq_accum: !jfa.tma<64x64xf32>,
+                               %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
                                %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
                                %offsets: !jfa.ptr<i32>,
                                %batch: i32, %heads: i32, %head_dim: i32,
@@ -48,8 +48,11 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // P and dS of each MMA warpgroup, [q, key], read back transposed.
   %p_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
   %ds_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
-  // dQ chunk c of warpgroup g in slot 2g + c, on its way to the workspace.
-  %dq_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xf32>
+  // dQ chunk c of warpgroup g in slot 2g + c, on its way to the workspace:
+  // swizzled (two 32-column blocks per slot, one TMA add each). Unswizzled,
+  // the 8 rows a warp stores at once share their banks: ncu counted 211 M
+  // bank conflicts on eq4k (run 26), 70 M swizzled; 2-10% faster.
+  %dq_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xf32, swizzle 128>
   // full: the producer's expect plus the TMA bytes; empty: the 256 MMA
   // threads, once they no longer read the slots.
   %kv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
@@ -95,8 +98,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %k_lo_t = jfa.transpose %k_lo : !jfa.slot<64x64xbf16, swizzle 128>
       %k_hi_t = jfa.transpose %k_hi : !jfa.slot<64x64xbf16, swizzle 128>
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32>, i32
-      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32>, i32
+      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32, swizzle 128>, i32
+      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32, swizzle 128>, i32
       %ds_slot = jfa.slot %ds_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
@@ -226,10 +229,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %q_row = arith.addi %start, %q0 : i32
             jfa.tma_store_wait pending(0)
             jfa.task_barrier
-            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
             jfa.fence_async_shared
             jfa.task_barrier
-            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
+            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
             %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
@@ -237,10 +240,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %hi_w:3 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n, %dq1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
               jfa.fence_async_shared
               jfa.task_barrier
-              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
+              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
               scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -303,8 +306,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %k_lo_t = jfa.transpose %k_lo : !jfa.slot<64x64xbf16, swizzle 128>
       %k_hi_t = jfa.transpose %k_hi : !jfa.slot<64x64xbf16, swizzle 128>
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32>, i32
-      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32>, i32
+      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32, swizzle 128>, i32
+      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32, swizzle 128>, i32
       %ds_slot = jfa.slot %ds_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
@@ -434,10 +437,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %q_row = arith.addi %start, %q0 : i32
             jfa.tma_store_wait pending(0)
             jfa.task_barrier
-            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
             jfa.fence_async_shared
             jfa.task_barrier
-            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
+            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
             %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
@@ -445,10 +448,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %hi_w:3 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n, %dq1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32>
+              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
               jfa.fence_async_shared
               jfa.task_barrier
-              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
+              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
               scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>

@@ -1,10 +1,11 @@
 // RUN: jfa-opt %s --split-input-file --jfa-allocate-shared-memory --jfa-distribute-tiles --jfa-lower-async-tasks --jfa-convert-to-llvm | FileCheck %s
 // A transposed (N-major) B: wgmma gets the transpose-B layout and each k16
-// step moves 16 stored rows (16 x 128 B = 2048 B) instead of 32 bytes.
+// step moves 16 stored rows (16 x 128 B = 2048 B, 128 in the descriptor's
+// 16-byte units) instead of 32 bytes.
 
 // CHECK-LABEL: llvm.func @wgmma_nn
-// CHECK-DAG: llvm.mlir.constant(2048 : i64)
-// CHECK-DAG: llvm.mlir.constant(6144 : i64)
+// CHECK-DAG: add.u32 lo, $1, 128;
+// CHECK-DAG: add.u32 lo, $1, 384;
 // CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 jfa.kernel @wgmma_nn() warps(4) {
   %a = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>

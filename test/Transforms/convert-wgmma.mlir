@@ -1,14 +1,16 @@
 // RUN: jfa-opt %s --jfa-allocate-shared-memory --jfa-distribute-tiles --jfa-lower-async-tasks --jfa-convert-to-llvm | FileCheck %s
 // RUN: jfa-opt %s --jfa-check-target=arch=sm_90a --jfa-lower-to-llvm | FileCheck %s --check-prefix=ASM
 // One warpgroup, a 64x64 accumulator: wgmma m64n64k16 four times over
-// K = 64, with 128-byte-swizzle descriptors: start >> 4, LBO 1, SBO 1024 B
-// (64 << 32) and mode 1 << 62 = 4611686293305360384 in the fixed bits.
+// K = 64, with 128-byte-swizzle descriptors: start >> 4, LBO 1, and in the
+// high word SBO 1024 B (64) and mode 1 << 30: 1073741888. The zero
+// accumulator (distributed to a zero vector) becomes scale-d 0 in the first
+// step.
 
 // CHECK-LABEL: llvm.func @wg
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: %[[FIXED:.*]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
-// CHECK: llvm.or %{{.*}}, %[[FIXED]] : i64
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NEXT: llvm.inline_asm has_side_effects "{{.*}}add.u32 lo, $1, 0;\0Amov.b32 hi, 1073741888;{{.*}}"
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // Each accumulator element is pinned after the wait.

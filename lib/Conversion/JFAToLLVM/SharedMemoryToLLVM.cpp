@@ -11,6 +11,47 @@
 using namespace mlir;
 using namespace jfa;
 
+namespace {
+/// Addresses `slot + swizzle(first + delta)` for constant deltas, computed so
+/// that the register cost does not grow with the number of pieces. The
+/// swizzle only moves bits [4, 10) of the offset by bits [7, 10), so for
+/// delta = high + low with `high` a multiple of 1024,
+///   swizzle(first + delta) = swizzle(first + low) + high,
+/// and `high` folds into the store's immediate offset. Only one swizzled
+/// value per distinct `low` is computed (4 for an f32 wgmma accumulator in
+/// 32-column blocks, 8 for a bf16 one in 64 columns) instead of one per
+/// piece: LLVM hoists these loop-invariant addresses out of a kernel's main
+/// loop, where one register per piece was enough to make ptxas spill.
+class SwizzledPieceAddresses {
+public:
+  SwizzledPieceAddresses(LLVMBuilder &b, Value slot, Value first,
+                         int64_t swizzle)
+      : b(b), slot(slot), first(first), swizzle(swizzle) {}
+
+  Value get(int64_t delta) {
+    if (!swizzle)
+      return slotAddress(b, slot, b.add(first, delta), 0);
+    int64_t low = delta & (kSwizzleAtomBytes - 1);
+    int64_t high = delta - low;
+    Value &base = lowBases[low];
+    if (!base)
+      base = slotAddress(b, slot, b.add(first, low), swizzle);
+    if (high == 0)
+      return base;
+    return LLVM::GEPOp::create(b, base.getType(), b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{int32_t(high)});
+  }
+
+private:
+  /// The period of every swizzle mode's pattern: bits [7, 10) decide it.
+  static constexpr int64_t kSwizzleAtomBytes = 1024;
+  LLVMBuilder &b;
+  Value slot, first;
+  int64_t swizzle;
+  llvm::SmallDenseMap<int64_t, Value, 8> lowBases;
+};
+} // namespace
+
 /// Calls `visit(address, first, count)` for each piece of this thread's
 /// fragment: registers [first, first + count) live at `address` in the
 /// slot, in consecutive columns of one row.
@@ -46,11 +87,12 @@ static void forEachFragmentPiece(
           offsets[i].col % blockColumns + maxBase + width - 1 < blockColumns;
     if (constantDeltas) {
       Value first = b.add(b.mul(base.row, swizzle), b.mul(base.col, bytes));
+      SwizzledPieceAddresses addresses(b, slot, first, swizzle);
       for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
         int64_t col = offsets[i].col;
         int64_t delta = col / blockColumns * blockBytes +
                         offsets[i].row * swizzle + col % blockColumns * bytes;
-        visit(slotAddress(b, slot, b.add(first, delta), swizzle), i, width);
+        visit(addresses.get(delta), i, width);
       }
       return;
     }
@@ -66,9 +108,10 @@ static void forEachFragmentPiece(
   }
   // The byte offset of the thread's first element, row-major.
   Value first = b.mul(b.add(b.mul(base.row, columns), base.col), bytes);
+  SwizzledPieceAddresses addresses(b, slot, first, swizzle);
   for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
     int64_t delta = (offsets[i].row * columns + offsets[i].col) * bytes;
-    visit(slotAddress(b, slot, b.add(first, delta), swizzle), i, width);
+    visit(addresses.get(delta), i, width);
   }
 }
 

@@ -8,36 +8,67 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace jfa;
 
 /// The wgmma shared-memory matrix descriptor of a K-major operand whose rows
-/// span the swizzle (PTX ISA, "Matrix Descriptor Format"):
+/// span the swizzle (PTX ISA, "Matrix Descriptor Format"), for the operand
+/// `offset` bytes past a shared-memory address:
 ///   [0, 14)  start address >> 4
 ///   [16, 30) leading-dimension byte offset >> 4: 1, unused when swizzled
 ///   [32, 46) stride between 8-row groups >> 4: 8 rows of `swizzle` bytes
 ///   [62, 64) swizzle mode: 128B = 1, 64B = 2, 32B = 3
-static Value wgmmaDescriptor(LLVMBuilder &b, Value address, int64_t swizzle) {
+///
+/// The low word of the slot's descriptor is computed once; each k step's
+/// descriptor adds its offset >> 4 to it (shared addresses are below 2^18, so
+/// the 14-bit field never carries) and sets the constant high word in an
+/// asm block with side effects, at the wgmma that uses it. Computed in plain
+/// LLVM, every step's descriptor of a slot that a loop keeps (K and V over a
+/// whole unit) is loop-invariant: LLVM hoists all of them out of the loop,
+/// one register each, and ptxas spilled them and reloaded them before the
+/// wgmmas (attention_bwd_sm90 spilled 256 bytes, 0 since; bench/NOTES.md
+/// run 26).
+
+/// The low word of the descriptor of the operand at `address` (an i64
+/// shared-memory address): start address and leading-dimension offset.
+static Value wgmmaDescriptorLow(LLVMBuilder &b, Value address) {
+  Value address32 = LLVM::TruncOp::create(b, b.getI32Type(), address);
+  Value start = b.lshr(LLVM::AndOp::create(b, address32, b.i32(0x3FFFF)), 4);
+  return LLVM::OrOp::create(b, start, b.i32(1 << 16));
+}
+
+/// The whole descriptor of the operand `offset` bytes past the one whose low
+/// word is `low`.
+static Value wgmmaDescriptor(LLVMBuilder &b, Value low, int64_t offset,
+                             int64_t swizzle) {
+  assert(offset % 16 == 0 && "wgmma operands start on 16 bytes");
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
-  int64_t fixed =
-      (int64_t(1) << 16) | (int64_t((8 * swizzle) >> 4) << 32) | (mode << 62);
-  Value start = b.lshr(LLVM::AndOp::create(b, address, b.i64(0x3FFFF)), 4);
-  return LLVM::OrOp::create(b, start, b.i64(fixed));
+  int64_t high = ((8 * swizzle) >> 4) | (mode << 30);
+  std::string asmText = "{\n.reg .b32 lo, hi;\nadd.u32 lo, $1, " +
+                        std::to_string(offset >> 4) + ";\nmov.b32 hi, " +
+                        std::to_string(high) + ";\nmov.b64 $0, {lo, hi};\n}\n";
+  return LLVM::InlineAsmOp::create(
+             b, b.getI64Type(), ValueRange{low}, asmText, "=l,r",
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
 }
 
 /// wgmma with A in registers, as inline PTX (NVVM's wgmma op takes A only as
 /// a descriptor): `regsA` are the 4 b32 registers of this k16 step.
 static Value wgmmaRegisterA(LLVMBuilder &b, Type structType, int64_t count,
                             Value acc, ArrayRef<Value> regsA, Value descB,
-                            int64_t n, StringRef type, bool transposeB) {
+                            int64_t n, StringRef type, bool transposeB,
+                            bool accumulate) {
   SmallVector<Value> operands;
   for (int64_t i = 0; i < count; ++i)
     operands.push_back(
         LLVM::ExtractValueOp::create(b, acc, ArrayRef<int64_t>{i}));
   llvm::append_range(operands, regsA);
   operands.push_back(descB);
-  operands.push_back(b.i32(1)); // scale-d: accumulate
+  operands.push_back(b.i32(accumulate ? 1 : 0)); // scale-d
   std::string constraints, outputs;
   for (int64_t i = 0; i < count; ++i) {
     constraints += "=f,";
@@ -82,10 +113,19 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     auto structType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(count, b.getF32Type()));
 
+    // A zero accumulator is not materialized: the first k step runs with
+    // scale-d = 0 (D = A B) on undefined registers. Moving zeros into the
+    // 32..128 accumulator registers costs as many instructions per product,
+    // keeps a zero live across the loop, and the moves into registers of an
+    // in-flight wgmma's neighbours made ptxas serialize the products (its
+    // C7517 "warpgroup.wait is injected" note).
+    bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat()) ||
+                   matchPattern(adaptor.getAcc(), m_AnyZeroFloat());
     Value acc = LLVM::PoisonOp::create(b, structType);
-    for (int64_t i = 0; i < count; ++i)
-      acc = LLVM::InsertValueOp::create(b, acc, b.element(adaptor.getAcc(), i),
-                                        ArrayRef<int64_t>{i});
+    if (!zeroAcc)
+      for (int64_t i = 0; i < count; ++i)
+        acc = LLVM::InsertValueOp::create(
+            b, acc, b.element(adaptor.getAcc(), i), ArrayRef<int64_t>{i});
 
     Type i64 = b.getI64Type();
     Value baseA;
@@ -99,6 +139,8 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
                     b.mul(g, 64 * k * bytes));
     }
     Value baseB = LLVM::PtrToIntOp::create(b, i64, adaptor.getB());
+    Value lowB = wgmmaDescriptorLow(b, baseB);
+    Value lowA = baseA ? wgmmaDescriptorLow(b, baseA) : Value();
 
     NVVM::WgmmaFenceAlignedOp::create(b);
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
@@ -108,8 +150,8 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     NVVM::MMALayout layoutB =
         slotB.getTransposed() ? NVVM::MMALayout::row : NVVM::MMALayout::col;
     for (int64_t kk = 0; kk < k / 16; ++kk) {
-      Value descB = wgmmaDescriptor(b, b.add(baseB, kStepBytes(slotB, kk)),
-                                    slotB.getSwizzle());
+      Value descB =
+          wgmmaDescriptor(b, lowB, kStepBytes(slotB, kk), slotB.getSwizzle());
       if (regsA) {
         // Columns [16kk, 16kk + 16) of the wgmma layout are elements
         // [8kk, 8kk + 8) of the fragment, in the order of the A registers.
@@ -124,14 +166,17 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
         }
         acc = wgmmaRegisterA(b, structType, count, acc, regs, descB, n,
                              element.isBF16() ? "bf16" : "f16",
-                             slotB.getTransposed());
+                             slotB.getTransposed(),
+                             /*accumulate=*/!(zeroAcc && kk == 0));
         continue;
       }
-      Value descA = wgmmaDescriptor(b, b.add(baseA, kStepBytes(slotA, kk)),
-                                    slotA.getSwizzle());
+      Value descA =
+          wgmmaDescriptor(b, lowA, kStepBytes(slotA, kk), slotA.getSwizzle());
       acc = NVVM::WgmmaMmaAsyncOp::create(
           b, structType, acc, descA, descB, shape, type, type,
-          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMATypes::f32,
+          zeroAcc && kk == 0 ? NVVM::WGMMAScaleOut::zero
+                             : NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
           slotA.getTransposed() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           layoutB,

@@ -3,6 +3,10 @@
 // with the slot's byte size as stride, and a thread's fragment moves piece by
 // piece where its layout puts it (blocked, #jfa.wgmma_acc, #jfa.tmem_row),
 // through the swizzle: offset ^ ((offset >> 3) & ((swizzle / 16 - 1) << 4)).
+// The swizzle repeats every 1024 bytes, so a piece whose constant delta
+// from the thread's first element is high + low (high a multiple of 1024)
+// is at swizzle(first + low) + high: one swizzled address per distinct low,
+// and `high` as a GEP constant (the store's immediate offset).
 // (The two constants of the swizzle are matched in either order: the order
 // the builder creates them in is the C++ compiler's argument evaluation order.)
 
@@ -106,15 +110,16 @@ jfa.kernel @blocked() warps(4) {
 // CHECK-NEXT: %[[X:.*]] = llvm.xor %[[O]], %[[R]] : i32
 // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[X]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK: llvm.store %{{.*}}, %[[P]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-// CHECK: %[[D:.*]] = llvm.mlir.constant(2048 : i32)
-// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %[[D]] : i32
-// CHECK: llvm.xor %[[O]]
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-// CHECK: llvm.mlir.constant(4096 : i32)
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-// CHECK: llvm.mlir.constant(6144 : i32)
-// CHECK: llvm.xor
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// The other chunks are 2048, 4096 and 6144 bytes on: the first's swizzled
+// address plus a constant, with no swizzle of their own.
+// CHECK-NOT: llvm.xor
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[P]][2048] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %[[P1]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: %[[P2:.*]] = llvm.getelementptr %[[P]][4096]
+// CHECK: llvm.store %{{.*}}, %[[P2]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: %[[P3:.*]] = llvm.getelementptr %[[P]][6144]
+// CHECK: llvm.store %{{.*}}, %[[P3]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NOT: llvm.xor
 // CHECK-NOT: llvm.store
 // CHECK: llvm.return
 jfa.kernel @blocked_swizzled_store() warps(4) {
@@ -130,7 +135,8 @@ jfa.kernel @blocked_swizzled_store() warps(4) {
 
 // #jfa.wgmma_acc: thread t sits at row 64(t/128) + 16((t%128)/32) + (t%32)/4,
 // column 2(t%4); its pairs of registers are at (0, 8j) and (8, 8j), i.e.
-// byte deltas 0, 1024, 32, 1056, ... for 32 f32 columns (8-byte pieces).
+// byte deltas 0, 1024, 32, 1056, ... for 32 f32 columns (8-byte pieces):
+// 4 swizzled addresses (lows 0, 32, 64, 96), each also used + 1024.
 // CHECK-LABEL: llvm.func @wgmma_acc
 // CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<8192 x i8>
@@ -168,22 +174,24 @@ jfa.kernel @blocked_swizzled_store() warps(4) {
 // CHECK-NEXT: %[[X:.*]] = llvm.xor %[[O]], %[[R]] : i32
 // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[X]]]
 // CHECK-NEXT: llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
-// CHECK: %[[D:.*]] = llvm.mlir.constant(1024 : i32)
-// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
-// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// Row 8 is 1024 bytes on: the same swizzled address plus 1024.
+// CHECK: %[[P8:.*]] = llvm.getelementptr %[[P]][1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: llvm.load %[[P8]] {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// Columns 8, 16, 24 (32, 64, 96 bytes): a swizzled address each, then + 1024.
 // CHECK: %[[D:.*]] = llvm.mlir.constant(32 : i32)
-// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
-// CHECK: %[[D:.*]] = llvm.mlir.constant(1056 : i32)
-// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK-NEXT: %[[O:.*]] = llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: %[[X:.*]] = llvm.xor %[[O]], %{{.*}} : i32
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[X]]]
+// CHECK: llvm.getelementptr %[[P]][1024]
 // CHECK: %[[D:.*]] = llvm.mlir.constant(64 : i32)
-// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
-// CHECK: %[[D:.*]] = llvm.mlir.constant(1088 : i32)
 // CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
 // CHECK: %[[D:.*]] = llvm.mlir.constant(96 : i32)
 // CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
-// CHECK: %[[D:.*]] = llvm.mlir.constant(1120 : i32)
-// CHECK-NEXT: llvm.add %[[BYTES]], %[[D]] : i32
+// CHECK: %[[X:.*]] = llvm.xor
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[SLOT]][%[[X]]]
+// CHECK: llvm.getelementptr %[[P]][1024]
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK-NOT: llvm.xor
 // CHECK-NOT: llvm.load
 // CHECK: llvm.return
 jfa.kernel @wgmma_acc() warps(4) {
@@ -242,7 +250,8 @@ jfa.kernel @tmem_row() warps(4) {
 // (16384 bytes apart), row * 128 bytes within it, (col % 64) * 2 bytes
 // across it, then through the swizzle. Thread t's part (row t * 128) is
 // computed once; each piece adds a constant: 0, 16, ..., 112, then 16384,
-// 16400, ..., 16496 for block 1. 16 pieces, and no more.
+// 16400, ..., 16496 for block 1, which reuse block 0's swizzled addresses
+// (+ 16384). 16 pieces, and no more.
 // CHECK-LABEL: llvm.func @tmem_row_blocked
 // CHECK: %[[ROW:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
 // CHECK: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
@@ -254,10 +263,12 @@ jfa.kernel @tmem_row() warps(4) {
 // CHECK-NEXT: llvm.add %[[FIRST]], %[[D]] : i32
 // CHECK: %[[D:.*]] = llvm.mlir.constant(96 : i32) : i32
 // CHECK-NEXT: llvm.add %[[FIRST]], %[[D]] : i32
-// CHECK: %[[D:.*]] = llvm.mlir.constant(16384 : i32) : i32
-// CHECK-NEXT: llvm.add %[[FIRST]], %[[D]] : i32
-// CHECK: %[[D:.*]] = llvm.mlir.constant(16496 : i32) : i32
-// CHECK-NEXT: llvm.add %[[FIRST]], %[[D]] : i32
+// Block 1 is 16384 bytes on (a multiple of the swizzle's 1024-byte period):
+// block 0's 8 swizzled addresses again, each + 16384.
+// CHECK: llvm.getelementptr %{{.*}}[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NOT: llvm.xor
+// CHECK-COUNT-7: llvm.getelementptr %{{.*}}[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NOT: llvm.xor
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK: llvm.return

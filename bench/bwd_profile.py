@@ -1,0 +1,33 @@
+"""One jagged attention backward on a fixed batch, for ncu / compute-sanitizer.
+
+    ncu --metrics ... -k regex:attention_bwd_sm90 -c 1 python3 bench/bwd_profile.py --shape eq4k
+
+Shapes: eq4k (B=8, S=4096, H=16, D=128, causal: issue 17's profile point),
+unif4k-d64 (20 sequences up to 4096, H=32, D=64, full). The forward runs
+first (its launch is not the backward kernel's name, so -k skips it), then
+one warm-up backward, then the profiled one: use -c 1 --launch-skip 1.
+"""
+import argparse
+import random
+
+import torch
+
+import jfa
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--shape", default="eq4k", choices=("eq4k", "unif4k-d64"))
+args = ap.parse_args()
+rng = random.Random(7)
+if args.shape == "eq4k":
+    lens, heads, d, causal = [4096] * 8, 16, 128, True
+else:
+    lens, heads, d, causal = [rng.randint(1, 4096) for _ in range(20)], 32, 64, False
+offsets = torch.tensor([0] + list(torch.tensor(lens).cumsum(0)), dtype=torch.int32,
+                       device="cuda")
+t = int(offsets[-1])
+q, k, v, do = (torch.randn(t, heads, d, device="cuda", dtype=torch.bfloat16) for _ in range(4))
+o, lse = jfa.jagged_attention(q, k, v, offsets, max(lens), causal=causal)
+for _ in range(2):
+    dq, dk, dv = jfa.attention_backward(do, q, k, v, o, lse, offsets, max(lens), causal=causal)
+torch.cuda.synchronize()
+print(f"{args.shape}: T={t} H={heads} D={d} causal={causal}: dq norm {dq.float().norm():.4g}")
