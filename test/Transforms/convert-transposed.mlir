@@ -25,10 +25,11 @@ jfa.kernel @wgmma_nn() warps(4) {
 // M = 128, N = 64: (1 << 4) | (1 << 7) | (1 << 10) | (1 << 16) | (8 << 17) |
 // (8 << 24) = 135333008.
 // CHECK-LABEL: llvm.func @tcgen05_nn
-// The k-step of the transposed B is 16 stored rows of 128 bytes; shared
-// addresses are 32-bit, as nvvm.tcgen05.mma_smem_desc takes them.
+// The k-step of the transposed B is 16 stored rows of 128 bytes (2048, 128
+// in the descriptor's 16-byte units); shared addresses are 32-bit, as
+// nvvm.tcgen05.mma_smem_desc takes them.
 // CHECK: llvm.mlir.constant(135333008 : i32)
-// CHECK: llvm.mlir.constant(2048 : i32)
+// CHECK: "add.s64 $0, $1, 128;"
 // CHECK: nvvm.tcgen05.mma
 jfa.kernel @tcgen05_nn() warps(4) {
   %a = jfa.local_alloc : !jfa.smem<1 x 128x64xbf16, swizzle 128>

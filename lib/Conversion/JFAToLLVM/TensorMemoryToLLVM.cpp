@@ -50,6 +50,23 @@ static Value tcgen05Descriptor(LLVMBuilder &b, Value address, int64_t swizzle,
                                             baseOffset, relative, swizzleMode);
 }
 
+/// The descriptor `offset` bytes past the operand whose descriptor is
+/// `base`: the start-address field (bits [0, 14), address >> 4) plus
+/// offset >> 4, which never carries (shared addresses are below 2^18). An asm
+/// block with side effects, at the MMA that uses it: computed in plain LLVM,
+/// every k step's descriptor of a slot that a loop keeps is loop-invariant,
+/// LLVM hoists them all (two registers each) and ptxas spills them, as it
+/// did for wgmma (WGMMAToLLVM.cpp).
+static Value tcgen05DescriptorAt(LLVMBuilder &b, Value base, int64_t offset) {
+  assert(offset % 16 == 0 && "MMA operands start on 16 bytes");
+  std::string asmText = "add.s64 $0, $1, " + std::to_string(offset >> 4) + ";";
+  return LLVM::InlineAsmOp::create(
+             b, b.getI64Type(), ValueRange{base}, asmText, "=l,l",
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 /// The kind::f16 instruction descriptor: f32 accumulator (bit 4), A and B
 /// bf16 (bits 7 and 10) or f16, A K-major or transposed (bit 15), B K-major
 /// or transposed (bit 16), N >> 3 at bit 17, M >> 4 at bit 24.
@@ -164,20 +181,22 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
         LLVM::ConstantOp::create(b, b.getI1Type(), b.getBoolAttr(true));
     // Order after the barrier the issuing thread passed: tensor-memory
     // writes of other threads (tmem_store) become visible to the MMA.
+    Value descA0 =
+        slotA ? tcgen05Descriptor(b, baseA, slotA.getSwizzle(), leadingA)
+              : Value();
+    Value descB0 = tcgen05Descriptor(b, baseB, slotB.getSwizzle());
     NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     for (int64_t kk = 0; kk < k / 16; ++kk) {
       Value matrixA;
       if (slotA) {
-        matrixA = tcgen05Descriptor(b, b.add(baseA, kStepBytes(slotA, kk)),
-                                    slotA.getSwizzle(), leadingA);
+        matrixA = tcgen05DescriptorAt(b, descA0, kStepBytes(slotA, kk));
       } else {
         // A in tensor memory: 16 elements of K are 8 (32-bit) columns on.
         int64_t columns = kk * 16 * element.getIntOrFloatBitWidth() / 32;
         matrixA = LLVM::IntToPtrOp::create(b, tmemPtr(getContext()),
                                            b.add(baseA, columns));
       }
-      Value descB = tcgen05Descriptor(b, b.add(baseB, kStepBytes(slotB, kk)),
-                                      slotB.getSwizzle());
+      Value descB = tcgen05DescriptorAt(b, descB0, kStepBytes(slotB, kk));
       NVVM::Tcgen05MMAOp::create(
           b, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
           NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,

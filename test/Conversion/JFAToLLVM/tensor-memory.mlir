@@ -38,11 +38,10 @@
 // CHECK-NEXT: %[[BASEB:.*]] = llvm.ptrtoint %[[SB]] : !llvm.ptr<3> to i32
 // CHECK-NEXT: %[[IDESC:.*]] = llvm.mlir.constant(138413200 : i32) : i32
 // CHECK-NEXT: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
-// CHECK-NEXT: nvvm.tcgen05.fence <after>
-// CHECK-NEXT: %[[K:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK-NEXT: %[[ADDR:.*]] = llvm.add %[[BASEA]], %[[K]] : i32
+// Each operand's descriptor once (k step 0), then each step's at its MMA:
+// the base plus the step's offset >> 4 (32 bytes: 2) in an asm block.
 // CHECK-NEXT: %[[MASK:.*]] = llvm.mlir.constant(262143 : i32) : i32
-// CHECK-NEXT: %[[AND:.*]] = llvm.and %[[ADDR]], %[[MASK]] : i32
+// CHECK-NEXT: %[[AND:.*]] = llvm.and %[[BASEA]], %[[MASK]] : i32
 // CHECK-NEXT: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
 // CHECK-NEXT: %[[START:.*]] = llvm.lshr %[[AND]], %[[FOUR]] : i32
 // CHECK-NEXT: %[[LBO:.*]] = llvm.mlir.constant(1 : i32) : i32
@@ -50,20 +49,21 @@
 // CHECK-NEXT: %[[BOFF:.*]] = llvm.mlir.constant(0 : i8) : i8
 // CHECK-NEXT: %[[REL:.*]] = llvm.mlir.constant(false) : i1
 // CHECK-NEXT: %[[SW:.*]] = llvm.mlir.constant(2 : i8) : i8
-// CHECK-NEXT: %[[DA:.*]] = nvvm.tcgen05.mma_smem_desc(%[[START]], %[[LBO]], %[[SBO]], %[[BOFF]], %[[REL]], %[[SW]]) : (i32, i32, i32, i8, i1, i8) -> i64
-// CHECK-NEXT: %[[K:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK-NEXT: llvm.add %[[BASEB]], %[[K]] : i32
-// CHECK: %[[DB:.*]] = nvvm.tcgen05.mma_smem_desc(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, i32, i8, i1, i8) -> i64
+// CHECK-NEXT: %[[DA0:.*]] = nvvm.tcgen05.mma_smem_desc(%[[START]], %[[LBO]], %[[SBO]], %[[BOFF]], %[[REL]], %[[SW]]) : (i32, i32, i32, i8, i1, i8) -> i64
+// CHECK-NEXT: llvm.mlir.constant(262143 : i32) : i32
+// CHECK-NEXT: llvm.and %[[BASEB]], %{{.*}} : i32
+// CHECK: %[[DB0:.*]] = nvvm.tcgen05.mma_smem_desc(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, i32, i8, i1, i8) -> i64
+// CHECK-NEXT: nvvm.tcgen05.fence <after>
+// CHECK-NEXT: %[[DA:.*]] = llvm.inline_asm has_side_effects "add.s64 $0, $1, 0;", "=l,l" %[[DA0]] : (i64) -> i64
+// CHECK-NEXT: %[[DB:.*]] = llvm.inline_asm has_side_effects "add.s64 $0, $1, 0;", "=l,l" %[[DB0]] : (i64) -> i64
 // The first MMA takes the accumulate flag, the others accumulate.
 // CHECK-NEXT: nvvm.tcgen05.mma %[[TMEM]], %[[DA]], %[[DB]], %[[IDESC]], %[[ACCUM]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK: %[[K:.*]] = llvm.mlir.constant(32 : i32) : i32
-// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
-// CHECK: %[[K:.*]] = llvm.mlir.constant(32 : i32) : i32
-// CHECK-NEXT: llvm.add %[[BASEB]], %[[K]] : i32
+// CHECK-NEXT: llvm.inline_asm has_side_effects "add.s64 $0, $1, 2;", "=l,l" %[[DA0]]
+// CHECK-NEXT: llvm.inline_asm has_side_effects "add.s64 $0, $1, 2;", "=l,l" %[[DB0]]
+// CHECK-NEXT: nvvm.tcgen05.mma %[[TMEM]], %{{.*}}, %{{.*}}, %[[IDESC]], %[[TRUE]]
+// CHECK: "add.s64 $0, $1, 4;"
 // CHECK: nvvm.tcgen05.mma %[[TMEM]], %{{.*}}, %{{.*}}, %[[IDESC]], %[[TRUE]]
-// CHECK: llvm.mlir.constant(64 : i32)
-// CHECK: nvvm.tcgen05.mma %[[TMEM]], %{{.*}}, %{{.*}}, %[[IDESC]], %[[TRUE]]
-// CHECK: llvm.mlir.constant(96 : i32)
+// CHECK: "add.s64 $0, $1, 6;"
 // CHECK: nvvm.tcgen05.mma %[[TMEM]], %{{.*}}, %{{.*}}, %[[IDESC]], %[[TRUE]]
 // CHECK-NEXT: nvvm.tcgen05.commit %[[BAR]] : !llvm.ptr<3>
 // Deallocation: after-fence, then warp 0 frees the 256 columns.
@@ -110,19 +110,20 @@ jfa.kernel @alloc_dot() warps(4) {
 // CHECK: %[[BASEA:.*]] = llvm.ptrtoint %[[SLICE]] : !llvm.ptr<6> to i32
 // CHECK-NEXT: %[[BASEB:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
 // CHECK-NEXT: %[[IDESC:.*]] = llvm.mlir.constant(134807568 : i32) : i32
-// CHECK: nvvm.tcgen05.fence <after>
+// CHECK: %[[SBO:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK: %[[SW:.*]] = llvm.mlir.constant(4 : i8) : i8
+// CHECK-NEXT: %[[DB0:.*]] = nvvm.tcgen05.mma_smem_desc(%{{.*}}, %{{.*}}, %[[SBO]], %{{.*}}, %{{.*}}, %[[SW]])
+// CHECK-NEXT: nvvm.tcgen05.fence <after>
 // CHECK-NEXT: %[[K:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT: %[[AI:.*]] = llvm.add %[[BASEA]], %[[K]] : i32
 // CHECK-NEXT: %[[A0:.*]] = llvm.inttoptr %[[AI]] : i32 to !llvm.ptr<6>
-// CHECK: %[[SBO:.*]] = llvm.mlir.constant(32 : i32) : i32
-// CHECK: %[[SW:.*]] = llvm.mlir.constant(4 : i8) : i8
-// CHECK-NEXT: %[[DB:.*]] = nvvm.tcgen05.mma_smem_desc(%{{.*}}, %{{.*}}, %[[SBO]], %{{.*}}, %{{.*}}, %[[SW]])
+// CHECK-NEXT: %[[DB:.*]] = llvm.inline_asm has_side_effects "add.s64 $0, $1, 0;", "=l,l" %[[DB0]]
 // CHECK-NEXT: nvvm.tcgen05.mma %[[ACC]], %[[A0]], %[[DB]], %[[IDESC]], %{{.*}} {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: %[[K:.*]] = llvm.mlir.constant(8 : i32) : i32
 // CHECK-NEXT: %[[AI:.*]] = llvm.add %[[BASEA]], %[[K]] : i32
 // CHECK-NEXT: %[[A1:.*]] = llvm.inttoptr %[[AI]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: %[[K:.*]] = llvm.mlir.constant(1024 : i32) : i32
-// CHECK-NEXT: llvm.add %[[BASEB]], %[[K]] : i32
+// 1024 bytes: 64 units.
+// CHECK-NEXT: llvm.inline_asm has_side_effects "add.s64 $0, $1, 64;", "=l,l" %[[DB0]]
 // CHECK: nvvm.tcgen05.mma %[[ACC]], %[[A1]], %{{.*}}, %[[IDESC]]
 // CHECK-NOT: nvvm.tcgen05.mma
 // CHECK: llvm.return
@@ -148,14 +149,14 @@ jfa.kernel @tmem_a_transposed_b() warps(4) {
 // CHECK-LABEL: llvm.func @blocked_a
 // CHECK: %[[BASEA:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
 // CHECK: llvm.mlir.constant(135333008 : i32) : i32
-// CHECK: %[[K:.*]] = llvm.mlir.constant(96 : i32) : i32
-// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
+// CHECK: %[[DA0:.*]] = nvvm.tcgen05.mma_smem_desc
+// In 16-byte units: step 3 at 96 bytes (6), step 4 at 16384 (1024), step 5
+// at 16416 (1026).
+// CHECK: llvm.inline_asm has_side_effects "add.s64 $0, $1, 6;", "=l,l" %[[DA0]]
 // CHECK: nvvm.tcgen05.mma %
-// CHECK: %[[K:.*]] = llvm.mlir.constant(16384 : i32) : i32
-// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
+// CHECK: llvm.inline_asm has_side_effects "add.s64 $0, $1, 1024;", "=l,l" %[[DA0]]
 // CHECK: nvvm.tcgen05.mma %
-// CHECK: %[[K:.*]] = llvm.mlir.constant(16416 : i32) : i32
-// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
+// CHECK: llvm.inline_asm has_side_effects "add.s64 $0, $1, 1026;", "=l,l" %[[DA0]]
 // CHECK-COUNT-3: nvvm.tcgen05.mma %
 // CHECK-NOT: nvvm.tcgen05.mma %
 // CHECK: llvm.return
@@ -185,11 +186,10 @@ jfa.kernel @blocked_a() warps(4) {
 // CHECK: llvm.mlir.constant(135300240 : i32) : i32
 // CHECK: %[[LBO:.*]] = llvm.mlir.constant(256 : i32) : i32
 // CHECK-NEXT: %[[SBO:.*]] = llvm.mlir.constant(64 : i32) : i32
-// CHECK: nvvm.tcgen05.mma_smem_desc(%{{.*}}, %[[LBO]], %[[SBO]],
+// CHECK: %[[DA0:.*]] = nvvm.tcgen05.mma_smem_desc(%{{.*}}, %[[LBO]], %[[SBO]],
 // CHECK: nvvm.tcgen05.mma %
-// CHECK: %[[K:.*]] = llvm.mlir.constant(2048 : i32) : i32
-// CHECK-NEXT: llvm.add %[[BASEA]], %[[K]] : i32
-// CHECK: nvvm.tcgen05.mma_smem_desc(%{{.*}}, %{{.*}}, %{{.*}},
+// 2048 bytes: 128 units.
+// CHECK: llvm.inline_asm has_side_effects "add.s64 $0, $1, 128;", "=l,l" %[[DA0]]
 // CHECK: nvvm.tcgen05.mma %
 // CHECK-NOT: nvvm.tcgen05.mma %
 // CHECK: llvm.return
