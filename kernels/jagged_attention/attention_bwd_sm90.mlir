@@ -150,6 +150,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.barrier_wait %q_full_s, %phase
 
+            // This q tile's lse and delta, loaded before the products so that
+            // their latency hides behind them.
+            %q0 = arith.muli %i, %c64 : i32
+            %q_left = arith.subi %len, %q0 : i32
+            %rows_at = arith.addi %row_base, %q0 : i32
+            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             // S = Q K^T and dP = dO V^T over the D/64 chunks.
             %s_a = jfa.async_dot %q_lo, %k_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dp_a = jfa.async_dot %do_lo, %v_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -165,11 +172,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
 
             // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
             // keys and queries past the end, keys after the query (causal).
-            %q0 = arith.muli %i, %c64 : i32
-            %q_left = arith.subi %len, %q0 : i32
-            %rows_at = arith.addi %row_base, %q0 : i32
-            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
             %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
@@ -219,31 +221,35 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // dQ = dS K (dS from registers), chunk 0 of D.
             %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
             %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
+            // dQ first: its group is then the oldest, and pending(2) makes it
+            // safe to stage while dV and dK still run on the tensor cores.
+            %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %lo:3 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n, %dq0) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dq0_w = jfa.async_dot_wait pending(2) (%dq0) : tensor<64x64xf32, #jfa.wgmma_acc>
             // dQ to the workspace with TMA's reduce-add (rows past the
             // sequence's end are zero: P is masked there). The slots must
             // first be read out by the last q tile's adds.
             %q_row = arith.addi %start, %q0 : i32
             jfa.tma_store_wait pending(0)
             jfa.task_barrier
-            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+            jfa.local_store %dq0_w, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
             jfa.fence_async_shared
             jfa.task_barrier
             jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+            %lo:2 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
+              %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %hi_w:3 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n, %dq1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+              %dq1_w = jfa.async_dot_wait pending(2) (%dq1) : tensor<64x64xf32, #jfa.wgmma_acc>
+              jfa.local_store %dq1_w, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
               jfa.fence_async_shared
               jfa.task_barrier
               jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+              %hi_w:2 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
               scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -358,6 +364,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.barrier_wait %q_full_s, %phase
 
+            // This q tile's lse and delta, loaded before the products so that
+            // their latency hides behind them.
+            %q0 = arith.muli %i, %c64 : i32
+            %q_left = arith.subi %len, %q0 : i32
+            %rows_at = arith.addi %row_base, %q0 : i32
+            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             // S = Q K^T and dP = dO V^T over the D/64 chunks.
             %s_a = jfa.async_dot %q_lo, %k_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dp_a = jfa.async_dot %do_lo, %v_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -373,11 +386,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
 
             // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
             // keys and queries past the end, keys after the query (causal).
-            %q0 = arith.muli %i, %c64 : i32
-            %q_left = arith.subi %len, %q0 : i32
-            %rows_at = arith.addi %row_base, %q0 : i32
-            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
             %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
@@ -427,31 +435,35 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // dQ = dS K (dS from registers), chunk 0 of D.
             %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
             %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
+            // dQ first: its group is then the oldest, and pending(2) makes it
+            // safe to stage while dV and dK still run on the tensor cores.
+            %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
             %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %lo:3 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n, %dq0) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dq0_w = jfa.async_dot_wait pending(2) (%dq0) : tensor<64x64xf32, #jfa.wgmma_acc>
             // dQ to the workspace with TMA's reduce-add (rows past the
             // sequence's end are zero: P is masked there). The slots must
             // first be read out by the last q tile's adds.
             %q_row = arith.addi %start, %q0 : i32
             jfa.tma_store_wait pending(0)
             jfa.task_barrier
-            jfa.local_store %lo#2, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+            jfa.local_store %dq0_w, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
             jfa.fence_async_shared
             jfa.task_barrier
             jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+            %lo:2 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
               %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
+              %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %hi_w:3 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n, %dq1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              jfa.local_store %hi_w#2, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+              %dq1_w = jfa.async_dot_wait pending(2) (%dq1) : tensor<64x64xf32, #jfa.wgmma_acc>
+              jfa.local_store %dq1_w, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
               jfa.fence_async_shared
               jfa.task_barrier
               jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+              %hi_w:2 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
               scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
