@@ -60,11 +60,7 @@ static Value tcgen05Descriptor(LLVMBuilder &b, Value address, int64_t swizzle,
 static Value tcgen05DescriptorAt(LLVMBuilder &b, Value base, int64_t offset) {
   assert(offset % 16 == 0 && "MMA operands start on 16 bytes");
   std::string asmText = "add.s64 $0, $1, " + std::to_string(offset >> 4) + ";";
-  return LLVM::InlineAsmOp::create(
-             b, b.getI64Type(), ValueRange{base}, asmText, "=l,l",
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
+  return sideEffectAsm(b, b.getI64Type(), base, asmText, "=l,l");
 }
 
 /// The kind::f16 instruction descriptor: f32 accumulator (bit 4), A and B
@@ -179,12 +175,12 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
         transposeA ? slotA.getStoredShape().front() * slotA.getSwizzle() : 16;
     Value always =
         LLVM::ConstantOp::create(b, b.getI1Type(), b.getBoolAttr(true));
-    // Order after the barrier the issuing thread passed: tensor-memory
-    // writes of other threads (tmem_store) become visible to the MMA.
     Value descA0 =
         slotA ? tcgen05Descriptor(b, baseA, slotA.getSwizzle(), leadingA)
               : Value();
     Value descB0 = tcgen05Descriptor(b, baseB, slotB.getSwizzle());
+    // Order after the barrier the issuing thread passed: tensor-memory
+    // writes of other threads (tmem_store) become visible to the MMA.
     NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     for (int64_t kk = 0; kk < k / 16; ++kk) {
       Value matrixA;

@@ -41,6 +41,15 @@ FailureOr<Value> allocationAddress(LLVMBuilder &b, Operation *op,
   return sharedAddress(b, *offset);
 }
 
+Value sideEffectAsm(LLVMBuilder &b, Type result, ValueRange operands,
+                    StringRef text, StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+             b, result, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 /// The swizzle: bits [4, 4+log2(swizzle/16)) of the byte offset (the 16-byte
 /// chunk within the row) are XORed with bits [7, ...), the row within an
 /// 8-row atom. It moves 16-byte chunks but never splits one.

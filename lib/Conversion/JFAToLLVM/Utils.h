@@ -50,6 +50,13 @@ mlir::FailureOr<mlir::Value> allocationAddress(LLVMBuilder &b,
                                                mlir::Operation *op,
                                                std::optional<uint64_t> offset);
 
+/// Inline PTX with side effects and one result: LLVM neither hoists, merges
+/// nor reorders it across other side effects, which is what keeps a value
+/// computed where it is used (a wgmma's descriptor, a waited accumulator).
+mlir::Value sideEffectAsm(LLVMBuilder &b, mlir::Type result,
+                          mlir::ValueRange operands, llvm::StringRef text,
+                          llvm::StringRef constraints);
+
 /// `slot + offset` (bytes), after the swizzle when `swizzle` is not 0.
 mlir::Value slotAddress(LLVMBuilder &b, mlir::Value slot, mlir::Value offset,
                         int64_t swizzle);

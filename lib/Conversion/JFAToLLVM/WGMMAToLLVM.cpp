@@ -13,25 +13,7 @@
 using namespace mlir;
 using namespace jfa;
 
-/// The wgmma shared-memory matrix descriptor of a K-major operand whose rows
-/// span the swizzle (PTX ISA, "Matrix Descriptor Format"), for the operand
-/// `offset` bytes past a shared-memory address:
-///   [0, 14)  start address >> 4
-///   [16, 30) leading-dimension byte offset >> 4: 1, unused when swizzled
-///   [32, 46) stride between 8-row groups >> 4: 8 rows of `swizzle` bytes
-///   [62, 64) swizzle mode: 128B = 1, 64B = 2, 32B = 3
-///
-/// The low word of the slot's descriptor is computed once; each k step's
-/// descriptor adds its offset >> 4 to it (shared addresses are below 2^18, so
-/// the 14-bit field never carries) and sets the constant high word in an
-/// asm block with side effects, at the wgmma that uses it. Computed in plain
-/// LLVM, every step's descriptor of a slot that a loop keeps (K and V over a
-/// whole unit) is loop-invariant: LLVM hoists all of them out of the loop,
-/// one register each, and ptxas spilled them and reloaded them before the
-/// wgmmas (attention_bwd_sm90 spilled 256 bytes, 0 since; bench/NOTES.md
-/// run 26).
-
-/// The low word of the descriptor of the operand at `address` (an i64
+/// The low word of the wgmma descriptor of the operand at `address` (an i64
 /// shared-memory address): start address and leading-dimension offset.
 static Value wgmmaDescriptorLow(LLVMBuilder &b, Value address) {
   Value address32 = LLVM::TruncOp::create(b, b.getI32Type(), address);
@@ -39,8 +21,22 @@ static Value wgmmaDescriptorLow(LLVMBuilder &b, Value address) {
   return LLVM::OrOp::create(b, start, b.i32(1 << 16));
 }
 
-/// The whole descriptor of the operand `offset` bytes past the one whose low
-/// word is `low`.
+/// The wgmma shared-memory matrix descriptor of a K-major operand whose rows
+/// span the swizzle (PTX ISA, "Matrix Descriptor Format"), for the operand
+/// `offset` bytes past the one whose low word (wgmmaDescriptorLow) is `low`:
+///   [0, 14)  start address >> 4
+///   [16, 30) leading-dimension byte offset >> 4: 1, unused when swizzled
+///   [32, 46) stride between 8-row groups >> 4: 8 rows of `swizzle` bytes
+///   [62, 64) swizzle mode: 128B = 1, 64B = 2, 32B = 3
+///
+/// It adds offset >> 4 to the low word (shared addresses are below 2^18, so
+/// the 14-bit field never carries) and sets the constant high word in an asm
+/// block with side effects, at the wgmma that uses it. Computed in plain
+/// LLVM, every step's descriptor of a slot that a loop keeps (K and V over a
+/// whole unit) is loop-invariant: LLVM hoists all of them out of the loop,
+/// one register each, and ptxas spilled them and reloaded them before the
+/// wgmmas (attention_bwd_sm90 spilled 256 bytes, 0 since; bench/NOTES.md
+/// run 26).
 static Value wgmmaDescriptor(LLVMBuilder &b, Value low, int64_t offset,
                              int64_t swizzle) {
   assert(offset % 16 == 0 && "wgmma operands start on 16 bytes");
@@ -49,11 +45,7 @@ static Value wgmmaDescriptor(LLVMBuilder &b, Value low, int64_t offset,
   std::string asmText = "{\n.reg .b32 lo, hi;\nadd.u32 lo, $1, " +
                         std::to_string(offset >> 4) + ";\nmov.b32 hi, " +
                         std::to_string(high) + ";\nmov.b64 $0, {lo, hi};\n}\n";
-  return LLVM::InlineAsmOp::create(
-             b, b.getI64Type(), ValueRange{low}, asmText, "=l,r",
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
+  return sideEffectAsm(b, b.getI64Type(), low, asmText, "=l,r");
 }
 
 /// wgmma with A in registers, as inline PTX (NVVM's wgmma op takes A only as
@@ -211,11 +203,9 @@ struct AsyncDotWaitLowering : JFAPattern<AsyncDotWaitOp> {
                << "waits on f32 fragments only, got " << v.getType();
       Value pinned = LLVM::PoisonOp::create(b, vec);
       for (int64_t i = 0; i < vec.getNumElements(); ++i) {
-        auto asmOp = LLVM::InlineAsmOp::create(
-            b, b.getF32Type(), ValueRange{b.element(v, i)}, "", "=f,0",
-            /*has_side_effects=*/true, /*is_align_stack=*/false,
-            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-        pinned = b.insert(pinned, asmOp.getResult(0), i);
+        Value element =
+            sideEffectAsm(b, b.getF32Type(), b.element(v, i), "", "=f,0");
+        pinned = b.insert(pinned, element, i);
       }
       results.push_back(pinned);
     }
