@@ -1,30 +1,51 @@
-//===- Metadata.cpp - what the runtime needs to launch a kernel
-//-------------===//
+//===- Metadata.cpp - what the runtime needs to launch a kernel -----------===//
 //
-// A line-oriented text file, one record per line, so the runtime can read it
-// without a JSON library:
+// JSON (docs/METADATA.md), written with llvm::json; the runtime reads it with
+// nlohmann-json, Python with `json`:
 //
-//   jfa-metadata 1
-//   kernel <name>
-//   arch <chip>
-//   threads <n>
-//   cluster <x> <y> <z>
-//   shared_bytes <n>
-//   param tma <element> <box dims, outermost first...> [swizzle <bytes>]
-//   param ptr <element>
-//   param <i32|i64|f32|f64>
-//   debug_barriers          (only when built with --debug-barriers)
-//   end
+//   {
+//     "format": "jfa-metadata",
+//     "version": 2,
+//     "kernels": [
+//       {
+//         "name": "scale_ring",
+//         "arch": "sm_90a",
+//         "threads": 256,
+//         "cluster": [1, 1, 1],
+//         "shared_bytes": 81968,
+//         "debug_barriers": false,
+//         "arguments": [
+//           {"kind": "tma", "element_type": "f32", "box": [64, 64],
+//            "swizzle": 0},
+//           {"kind": "ptr", "element_type": "bf16"},
+//           {"kind": "i32"}
+//         ],
+//         "params": {"head_dim": 64, "causal": true},   (when it has any)
+//         "variant": "d64_causal"                       (when it has one)
+//       }
+//     ]
+//   }
+//
+// "arguments" are the kernel's launch parameters, outermost box dimension
+// first; "params" are its compile-time parameter values (the kernel's
+// `jfa.params` attribute, set by jfa-specialize) and "variant" its variant
+// key (a `jfa.variant` string attribute).
 //
 //===----------------------------------------------------------------------===//
 #include "JFA/JFAOps.h"
 #include "compiler/Pipeline.h"
 
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
 namespace jfa {
+
+/// The metadata's version: the runtime's jfa::rt::kMetadataVersion and
+/// python/jfa/_metadata.py's VERSION read exactly this one; change all three
+/// together when a reader of the old version would misread the new.
+constexpr int64_t kMetadataVersion = 2;
 
 static std::string typeName(Type type) {
   std::string s;
@@ -33,41 +54,103 @@ static std::string typeName(Type type) {
   return s;
 }
 
+/// A compile-time parameter's value as JSON: booleans, integers and floats
+/// as themselves, anything else as its text.
+static llvm::json::Value paramValue(Attribute value) {
+  if (auto b = dyn_cast<BoolAttr>(value))
+    return b.getValue();
+  if (auto i = dyn_cast<IntegerAttr>(value)) {
+    if (i.getType().isInteger(1))
+      return i.getValue().getBoolValue();
+    return i.getValue().getSExtValue();
+  }
+  if (auto f = dyn_cast<FloatAttr>(value))
+    return f.getValueAsDouble();
+  if (auto s = dyn_cast<StringAttr>(value))
+    return s.getValue().str();
+  if (auto t = dyn_cast<TypeAttr>(value))
+    return typeName(t.getValue());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  value.print(os);
+  return text;
+}
+
+/// One launch parameter, e.g. {"kind": "tma", "element_type": "f32", ...}.
+static llvm::json::Object argument(Type t) {
+  if (auto desc = dyn_cast<TensorDescType>(t)) {
+    llvm::json::Array box;
+    for (int64_t d : desc.getBoxShape())
+      box.push_back(d);
+    return llvm::json::Object{{"kind", "tma"},
+                              {"element_type", typeName(desc.getElementType())},
+                              {"box", std::move(box)},
+                              {"swizzle", int64_t(desc.getSwizzle())}};
+  }
+  if (auto ptr = dyn_cast<GlobalPtrType>(t))
+    return llvm::json::Object{{"kind", "ptr"},
+                              {"element_type", typeName(ptr.getElementType())}};
+  return llvm::json::Object{{"kind", typeName(t)}};
+}
+
+/// `object`'s members in `keys` order on one line: llvm::json::Object sorts
+/// its keys when printed, and an argument reads best as one line.
+static void writeOneLine(llvm::json::OStream &json, llvm::json::Object object,
+                         llvm::ArrayRef<llvm::StringRef> keys) {
+  json.rawValue([&](llvm::raw_ostream &os) {
+    llvm::json::OStream line(os);
+    line.object([&] {
+      for (llvm::StringRef key : keys)
+        if (llvm::json::Value *v = object.get(key))
+          line.attribute(key, std::move(*v));
+    });
+  });
+}
+
 std::string buildMetadata(ModuleOp module, const Target &target,
                           bool debugBarriers) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "jfa-metadata 1\n";
-  for (auto kernel : module.getOps<KernelOp>()) {
-    os << "kernel " << kernel.getSymName() << "\n";
-    os << "arch " << target.chip << "\n";
-    os << "threads " << kernel.getNumThreads() << "\n";
-    SmallVector<int32_t> cluster = {1, 1, 1};
-    if (auto dims = kernel.getClusterDims())
-      cluster.assign(dims->begin(), dims->end());
-    os << "cluster " << cluster[0] << " " << cluster[1] << " " << cluster[2]
-       << "\n";
-    os << "shared_bytes " << computeSharedMemoryLayout(kernel).totalBytes
-       << "\n";
-    for (Type t : kernel.getFunctionType().getInputs()) {
-      os << "param ";
-      if (auto desc = dyn_cast<TensorDescType>(t)) {
-        os << "tma " << typeName(desc.getElementType());
-        for (int64_t d : desc.getBoxShape())
-          os << " " << d;
-        if (desc.getSwizzle())
-          os << " swizzle " << desc.getSwizzle();
-      } else if (auto ptr = dyn_cast<GlobalPtrType>(t)) {
-        os << "ptr " << typeName(ptr.getElementType());
-      } else {
-        os << typeName(t);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("format", "jfa-metadata");
+    json.attribute("version", kMetadataVersion);
+    json.attributeArray("kernels", [&] {
+      for (auto kernel : module.getOps<KernelOp>()) {
+        json.object([&] {
+          json.attribute("name", kernel.getSymName());
+          json.attribute("arch", target.chip);
+          json.attribute("threads", int64_t(kernel.getNumThreads()));
+          SmallVector<int32_t> cluster = {1, 1, 1};
+          if (auto dims = kernel.getClusterDims())
+            cluster.assign(dims->begin(), dims->end());
+          json.attributeBegin("cluster");
+          json.rawValue([&](llvm::raw_ostream &line) {
+            line << "[" << cluster[0] << ", " << cluster[1] << ", "
+                 << cluster[2] << "]";
+          });
+          json.attributeEnd();
+          json.attribute("shared_bytes",
+                         int64_t(computeSharedMemoryLayout(kernel).totalBytes));
+          json.attribute("debug_barriers", debugBarriers);
+          json.attributeArray("arguments", [&] {
+            for (Type t : kernel.getFunctionType().getInputs())
+              writeOneLine(json, argument(t),
+                           {"kind", "element_type", "box", "swizzle"});
+          });
+          if (auto params = kernel->getAttrOfType<DictionaryAttr>("jfa.params"))
+            json.attributeObject("params", [&] {
+              for (NamedAttribute param : params)
+                json.attribute(param.getName().getValue(),
+                               paramValue(param.getValue()));
+            });
+          if (auto variant = kernel->getAttrOfType<StringAttr>("jfa.variant"))
+            json.attribute("variant", variant.getValue());
+        });
       }
-      os << "\n";
-    }
-    if (debugBarriers)
-      os << "debug_barriers\n";
-    os << "end\n";
-  }
+    });
+  });
+  os << "\n";
   return text;
 }
 

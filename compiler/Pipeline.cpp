@@ -31,6 +31,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <fmt/format.h>
+
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
 void LLVMInitializeNVPTXTarget();
@@ -218,12 +220,12 @@ std::string findPtxas(const CompileOptions &options, std::string &error) {
     if (options.ptxas.find('/') == std::string::npos)
       if (auto path = llvm::sys::findProgramByName(options.ptxas))
         return *path;
-    error = "--ptxas=" + options.ptxas + " is not an executable file";
+    error = fmt::format("--ptxas={} is not an executable file", options.ptxas);
     return "";
   }
   for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
     if (const char *root = std::getenv(var)) {
-      std::string path = std::string(root) + "/bin/ptxas";
+      std::string path = fmt::format("{}/bin/ptxas", root);
       if (executable(path))
         return path;
     }
@@ -257,7 +259,7 @@ LogicalResult runPtxas(llvm::StringRef ptx, llvm::StringRef cubinPath,
   llvm::sys::fs::createTemporaryFile("jfa-ptxas", "log", logFile);
 
   std::string arch = "-arch=" + options.target.chip;
-  std::string opt = "-O" + std::to_string(std::min(options.optLevel, 3u));
+  std::string opt = fmt::format("-O{}", std::min(options.optLevel, 3u));
   llvm::SmallVector<llvm::StringRef> args = {ptxas,   arch, opt,      "-v",
                                              ptxFile, "-o", cubinPath};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logFile.str(),
@@ -271,9 +273,9 @@ LogicalResult runPtxas(llvm::StringRef ptx, llvm::StringRef cubinPath,
   llvm::sys::fs::remove(ptxFile);
   llvm::sys::fs::remove(logFile);
   if (rc != 0) {
-    error = rc < 0 ? "cannot run " + ptxas + ": " + execError
-                   : "ptxas (" + ptxas + ") failed with exit code " +
-                         std::to_string(rc);
+    error = rc < 0
+                ? fmt::format("cannot run {}: {}", ptxas, execError)
+                : fmt::format("ptxas ({}) failed with exit code {}", ptxas, rc);
     return failure();
   }
   return success();

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what JFA needs to build and test (idempotent): LLVM/MLIR 22 from
-# Debian, fmt, GoogleTest, lit/FileCheck, CMake and Ninja. The CUDA Toolkit
-# (ptxas) is expected under $CUDA_HOME or /usr/local/cuda.
+# Debian, fmt, nlohmann-json, GoogleTest, lit/FileCheck, CMake and Ninja. The
+# CUDA Toolkit (ptxas) is expected under $CUDA_HOME or /usr/local/cuda.
 set -euo pipefail
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libfmt-dev
-          cmake ninja-build g++ googletest libgtest-dev python3 zlib1g-dev
-          libzstd-dev python3-numpy)
+          nlohmann-json3-dev cmake ninja-build g++ googletest libgtest-dev
+          python3 zlib1g-dev libzstd-dev python3-numpy)
 
 missing=()
 for p in "${packages[@]}"; do

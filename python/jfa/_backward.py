@@ -27,7 +27,7 @@ import math
 import os
 import threading
 
-from . import _lib, _validate
+from . import _lib, _metadata, _validate
 from ._api import _check_tensor, _import_torch
 
 DELTA_KERNEL = "attention_bwd_delta"
@@ -64,6 +64,13 @@ def cubin_paths(arch="sm_90a", bwd_kernel="attention_bwd_sm90"):
     if missing:
         raise RuntimeError(f"jfa.attention_backward: the kernel folder {kdir} lacks "
                            f"{', '.join(os.path.basename(m) for m in missing)}; {how}")
+    # The metadata is checked here, before any GPU work: an old or foreign
+    # .meta is named with the field at fault.
+    for k, p in paths.items():
+        try:
+            _metadata.kernel(p + ".meta", k)
+        except _metadata.MetadataError as e:
+            raise RuntimeError(f"jfa.attention_backward: {e}") from None
     return paths
 
 

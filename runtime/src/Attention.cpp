@@ -9,13 +9,14 @@
 
 #include "EmbeddedKernels.h"
 
+#include <fmt/format.h>
+
 #include <climits>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <mutex>
-#include <sstream>
 
 namespace jfa::rt {
 
@@ -23,20 +24,14 @@ namespace {
 
 constexpr int64_t kInt32Max = INT32_MAX;
 
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
 /// Sizes are >= 0 and fit the kernels' i32 parameters.
 void checkSize(const char *name, int64_t v) {
   if (v < 0)
-    throw Error(std::string(name) + " must be >= 0, got " + std::to_string(v));
+    throw Error(fmt::format("{} must be >= 0, got {}", name, v));
   if (v > kInt32Max)
-    throw Error(std::string(name) + " " + std::to_string(v) +
-                " does not fit the kernels' 32-bit parameters (at most " +
-                std::to_string(kInt32Max) + ")");
+    throw Error(fmt::format("{} {} does not fit the kernels' 32-bit "
+                            "parameters (at most {})",
+                            name, v, kInt32Max));
 }
 
 /// q, k, v and o: bf16 [T, H, D] with strides [>= H*D, D, 1], the token
@@ -44,38 +39,36 @@ void checkSize(const char *name, int64_t v) {
 void checkTensor(const char *name, CUdeviceptr data,
                  const std::array<int64_t, 3> &strides,
                  const AttentionForwardArgs &a, bool hasWork, bool isOutput) {
-  std::string s = std::string(name) + "_strides";
   if (strides[2] != 1)
-    throw Error(s + "[2] (the dim stride) must be 1, got " +
-                std::to_string(strides[2]));
+    throw Error(fmt::format("{}_strides[2] (the dim stride) must be 1, got {}",
+                            name, strides[2]));
   if (strides[1] != a.headDim)
-    throw Error(s + "[1] (the head stride) must equal head_dim " +
-                std::to_string(a.headDim) + ", got " +
-                std::to_string(strides[1]));
+    throw Error(fmt::format("{}_strides[1] (the head stride) must equal "
+                            "head_dim {}, got {}",
+                            name, a.headDim, strides[1]));
   int64_t row = a.numHeads * a.headDim;
   if (strides[0] < row)
-    throw Error(s +
-                "[0] (the token stride) must be at least num_heads * "
-                "head_dim = " +
-                std::to_string(row) + ", got " + std::to_string(strides[0]));
+    throw Error(fmt::format("{}_strides[0] (the token stride) must be at least "
+                            "num_heads * head_dim = {}, got {}",
+                            name, row, strides[0]));
   if (strides[0] % 8 != 0)
-    throw Error(s +
-                "[0] (the token stride) must be a multiple of 8 "
-                "elements (16 bytes, a TMA rule), got " +
-                std::to_string(strides[0]));
+    throw Error(fmt::format("{}_strides[0] (the token stride) must be a "
+                            "multiple of 8 elements (16 bytes, a TMA rule), "
+                            "got {}",
+                            name, strides[0]));
   // TMA strides are below 2^40 bytes; o's is a 32-bit kernel parameter.
   int64_t limit = isOutput ? kInt32Max : (int64_t(1) << 39) - 1;
   if (strides[0] > limit)
-    throw Error(s + "[0] (the token stride) " + std::to_string(strides[0]) +
-                " is too large (at most " + std::to_string(limit) + ")");
+    throw Error(fmt::format("{}_strides[0] (the token stride) {} is too large "
+                            "(at most {})",
+                            name, strides[0], limit));
   if (!hasWork)
     return;
   if (data == 0)
-    throw Error(std::string(name) + " is a null address");
+    throw Error(fmt::format("{} is a null address", name));
   if (data % 16 != 0)
-    throw Error(std::string(name) + " must be 16-byte aligned" +
-                (isOutput ? "" : " (a TMA rule)") + ", got address " +
-                hex(data));
+    throw Error(fmt::format("{} must be 16-byte aligned{}, got address {:#x}",
+                            name, isOutput ? "" : " (a TMA rule)", data));
 }
 
 void checkPointer(const char *name, CUdeviceptr data, unsigned alignment,
@@ -83,10 +76,10 @@ void checkPointer(const char *name, CUdeviceptr data, unsigned alignment,
   if (!hasWork)
     return;
   if (data == 0)
-    throw Error(std::string(name) + " is a null address");
+    throw Error(fmt::format("{} is a null address", name));
   if (data % alignment != 0)
-    throw Error(std::string(name) + " must be " + std::to_string(alignment) +
-                "-byte aligned, got address " + hex(data));
+    throw Error(fmt::format("{} must be {}-byte aligned, got address {:#x}",
+                            name, alignment, data));
 }
 
 int64_t qTiles(int64_t maxSeqlen) {
@@ -127,7 +120,7 @@ const Target kTargets[] = {
 constexpr size_t kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]);
 
 std::string cubinName(const Target &t) {
-  return std::string(t.kernel) + "_" + t.arch + ".cubin";
+  return fmt::format("{}_{}.cubin", t.kernel, t.arch);
 }
 
 bool fileExists(const std::string &path) {
@@ -137,7 +130,7 @@ bool fileExists(const std::string &path) {
 std::string readFile(const std::string &path, const char *what) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw Error(std::string("cannot read ") + what + " '" + path + "'");
+    throw Error(fmt::format("cannot read {} '{}'", what, path));
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
@@ -154,28 +147,25 @@ void checkOffsets(const int32_t *offsets, size_t count, int64_t totalTokens,
   if (!offsets)
     throw Error("offsets is a null host address");
   if (offsets[0] != 0)
-    throw Error("offsets[0] must be 0, got " + std::to_string(offsets[0]));
+    throw Error(fmt::format("offsets[0] must be 0, got {}", offsets[0]));
   for (size_t i = 1; i < count; ++i) {
-    std::string at = "offsets[" + std::to_string(i) + "]";
     int64_t cur = offsets[i], prev = offsets[i - 1];
     if (cur < prev)
-      throw Error("offsets must be non-decreasing: " + at + " = " +
-                  std::to_string(cur) + " is less than offsets[" +
-                  std::to_string(i - 1) + "] = " + std::to_string(prev));
+      throw Error(fmt::format("offsets must be non-decreasing: offsets[{}] = "
+                              "{} is less than offsets[{}] = {}",
+                              i, cur, i - 1, prev));
     if (cur > totalTokens)
-      throw Error(at + " = " + std::to_string(cur) +
-                  " is more than total_tokens " + std::to_string(totalTokens));
+      throw Error(fmt::format("offsets[{}] = {} is more than total_tokens {}",
+                              i, cur, totalTokens));
     if (cur - prev > maxSeqlen)
-      throw Error("sequence " + std::to_string(i - 1) + " (" + at +
-                  " - offsets[" + std::to_string(i - 1) + "]) has " +
-                  std::to_string(cur - prev) +
-                  " tokens, more than max_seqlen " + std::to_string(maxSeqlen));
+      throw Error(fmt::format("sequence {0} (offsets[{1}] - offsets[{0}]) has "
+                              "{2} tokens, more than max_seqlen {3}",
+                              i - 1, i, cur - prev, maxSeqlen));
   }
   if (offsets[count - 1] != totalTokens)
-    throw Error("offsets[" + std::to_string(count - 1) +
-                "] (offsets[batch]) must equal total_tokens " +
-                std::to_string(totalTokens) + ", got " +
-                std::to_string(offsets[count - 1]));
+    throw Error(fmt::format("offsets[{}] (offsets[batch]) must equal "
+                            "total_tokens {}, got {}",
+                            count - 1, totalTokens, offsets[count - 1]));
 }
 
 bool attentionHasWork(const AttentionForwardArgs &a) {
@@ -184,40 +174,42 @@ bool attentionHasWork(const AttentionForwardArgs &a) {
 
 void validateAttentionArgs(const AttentionForwardArgs &a) {
   if (a.dtype != "bf16")
-    throw Error("dtype '" + a.dtype +
-                "' is not supported; q, k, v and o must be bf16");
+    throw Error(fmt::format(
+        "dtype '{}' is not supported; q, k, v and o must be bf16", a.dtype));
   if (a.offsetsDtype != "i32")
-    throw Error("offsets_dtype '" + a.offsetsDtype +
-                "' is not supported; offsets must be i32");
+    throw Error(
+        fmt::format("offsets_dtype '{}' is not supported; offsets must be i32",
+                    a.offsetsDtype));
   checkSize("total_tokens", a.totalTokens);
   checkSize("num_heads", a.numHeads);
   checkSize("head_dim", a.headDim);
   checkSize("batch", a.batch);
   checkSize("max_seqlen", a.maxSeqlen);
   if (a.headDim != 64 && a.headDim != 128)
-    throw Error("head_dim " + std::to_string(a.headDim) +
-                " is not supported; the kernels take 64 or 128");
+    throw Error(fmt::format(
+        "head_dim {} is not supported; the kernels take 64 or 128", a.headDim));
   if (a.totalTokens > 0 && a.batch == 0)
-    throw Error("batch is 0 but total_tokens is " +
-                std::to_string(a.totalTokens) +
-                ": the tokens belong to no sequence");
+    throw Error(fmt::format("batch is 0 but total_tokens is {}: the tokens "
+                            "belong to no sequence",
+                            a.totalTokens));
   if (a.totalTokens > 0 && a.maxSeqlen == 0)
-    throw Error("max_seqlen is 0 but total_tokens is " +
-                std::to_string(a.totalTokens) +
-                ": max_seqlen must be at least the longest sequence");
+    throw Error(fmt::format("max_seqlen is 0 but total_tokens is {}: "
+                            "max_seqlen must be at least the longest sequence",
+                            a.totalTokens));
   if (__int128(a.batch) * a.maxSeqlen < a.totalTokens)
-    throw Error("total_tokens " + std::to_string(a.totalTokens) +
-                " is more than batch * max_seqlen = " +
-                std::to_string(int64_t(__int128(a.batch) * a.maxSeqlen)) +
-                ": max_seqlen must be at least the longest sequence");
+    throw Error(fmt::format(
+        "total_tokens {} is more than batch * max_seqlen = {}: max_seqlen must "
+        "be at least the longest sequence",
+        a.totalTokens, int64_t(__int128(a.batch) * a.maxSeqlen)));
   if (unitIndexSpace(a) > kInt32Max)
-    throw Error("batch * num_heads * ceil(max_seqlen / 128) work units do "
-                "not fit the kernels' 32-bit indices (at most " +
-                std::to_string(kInt32Max) + ")");
+    throw Error(fmt::format("batch * num_heads * ceil(max_seqlen / 128) work "
+                            "units do not fit the kernels' 32-bit indices (at "
+                            "most {})",
+                            kInt32Max));
   if (!std::isfinite(a.softmaxScale) || a.softmaxScale < 0.f)
-    throw Error("softmax_scale must be positive and finite (0 means "
-                "1/sqrt(head_dim)), got " +
-                std::to_string(a.softmaxScale));
+    throw Error(fmt::format("softmax_scale must be positive and finite (0 "
+                            "means 1/sqrt(head_dim)), got {}",
+                            a.softmaxScale));
   bool work = attentionHasWork(a);
   checkTensor("q", a.q, a.qStrides, a, work, false);
   checkTensor("k", a.k, a.kStrides, a, work, false);
@@ -229,11 +221,10 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
   // elements they would write the wrong places.
   __int128 oElements = __int128(a.totalTokens) * a.oStrides[0];
   if (oElements > kInt32Max)
-    throw Error("o spans " + std::to_string(int64_t(oElements)) +
-                " elements (total_tokens * o_strides[0]); the kernels address "
-                "at most " +
-                std::to_string(kInt32Max) +
-                ": split the batch into calls of fewer tokens");
+    throw Error(fmt::format("o spans {} elements (total_tokens * "
+                            "o_strides[0]); the kernels address at most {}: "
+                            "split the batch into calls of fewer tokens",
+                            int64_t(oElements), kInt32Max));
   // lse has num_heads * total_tokens < total_tokens * o_strides[0]
   // elements: it fits when o does.
 }
@@ -244,11 +235,10 @@ AttentionKernelChoice attentionKernelFor(int major, int minor) {
   // sm_100a code loads on compute capability 10.0 only (B200/GB200).
   if (major == 10 && minor == 0)
     return {"attention_fwd_sm100", "sm_100a"};
-  throw Error("jagged attention does not support this device (compute "
-              "capability " +
-              std::to_string(major) + "." + std::to_string(minor) +
-              "); the kernels run on compute capability 9.0 (sm_90a) and "
-              "10.0 (sm_100a)");
+  throw Error(fmt::format("jagged attention does not support this device "
+                          "(compute capability {}.{}); the kernels run on "
+                          "compute capability 9.0 (sm_90a) and 10.0 (sm_100a)",
+                          major, minor));
 }
 
 unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors) {
@@ -283,11 +273,11 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
 void checkAttentionKernelInfo(const KernelInfo &k,
                               const std::string &expectedArch,
                               const std::string &source) {
-  std::string where = source + ": kernel '" + k.name + "'";
+  std::string where = fmt::format("{}: kernel '{}'", source, k.name);
   if (k.arch != expectedArch)
-    throw Error(where + " is built for " +
-                (k.arch.empty() ? std::string("an unnamed arch") : k.arch) +
-                ", expected " + expectedArch);
+    throw Error(fmt::format("{} is built for {}, expected {}", where,
+                            k.arch.empty() ? "an unnamed arch" : k.arch,
+                            expectedArch));
   struct Expected {
     ParamKind kind;
     const char *elementType;
@@ -302,24 +292,24 @@ void checkAttentionKernelInfo(const KernelInfo &k,
       {ParamKind::I32, ""},           {ParamKind::F32, ""}};
   constexpr size_t n = sizeof(expected) / sizeof(expected[0]);
   if (k.params.size() != n)
-    throw Error(where + " has " + std::to_string(k.params.size()) +
-                " parameters; the jagged attention contract has " +
-                std::to_string(n));
+    throw Error(fmt::format(
+        "{} has {} parameters; the jagged attention contract has {}", where,
+        k.params.size(), n));
   for (size_t i = 0; i < n; ++i) {
     const ParamSpec &p = k.params[i];
     const Expected &e = expected[i];
     bool typed = e.kind == ParamKind::TensorMap || e.kind == ParamKind::Pointer;
     if (p.kind != e.kind || (typed && p.elementType != e.elementType))
-      throw Error(where + ": parameter " + std::to_string(i) + " is " +
-                  paramKindName(p.kind) +
-                  (p.elementType.empty() ? "" : " " + p.elementType) +
-                  "; the jagged attention contract has " +
-                  paramKindName(e.kind) + (typed ? " " : "") + e.elementType);
+      throw Error(fmt::format(
+          "{}: parameter {} is {}{}{}; the jagged attention contract has "
+          "{}{}{}",
+          where, i, paramKindName(p.kind), p.elementType.empty() ? "" : " ",
+          p.elementType, paramKindName(e.kind), typed ? " " : "",
+          e.elementType));
     if (p.kind == ParamKind::TensorMap && p.box.size() != 2)
-      throw Error(where + ": parameter " + std::to_string(i) + " has a rank-" +
-                  std::to_string(p.box.size()) +
-                  " TMA box; the contract has 2-d [tokens, heads * dim] "
-                  "tensors");
+      throw Error(fmt::format("{}: parameter {} has a rank-{} TMA box; the "
+                              "contract has 2-d [tokens, heads * dim] tensors",
+                              where, i, p.box.size()));
   }
 }
 
@@ -335,6 +325,7 @@ struct Attention::Impl {
     const void *cubin = nullptr;
     size_t size = 0;
     std::string metadata;
+    std::string metadataSource; // names the metadata in errors
   };
   Image images[kNumTargets];
   std::mutex mutex;
@@ -345,22 +336,17 @@ struct Attention::Impl {
     for (size_t i = 0; i < kNumTargets; ++i)
       if (arch == kTargets[i].arch)
         return i;
-    throw Error("no jagged attention kernel for arch '" + arch + "'");
+    throw Error(fmt::format("no jagged attention kernel for arch '{}'", arch));
   }
 
   /// Parses and checks an image's metadata.
   static void check(const Target &t, const std::string &metadata,
                     const std::string &source) {
-    std::vector<KernelInfo> kernels;
-    try {
-      kernels = parseMetadata(metadata);
-    } catch (const Error &e) {
-      throw Error(source + ": " + e.what());
-    }
+    std::vector<KernelInfo> kernels = parseMetadata(metadata, source);
     for (const KernelInfo &k : kernels)
       if (k.name == t.kernel)
         return checkAttentionKernelInfo(k, t.arch, source);
-    throw Error(source + ": no kernel named '" + std::string(t.kernel) + "'");
+    throw Error(fmt::format("{}: no kernel named '{}'", source, t.kernel));
   }
 };
 
@@ -382,21 +368,23 @@ Attention Attention::load(const std::string &kernelDir) {
     Impl::Image &img = impl->images[i];
     std::string cubin = dir + cubinName(t);
     if (!fileExists(cubin)) {
-      img.absent = "kernel_dir '" + kernelDir + "' has no " + cubinName(t) +
-                   ", the kernel for " + t.arch +
-                   " devices (compute capability " + t.capability + ")";
+      img.absent = fmt::format("kernel_dir '{}' has no {}, the kernel for {} "
+                               "devices (compute capability {})",
+                               kernelDir, cubinName(t), t.arch, t.capability);
       continue;
     }
     img.owned = readFile(cubin, "cubin");
-    img.metadata = readFile(cubin + ".meta", "metadata");
-    Impl::check(t, img.metadata, cubin + ".meta");
+    img.metadataSource = cubin + ".meta";
+    img.metadata = readFile(img.metadataSource, "metadata");
+    Impl::check(t, img.metadata, img.metadataSource);
     img.cubin = img.owned.data();
     img.size = img.owned.size();
     img.present = any = true;
   }
   if (!any)
-    throw Error("kernel_dir '" + kernelDir + "' holds neither " +
-                cubinName(kTargets[0]) + " nor " + cubinName(kTargets[1]));
+    throw Error(fmt::format("kernel_dir '{}' holds neither {} nor {}",
+                            kernelDir, cubinName(kTargets[0]),
+                            cubinName(kTargets[1])));
   return Attention(std::move(impl));
 }
 
@@ -407,21 +395,21 @@ Attention Attention::embedded() {
     const detail::EmbeddedKernel &e = *t.embedded;
     Impl::Image &img = impl->images[i];
     if (!e.cubin || !e.metadata) {
-      img.absent = std::string("this library was built without the ") + t.arch +
-                   " attention kernel; pass a kernel_dir (" +
-                   (e.absentReason ? e.absentReason : "no reason recorded") +
-                   ")";
+      img.absent = fmt::format(
+          "this library was built without the {} "
+          "attention kernel; pass a kernel_dir ({})",
+          t.arch, e.absentReason ? e.absentReason : "no reason recorded");
       continue;
     }
     // An embedded kernel that does not match the contract (built from an
     // older kernel source, say) leaves the other target usable.
+    img.metadataSource = fmt::format("the embedded {}.meta", cubinName(t));
     try {
-      Impl::check(t, e.metadata,
-                  std::string("the embedded ") + cubinName(t) + ".meta");
+      Impl::check(t, e.metadata, img.metadataSource);
     } catch (const Error &error) {
-      img.absent = std::string("this library's embedded ") + t.arch +
-                   " attention kernel is unusable; pass a kernel_dir (" +
-                   error.what() + ")";
+      img.absent = fmt::format("this library's embedded {} attention kernel "
+                               "is unusable; pass a kernel_dir ({})",
+                               t.arch, error.what());
       continue;
     }
     img.metadata = e.metadata;
@@ -453,9 +441,9 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   size_t index = impl->indexOf(choice.arch);
   const Impl::Image &img = impl->images[index];
   if (!img.present)
-    throw Error(img.absent + "; device " + std::to_string(device.ordinal) +
-                " has compute capability " + std::to_string(device.major) +
-                "." + std::to_string(device.minor));
+    throw Error(fmt::format("{}; device {} has compute capability {}.{}",
+                            img.absent, device.ordinal, device.major,
+                            device.minor));
 
   if (args.checkOffsets) {
     std::vector<int32_t> host(size_t(args.batch) + 1);
@@ -471,10 +459,10 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
     auto key = std::make_pair(ctx, index);
     auto it = impl->modules.find(key);
     if (it == impl->modules.end())
-      it =
-          impl->modules
-              .emplace(key, Module::loadData(img.cubin, img.size, img.metadata))
-              .first;
+      it = impl->modules
+               .emplace(key, Module::loadData(img.cubin, img.size, img.metadata,
+                                              img.metadataSource))
+               .first;
     module = &it->second;
   }
   module->launch(choice.kernel,

@@ -5,6 +5,8 @@
 #include "jfa/runtime.h"
 #include "jfa/runtime.hpp"
 
+#include <fmt/format.h>
+
 #include <string>
 
 struct jfa_module {
@@ -91,9 +93,10 @@ int jfa_launch(jfa_module_t module, const char *kernel, unsigned grid_x,
       case JFA_ARG_TENSOR: {
         const auto &t = a.value.tensor;
         if (t.rank < 1 || t.rank > 5 || !t.shape || !t.element_type)
-          throw jfa::rt::Error("argument " + std::to_string(i) +
-                               ": a tensor needs an element type and a shape "
-                               "of rank 1 to 5");
+          throw jfa::rt::Error(
+              fmt::format("argument {}: a tensor needs an element type and a "
+                          "shape of rank 1 to 5",
+                          i));
         std::vector<uint64_t> shape(t.shape, t.shape + t.rank), strides;
         if (t.strides)
           strides.assign(t.strides, t.strides + t.rank);
@@ -117,8 +120,8 @@ int jfa_launch(jfa_module_t module, const char *kernel, unsigned grid_x,
         converted.push_back(jfa::rt::Arg::f64(a.value.f64));
         break;
       default:
-        throw jfa::rt::Error("argument " + std::to_string(i) +
-                             ": unknown kind " + std::to_string(int(a.kind)));
+        throw jfa::rt::Error(
+            fmt::format("argument {}: unknown kind {}", i, int(a.kind)));
       }
     }
     module->module.launch(kernel, {grid_x, grid_y, grid_z}, converted, stream);

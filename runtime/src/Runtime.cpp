@@ -2,12 +2,13 @@
 //----------------------------===//
 #include "jfa/runtime.hpp"
 
+#include <fmt/format.h>
+
 #include <dlfcn.h>
 
 #include <fstream>
 #include <iterator>
 #include <mutex>
-#include <sstream>
 
 namespace jfa::rt {
 
@@ -79,14 +80,14 @@ const Driver &driver() {
 std::string describe(CUresult result) {
   const char *message = nullptr;
   driver().cuGetErrorString(result, &message);
-  return std::string(message ? message : "unknown CUDA error") + " (CUresult " +
-         std::to_string(int(result)) + ")";
+  return fmt::format("{} (CUresult {})",
+                     message ? message : "unknown CUDA error", int(result));
 }
 
 void check(CUresult result, const std::string &what) {
   if (result == CUDA_SUCCESS)
     return;
-  throw Error(what + ": " + describe(result));
+  throw Error(fmt::format("{}: {}", what, describe(result)));
 }
 
 /// The last kernel built with --debug-barriers this process launched. A
@@ -108,7 +109,7 @@ void checkExecution(CUresult result, const std::string &what) {
   if (!kernel.empty() && (result == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
                           result == CUDA_ERROR_LAUNCH_FAILED))
     throw Error(barrierTrapMessage(kernel, what, describe(result)));
-  throw Error(what + ": " + describe(result));
+  throw Error(fmt::format("{}: {}", what, describe(result)));
 }
 
 /// Makes sure some context is current, creating the primary one if needed.
@@ -119,8 +120,6 @@ void ensureContext() {
     return;
   initDevice(0);
 }
-
-std::string argName(size_t i) { return "argument " + std::to_string(i); }
 
 CUtensorMapDataType tensorMapType(const std::string &t) {
   if (t == "f32")
@@ -140,7 +139,7 @@ CUtensorMapDataType tensorMapType(const std::string &t) {
   // TMA copies 8-bit elements as bytes, whatever they mean.
   if (t == "i8" || t == "f8E4M3FN" || t == "f8E5M2")
     return CU_TENSOR_MAP_DATA_TYPE_UINT8;
-  throw Error("no TMA data type for element type '" + t + "'");
+  throw Error(fmt::format("no TMA data type for element type '{}'", t));
 }
 
 CUtensorMapSwizzle swizzleMode(unsigned bytes) {
@@ -242,55 +241,49 @@ Arg Arg::f64(double v) {
 
 void validateArgs(const KernelInfo &k, const std::vector<Arg> &args) {
   if (args.size() != k.params.size())
-    throw Error("kernel '" + k.name + "' takes " +
-                std::to_string(k.params.size()) + " arguments, got " +
-                std::to_string(args.size()));
+    throw Error(fmt::format("kernel '{}' takes {} arguments, got {}", k.name,
+                            k.params.size(), args.size()));
   for (size_t i = 0; i < args.size(); ++i) {
     const ParamSpec &p = k.params[i];
     const Arg &a = args[i];
-    std::string where = argName(i) + " of '" + k.name + "'";
+    std::string where = fmt::format("argument {} of '{}'", i, k.name);
     if (a.kind != p.kind)
-      throw Error(where + " must be " + paramKindName(p.kind) + ", got " +
-                  paramKindName(a.kind));
+      throw Error(fmt::format("{} must be {}, got {}", where,
+                              paramKindName(p.kind), paramKindName(a.kind)));
     if (p.kind != ParamKind::TensorMap)
       continue;
     if (a.elementType != p.elementType)
-      throw Error(where + ": tensor of " + a.elementType +
-                  ", but the kernel's TMA descriptor is for " + p.elementType);
+      throw Error(fmt::format(
+          "{}: tensor of {}, but the kernel's TMA descriptor is for {}", where,
+          a.elementType, p.elementType));
     if (a.shape.size() != p.box.size())
-      throw Error(where + ": tensor of rank " + std::to_string(a.shape.size()) +
-                  ", but the TMA box has rank " + std::to_string(p.box.size()));
+      throw Error(
+          fmt::format("{}: tensor of rank {}, but the TMA box has rank {}",
+                      where, a.shape.size(), p.box.size()));
     if (!a.strides.empty() && a.strides.size() != a.shape.size())
-      throw Error(where + ": " + std::to_string(a.strides.size()) +
-                  " strides for a rank-" + std::to_string(a.shape.size()) +
-                  " tensor");
+      throw Error(fmt::format("{}: {} strides for a rank-{} tensor", where,
+                              a.strides.size(), a.shape.size()));
     if (a.data == 0)
-      throw Error(where + ": null tensor address");
+      throw Error(fmt::format("{}: null tensor address", where));
     if (a.data % 16 != 0)
-      throw Error(where + ": TMA needs a 16-byte aligned address, got 0x" +
-                  [&] {
-                    std::ostringstream s;
-                    s << std::hex << a.data;
-                    return s.str();
-                  }());
+      throw Error(fmt::format(
+          "{}: TMA needs a 16-byte aligned address, got {:#x}", where, a.data));
     for (uint64_t d : a.shape)
       if (d == 0 || d > (uint64_t(1) << 32))
-        throw Error(where + ": tensor dimensions must be in [1, 2^32], got " +
-                    std::to_string(d));
+        throw Error(fmt::format(
+            "{}: tensor dimensions must be in [1, 2^32], got {}", where, d));
     std::vector<uint64_t> strides = stridesOf(a);
     size_t bytes = elementBytes(a.elementType);
     if (strides.back() != 1)
-      throw Error(where +
-                  ": the innermost dimension must be contiguous "
-                  "(stride 1), got stride " +
-                  std::to_string(strides.back()));
+      throw Error(fmt::format("{}: the innermost dimension must be contiguous "
+                              "(stride 1), got stride {}",
+                              where, strides.back()));
     for (size_t j = 0; j + 1 < strides.size(); ++j)
       if ((strides[j] * bytes) % 16 != 0)
-        throw Error(where +
-                    ": TMA needs strides that are multiples of 16 "
-                    "bytes; dimension " +
-                    std::to_string(j) + " has a stride of " +
-                    std::to_string(strides[j] * bytes) + " bytes");
+        throw Error(
+            fmt::format("{}: TMA needs strides that are multiples of 16 "
+                        "bytes; dimension {} has a stride of {} bytes",
+                        where, j, strides[j] * bytes));
   }
 }
 
@@ -306,7 +299,7 @@ struct Module::Impl {
     for (size_t i = 0; i < kernels.size(); ++i)
       if (kernels[i].name == name)
         return i;
-    throw Error("no kernel named '" + name + "' in this module");
+    throw Error(fmt::format("no kernel named '{}' in this module", name));
   }
   ~Impl() {
     if (module)
@@ -327,8 +320,8 @@ void initDevice(int ordinal) {
   if (count == 0)
     throw Error("no CUDA device found");
   if (ordinal < 0 || ordinal >= count)
-    throw Error("device " + std::to_string(ordinal) + " does not exist (" +
-                std::to_string(count) + " devices)");
+    throw Error(
+        fmt::format("device {} does not exist ({} devices)", ordinal, count));
   CUdevice dev;
   check(d.cuDeviceGet(&dev, ordinal), "cuDeviceGet");
   CUcontext ctx;
@@ -339,24 +332,26 @@ void initDevice(int ordinal) {
 static std::string readFile(const std::string &path, const char *what) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw Error(std::string("cannot read ") + what + " '" + path + "'");
+    throw Error(fmt::format("cannot read {} '{}'", what, path));
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 Module Module::loadFile(const std::string &cubinPath,
                         const std::string &metadataPath) {
   std::string cubin = readFile(cubinPath, "cubin");
-  std::string meta = readFile(
-      metadataPath.empty() ? cubinPath + ".meta" : metadataPath, "metadata");
-  return loadData(cubin.data(), cubin.size(), meta);
+  std::string metaPath =
+      metadataPath.empty() ? cubinPath + ".meta" : metadataPath;
+  std::string meta = readFile(metaPath, "metadata");
+  return loadData(cubin.data(), cubin.size(), meta, metaPath);
 }
 
 Module Module::loadData(const void *cubin, size_t size,
-                        const std::string &metadataText) {
+                        const std::string &metadataText,
+                        const std::string &metadataSource) {
   auto impl = std::make_unique<Impl>();
-  impl->kernels = parseMetadata(metadataText);
+  impl->kernels = parseMetadata(metadataText, metadataSource);
   if (impl->kernels.empty())
-    throw Error("metadata lists no kernels");
+    throw Error(fmt::format("{}: lists no kernels", metadataSource));
   // An ELF cubin starts with \x7fELF; anything else is not a cubin.
   if (!cubin || size < 4 ||
       std::string(static_cast<const char *>(cubin), 4) != "\x7f"
@@ -364,21 +359,23 @@ Module Module::loadData(const void *cubin, size_t size,
     throw Error("not a cubin (no ELF header)");
   ensureContext();
   check(driver().cuModuleLoadData(&impl->module, cubin),
-        "cannot load the cubin (built for " + impl->kernels.front().arch + ")");
+        fmt::format("cannot load the cubin (built for {})",
+                    impl->kernels.front().arch));
   for (const KernelInfo &k : impl->kernels) {
     CUfunction fn;
     CUresult r =
         driver().cuModuleGetFunction(&fn, impl->module, k.name.c_str());
     if (r != CUDA_SUCCESS)
-      throw Error("kernel '" + k.name +
-                  "' is listed in the metadata but not "
-                  "in the cubin");
+      throw Error(fmt::format(
+          "kernel '{}' is listed in the metadata but not in the cubin",
+          k.name));
     if (k.sharedBytes > 48 * 1024)
-      check(driver().cuFuncSetAttribute(
-                fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                int(k.sharedBytes)),
-            "cannot allow " + std::to_string(k.sharedBytes) +
-                " bytes of dynamic shared memory for '" + k.name + "'");
+      check(
+          driver().cuFuncSetAttribute(
+              fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+              int(k.sharedBytes)),
+          fmt::format("cannot allow {} bytes of dynamic shared memory for '{}'",
+                      k.sharedBytes, k.name));
     impl->functions.push_back(fn);
   }
   return Module(std::move(impl));
@@ -400,9 +397,9 @@ void Module::launch(const std::string &name, Dim3 grid,
   for (int i = 0; i < 3; ++i) {
     unsigned g = i == 0 ? grid.x : i == 1 ? grid.y : grid.z;
     if (g % k.cluster[i] != 0)
-      throw Error("grid dimension " + std::to_string(g) +
-                  " is not a multiple of the cluster dimension " +
-                  std::to_string(k.cluster[i]));
+      throw Error(fmt::format(
+          "grid dimension {} is not a multiple of the cluster dimension {}", g,
+          k.cluster[i]));
   }
 
   // Storage for parameter values; tensor maps need 64-byte alignment.
@@ -436,7 +433,7 @@ void Module::launch(const std::string &name, Dim3 grid,
     checkExecution(d.cuLaunchKernel(fn, grid.x, grid.y, grid.z, k.threads, 1, 1,
                                     unsigned(k.sharedBytes), stream,
                                     params.data(), nullptr),
-                   "cannot launch '" + k.name + "'");
+                   fmt::format("cannot launch '{}'", k.name));
     return;
   }
   CUlaunchAttribute attr{};
@@ -455,21 +452,21 @@ void Module::launch(const std::string &name, Dim3 grid,
   config.attrs = &attr;
   config.numAttrs = 1;
   checkExecution(d.cuLaunchKernelEx(&config, fn, params.data(), nullptr),
-                 "cannot launch '" + k.name + "'");
+                 fmt::format("cannot launch '{}'", k.name));
 }
 
 std::string barrierTrapMessage(const std::string &kernel,
                                const std::string &what,
                                const std::string &cudaError) {
-  return what + ": " + cudaError + ". Kernel '" + kernel +
-         "' was built with --debug-barriers, so this is most likely a "
-         "barrier wait that timed out and trapped (a deadlock): the device "
-         "printed the wait's source location, barrier, phase, CTA and warp "
-         "on standard output, in a line starting with 'jfa: kernel " +
-         kernel +
-         ": barrier wait at' (if there is no such line, the trap has "
-         "another cause). The CUDA context is now unusable: every later CUDA "
-         "call in this process fails, so exit and fix the kernel.";
+  return fmt::format(
+      "{0}: {1}. Kernel '{2}' was built with --debug-barriers, so this is "
+      "most likely a barrier wait that timed out and trapped (a deadlock): "
+      "the device printed the wait's source location, barrier, phase, CTA and "
+      "warp on standard output, in a line starting with 'jfa: kernel {2}: "
+      "barrier wait at' (if there is no such line, the trap has another "
+      "cause). The CUDA context is now unusable: every later CUDA call in this "
+      "process fails, so exit and fix the kernel.",
+      what, cudaError, kernel);
 }
 
 //===----------------------------------------------------------------------===//
@@ -480,7 +477,7 @@ CUdeviceptr deviceAlloc(size_t bytes) {
   ensureContext();
   CUdeviceptr p = 0;
   check(driver().cuMemAlloc(&p, bytes),
-        "cannot allocate " + std::to_string(bytes) + " bytes on the device");
+        fmt::format("cannot allocate {} bytes on the device", bytes));
   return p;
 }
 void deviceFree(CUdeviceptr p) {

@@ -13,6 +13,7 @@
   kernels comes back as a RuntimeError with the runtime's message.
 """
 import ctypes
+import json
 import os
 import re
 import subprocess
@@ -24,7 +25,23 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "python"))
 
 import jfa  # noqa: E402
-from jfa import _lib, _validate as V  # noqa: E402
+from jfa import _lib, _metadata, _validate as V  # noqa: E402
+
+
+def metadata_text(kernel="k", arch="sm_90a", **changes):
+    """JSON metadata as jfac writes it, for one kernel; `changes` replace or
+    (with value None) remove the kernel's fields."""
+    k = {"name": kernel, "arch": arch, "threads": 384, "cluster": [1, 1, 1],
+         "shared_bytes": 200000, "debug_barriers": False,
+         "arguments": [{"kind": "tma", "element_type": "bf16", "box": [128, 64],
+                        "swizzle": 128},
+                       {"kind": "ptr", "element_type": "f32"}, {"kind": "i32"}]}
+    for key, v in changes.items():
+        if v is None:
+            k.pop(key)
+        else:
+            k[key] = v
+    return json.dumps({"format": "jfa-metadata", "version": 2, "kernels": [k]}, indent=2)
 
 
 class ImportWithoutTorch(unittest.TestCase):
@@ -176,8 +193,9 @@ class BackwardKernelLookup(unittest.TestCase):
                 open(os.path.join(d, name), "w").close()
             with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm90_sm_90a\.cubin\.meta"):
                 _backward.cubin_paths()
-            for name in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a.cubin"):
-                open(os.path.join(d, name + ".meta"), "w").close()
+            for kernel in ("attention_bwd_delta", "attention_bwd_sm90"):
+                with open(os.path.join(d, kernel + "_sm_90a.cubin.meta"), "w") as f:
+                    f.write(metadata_text(kernel))
             paths = _backward.cubin_paths()
             self.assertEqual(sorted(paths), ["attention_bwd_delta", "attention_bwd_sm90"])
             self.assertEqual(paths["attention_bwd_sm90"],
@@ -186,12 +204,98 @@ class BackwardKernelLookup(unittest.TestCase):
             self.assertEqual(_backward.BACKWARDS[(10, 0)][:2], ("sm_100a", "attention_bwd_sm100"))
             with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm100_sm_100a\.cubin"):
                 _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
-            for name in ("attention_bwd_delta_sm_100a.cubin", "attention_bwd_sm100_sm_100a.cubin"):
-                for suffix in ("", ".meta"):
-                    open(os.path.join(d, name + suffix), "w").close()
+            for kernel in ("attention_bwd_delta", "attention_bwd_sm100"):
+                name = os.path.join(d, kernel + "_sm_100a.cubin")
+                open(name, "w").close()
+                with open(name + ".meta", "w") as f:
+                    f.write(metadata_text(kernel, "sm_100a"))
             paths = _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
             self.assertEqual(paths["attention_bwd_sm100"],
                              os.path.join(d, "attention_bwd_sm100_sm_100a.cubin"))
+
+
+    def test_bad_metadata(self):
+        from jfa import _backward
+        with tempfile.TemporaryDirectory() as d:
+            os.environ["JFA_KERNEL_DIR"] = d
+            for kernel in ("attention_bwd_delta", "attention_bwd_sm90"):
+                name = os.path.join(d, kernel + "_sm_90a.cubin")
+                open(name, "w").close()
+                with open(name + ".meta", "w") as f:
+                    f.write(metadata_text(kernel))
+            meta = os.path.join(d, "attention_bwd_sm90_sm_90a.cubin.meta")
+            with open(meta, "w") as f:
+                f.write("jfa-metadata 1\nkernel attention_bwd_sm90\nthreads 384\nend\n")
+            with self.assertRaises(RuntimeError) as cm:
+                _backward.cubin_paths()
+            for needle in (meta, "old line format", "rebuild", "build-package.sh"):
+                self.assertIn(needle, str(cm.exception))
+            with open(meta, "w") as f:
+                f.write(metadata_text("attention_bwd_delta"))
+            with self.assertRaisesRegex(RuntimeError, re.escape(
+                    f"{meta}: no kernel named 'attention_bwd_sm90'")):
+                _backward.cubin_paths()
+
+
+class Metadata(unittest.TestCase):
+    """jfa._metadata reads what jfac writes and names the file and the field
+    of what it refuses (the runtime's reader says the same; RuntimeTest.cpp)."""
+
+    def error(self, text):
+        with self.assertRaises(_metadata.MetadataError) as cm:
+            _metadata.parse(text, "k.meta")
+        return str(cm.exception)
+
+    def test_good(self):
+        (k,) = _metadata.parse(metadata_text(params={"head_dim": 64, "causal": True},
+                                             variant="d64_causal"))
+        self.assertEqual((k["name"], k["threads"], k["arguments"][0]["box"]),
+                         ("k", 384, [128, 64]))
+        self.assertEqual(k["params"], {"head_dim": 64, "causal": True})
+
+    def test_errors(self):
+        cases = [
+            ("", "k.meta: the metadata is empty"),
+            ("jfa-metadata 1\nkernel k\nend\n", "k.meta: metadata in the old line format"),
+            (metadata_text()[:-20], "k.meta: not valid JSON"),
+            ("[]", "k.meta: the metadata: expected an object, got array"),
+            (metadata_text().replace('"version": 2', '"version": 3'),
+             "k.meta: version: metadata version 3 is not supported (this reads version 2)"),
+            (metadata_text().replace('"version": 2', '"version": 2.0'),
+             "k.meta: version: metadata version 2.0 is not supported"),
+            (metadata_text().replace('"jfa-metadata"', '"other"'),
+             'k.meta: format: expected "jfa-metadata", got "other"'),
+            (metadata_text(threads=None), "k.meta: kernels[0].threads is missing"),
+            (metadata_text(threads="384"),
+             'k.meta: kernels[0].threads: expected a non-negative integer, got string "384"'),
+            (metadata_text(threads=0), "k.meta: kernels[0].threads: must be in [1, 1024], got 0"),
+            (metadata_text(cluster=[1, 1]), "kernels[0].cluster: expected 3 dimensions, got 2"),
+            (metadata_text(arguments=[{"kind": "q7"}]),
+             'k.meta: kernels[0].arguments[0].kind: unknown parameter kind "q7"'),
+            (metadata_text(arguments=[{"kind": "tma", "element_type": "bf16", "box": [64]}]),
+             "k.meta: kernels[0].arguments[0].swizzle is missing"),
+            (metadata_text(arguments=[{"kind": "ptr"}]),
+             "k.meta: kernels[0].arguments[0].element_type is missing"),
+            (metadata_text(arguments=[{"kind": "tma", "element_type": "bf16", "box": [64, -1],
+                                       "swizzle": 0}]),
+             "kernels[0].arguments[0].box[1]: expected a non-negative integer, got number -1"),
+            (metadata_text(params={"d": [64]}),
+             "kernels[0].params.d: expected a number, a boolean or a string, got array"),
+        ]
+        for text, needle in cases:
+            with self.subTest(needle=needle):
+                self.assertIn(needle, self.error(text))
+
+    def test_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "k.cubin.meta")
+            with self.assertRaisesRegex(_metadata.MetadataError, "cannot read metadata"):
+                _metadata.read(path)
+            with open(path, "w") as f:
+                f.write(metadata_text(threads=None))
+            with self.assertRaisesRegex(_metadata.MetadataError,
+                                        re.escape(f"{path}: kernels[0].threads is missing")):
+                _metadata.read(path)
 
 
 class ArgMatchesHeader(unittest.TestCase):

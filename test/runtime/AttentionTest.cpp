@@ -63,14 +63,25 @@ bool haveDriver() {
 /// The metadata jfac writes for a kernel with the contract's parameters.
 std::string contractMetadata(const std::string &kernel,
                              const std::string &arch) {
-  std::string m = "jfa-metadata 1\nkernel " + kernel + "\narch " + arch +
-                  "\nthreads 384\ncluster 1 1 1\nshared_bytes 200000\n";
+  std::string m = R"({"format": "jfa-metadata", "version": 2, "kernels": [
+  {"name": ")" + kernel +
+                  R"(", "arch": ")" + arch +
+                  R"(", "threads": 384, "cluster": [1, 1, 1],
+   "shared_bytes": 200000, "debug_barriers": false, "arguments": [
+)";
   for (int i = 0; i < 3; ++i)
-    m += "param tma bf16 128 64 swizzle 128\n";
-  m += "param ptr bf16\nparam ptr f32\nparam ptr i32\n";
+    m += R"({"kind": "tma", "element_type": "bf16", "box": [128, 64],
+     "swizzle": 128},
+)";
+  m += R"({"kind": "ptr", "element_type": "bf16"},
+{"kind": "ptr", "element_type": "f32"},
+{"kind": "ptr", "element_type": "i32"},
+)";
   for (int i = 0; i < 7; ++i)
-    m += "param i32\n";
-  return m + "param f32\nend\n";
+    m += R"({"kind": "i32"},
+)";
+  return m + R"({"kind": "f32"}]}]}
+)";
 }
 
 /// T = 1000 tokens in B = 3 sequences, H = 4, D = 128, dense tensors.
@@ -571,7 +582,24 @@ TEST(AttentionLoad, BadMetadata) {
   dir = makeDir("garbage");
   writeKernel(dir, "attention_fwd_sm90", "sm_90a", "hello\n");
   EXPECT_ERROR(Attention::load(dir), "attention_fwd_sm90_sm_90a.cubin.meta: "
-                                     "metadata line 1");
+                                     "not valid JSON");
+  // Metadata of jfac before version 2 says how to rebuild.
+  dir = makeDir("oldformat");
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              "jfa-metadata 1\nkernel attention_fwd_sm90\nthreads 384\nend\n");
+  EXPECT_ERROR(Attention::load(dir),
+               dir + "/attention_fwd_sm90_sm_90a.cubin.meta: metadata in the "
+                     "old line format ('jfa-metadata 1') of an earlier jfac; "
+                     "this runtime reads JSON metadata version 2: rebuild");
+  // A missing field names the file and the field.
+  dir = makeDir("missingfield");
+  std::string m = contractMetadata("attention_fwd_sm90", "sm_90a");
+  m.erase(m.find(R"("shared_bytes": 200000, )"),
+          std::string(R"("shared_bytes": 200000, )").size());
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a", m);
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir + "/attention_fwd_sm90_sm_90a.cubin.meta: "
+                  "kernels[0].shared_bytes is missing");
 }
 
 // Argument errors come before the driver is touched, so they are the same
@@ -642,7 +670,13 @@ TEST(Embedding, BytesAndMetadataArePreserved) {
     ASSERT_EQ(k.cubin[4 + i], i) << "byte " << 4 + i;
   EXPECT_EQ(reinterpret_cast<uintptr_t>(k.cubin) % 64, 0u);
   EXPECT_STREQ(k.metadata,
-               "jfa-metadata 1\nkernel fake\narch sm_90a\nthreads 128\nend\n");
+               "{\"format\": \"jfa-metadata\", \"version\": 2, \"kernels\": "
+               "[{\"name\": \"fake\", \"arch\": \"sm_90a\", \"threads\": 128, "
+               "\"cluster\": [1, 1, 1], \"shared_bytes\": 0, \"arguments\": "
+               "[]}]}\n");
+  KernelInfo info = parseMetadata(k.metadata, "the embedded fake.meta").at(0);
+  EXPECT_EQ(info.name, "fake");
+  EXPECT_EQ(info.threads, 128u);
   EXPECT_EQ(k.absentReason, nullptr);
 }
 

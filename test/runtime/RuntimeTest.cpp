@@ -13,21 +13,44 @@ using namespace jfa::rt;
 
 namespace {
 
-const char *kMetadata = R"(jfa-metadata 1
-kernel scale_ring
-arch sm_90a
-threads 256
-cluster 1 1 1
-shared_bytes 81968
-param tma f32 64 64
-param tma f32 64 64
-param i32
-param i32
-param f32
-end
+// What jfac writes for kernels/examples/scale_ring.mlir (test/jfac/ptxas.test
+// checks the same text).
+const char *kMetadata = R"({
+  "format": "jfa-metadata",
+  "version": 2,
+  "kernels": [
+    {
+      "name": "scale_ring",
+      "arch": "sm_90a",
+      "threads": 256,
+      "cluster": [1, 1, 1],
+      "shared_bytes": 81968,
+      "debug_barriers": false,
+      "arguments": [
+        {"kind":"tma","element_type":"f32","box":[64,64],"swizzle":0},
+        {"kind":"tma","element_type":"f32","box":[64,64],"swizzle":0},
+        {"kind":"i32"},
+        {"kind":"i32"},
+        {"kind":"f32"}
+      ]
+    }
+  ]
+}
 )";
 
 KernelInfo scaleRing() { return parseMetadata(kMetadata).at(0); }
+
+/// kMetadata with `from` replaced by `to` (which must occur once).
+std::string edited(const std::string &from, const std::string &to) {
+  std::string text = kMetadata;
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+/// The error parsing `text` as "k.meta" gives ("" if none).
+std::string metadataError(const std::string &text);
 
 std::vector<Arg> goodArgs() {
   return {Arg::tensor(0x10000, "f32", {100, 36}),
@@ -66,42 +89,154 @@ TEST(Metadata, ParsesWhatJfacWrites) {
   EXPECT_EQ(k.params[4].kind, ParamKind::F32);
 }
 
-TEST(Metadata, Swizzle) {
-  auto k =
-      parseMetadata("jfa-metadata 1\nkernel g\nthreads 384\nparam tma "
-                    "bf16 128 64 swizzle 128\nparam tma bf16 128 256\nend\n")
-          .at(0);
-  EXPECT_EQ(k.params[0].box, (std::vector<uint32_t>{128, 64}));
-  EXPECT_EQ(k.params[0].swizzle, 128u);
-  EXPECT_EQ(k.params[1].swizzle, 0u);
-  EXPECT_EQ(errorOf([] {
-              parseMetadata("jfa-metadata 1\nkernel g\nthreads 32\nparam tma "
-                            "bf16 8 64 swizzle 48\nend\n");
-            }),
-            "metadata line 4: swizzle must be 32, 64 or 128");
+std::string metadataError(const std::string &text) {
+  return errorOf([&] { parseMetadata(text, "k.meta"); });
 }
 
-TEST(Metadata, ErrorsNameTheLine) {
-  EXPECT_EQ(errorOf([] { parseMetadata(""); }), "metadata is empty");
-  EXPECT_NE(errorOf([] { parseMetadata("hello\n"); }).find("line 1"),
-            std::string::npos);
-  EXPECT_EQ(errorOf([] {
-              parseMetadata("jfa-metadata 1\nkernel k\nthreads 0\nend\n");
-            }),
-            "metadata line 3: threads must be in [1, 1024]");
-  EXPECT_EQ(errorOf([] {
-              parseMetadata("jfa-metadata 1\nkernel k\nthreads 32\nparam tma "
-                            "q7 64\nend\n");
-            }),
-            "metadata line 4: unknown element type 'q7'");
-  EXPECT_EQ(errorOf([] {
-              parseMetadata("jfa-metadata 1\nkernel k\nthreads x\nend\n");
-            }),
-            "metadata line 3: bad thread count 'x'");
-  EXPECT_EQ(errorOf([] { parseMetadata("jfa-metadata 1\nkernel k\n"); }),
-            "metadata ends inside kernel 'k'");
-  EXPECT_EQ(errorOf([] { parseMetadata("jfa-metadata 1\nthreads 3\n"); }),
-            "metadata line 2: 'threads' outside a kernel record");
+TEST(Metadata, Swizzle) {
+  auto k = parseMetadata(edited(R"("box":[64,64],"swizzle":0},
+        {"kind":"i32"})",
+                                R"("box":[128,64],"swizzle":128},
+        {"kind":"i32"})"))
+               .at(0);
+  EXPECT_EQ(k.params[0].swizzle, 0u);
+  EXPECT_EQ(k.params[1].box, (std::vector<uint32_t>{128, 64}));
+  EXPECT_EQ(k.params[1].swizzle, 128u);
+  EXPECT_EQ(metadataError(edited(R"("swizzle":0},
+        {"kind":"i32"})",
+                                 R"("swizzle":48},
+        {"kind":"i32"})")),
+            "k.meta: kernels[0].arguments[1].swizzle: swizzle must be 0 "
+            "(none), 32, 64 or 128, got 48");
+}
+
+TEST(Metadata, CompileTimeParamsAndVariant) {
+  EXPECT_TRUE(scaleRing().compileParams.empty());
+  EXPECT_EQ(scaleRing().variant, "");
+  KernelInfo k = parseMetadata(edited(R"("debug_barriers": false,)",
+                                      R"("debug_barriers": false,
+      "params": {"head_dim": 64, "causal": true, "scale": 0.5, "dtype": "bf16"},
+      "variant": "d64_causal",)"))
+                     .at(0);
+  EXPECT_EQ(k.compileParams,
+            (std::map<std::string, std::string>{{"causal", "true"},
+                                                {"dtype", "bf16"},
+                                                {"head_dim", "64"},
+                                                {"scale", "0.5"}}));
+  EXPECT_EQ(k.variant, "d64_causal");
+  EXPECT_EQ(metadataError(edited(R"("debug_barriers": false,)",
+                                 R"("params": {"d": [64]},)")),
+            "k.meta: kernels[0].params.d: expected a number, a boolean or a "
+            "string, got array");
+  EXPECT_EQ(
+      metadataError(edited(R"("debug_barriers": false,)", R"("variant": 3,)")),
+      "k.meta: kernels[0].variant: expected a string, got number 3");
+}
+
+// Every error names the file and the field.
+TEST(Metadata, Errors) {
+  EXPECT_EQ(metadataError(""), "k.meta: the metadata is empty");
+  EXPECT_EQ(errorOf([] { parseMetadata(" \n"); }),
+            "metadata: the metadata is empty");
+  // Truncated.
+  std::string text = kMetadata;
+  EXPECT_EQ(metadataError(text.substr(0, text.size() / 2))
+                .rfind("k.meta: not valid JSON (parse error at line ", 0),
+            0u)
+      << metadataError(text.substr(0, text.size() / 2));
+  EXPECT_EQ(metadataError("hello\n").rfind("k.meta: not valid JSON", 0), 0u);
+  EXPECT_EQ(metadataError("[1, 2]"),
+            "k.meta: the metadata: expected an object, got array");
+  // Another version or format.
+  EXPECT_EQ(metadataError(edited(R"("version": 2)", R"("version": 3)")),
+            "k.meta: version: metadata version 3 is not supported (this "
+            "runtime reads version 2); rebuild the cubin with the jfac that "
+            "matches this runtime");
+  EXPECT_EQ(metadataError(edited(R"("version": 2)", R"("version": "2")"))
+                .rfind("k.meta: version: metadata version \"2\" is not", 0),
+            0u);
+  EXPECT_EQ(metadataError(edited(R"("version": 2,)", "")),
+            "k.meta: version is missing");
+  EXPECT_EQ(metadataError(edited(R"("jfa-metadata")", R"("tvm")")),
+            "k.meta: format: expected \"jfa-metadata\", got \"tvm\"");
+  // Missing and ill-typed fields.
+  EXPECT_EQ(metadataError(edited(R"("threads": 256,)", "")),
+            "k.meta: kernels[0].threads is missing");
+  EXPECT_EQ(metadataError(edited(R"("threads": 256)", R"("threads": "256")")),
+            "k.meta: kernels[0].threads: expected a non-negative integer, got "
+            "string \"256\"");
+  EXPECT_EQ(metadataError(edited(R"("threads": 256)", R"("threads": -1)")),
+            "k.meta: kernels[0].threads: expected a non-negative integer, got "
+            "number -1");
+  EXPECT_EQ(metadataError(edited(R"("threads": 256)", R"("threads": 0)")),
+            "k.meta: kernels[0].threads: threads must be in [1, 1024], got 0");
+  EXPECT_EQ(metadataError(edited(R"("threads": 256)", R"("threads": 2.5)")),
+            "k.meta: kernels[0].threads: expected a non-negative integer, got "
+            "number 2.5");
+  EXPECT_EQ(metadataError(edited("[1, 1, 1]", "[1, 1]")),
+            "k.meta: kernels[0].cluster: expected 3 dimensions, got 2");
+  EXPECT_EQ(metadataError(edited(R"("name": "scale_ring")", R"("name": null)")),
+            "k.meta: kernels[0].name: expected a string, got null");
+  EXPECT_EQ(metadataError(
+                edited(R"("debug_barriers": false)", R"("debug_barriers": 1)")),
+            "k.meta: kernels[0].debug_barriers: expected true or false, got "
+            "number 1");
+  EXPECT_EQ(metadataError(edited(R"({"kind":"f32"})", R"({"kind":"q7"})")),
+            "k.meta: kernels[0].arguments[4].kind: unknown parameter kind "
+            "\"q7\" (known: tma, ptr, i32, i64, f32, f64)");
+  EXPECT_EQ(metadataError(edited(R"({"kind":"f32"})", R"({"type":"f32"})")),
+            "k.meta: kernels[0].arguments[4].kind is missing");
+  EXPECT_EQ(metadataError(edited(R"({"kind":"f32"})", R"({"kind":"ptr"})")),
+            "k.meta: kernels[0].arguments[4].element_type is missing");
+  EXPECT_EQ(metadataError(edited(R"({"kind":"f32"})",
+                                 R"({"kind":"ptr","element_type":"q7"})")),
+            "k.meta: kernels[0].arguments[4].element_type: unknown element "
+            "type \"q7\"");
+  EXPECT_EQ(metadataError(edited(R"("box":[64,64],"swizzle":0},
+        {"kind":"i32"})",
+                                 R"("box":[64,0],"swizzle":0},
+        {"kind":"i32"})")),
+            "k.meta: kernels[0].arguments[1].box[1]: a TMA box dimension is in "
+            "[1, 256], got 0");
+  EXPECT_EQ(metadataError(edited(R"("box":[64,64],"swizzle":0},
+        {"kind":"i32"})",
+                                 R"("box":[],"swizzle":0},
+        {"kind":"i32"})")),
+            "k.meta: kernels[0].arguments[1].box: a TMA box has 1 to 5 "
+            "dimensions, got 0");
+  EXPECT_EQ(metadataError(edited(R"("box":[64,64],"swizzle":0},
+        {"kind":"i32"})",
+                                 R"("swizzle":0},
+        {"kind":"i32"})")),
+            "k.meta: kernels[0].arguments[1].box is missing");
+  EXPECT_EQ(
+      metadataError(edited(R"({"kind":"i32"},
+        {"kind":"f32"})",
+                           R"({"kind":"i32"},
+        7)")),
+      "k.meta: kernels[0].arguments[4]: expected an object, got number 7");
+}
+
+// The line format of jfac before version 2 is refused with what to do.
+TEST(Metadata, OldLineFormatSaysHowToRebuild) {
+  std::string old = "jfa-metadata 1\nkernel scale_ring\narch sm_90a\n"
+                    "threads 256\nparam i32\nend\n";
+  EXPECT_EQ(metadataError(old),
+            "k.meta: metadata in the old line format ('jfa-metadata 1') of an "
+            "earlier jfac; this runtime reads JSON metadata version 2: rebuild "
+            "the cubin with this jfac (`jfac compile <kernel.mlir> -o <cubin>` "
+            "writes <cubin>.meta beside it)");
+  std::string dir = testing::TempDir();
+  std::string cubin = dir + "/jfa_old.cubin";
+  std::ofstream(cubin) << "\x7f"
+                          "ELF fake";
+  std::ofstream(cubin + ".meta") << old;
+  EXPECT_EQ(errorOf([&] {
+              Module::loadFile(cubin);
+            }).rfind(cubin + ".meta: metadata in the old line format", 0),
+            0u);
+  std::remove(cubin.c_str());
+  std::remove((cubin + ".meta").c_str());
 }
 
 TEST(ValidateArgs, AcceptsGoodArguments) {
@@ -200,9 +335,14 @@ TEST(Module, NoDriverIsAClearError) {
 
 TEST(Metadata, DebugBarriers) {
   EXPECT_FALSE(scaleRing().debugBarriers);
-  std::string text = kMetadata;
-  text.insert(text.rfind("end\n"), "debug_barriers\n");
-  EXPECT_TRUE(parseMetadata(text).at(0).debugBarriers);
+  EXPECT_TRUE(parseMetadata(edited(R"("debug_barriers": false)",
+                                   R"("debug_barriers": true)"))
+                  .at(0)
+                  .debugBarriers);
+  // Absent: false.
+  EXPECT_FALSE(parseMetadata(edited(R"("debug_barriers": false,)", ""))
+                   .at(0)
+                   .debugBarriers);
 }
 
 // What a kernel built with --debug-barriers that traps turns into; the

@@ -15,4 +15,4 @@ esac
     i=$((i + 1))
   done
 } > "$out"
-printf 'jfa-metadata 1\nkernel fake\narch %s\nthreads 128\nend\n' "$arch" > "$out.meta"
+printf '{"format": "jfa-metadata", "version": 2, "kernels": [{"name": "fake", "arch": "%s", "threads": 128, "cluster": [1, 1, 1], "shared_bytes": 0, "arguments": []}]}\n' "$arch" > "$out.meta"

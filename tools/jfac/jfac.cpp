@@ -23,6 +23,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <fmt/format.h>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -230,9 +232,8 @@ int main(int argc, char **argv) {
     return fail("unknown --arch '" + arch +
                 "'; known targets: " + jfa::knownTargetNames());
   if (optLevel > 3)
-    return fail("-O" + std::to_string(optLevel) +
-                " is not an optimization "
-                "level; use -O0 to -O3");
+    return fail(fmt::format("-O{} is not an optimization level; use -O0 to -O3",
+                            optLevel.getValue()));
 
   jfa::CompileOptions options;
   options.target = *target;

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -50,10 +51,22 @@ struct KernelInfo {
   /// Built with `jfac compile --debug-barriers`: a barrier wait that times
   /// out prints a line on stdout and traps.
   bool debugBarriers = false;
+  /// The compile-time parameter values the kernel was built with (the
+  /// metadata's "params"), each as its text: 64, true, 0.5, bf16.
+  std::map<std::string, std::string> compileParams;
+  /// The variant key the kernel was built as (empty: none).
+  std::string variant;
 };
 
-/// Parses the metadata `jfac` writes beside a cubin. Errors name the line.
-std::vector<KernelInfo> parseMetadata(const std::string &text);
+/// The version of the JSON metadata this runtime reads (docs/METADATA.md).
+constexpr int kMetadataVersion = 2;
+
+/// Parses the JSON metadata `jfac` writes beside a cubin. Errors start with
+/// `source` (a file name, say) and name the field:
+/// "k.cubin.meta: kernels[0].threads is missing". The line format of jfac
+/// before version 2 is refused with a message saying how to rebuild.
+std::vector<KernelInfo> parseMetadata(const std::string &text,
+                                      const std::string &source = "metadata");
 
 /// Bytes of an element type name, 0 if unknown.
 size_t elementBytes(const std::string &elementType);
@@ -101,8 +114,10 @@ public:
   /// Loads `cubinPath`; metadata from `metadataPath` or `<cubinPath>.meta`.
   static Module loadFile(const std::string &cubinPath,
                          const std::string &metadataPath = "");
+  /// `metadataSource` names the metadata in errors.
   static Module loadData(const void *cubin, size_t size,
-                         const std::string &metadataText);
+                         const std::string &metadataText,
+                         const std::string &metadataSource = "metadata");
 
   Module(Module &&) noexcept;
   Module &operator=(Module &&) noexcept;
