@@ -179,6 +179,9 @@ def JFA_RowsOfLayout : AttrDef<JFA_Dialect, "RowsOfLayout",
   }];
   let parameters = (ins "::mlir::Attribute":$parent);
   let assemblyFormat = "`<` $parent `>`";
+  // The parent must be a tile layout with row vectors (checked when parsed:
+  // every use of the attribute relies on it).
+  let genVerifyDecl = 1;
 }
 
 #endif // JFA_TYPES_TD

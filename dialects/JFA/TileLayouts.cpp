@@ -239,6 +239,18 @@ static TileLayoutAttrInterface rowParent(RowsOfLayoutAttr rows) {
   return parent;
 }
 
+LogicalResult
+RowsOfLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         Attribute parent) {
+  auto layout = dyn_cast_or_null<TileLayoutAttrInterface>(parent);
+  if (!layout || isa<RowsOfLayoutAttr>(parent) ||
+      layout.getRowOffsets().empty())
+    return emitError() << "#jfa.rows_of takes a tile layout with row vectors "
+                          "(#jfa.wgmma_acc or #jfa.tmem_row), got "
+                       << parent;
+  return success();
+}
+
 LogicalResult RowsOfLayoutAttr::verifyTile(
     RankedTensorType tile, function_ref<InFlightDiagnostic()> emitError) const {
   if (!rowParent(*this))

@@ -21,11 +21,16 @@
 #include "lib/Interpreter/Interpreter.h"
 #include "lib/Interpreter/Npy.h"
 
+#include "compiler/FileIO.h"
+
 #include "JFA/TaskInfo.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -2082,6 +2087,80 @@ void CTARun::execJFA(Executor &e, Operation *op) {
 // Arguments and the grid
 //===----------------------------------------------------------------------===//
 
+/// `text` as a value of the scalar type `type`, exactly: a decimal integer
+/// in the type's signed range (and exact in a double, which holds the
+/// interpreter's scalars), or a float that is finite in the type unless
+/// spelled inf or nan, and not a nonzero number that rounds to zero.
+std::optional<double> parseScalar(Type type, StringRef text,
+                                  std::string &problem) {
+  if (text.empty() || text.front() == ' ' || text.back() == ' ') {
+    problem = "is not a number";
+    return std::nullopt;
+  }
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    unsigned width = intType.getWidth();
+    StringRef digits = text;
+    digits.consume_front("-") || digits.consume_front("+");
+    int64_t v;
+    if (digits.empty() || !llvm::all_of(digits, llvm::isDigit) ||
+        text.drop_front(text.front() == '+').getAsInteger(10, v)) {
+      bool number = !digits.empty() && llvm::all_of(digits, llvm::isDigit);
+      problem = number ? "is out of range for i" + std::to_string(width)
+                       : "is not a decimal integer";
+      return std::nullopt;
+    }
+    int64_t lo = width == 1    ? 0
+                 : width >= 64 ? INT64_MIN
+                               : -(int64_t(1) << (width - 1));
+    int64_t hi = width == 1    ? 1
+                 : width >= 64 ? INT64_MAX
+                               : (int64_t(1) << (width - 1)) - 1;
+    if (v < lo || v > hi) {
+      problem = "is out of range for i" + std::to_string(width) + " (" +
+                std::to_string(lo) + " to " + std::to_string(hi) + ")";
+      return std::nullopt;
+    }
+    constexpr int64_t kExact = int64_t(1) << 53;
+    if (v > kExact || v < -kExact) {
+      problem = "is past 2^53, which jfa-interp cannot hold exactly";
+      return std::nullopt;
+    }
+    return double(v);
+  }
+  auto floatType = dyn_cast<FloatType>(type);
+  if (!floatType) {
+    problem = "is not a value jfa-interp can pass";
+    return std::nullopt;
+  }
+  llvm::APFloat value(floatType.getFloatSemantics());
+  auto status =
+      value.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
+  if (!status) {
+    llvm::consumeError(status.takeError());
+    problem = "is not a number";
+    return std::nullopt;
+  }
+  StringRef lower = text.ltrim("+-");
+  bool spelledSpecial = lower.starts_with_insensitive("inf") ||
+                        lower.starts_with_insensitive("nan");
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  if ((*status & llvm::APFloat::opOverflow) ||
+      (value.isInfinity() && !spelledSpecial)) {
+    problem = "is out of range for " + name + " (write inf for infinity)";
+    return std::nullopt;
+  }
+  if ((*status & llvm::APFloat::opUnderflow) && value.isZero()) {
+    problem = "is too small for " + name + ": it would be 0";
+    return std::nullopt;
+  }
+  bool losesInfo;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
 LogicalResult Interpreter::loadArguments() {
   Block &body = kernel.getBodyBlock();
   if (options.args.size() != body.getNumArguments())
@@ -2112,6 +2191,9 @@ LogicalResult Interpreter::loadArguments() {
       if (!state.array) {
         state.array = std::make_shared<NpyArray>();
         if (!readNpy(spec, *state.array, error))
+          return kernel.emitError() << where() << ": " << error;
+        // It is written back after the run: find out now if it cannot be.
+        if (!checkOutputFile(spec, error))
           return kernel.emitError() << where() << ": " << error;
       }
       if (!dtypeFits(state.elem, state.array->descr))
@@ -2154,16 +2236,14 @@ LogicalResult Interpreter::loadArguments() {
                << where() << ": expected '" << want << ":VALUE', got '"
                << spec << "'";
       std::string text = spec.substr(colon + 1);
-      char *end = nullptr;
-      double x = isa<FloatType>(type) ? std::strtod(text.c_str(), &end)
-                                      : double(std::strtoll(text.c_str(),
-                                                            &end, 0));
-      if (text.empty() || *end != '\0')
-        return kernel.emitError() << where() << ": '" << text
-                                  << "' is not a number";
+      std::string problem;
+      std::optional<double> x = parseScalar(type, text, problem);
+      if (!x)
+        return kernel.emitError()
+               << where() << ": '" << text << "' " << problem;
       auto t = std::make_shared<Tile>();
       t->elem = type;
-      t->v = {roundTo(type, x)};
+      t->v = {roundTo(type, *x)};
       state.scalar = t;
     } else {
       return kernel.emitError() << where() << ": jfa-interp cannot pass it";

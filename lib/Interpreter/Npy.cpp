@@ -1,14 +1,21 @@
 //===- Npy.cpp - reading and writing NumPy .npy files ---------------------===//
 #include "lib/Interpreter/Npy.h"
 
+#include "compiler/FileIO.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 namespace jfa::interp {
+
+/// The largest .npy file read (far past anything the interpreter can run).
+constexpr uint64_t kNpyLimit = uint64_t(16) << 30;
 
 int64_t NpyArray::numElements() const {
   int64_t n = 1;
@@ -55,15 +62,34 @@ static bool findField(const std::string &header, const std::string &key,
 }
 
 bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
+  // A tensor argument is read and written back: it must be a regular file
+  // (not a directory, a device such as /dev/zero, or a pipe).
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status)) {
+    error = "'" + path + "': cannot read it: " + ec.message();
     return false;
   }
-  std::string bytes((std::istreambuf_iterator<char>(in)),
-                    std::istreambuf_iterator<char>());
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) {
-    error = "'" + path + "' is not a .npy file";
+  if (llvm::sys::fs::is_directory(status)) {
+    error = "'" + path + "' is a directory, not a .npy file";
+    return false;
+  }
+  if (!llvm::sys::fs::is_regular_file(status)) {
+    error = "'" + path +
+            "' is not a regular file (a tensor argument is "
+            "read from a .npy file and written back to it)";
+    return false;
+  }
+  std::string readError;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      readInputFile(path, readError, kNpyLimit);
+  if (!buffer) {
+    error = readError;
+    return false;
+  }
+  llvm::StringRef bytes = buffer->getBuffer();
+  if (bytes.size() < 10 || !bytes.starts_with("\x93NUMPY")) {
+    error = "'" + path + "' is not a .npy file" +
+            (bytes.empty() ? " (it is empty)" : "");
     return false;
   }
   uint8_t major = uint8_t(bytes[6]);
@@ -81,37 +107,50 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
       headerLen |= size_t(uint8_t(bytes[8 + i])) << (8 * i);
     headerStart = 12;
   } else {
-    error = "'" + path + "' has .npy format version " +
-            std::to_string(major) + "; 1, 2 and 3 are read";
+    error = "'" + path + "' has .npy format version " + std::to_string(major) +
+            "; 1, 2 and 3 are read";
     return false;
   }
   if (bytes.size() < headerStart + headerLen) {
     error = "'" + path + "' is truncated";
     return false;
   }
-  std::string header = bytes.substr(headerStart, headerLen);
+  std::string header = bytes.substr(headerStart, headerLen).str();
   std::string descr, order, shape;
   if (!findField(header, "descr", descr) ||
       !findField(header, "fortran_order", order) ||
       !findField(header, "shape", shape)) {
-    error = "'" + path + "' has a .npy header without descr, fortran_order "
+    error = "'" + path +
+            "' has a .npy header without descr, fortran_order "
             "or shape";
     return false;
   }
-  if (order.find("True") != std::string::npos) {
+  if (order == "True") {
     error = "'" + path + "' is in Fortran order; save it in C order";
     return false;
   }
-  if (descr.size() < 2) {
-    error = "'" + path + "' has a malformed dtype";
+  if (order != "False") {
+    error = "'" + path + "' has fortran_order " + order +
+            "; a .npy header says True or False";
+    return false;
+  }
+  if (descr.size() < 2 || descr.front() != '\'' || descr.back() != '\'') {
+    error = "'" + path + "' has a malformed dtype " + descr;
     return false;
   }
   array.descr = descr.substr(1, descr.size() - 2);
-  if (array.descr.size() >= 1 && array.descr[0] == '|')
+  // '|' (no byte order: one-byte types) and '=' (native: little-endian
+  // here) read as '<'.
+  if (!array.descr.empty() && (array.descr[0] == '|' || array.descr[0] == '='))
     array.descr[0] = '<';
-  if (array.descr.size() < 3 || array.descr[0] != '<') {
-    error = "'" + path + "' has dtype '" + array.descr +
-            "'; only little-endian arrays are read";
+  static const char *const kKnown[] = {"<b1", "<i1", "<u1", "<i2",
+                                       "<u2", "<f2", "<i4", "<u4",
+                                       "<f4", "<i8", "<u8", "<f8"};
+  if (llvm::find(kKnown, array.descr) == std::end(kKnown)) {
+    error = "'" + path + "' has dtype '" + array.descr + "'; jfa-interp " +
+            (!array.descr.empty() && array.descr[0] == '>'
+                 ? "reads only little-endian arrays"
+                 : "reads bool, integer and float arrays of 1 to 8 bytes");
     return false;
   }
   array.shape.clear();
@@ -124,35 +163,36 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
   // Sizes past 2^40 elements are refused: nothing that large is a test input.
   const long long limit = 1ll << 40;
   long long total = 1;
+  bool sawEmpty = false;
   while (std::getline(dims, dim, ',')) {
     size_t a = dim.find_first_not_of(" ");
-    if (a == std::string::npos)
+    if (a == std::string::npos) {
+      sawEmpty = true; // only the trailing comma of "(3,)" may be empty
       continue;
+    }
     errno = 0;
     char *end = nullptr;
     long long n = std::strtoll(dim.c_str() + a, &end, 10);
     while (end && *end == ' ')
       ++end;
-    if (errno || !end || *end != '\0' || n < 0 || n > limit ||
-        (n && total > limit / n)) {
+    if (sawEmpty || errno || !end || *end != '\0' || n < 0 || n > limit ||
+        (n && total > limit / n) || !std::isdigit(uint8_t(dim[a]))) {
       error = "'" + path + "' has a malformed shape " + shape;
       return false;
     }
     total *= n;
     array.shape.push_back(n);
   }
-  if (array.itemBytes() <= 0 || array.itemBytes() > 16) {
-    error = "'" + path + "' has dtype '" + array.descr + "'";
-    return false;
-  }
   size_t dataBytes = size_t(array.numElements() * array.itemBytes());
   size_t dataStart = headerStart + headerLen;
-  if (bytes.size() - dataStart < dataBytes) {
-    error = "'" + path + "' holds fewer bytes than its shape needs";
+  size_t held = bytes.size() - dataStart;
+  if (held != dataBytes) {
+    error = "'" + path + "' holds " + std::to_string(held) +
+            " data bytes; its header (shape " + shape + ", dtype '" +
+            array.descr + "') says " + std::to_string(dataBytes);
     return false;
   }
-  array.data.assign(bytes.begin() + dataStart,
-                    bytes.begin() + dataStart + dataBytes);
+  array.data.assign(bytes.begin() + dataStart, bytes.end());
   return true;
 }
 
@@ -167,23 +207,14 @@ bool writeNpy(const std::string &path, const NpyArray &array,
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  out.write("\x93NUMPY\x01\x00", 8);
+  std::string bytes("\x93NUMPY\x01\x00", 8);
   uint16_t len = uint16_t(header.size());
-  char lenBytes[2] = {char(len & 0xff), char(len >> 8)};
-  out.write(lenBytes, 2);
-  out.write(header.data(), std::streamsize(header.size()));
-  out.write(reinterpret_cast<const char *>(array.data.data()),
-            std::streamsize(array.data.size()));
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
+  bytes += char(len & 0xff);
+  bytes += char(len >> 8);
+  bytes += header;
+  bytes.append(reinterpret_cast<const char *>(array.data.data()),
+               array.data.size());
+  return writeOutputFile(path, bytes, error);
 }
 
 } // namespace jfa::interp

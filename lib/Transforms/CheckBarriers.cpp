@@ -24,6 +24,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <set>
+
 namespace jfa {
 #define GEN_PASS_DEF_JFACHECKBARRIERS
 #include "lib/Transforms/Passes.h.inc"
@@ -225,6 +227,67 @@ Tally tallyPaths(Operation *op, MutableArrayRef<Region> regions,
     merged.inLoop |= path.inLoop;
   }
   return merged;
+}
+
+/// Every total that some path through `block` can bring (TMA bytes: loops
+/// repeat within the phase), or nothing when a loop without a constant trip
+/// count, a loop whose body has several totals, or an op the pass cannot
+/// see through hides them, or when there are too many to list.
+std::optional<std::set<int64_t>> possibleTotals(Block &block,
+                                                Contribution contribution) {
+  constexpr size_t kMaxTotals = 64;
+  std::set<int64_t> totals{0};
+  auto add = [&](const std::set<int64_t> &part) -> bool {
+    std::set<int64_t> sums;
+    for (int64_t a : totals)
+      for (int64_t b : part)
+        sums.insert(a + b);
+    totals = std::move(sums);
+    return totals.size() <= kMaxTotals;
+  };
+  for (Operation &op : block) {
+    std::set<int64_t> part;
+    if (int64_t n = contribution(&op)) {
+      part = {n};
+    } else if (op.getNumRegions() == 0) {
+      continue;
+    } else if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      for (Region &region : op.getRegions()) {
+        if (region.empty()) {
+          part.insert(0);
+          continue;
+        }
+        if (!region.hasOneBlock())
+          return std::nullopt;
+        auto path = possibleTotals(region.front(), contribution);
+        if (!path)
+          return std::nullopt;
+        part.insert(path->begin(), path->end());
+      }
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto body = possibleTotals(loop.getRegion().front(), contribution);
+      if (!body)
+        return std::nullopt;
+      if (*body == std::set<int64_t>{0})
+        continue;
+      auto trips = getConstantTripCount(loop);
+      if (!trips || body->size() != 1)
+        return std::nullopt;
+      part = {*body->begin() * *trips};
+    } else {
+      bool contributes = false;
+      op.walk([&](Operation *nested) {
+        if (contribution(nested))
+          contributes = true;
+      });
+      if (!contributes)
+        continue;
+      return std::nullopt;
+    }
+    if (!add(part))
+      return std::nullopt;
+  }
+  return totals;
 }
 
 Tally tallyBlock(Block &block, Contribution contribution, LoopRule rule) {
@@ -469,15 +532,32 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
   /// armed bytes, or the phase never (or too early) completes.
   void checkExpectBytes(BarrierExpectOp expect) {
     Value barrier = expect.getBarrier();
-    Tally tally = tallyBlock(
-        *expect->getBlock(),
-        [&](Operation *op) -> int64_t {
-          auto load = dyn_cast<TMALoadOp>(op);
-          if (!load || load.getBarrier() != barrier)
-            return 0;
-          return load.getSlot().getType().getBytes();
-        },
-        LoopRule::Repeat);
+    auto bytesOf = [&](Operation *op) -> int64_t {
+      auto load = dyn_cast<TMALoadOp>(op);
+      if (!load || load.getBarrier() != barrier)
+        return 0;
+      return load.getSlot().getType().getBytes();
+    };
+    Tally tally = tallyBlock(*expect->getBlock(), bytesOf, LoopRule::Repeat);
+    if (!tally.known() && isa<scf::IfOp, scf::IndexSwitchOp>(tally.hiddenBy)) {
+      // The paths disagree; when none of them brings the armed bytes,
+      // every path is wrong.
+      std::optional<std::set<int64_t>> totals =
+          possibleTotals(*expect->getBlock(), bytesOf);
+      if (totals && !totals->count(int64_t(expect.getBytes()))) {
+        std::string list;
+        llvm::raw_string_ostream os(list);
+        llvm::interleave(llvm::reverse(*totals), os, ", ");
+        auto diag = expect.emitOpError()
+                    << "expects " << expect.getBytes()
+                    << " bytes but no path brings that many: the TMA loads "
+                       "completing on this barrier bring ("
+                    << list << ") bytes, depending on the path";
+        diag.attachNote(tally.hiddenBy->getLoc()) << tally.why;
+        sawError = true;
+        return;
+      }
+    }
     if (!tally.known()) {
       tally.hiddenBy->emitRemark()
           << "cannot check the " << expect.getBytes()

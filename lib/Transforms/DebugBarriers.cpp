@@ -5,14 +5,31 @@
 // bounded by %globaltimer; when the budget (seconds, far beyond any healthy
 // wait) runs out, the thread reports the wait and traps:
 //
+//   %entered = activemask                  // the lanes entering the wait
 //   %start = nvvm.read.ptx.sreg.globaltimer
-//   scf.while {
-//     %ready = jfa.barrier_try_wait %b, %phase
-//     scf.condition(!%ready)
+//   scf.while (%done = false) {
+//     scf.condition(!vote.sync.all(%entered, %done)) %done
 //   } do {
-//     if (globaltimer - %start > budget)
-//       jfa.debug_trap "<kernel, wait location, barrier array> ..." (...)
+//     %done' = %done ? true : {
+//       %ready = jfa.barrier_try_wait %b, %phase
+//       if (!%ready && globaltimer - %start > budget)
+//         jfa.debug_trap "<kernel, wait location, barrier array> ..." (...)
+//       %ready }
 //   }
+//   nvvm.bar.warp.sync %entered
+//
+// The code after a wait assumes converged warps: a task barrier
+// (`bar.sync id, n`) is `barrier.sync.aligned`, as are wgmma and setmaxnreg,
+// and a half-warp at `bar.sync 1, 128` counts as the whole warp. A spin that
+// each lane leaves when its own probe succeeds lets the lanes of a warp
+// leave at different probes, and since the spin's other exit ends in a trap,
+// the loop has no post-dominator where ptxas would make the warp converge
+// again (and ptxas drops a bar.warp.sync after it as redundant). The barrier
+// before a TMA store then opened while half a warp had not written its share
+// of the staging slot, and the store sent stale rows: results changed, with
+// no error (issue 24, rowstats_sm90 on the H200). So a lane whose probe
+// succeeds stops probing and the warp leaves the loop only when a vote says
+// every lane that entered is done: all of them leave at the same iteration.
 //
 // Runs after jfa-lower-async-tasks (the waits are then where they execute)
 // and before jfa-convert-to-llvm, which lowers the two debug ops.
@@ -109,28 +126,53 @@ struct DebugBarriers : jfa::impl::JFADebugBarriersBase<DebugBarriers> {
         ", index %d, waiting for phase parity %d; block (%d, %d, %d), warp "
         "%d; trapping\n";
 
+    // The lanes that enter the wait together (see the header).
+    Value entered =
+        LLVM::InlineAsmOp::create(
+            b, loc, i32, ValueRange{}, "activemask.b32 $0;", "=r",
+            /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+            .getResult(0);
     Value start = NVVM::GlobalTimerOp::create(b, loc, i64);
     Value budget = arith::ConstantIntOp::create(
         b, loc, i64, int64_t(timeoutMs) * 1000 * 1000);
-    auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+    // A lane that sees the phase complete stops probing, and the warp leaves
+    // the loop only when every lane that entered has (a vote): all of them
+    // leave at the same iteration, converged.
+    Type i1 = b.getI1Type();
+    Value notYet = arith::ConstantIntOp::create(b, loc, i1, 0);
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{i1}, ValueRange{notYet});
     {
-      Block *before = b.createBlock(&loop.getBefore());
+      Block *before = b.createBlock(&loop.getBefore(), {}, {i1}, {loc});
       b.setInsertionPointToStart(before);
-      Value ready =
-          BarrierTryWaitOp::create(b, loc, wait.getBarrier(), wait.getPhase());
-      Value notReady = arith::XOrIOp::create(
-          b, loc, ready, arith::ConstantIntOp::create(b, loc, 1, 1));
-      scf::ConditionOp::create(b, loc, notReady, ValueRange{});
+      Value done = before->getArgument(0);
+      Value all = NVVM::VoteSyncOp::create(b, loc, i1, entered, done,
+                                           NVVM::VoteSyncKind::all);
+      Value more = arith::XOrIOp::create(
+          b, loc, all, arith::ConstantIntOp::create(b, loc, i1, 1));
+      scf::ConditionOp::create(b, loc, more, ValueRange{done});
     }
     {
-      Block *after = b.createBlock(&loop.getAfter());
+      Block *after = b.createBlock(&loop.getAfter(), {}, {i1}, {loc});
       b.setInsertionPointToStart(after);
+      Value done = after->getArgument(0);
+      auto ifDone = scf::IfOp::create(b, loc, TypeRange{i1}, done,
+                                      /*withElseRegion=*/true);
+      b.setInsertionPointToStart(ifDone.thenBlock());
+      scf::YieldOp::create(b, loc, done);
+      b.setInsertionPointToStart(ifDone.elseBlock());
+      Value ready =
+          BarrierTryWaitOp::create(b, loc, wait.getBarrier(), wait.getPhase());
       // Unsigned difference: correct across a wrap of the timer.
       Value now = NVVM::GlobalTimerOp::create(b, loc, i64);
       Value elapsed = arith::SubIOp::create(b, loc, now, start);
       Value late = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
                                          elapsed, budget);
-      auto ifLate = scf::IfOp::create(b, loc, late, /*withElse=*/false);
+      Value stuck = arith::AndIOp::create(
+          b, loc, late,
+          arith::XOrIOp::create(b, loc, ready,
+                                arith::ConstantIntOp::create(b, loc, i1, 1)));
+      auto ifLate = scf::IfOp::create(b, loc, stuck, /*withElse=*/false);
       b.setInsertionPointToStart(ifLate.thenBlock());
       Value warp =
           arith::DivUIOp::create(b, loc, ThreadIdOp::create(b, loc, i32),
@@ -142,9 +184,13 @@ struct DebugBarriers : jfa::impl::JFADebugBarriersBase<DebugBarriers> {
                                  ProgramIdOp::create(b, loc, Dim::z),
                                  warp};
       DebugTrapOp::create(b, loc, b.getStringAttr(format), args);
+      b.setInsertionPointAfter(ifLate);
+      scf::YieldOp::create(b, loc, ready);
       b.setInsertionPointToEnd(after);
-      scf::YieldOp::create(b, loc);
+      scf::YieldOp::create(b, loc, ifDone.getResult(0));
     }
+    b.setInsertionPointAfter(loop);
+    NVVM::SyncWarpOp::create(b, loc, entered);
     wait.erase();
   }
 };

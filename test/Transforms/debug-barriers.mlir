@@ -16,7 +16,9 @@ jfa.kernel @k(%n: i32) warps(4) {
   }
 }
 
-// Each wait becomes a bounded spin of single probes; the report names the
+// Each wait becomes a bounded spin of single probes that the lanes that
+// entered it leave together, when a vote says all are done (the code after
+// a wait may hold .aligned instructions; issue 24); the report names the
 // kernel, the wait's location (14:5), the barrier array's allocation (6:11)
 // and index, the phase, the CTA and the warp.
 // CHECK-LABEL: jfa.kernel @k
@@ -24,26 +26,38 @@ jfa.kernel @k(%n: i32) warps(4) {
 // CHECK: %[[S:[0-9]+]] = arith.remui
 // CHECK: %[[PHASE:[0-9]+]] = arith.andi
 // CHECK: %[[B:[0-9]+]] = jfa.barrier %[[BARS]][%[[S]]]
+// CHECK: %[[ENTERED:[0-9]+]] = llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r"  : () -> i32
 // CHECK: %[[START:[0-9]+]] = nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK: %[[BUDGET:[0-9a-z_]+]] = arith.constant 4000000000 : i64
-// CHECK: scf.while : () -> () {
-// CHECK:   %[[READY:[0-9]+]] = jfa.barrier_try_wait %[[B]], %[[PHASE]]
-// CHECK:   %[[NOT:[0-9]+]] = arith.xori %[[READY]], %true
-// CHECK:   scf.condition(%[[NOT]])
+// CHECK: %[[FALSE:.*]] = arith.constant false
+// CHECK: scf.while (%[[D0:.*]] = %[[FALSE]]) : (i1) -> i1 {
+// CHECK:   %[[ALL:[0-9]+]] = nvvm.vote.sync  all %[[ENTERED]], %[[D0]] -> i1
+// CHECK:   %[[MORE:[0-9]+]] = arith.xori %[[ALL]], %true
+// CHECK:   scf.condition(%[[MORE]]) %[[D0]] : i1
 // CHECK: } do {
-// CHECK:   %[[NOW:[0-9]+]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK:   %[[ELAPSED:[0-9]+]] = arith.subi %[[NOW]], %[[START]] : i64
-// CHECK:   %[[LATE:[0-9]+]] = arith.cmpi ugt, %[[ELAPSED]], %[[BUDGET]] : i64
-// CHECK:   scf.if %[[LATE]] {
-// CHECK:     %[[TID:[0-9]+]] = jfa.thread_id
-// CHECK:     %[[WARP:[0-9]+]] = arith.divui %[[TID]], %c32
-// CHECK:     %[[X:[0-9]+]] = jfa.program_id x
-// CHECK:     %[[Y:[0-9]+]] = jfa.program_id y
-// CHECK:     %[[Z:[0-9]+]] = jfa.program_id z
-// CHECK:     jfa.debug_trap "jfa: kernel k: barrier wait at {{.*}}debug-barriers.mlir:14:5 timed out after 4000 ms: barrier array allocated at {{.*}}debug-barriers.mlir:6:11, index %d, waiting for phase parity %d; block (%d, %d, %d), warp %d; trapping\0A"(%[[S]], %[[PHASE]], %[[X]], %[[Y]], %[[Z]], %[[WARP]] : i32, i32, i32, i32, i32, i32)
+// CHECK: ^bb0(%[[D:.*]]: i1):
+// CHECK:   %[[NEXT:[0-9]+]] = scf.if %[[D]] -> (i1) {
+// CHECK:     scf.yield %[[D]] : i1
+// CHECK:   } else {
+// CHECK:     %[[READY:[0-9]+]] = jfa.barrier_try_wait %[[B]], %[[PHASE]]
+// CHECK:     %[[NOW:[0-9]+]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK:     %[[ELAPSED:[0-9]+]] = arith.subi %[[NOW]], %[[START]] : i64
+// CHECK:     %[[LATE:[0-9]+]] = arith.cmpi ugt, %[[ELAPSED]], %[[BUDGET]] : i64
+// CHECK:     %[[NOT:[0-9]+]] = arith.xori %[[READY]], %true
+// CHECK:     %[[STUCK:[0-9]+]] = arith.andi %[[LATE]], %[[NOT]] : i1
+// CHECK:     scf.if %[[STUCK]] {
+// CHECK:       %[[TID:[0-9]+]] = jfa.thread_id
+// CHECK:       %[[WARP:[0-9]+]] = arith.divui %[[TID]], %c32
+// CHECK:       %[[X:[0-9]+]] = jfa.program_id x
+// CHECK:       %[[Y:[0-9]+]] = jfa.program_id y
+// CHECK:       %[[Z:[0-9]+]] = jfa.program_id z
+// CHECK:       jfa.debug_trap "jfa: kernel k: barrier wait at {{.*}}debug-barriers.mlir:14:5 timed out after 4000 ms: barrier array allocated at {{.*}}debug-barriers.mlir:6:11, index %d, waiting for phase parity %d; block (%d, %d, %d), warp %d; trapping\0A"(%[[S]], %[[PHASE]], %[[X]], %[[Y]], %[[Z]], %[[WARP]] : i32, i32, i32, i32, i32, i32)
+// CHECK:     }
+// CHECK:     scf.yield %[[READY]] : i1
 // CHECK:   }
-// CHECK:   scf.yield
+// CHECK:   scf.yield %[[NEXT]] : i1
 // CHECK: }
+// CHECK-NEXT: nvvm.bar.warp.sync %[[ENTERED]] : i32
 // CHECK-NEXT: jfa.barrier_arrive %[[B]]
 // CHECK-NOT: jfa.barrier_wait
 

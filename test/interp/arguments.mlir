@@ -13,10 +13,10 @@
 // RUN: jfa-interp %s --arch sm_90a --grid 2,1,1 %t.bf16.npy i32:1 f32:2
 
 // COUNT: error: jfa-interp: @args takes 3 arguments; 1 were given
-// FILE: error: argument 0 (%a: !jfa.tma<64x64xbf16, swizzle 128>): cannot open '{{.*}}missing.npy'
+// FILE: error: argument 0 (%a: !jfa.tma<64x64xbf16, swizzle 128>): '{{.*}}missing.npy': cannot read it: {{.*}}o such file or directory
 // DTYPE: error: argument 0 (%a: !jfa.tma<64x64xbf16, swizzle 128>): '{{.*}}f32.npy' holds dtype '<f4'; this parameter needs <u2 (bf16 as raw 16-bit words)
 // SCALAR: error: argument 1 (%n: i32): expected 'i32:VALUE', got 'f32:1'
-// NUMBER: error: argument 1 (%n: i32): 'x' is not a number
+// NUMBER: error: argument 1 (%n: i32): 'x' is not a decimal integer
 // STRIDE: error: argument 0 (%a: !jfa.tma<64x64xbf16, swizzle 128>): TMA needs row strides that are multiples of 16 bytes; the rows of '{{.*}}narrow.npy' are 120 bytes
 // ARCH: jfa-interp: error: unknown --arch 'sm_80'; known targets: sm_90a, sm_100a
 // GRID: jfa-interp: error: --grid '2,0': each dimension must be a positive integer

@@ -9,6 +9,7 @@
 // interpreter does not model. See docs/INTERPRETER.md.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/FileIO.h"
 #include "compiler/Pipeline.h"
 #include "lib/Interpreter/Interpreter.h"
 #include "lib/Transforms/Passes.h"
@@ -20,6 +21,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -41,6 +43,12 @@ static cl::opt<std::string>
                cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("one line per CTA"),
                              cl::cat(category));
+static cl::opt<uint64_t> maxCtas(
+    "max-ctas",
+    cl::desc("refuse grids of more CTAs than this (default 100000: the "
+             "interpreter runs about 10000 empty CTAs a second, real kernels "
+             "far fewer)"),
+    cl::init(100000), cl::cat(category));
 
 static int fail(const Twine &message) {
   llvm::errs() << "jfa-interp: error: " << message << "\n";
@@ -59,32 +67,51 @@ int main(int argc, char **argv) {
   std::string inputFile = positional.front();
   jfa::interp::RunOptions options;
   if (arch.empty())
-    return fail("give the target with --arch (" + jfa::knownTargetNames() +
-                ")");
+    return fail(
+        arch.getNumOccurrences()
+            ? "--arch is empty; known targets: " + jfa::knownTargetNames()
+            : "give the target with --arch (" + jfa::knownTargetNames() + ")");
   std::optional<jfa::Target> target = jfa::lookupTarget(arch);
   if (!target)
     return fail("unknown --arch '" + arch +
                 "'; known targets: " + jfa::knownTargetNames());
   {
+    // The hardware's limits: 2^31 - 1 CTAs in x, 65535 in y and z.
     SmallVector<StringRef, 3> parts;
     StringRef(grid).split(parts, ',');
     if (parts.size() > 3)
       return fail("--grid '" + grid + "' has more than three dimensions");
+    const char *names[] = {"x", "y", "z"};
+    const uint64_t limits[] = {(uint64_t(1) << 31) - 1, 65535, 65535};
+    uint64_t total = 1;
     for (auto [i, part] : llvm::enumerate(parts)) {
-      int64_t n;
-      if (part.trim().getAsInteger(10, n) || n < 1)
+      StringRef digits = part.trim();
+      uint64_t n;
+      if (digits.empty() || !llvm::all_of(digits, llvm::isDigit) ||
+          digits.getAsInteger(10, n) || n < 1)
         return fail("--grid '" + grid +
                     "': each dimension must be a positive integer");
-      options.grid[i] = n;
+      if (n > limits[i])
+        return fail("--grid '" + grid + "': " + names[i] + " is " + digits +
+                    "; the hardware's limit is " + Twine(limits[i]));
+      options.grid[i] = int64_t(n);
+      total *= n;
     }
+    if (total > maxCtas)
+      return fail("--grid '" + grid + "' is " + Twine(total) +
+                  " CTAs, over the limit of " + Twine(uint64_t(maxCtas)) +
+                  ": jfa-interp runs about 10000 empty CTAs a second and "
+                  "real kernels far fewer, so this would take at least " +
+                  Twine(total / 10000 / 60) +
+                  " minutes; raise the limit with --max-ctas=N");
   }
   options.args.assign(positional.begin() + 1, positional.end());
   options.verbose = verbose;
 
   std::string error;
-  auto buffer = openInputFile(inputFile, &error);
+  auto buffer = jfa::readInputFile(inputFile, error);
   if (!buffer)
-    return fail("cannot read " + inputFile + ": " + error);
+    return fail(error);
 
   DialectRegistry registry;
   jfa::registerDialects(registry);

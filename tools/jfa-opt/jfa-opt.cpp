@@ -1,13 +1,52 @@
-//===- jfa-opt.cpp - mlir-opt with the JFA dialect and passes
-//---------------===//
+//===- jfa-opt.cpp - mlir-opt with the JFA dialect and passes -------------===//
+//
+// mlir-opt's driver, with the input read and the output written through
+// compiler/FileIO: a directory, an endless file or a full disk is one line
+// naming the file, and a failed write leaves no partial output.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/FileIO.h"
 #include "compiler/Pipeline.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   mlir::DialectRegistry registry;
   jfa::registerDialects(registry);
   jfa::registerPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "JFA optimizer driver\n", registry));
+  auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
+      argc, argv, "JFA optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFile, outputFile, registry));
+
+  auto fail = [](const std::string &message) {
+    llvm::WithColor::error(llvm::errs(), "jfa-opt") << message << "\n";
+    return 1;
+  };
+  std::string error;
+  if (!jfa::checkOutputFile(outputFile, error))
+    return fail(error);
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      jfa::readInputFile(inputFile, error);
+  if (!input)
+    return fail(error);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (mlir::failed(mlir::MlirOptMain(os, std::move(input), registry, config))) {
+    // What the inputs that did succeed (-split-input-file) printed still
+    // goes to standard output, as mlir-opt's does.
+    if (outputFile == "-")
+      jfa::writeOutputFile("-", text, error);
+    return 1;
+  }
+  if (!jfa::writeOutputFile(outputFile, text, error))
+    return fail(error);
+  return 0;
 }

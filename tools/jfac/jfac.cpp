@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "JFA/JFAOps.h"
+#include "compiler/FileIO.h"
 #include "compiler/Pipeline.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -82,13 +83,10 @@ int fail(const llvm::Twine &message) {
 
 bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
   std::string error;
-  auto out = openOutputFile(path, &error);
-  if (!out) {
-    fail("cannot write " + path + ": " + error);
+  if (!jfa::writeOutputFile(path, contents, error)) {
+    fail(error);
     return false;
   }
-  out->os() << contents;
-  out->keep();
   return true;
 }
 
@@ -109,11 +107,8 @@ std::string defaultOutput() {
 }
 /// The target a kernel file declares on its first line
 /// (`// jfa-targets: sm_90a`), when it declares exactly one.
-std::string declaredTarget(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return "";
-  llvm::StringRef first = (*buffer)->getBuffer().split('\n').first.trim();
+std::string declaredTarget(const llvm::MemoryBuffer &buffer) {
+  llvm::StringRef first = buffer.getBuffer().split('\n').first.trim();
   if (!first.consume_front("// jfa-targets:"))
     return "";
   llvm::SmallVector<llvm::StringRef> targets;
@@ -223,8 +218,17 @@ int main(int argc, char **argv) {
                                    &llvm::errs()))
     return 1;
 
+  // The input is read first: its first line may name the target.
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      jfa::readInputFile(inputFile, error);
+  if (!buffer)
+    return fail(error);
+
+  if (arch.getNumOccurrences() && arch.empty())
+    return fail("--arch is empty; known targets: " + jfa::knownTargetNames());
   if (arch.empty()) {
-    std::string declared = declaredTarget(inputFile);
+    std::string declared = declaredTarget(*buffer);
     arch = declared.empty() ? "sm_100a" : declared;
   }
   std::optional<jfa::Target> target = jfa::lookupTarget(arch);
@@ -243,20 +247,27 @@ int main(int argc, char **argv) {
   options.debugBarriers = debugBarriers;
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
 
-  // Fail early, before any work, if ptxas will be needed and is missing.
+  // The metadata goes beside a cubin unless the cubin goes to a device
+  // (-o /dev/null) and no --metadata is given.
+  std::string metaPath;
+  if (emit == Emit::Cubin)
+    metaPath = !metadataFile.empty()        ? std::string(metadataFile)
+               : jfa::isSpecialFile(output) ? ""
+                                            : output + ".meta";
+
+  // Fail early, before any work: outputs that cannot be written, a missing
+  // ptxas.
+  if (!jfa::checkOutputFile(output, error))
+    return fail(error);
   if (emit == Emit::Cubin) {
     if (output == "-")
       return fail("a cubin cannot be written to standard output; give -o "
                   "<file>");
-    std::string error;
+    if (!metaPath.empty() && !jfa::checkOutputFile(metaPath, error))
+      return fail(error);
     if (jfa::findPtxas(options, error).empty())
       return fail(error);
   }
-
-  std::string error;
-  auto buffer = openInputFile(inputFile, &error);
-  if (!buffer)
-    return fail("cannot read " + inputFile + ": " + error);
 
   DialectRegistry registry;
   jfa::registerDialects(registry);
@@ -294,18 +305,37 @@ int main(int argc, char **argv) {
   if (emit == Emit::PTX)
     return writeFile(output, ptx) ? 0 : 1;
 
+  // ptxas writes a temporary cubin; the cubin and its metadata are then
+  // written together, or neither.
   std::string log;
-  if (failed(jfa::runPtxas(ptx, output, options, log, error))) {
+  llvm::SmallString<128> cubinTemp;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("jfa", "cubin", cubinTemp))
+    return fail("cannot create a temporary file for ptxas: " + ec.message());
+  if (failed(jfa::runPtxas(ptx, std::string(cubinTemp), options, log, error))) {
+    llvm::sys::fs::remove(cubinTemp);
     llvm::errs() << log;
     return fail(error);
   }
-  std::string metaPath = metadataFile.empty() ? output + ".meta" : metadataFile;
-  if (!writeFile(metaPath, metadata))
-    return 1;
+  auto cubin = llvm::MemoryBuffer::getFile(cubinTemp, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  llvm::sys::fs::remove(cubinTemp);
+  if (!cubin)
+    return fail("cannot read ptxas's output: " + cubin.getError().message());
+  std::vector<std::pair<std::string, std::string>> files = {
+      {output, (*cubin)->getBuffer().str()}};
+  if (!metaPath.empty())
+    files.emplace_back(metaPath, metadata);
+  if (!jfa::writeOutputFiles(files, error))
+    return fail(error);
   warnAboutSpills(log, budgets);
   if (!quiet) {
-    llvm::outs() << "jfac: wrote " << output << " (" << target->chip << ") and "
-                 << metaPath << "\n";
+    llvm::outs() << "jfac: wrote " << output << " (" << target->chip << ")";
+    if (metaPath.empty())
+      llvm::outs() << " and no metadata (the output is not a regular file; "
+                      "give --metadata=FILE)\n";
+    else
+      llvm::outs() << " and " << metaPath << "\n";
     // ptxas -v: registers, shared memory, spills per kernel.
     llvm::outs() << log;
     if (!budgets.empty())
