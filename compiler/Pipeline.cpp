@@ -58,6 +58,19 @@ void registerDialects(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
+void buildFrontEndPipeline(OpPassManager &pm, ArrayRef<std::string> params) {
+  JFASpecializeOptions options;
+  options.params = llvm::to_vector(params);
+  pm.addPass(createJFASpecialize(options));
+  pm.addPass(createJFAReplicateTasks());
+}
+
+LogicalResult specialize(ModuleOp module, ArrayRef<std::string> params) {
+  PassManager pm(module.getContext());
+  buildFrontEndPipeline(pm, params);
+  return pm.run(module);
+}
+
 void buildLoweringPipeline(OpPassManager &pm, const Target *target,
                            bool debugBarriers) {
   if (target)
@@ -89,6 +102,9 @@ struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
   Option<std::string> arch{*this, "arch",
                            llvm::cl::desc("Check the ops against this target "
                                           "(sm_90a, sm_100a) first")};
+  ListOption<std::string> params{
+      *this, "params",
+      llvm::cl::desc("NAME=VALUE for the kernel's compile-time parameters")};
 };
 } // namespace
 
@@ -110,6 +126,7 @@ void registerPasses() {
       "`--jfa-lower-to-llvm=arch=sm_90a` checks the ops against a target "
       "first, as jfac does",
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        buildFrontEndPipeline(pm, options.params);
         std::optional<Target> target;
         if (!options.arch.empty())
           target = lookupTarget(options.arch);

@@ -36,6 +36,17 @@ void registerDialects(mlir::DialectRegistry &registry);
 /// `jfa-lower-to-llvm` pipeline.
 void registerPasses();
 
+/// What runs on a kernel as written before anything looks at it: its
+/// compile-time parameters fixed (`params`, NAME=VALUE each; the rest take
+/// their defaults) and the branches on them folded, replicated tasks
+/// expanded. jfac, jfa-interp and jfa-lower-to-llvm all start with it.
+void buildFrontEndPipeline(mlir::OpPassManager &pm,
+                           llvm::ArrayRef<std::string> params);
+
+/// Runs the front-end pipeline on `module`. Diagnostics go to the context.
+mlir::LogicalResult specialize(mlir::ModuleOp module,
+                               llvm::ArrayRef<std::string> params);
+
 /// The JFA -> LLVM/NVVM dialect pipeline; with a target, it first rejects
 /// ops the target lacks. With `debugBarriers`, barrier waits are bounded.
 void buildLoweringPipeline(mlir::OpPassManager &pm, const Target *target,

@@ -35,9 +35,20 @@ for k in "${kernels[@]}"; do
     *sm100*) archs=(sm_100a) ;;
     *) archs=(sm_90a sm_100a) ;;
   esac
+  # One cubin per declared variant (`// jfa-variants:`, see
+  # scripts/kernel_variants.py); the metadata records each one's values.
+  mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")
   for arch in "${archs[@]}"; do
-    "$build/bin/jfac" compile "$k" --arch "$arch" -o "$out/kernels/${name}_$arch.cubin" --quiet
-    echo "build-package: $out/kernels/${name}_$arch.cubin"
+    for variant in "${variants[@]}"; do
+      params=() suffix=
+      for pair in $variant; do
+        params+=(-P "$pair")
+        suffix+=".$pair"
+      done
+      cubin=$out/kernels/${name}_$arch$suffix.cubin
+      "$build/bin/jfac" compile "$k" --arch "$arch" "${params[@]}" -o "$cubin" --quiet
+      echo "build-package: $cubin"
+    done
   done
 done
 

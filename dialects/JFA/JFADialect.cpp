@@ -25,6 +25,20 @@ void JFADialect::initialize() {
 LogicalResult JFADialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attribute) {
   StringAttr name = attribute.getName();
+  // The compile-time parameter values jfa-specialize chose (the metadata
+  // records them).
+  if (name.getValue() == "jfa.params") {
+    if (!isa<KernelOp>(op))
+      return op->emitError() << "'jfa.params' belongs on a jfa.kernel";
+    auto params = dyn_cast<DictionaryAttr>(attribute.getValue());
+    if (!params || !llvm::all_of(params, [](NamedAttribute param) {
+          return isa<IntegerAttr, FloatAttr>(param.getValue());
+        }))
+      return op->emitError() << "'jfa.params' must be a dictionary of "
+                                "integers and floats, got "
+                             << attribute.getValue();
+    return success();
+  }
   if (name != getSharedBytesAttrHelper().getName() &&
       name != getEntryRegistersAttrHelper().getName())
     return op->emitError() << "unknown JFA attribute '" << name.getValue()

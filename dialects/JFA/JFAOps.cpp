@@ -223,11 +223,11 @@ LogicalResult AsyncTasksOp::verifyRegions() {
     if (!task)
       return op.emitOpError() << "cannot appear directly in jfa.async_tasks; "
                                  "put it inside a jfa.task";
-    ++numTasks;
+    numTasks += task.getNumReplicas();
     if (task.getIsDefault())
       ++defaults;
     else
-      claimed += task.getNumWarps().value_or(0);
+      claimed += task.getNumWarps().value_or(0) * task.getNumReplicas();
   }
   if (numTasks == 0)
     return emitOpError() << "needs at least one jfa.task";
@@ -246,8 +246,10 @@ LogicalResult AsyncTasksOp::verifyRegions() {
   auto layout = computeTaskLayout(*this);
   if (failed(layout))
     return emitOpError() << "cannot lay out tasks";
-  if (layout->size() > 15)
-    return emitOpError() << "at most 15 tasks (one named barrier each)";
+  if (numTasks > 15)
+    return emitOpError() << "at most 15 tasks, replicas counted (one named "
+                            "barrier each); got "
+                         << numTasks;
   int64_t budget = 0;
   auto taskOps = llvm::to_vector(getBody().front().getOps<TaskOp>());
   for (auto [task, info] : llvm::zip(taskOps, *layout)) {
@@ -259,7 +261,7 @@ LogicalResult AsyncTasksOp::verifyRegions() {
              << info.firstWarp << ", " << info.firstWarp + info.numWarps
              << "); setmaxnreg needs whole warpgroups (4 warps starting at a "
                 "multiple of 4)";
-    budget += int64_t(*info.registers) * info.numThreads();
+    budget += int64_t(*info.registers) * info.numThreads() * info.replicas;
   }
   if (budget > kRegistersPerSM)
     return emitOpError() << "register budgets add up to " << budget
@@ -269,6 +271,13 @@ LogicalResult AsyncTasksOp::verifyRegions() {
 }
 
 LogicalResult TaskOp::verify() {
+  if (auto replicas = getReplicas()) {
+    if (getIsDefault())
+      return emitOpError() << "the default task takes the remaining warps and "
+                              "cannot be replicated; give it warps(N)";
+    if (*replicas < 1)
+      return emitOpError() << "replicas must be positive, got " << *replicas;
+  }
   if (getIsDefault() && getNumWarps())
     return emitOpError() << "the default task takes the remaining warps; "
                             "drop warps("
@@ -282,6 +291,84 @@ LogicalResult TaskOp::verify() {
       return emitOpError() << "registers(" << *regs
                            << ") is not a valid setmaxnreg budget: it must be "
                               "a multiple of 8 in [24, 256]";
+  }
+  return success();
+}
+
+LogicalResult ReplicaIdOp::verify() {
+  if (!(*this)->getParentOfType<TaskOp>())
+    return emitOpError() << "must be inside a jfa.task";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ParamOp
+//===----------------------------------------------------------------------===//
+
+// jfa.param "name" = 128 : i32   (the default's type is the parameter's)
+// jfa.param "name" : i1          (no default)
+ParseResult ParamOp::parse(OpAsmParser &parser, OperationState &result) {
+  std::string name;
+  if (parser.parseString(&name))
+    return failure();
+  result.addAttribute(getParamNameAttrName(result.name),
+                      parser.getBuilder().getStringAttr(name));
+  Type type;
+  if (succeeded(parser.parseOptionalEqual())) {
+    SMLoc loc = parser.getCurrentLocation();
+    Attribute value;
+    if (parser.parseAttribute(value))
+      return failure();
+    auto typed = dyn_cast<TypedAttr>(value);
+    if (!isa_and_nonnull<IntegerAttr, FloatAttr>(typed))
+      return parser.emitError(loc) << "the default of a jfa.param is an "
+                                      "integer or float literal with its "
+                                      "type, e.g. `= 128 : i32`";
+    result.addAttribute(getDefaultValueAttrName(result.name), typed);
+    type = typed.getType();
+  } else if (parser.parseColonType(type)) {
+    return failure();
+  }
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  result.addTypes(type);
+  return success();
+}
+
+void ParamOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printString(getParamName());
+  if (auto value = getDefaultValueAttr()) {
+    p << " = ";
+    p.printAttribute(value);
+  } else {
+    p << " : " << getType();
+  }
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getParamNameAttrName(), getDefaultValueAttrName()});
+}
+
+LogicalResult ParamOp::verify() {
+  StringRef name = getParamName();
+  auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      !llvm::all_of(name, isIdentifierChar))
+    return emitOpError() << "parameter name '" << name
+                         << "' is not an identifier (letters, digits and _, "
+                            "not starting with a digit)";
+  if (auto value = getDefaultValueAttr()) {
+    if (!isa<IntegerAttr, FloatAttr>(value))
+      return emitOpError() << "default must be an integer or float literal";
+    if (value.getType() != getType())
+      return emitOpError() << "default has type " << value.getType()
+                           << " but the parameter is " << getType();
+  }
+  for (auto other : (*this)->getBlock()->getOps<ParamOp>()) {
+    if (other == *this)
+      break;
+    if (other.getParamName() == name)
+      return emitOpError() << "parameter '" << name
+                           << "' is declared twice in this kernel";
   }
   return success();
 }

@@ -4,6 +4,7 @@
 
 include "JFA/JFADialect.td"
 include "JFA/JFATypes.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
@@ -136,12 +137,57 @@ def JFA_TaskOp : JFA_Op<"task", [HasParent<"AsyncTasksOp">, SingleBlock,
   }];
   let arguments = (ins UnitAttr:$is_default,
                        OptionalAttr<I32Attr>:$num_warps,
+                       OptionalAttr<I32Attr>:$replicas,
                        OptionalAttr<I32Attr>:$registers);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     (`default` $is_default^)? (`warps` `(` $num_warps^ `)`)?
+    (`replicas` `(` $replicas^ `)`)?
     (`registers` `(` $registers^ `)`)? attr-dict-with-keyword $body
   }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// How many copies of this task run side by side (1 unless replicated).
+    int64_t getNumReplicas() { return getReplicas().value_or(1); }
+  }];
+}
+
+def JFA_ReplicaIdOp : JFA_Op<"replica_id", [Pure]> {
+  let summary = "which copy of a replicated task this is, a compile-time constant";
+  let description = [{
+    ```mlir
+    jfa.task warps(4) replicas(2) registers(240) {
+      %g = jfa.replica_id : i32     // 0 in warps 0-3, 1 in warps 4-7
+      ...
+    }
+    ```
+    `jfa-replicate-tasks` clones a `replicas(N)` task N times (each copy
+    on its own warps, with its own named barrier and register budget) and
+    replaces `jfa.replica_id` by the copy's index. In a task that is not
+    replicated it is 0.
+  }];
+  let results = (outs AnySignlessIntegerOrIndex:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def JFA_ParamOp : JFA_Op<"param", [HasParent<"KernelOp">, Pure]> {
+  let summary = "a compile-time parameter of the kernel";
+  let description = [{
+    ```mlir
+    %head_dim = jfa.param "head_dim" = 128 : i32   // with a default
+    %causal = jfa.param "causal" : i1              // must be given
+    ```
+    A value fixed when the kernel is compiled: `jfac compile k.mlir
+    -P head_dim=64 -P causal=1` (or `jfa-specialize{params=...}`) replaces
+    each `jfa.param` by a constant before any other pass runs, so branches
+    on it fold away. A parameter without a default must be given. Integer
+    (i1 takes 0/1/true/false), index and float types.
+  }];
+  let arguments = (ins StrAttr:$param_name,
+                       OptionalAttr<TypedAttrInterface>:$default_value);
+  let results = (outs AnyTypeOf<[AnySignlessIntegerOrIndex, AnyFloat]>:$result);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 

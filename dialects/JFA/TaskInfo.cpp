@@ -15,7 +15,7 @@ FailureOr<SmallVector<TaskInfo>> computeTaskLayout(AsyncTasksOp tasks) {
     if (task.getIsDefault())
       ++defaults;
     else if (task.getNumWarps())
-      claimed += *task.getNumWarps();
+      claimed += *task.getNumWarps() * task.getNumReplicas();
   }
   if (defaults > 1 || claimed > totalWarps ||
       (defaults == 0 && claimed != totalWarps) ||
@@ -33,7 +33,8 @@ FailureOr<SmallVector<TaskInfo>> computeTaskLayout(AsyncTasksOp tasks) {
     info.index = layout.size();
     if (auto regs = task.getRegisters())
       info.registers = int32_t(*regs);
-    nextWarp += info.numWarps;
+    info.replicas = task.getNumReplicas();
+    nextWarp += info.numWarps * info.replicas;
     layout.push_back(info);
   }
   return layout;

@@ -14,6 +14,9 @@ struct TaskInfo {
   /// Index among the kernel's tasks, -1 for the whole CTA.
   int64_t index = -1;
   std::optional<int32_t> registers;
+  /// Copies of a `replicas(N)` task not yet expanded by jfa-replicate-tasks;
+  /// firstWarp/numWarps describe the first copy, the others follow it.
+  int64_t replicas = 1;
 
   int64_t firstThread() const { return firstWarp * 32; }
   int64_t numThreads() const { return numWarps * 32; }

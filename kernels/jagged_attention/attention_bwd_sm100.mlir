@@ -1,4 +1,5 @@
 // jfa-targets: sm_100a
+// jfa-variants: head_dim=64,128 causal=0,1
 // Jagged (variable-length) flash attention backward for sm_100a, with the
 // contract, work units and persistent schedule of attention_bwd_sm90.mlir
 // (kernels/jagged_attention/README.md), the accumulators in tensor memory:
@@ -32,10 +33,13 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %dq_accum: !jfa.ptr<f32>,
                                 %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
                                 %offsets: !jfa.ptr<i32>,
-                                %batch: i32, %heads: i32, %head_dim: i32,
+                                %batch: i32, %heads: i32,
                                 %tokens: i32, %stride: i32, %k_tiles: i32,
-                                %causal: i32, %scale_log2: f32,
-                                %scale: f32) warps(6) {
+                                %scale_log2: f32, %scale: f32) warps(6) {
+  // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
+  // -P causal=1; the branches on them fold away.
+  %head_dim = jfa.param "head_dim" = 128 : i32
+  %is_causal = jfa.param "causal" = false
   // K, V: chunk c (64 columns of D) in slot c. Q: stage s, chunk c in slot
   // 2s + c. dO: chunk c in slot c (one stage).
   %k_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
@@ -87,7 +91,6 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // Units (sequence, head, k tile), k tiles innermost.
   %units = arith.muli %seqs_heads, %k_tiles : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %k_lo = jfa.slot %k_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %k_hi = jfa.slot %k_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %v_lo = jfa.slot %v_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32

@@ -1,4 +1,5 @@
 // jfa-targets: sm_90a
+// jfa-variants: head_dim=64,128 causal=0,1
 // Jagged (variable-length) flash attention backward for sm_90a, FA3's
 // pattern (kernels/jagged_attention/README.md has the contract):
 //
@@ -13,7 +14,7 @@
 //
 // Warp specialization: a producer warpgroup loads the unit's K and V once
 // and streams 64-row tiles of Q and dO through a 2-stage ring with TMA. Two
-// MMA warpgroups, one task each, own 64 keys of the tile: they keep dK and
+// MMA warpgroups (one task written once, replicas(2)) own 64 keys each: they keep dK and
 // dV for those keys in registers over the whole unit, and for each q tile
 // compute S and dP with wgmma from shared memory, P and dS in registers,
 // then dV += P^T dO and dK += dS^T Q with P and dS stored to shared memory
@@ -35,10 +36,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
                                %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
                                %offsets: !jfa.ptr<i32>,
-                               %batch: i32, %heads: i32, %head_dim: i32,
+                               %batch: i32, %heads: i32,
                                %tokens: i32, %stride: i32, %k_tiles: i32,
-                               %causal: i32, %scale_log2: f32,
-                               %scale: f32) warps(12) {
+                               %scale_log2: f32, %scale: f32) warps(12) {
+  // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
+  // -P causal=1; the branches on them fold away.
+  %head_dim = jfa.param "head_dim" = 128 : i32
+  %is_causal = jfa.param "causal" = false
   // K, V: half g (keys [64g, 64g + 64) of the tile), chunk c in slot 2g + c.
   %k_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
   %v_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
@@ -73,15 +77,14 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // Units (sequence, head, k tile), k tiles innermost.
   %units = arith.muli %seqs_heads, %k_tiles : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %kv_full0 = jfa.barrier %kv_full[%c0] : !jfa.mbarriers<1>, i32
   %kv_empty0 = jfa.barrier %kv_empty[%c0] : !jfa.mbarriers<1>, i32
 
   jfa.async_tasks {
-    // MMA warpgroup 0 (warps 0-3): keys [0, 64) of the tile.
-    jfa.task warps(4) registers(240) {
-      %g = arith.constant 0 : i32
-      // @mma-body-begin
+    // The two MMA warpgroups (warps 0-3 and 4-7): warpgroup g owns keys
+    // [64g, 64g + 64) of the tile.
+    jfa.task warps(4) replicas(2) registers(240) {
+      %g = jfa.replica_id : i32
       %zero = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
       %zero_rows = arith.constant dense<0.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %log2e = arith.constant dense<1.44269504> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -289,223 +292,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       }
       // The last adds must have read their slots before the CTA exits.
       jfa.tma_store_wait pending(0)
-      // @mma-body-end
     }
-    // MMA warpgroup 1 (warps 4-7): keys [64, 128) of the tile. The body is
-    // warpgroup 0's, text for text (test/kernels/bwd-bodies.test checks).
-    jfa.task warps(4) registers(240) {
-      %g = arith.constant 1 : i32
-      // @mma-body-begin
-      %zero = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
-      %zero_rows = arith.constant dense<0.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %log2e = arith.constant dense<1.44269504> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %scale_t = tensor.splat %scale_log2 : tensor<64x64xf32, #jfa.wgmma_acc>
-      %ds_scale = tensor.splat %scale : tensor<64x64xf32, #jfa.wgmma_acc>
-      %true = arith.constant true
-      %not_causal = arith.xori %is_causal, %true : i1
-      %g1 = arith.addi %g, %g : i32
-      %g2 = arith.addi %g1, %c1 : i32
-      %k_lo = jfa.slot %k_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %k_hi = jfa.slot %k_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %v_lo = jfa.slot %v_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %v_hi = jfa.slot %v_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %k_lo_t = jfa.transpose %k_lo : !jfa.slot<64x64xbf16, swizzle 128>
-      %k_hi_t = jfa.transpose %k_hi : !jfa.slot<64x64xbf16, swizzle 128>
-      %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32, swizzle 128>, i32
-      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32, swizzle 128>, i32
-      %ds_slot = jfa.slot %ds_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
-      %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
-      %key_off = arith.muli %g, %c64 : i32
-
-      %counts:2 = scf.for %u = %pid to %units step %grid
-          iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
-        %sh = arith.divui %u, %k_tiles : i32
-        %kt = arith.remui %u, %k_tiles : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %k0 = arith.muli %kt, %c128 : i32
-        %live = arith.cmpi slt, %k0, %len : i32
-        %next:2 = scf.if %live -> (i32, i32) {
-          // q tiles [first, last): from the diagonal under causal.
-          %q_up = arith.addi %len, %c63 : i32
-          %q_last = arith.divui %q_up, %c64 : i32
-          %diag = arith.divui %k0, %c64 : i32
-          %q_first = arith.select %is_causal, %diag, %c0 : i32
-          %col0 = arith.muli %h, %head_dim : i32
-          %col1 = arith.addi %col0, %c64 : i32
-          %my_k0 = arith.addi %k0, %key_off : i32
-          %my_k_end = arith.addi %my_k0, %c64 : i32
-          %keys_past = arith.cmpi sgt, %my_k_end, %len : i32
-          %head_rows = arith.muli %h, %tokens : i32
-          %row_base = arith.addi %head_rows, %start : i32
-
-          %kv_phase = arith.andi %unit_n, %c1 : i32
-          jfa.barrier_wait %kv_full0, %kv_phase
-          %acc:4 = scf.for %i = %q_first to %q_last step %c1
-              iter_args(%dv0 = %zero, %dv1 = %zero, %dk0 = %zero, %dk1 = %zero)
-              -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
-                  tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) : i32 {
-            %step = arith.subi %i, %q_first : i32
-            %n = arith.addi %q_n, %step : i32
-            %stage, %phase = jfa.ring_position %n stages(2) : i32
-            %s0 = arith.muli %stage, %c2 : i32
-            %s1 = arith.addi %s0, %c1 : i32
-            %q_lo = jfa.slot %q_ring[%s0] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %q_hi = jfa.slot %q_ring[%s1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %do_lo = jfa.slot %do_ring[%s0] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %do_hi = jfa.slot %do_ring[%s1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %q_full_s = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
-            %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %q_full_s, %phase
-
-            // This q tile's lse and delta, loaded before the products so that
-            // their latency hides behind them.
-            %q0 = arith.muli %i, %c64 : i32
-            %q_left = arith.subi %len, %q0 : i32
-            %rows_at = arith.addi %row_base, %q0 : i32
-            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            // S = Q K^T and dP = dO V^T over the D/64 chunks.
-            %s_a = jfa.async_dot %q_lo, %k_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dp_a = jfa.async_dot %do_lo, %v_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %sdp:2 = jfa.async_dot_wait pending(0) (%s_a, %dp_a) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %sd:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %s_b = jfa.async_dot %q_hi, %k_hi, %sdp#0 : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dp_b = jfa.async_dot %do_hi, %v_hi, %sdp#1 : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %sdp_b:2 = jfa.async_dot_wait pending(0) (%s_b, %dp_b) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %sdp_b#0, %sdp_b#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              scf.yield %sdp#0, %sdp#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-
-            // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
-            // keys and queries past the end, keys after the query (causal).
-            %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-            %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-            %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-            // Only tiles that hold the diagonal or a sequence's end need the
-            // mask (the index tiles are made there, not kept in registers).
-            %q_end = arith.addi %q0, %c64 : i32
-            %queries_past = arith.cmpi sgt, %q_end, %len : i32
-            %on_diag = arith.cmpi slt, %q0, %my_k_end : i32
-            %causal_diag = arith.andi %on_diag, %is_causal : i1
-            %ends = arith.ori %keys_past, %queries_past : i1
-            %needs_mask = arith.ori %ends, %causal_diag : i1
-            %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
-              %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
-              %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
-              %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
-              %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
-              %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-              %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
-              %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
-              %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
-              %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
-              %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
-              %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-            // dS = scale * P * (dP - delta).
-            %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
-            %ds = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
-            %p16 = arith.truncf %p : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            %ds16 = arith.truncf %ds : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.local_store %ds16, %ds_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.fence_async_shared
-            jfa.task_barrier
-
-            // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory),
-            // dQ = dS K (dS from registers), chunk 0 of D.
-            %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
-            %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
-            // dQ first: its group is then the oldest, and pending(2) makes it
-            // safe to stage while dV and dK still run on the tensor cores.
-            %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dq0_w = jfa.async_dot_wait pending(2) (%dq0) : tensor<64x64xf32, #jfa.wgmma_acc>
-            // dQ to the workspace with TMA's reduce-add (rows past the
-            // sequence's end are zero: P is masked there). The slots must
-            // first be read out by the last q tile's adds.
-            %q_row = arith.addi %start, %q0 : i32
-            jfa.tma_store_wait pending(0)
-            jfa.task_barrier
-            jfa.local_store %dq0_w, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
-            jfa.fence_async_shared
-            jfa.task_barrier
-            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-            %lo:2 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
-              %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
-              %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq1_w = jfa.async_dot_wait pending(2) (%dq1) : tensor<64x64xf32, #jfa.wgmma_acc>
-              jfa.local_store %dq1_w, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
-              jfa.fence_async_shared
-              jfa.task_barrier
-              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-              %hi_w:2 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-            // This stage's Q and dO are read: hand them back.
-            jfa.barrier_arrive %q_empty_s
-            scf.yield %lo#0, %hi#0, %lo#1, %hi#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-          }
-          // K and V are read: the producer may load the next unit's.
-          jfa.barrier_arrive %kv_empty0
-
-          // dK (with the scale already in dS) and dV for this warpgroup's
-          // keys, rows past the sequence's end not written.
-          %key_row = arith.addi %start, %my_k0 : i32
-          %key_row_el = arith.muli %key_row, %stride : i32
-          %key_left = arith.subi %len, %my_k0 : i32
-          %kv_at0 = arith.addi %key_row_el, %col0 : i32
-          %dv0_16 = arith.truncf %acc#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-          %dk0_16 = arith.truncf %acc#2 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-          jfa.store_tile %dv0_16, %dv[%kv_at0] stride(%stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-          jfa.store_tile %dk0_16, %dk[%kv_at0] stride(%stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-          scf.if %wide {
-            %kv_at1 = arith.addi %key_row_el, %col1 : i32
-            %dv1_16 = arith.truncf %acc#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            %dk1_16 = arith.truncf %acc#3 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            jfa.store_tile %dv1_16, %dv[%kv_at1] stride(%stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-            jfa.store_tile %dk1_16, %dk[%kv_at1] stride(%stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-          }
-          %q_count = arith.subi %q_last, %q_first : i32
-          %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_count : i32
-          scf.yield %unit_next, %q_next : i32, i32
-        } else {
-          scf.yield %unit_n, %q_n : i32, i32
-        }
-        scf.yield %next#0, %next#1 : i32, i32
-      }
-      // The last adds must have read their slots before the CTA exits.
-      jfa.tma_store_wait pending(0)
-      // @mma-body-end
-    }
-
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(24) {
       %counts:2 = scf.for %u = %pid to %units step %grid

@@ -378,6 +378,8 @@ struct ArrayUses {
 
 struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
   void runOnOperation() override {
+    if (failed(verifyTasksExpanded(getOperation(), "jfa-check-barriers")))
+      return signalPassFailure();
     for (auto kernel : getOperation().getOps<KernelOp>())
       checkKernel(kernel);
     for (auto kernel : getOperation().getOps<KernelOp>())

@@ -392,6 +392,8 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
   }
 
   void runOnOperation() override {
+    if (failed(verifyTasksExpanded(getOperation(), "jfa-distribute-tiles")))
+      return signalPassFailure();
     expandLayoutConversions();
     for (auto kernel : getOperation().getOps<KernelOp>()) {
       // Tiles may not cross from one task into another (or from the kernel

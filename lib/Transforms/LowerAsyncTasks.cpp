@@ -158,6 +158,8 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
   }
 
   void runOnOperation() override {
+    if (failed(verifyTasksExpanded(getOperation(), "jfa-lower-async-tasks")))
+      return signalPassFailure();
     for (auto kernel : getOperation().getOps<KernelOp>()) {
       freeTensorMemory(kernel);
       drainTMAStores(kernel);

@@ -11,6 +11,11 @@ namespace jfa {
 #define GEN_PASS_DECL
 #include "lib/Transforms/Passes.h.inc"
 
+/// Fails with an error naming `pass` at the first `replicas(N)` task under
+/// `root`: passes that count a task's threads run after jfa-replicate-tasks.
+mlir::LogicalResult verifyTasksExpanded(mlir::Operation *root,
+                                        llvm::StringRef pass);
+
 #define GEN_PASS_REGISTRATION
 #include "lib/Transforms/Passes.h.inc"
 } // namespace jfa

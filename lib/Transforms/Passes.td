@@ -4,6 +4,37 @@
 
 include "mlir/Pass/PassBase.td"
 
+def JFASpecialize : Pass<"jfa-specialize", "::mlir::ModuleOp"> {
+  let summary = "fixes a kernel's compile-time parameters (jfa.param)";
+  let description = [{
+    Replaces every `jfa.param` by an `arith.constant` of the value given in
+    `params` (`jfa-specialize{params=head_dim=64,causal=1}`, what
+    `jfac compile -P head_dim=64 -P causal=1` passes) or of its default,
+    and records the values on the kernel as `jfa.params` (the metadata
+    writes them). Errors: a given name no kernel declares (with the names
+    that exist), a value that is not of the parameter's type or does not
+    fit it, a parameter without a default that is not given. Run the
+    canonicalizer after it to fold the branches on the constants (jfac
+    does).
+  }];
+  let options = [
+    ListOption<"params", "params", "std::string",
+               "NAME=VALUE for each parameter to set">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def JFAReplicateTasks : Pass<"jfa-replicate-tasks", "::mlir::ModuleOp"> {
+  let summary = "expands `jfa.task replicas(N)` into N tasks";
+  let description = [{
+    Each replicated task becomes N consecutive copies with the same warps
+    and register budget; `jfa.replica_id` in copy r becomes the constant r.
+    Every later pass sees plain tasks (jfa-check-barriers, jfa-distribute-
+    tiles and jfa-lower-async-tasks refuse replicated ones).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def JFACheckTarget : Pass<"jfa-check-target", "::mlir::ModuleOp"> {
   let summary = "rejects ops the chosen GPU does not have";
   let description = [{

@@ -50,9 +50,12 @@ class Run:
         words = to_bf16(x)
         return self.save(name, words), from_bf16(words).astype(np.float64)
 
-    def interp_run(self, kernel, arch, grid, args):
+    def interp_run(self, kernel, arch, grid, args, params=None):
+        """params: {name: value} for the kernel's compile-time parameters."""
         cmd = [self.interp, os.path.join(self.kernels, kernel), "--arch", arch,
-               "--grid", grid] + [str(a) for a in args]
+               "--grid", grid]
+        cmd += [f"-P{n}={v}" for n, v in (params or {}).items()]
+        cmd += [str(a) for a in args]
         start = time.time()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -334,11 +337,12 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     dk_path = run.save("dk", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     dv_path = run.save("dv", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     k_tiles = max(1, math.ceil(max(lengths) / 128))
+    # Head dim and mask are compile-time parameters of both kernels.
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, do_path, dk_path, dv_path, dq_path, lse_path, delta_path,
-        off_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{head_dim}", f"i32:{tokens}",
-        f"i32:{width}", f"i32:{k_tiles}", f"i32:{int(causal)}",
-        f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}"])
+        off_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}", f"i32:{width}",
+        f"i32:{k_tiles}", f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}"],
+        params={"head_dim": head_dim, "causal": int(causal)})
     err = check("dv", from_bf16(run.load(dv_path)), want["dv"], 2e-2, 2e-2)
     err = max(err, check("dk", from_bf16(run.load(dk_path)), want["dk"], 2e-2, 2e-2))
     err = max(err, check("dq", run.load(dq_path), want["dq"], 2e-2, 2e-2))

@@ -9,6 +9,9 @@ import pathlib
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
+import kernel_variants  # noqa: E402
+
 kernels_dir, out_dir = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 kernels = sorted(kernels_dir.rglob("*.mlir"))
 if not kernels:
@@ -30,15 +33,18 @@ for kernel in kernels:
             failed += 1
             print(f"FAILED: {kernel} is not for {arch} but was not rejected with a "
                   f"located error:\n{result.stderr}")
+    # Every declared variant (`// jfa-variants:`) of a parameterized kernel.
     for arch in targets:
         counts[arch] += 1
-        cubin = out_dir / f"{kernel.stem}_{arch}.cubin"
-        result = subprocess.run(["jfac", "compile", str(kernel), "--arch", arch,
-                                 "-o", str(cubin), "--quiet"],
-                                capture_output=True, text=True)
-        if result.returncode != 0 or not cubin.exists():
-            failed += 1
-            print(f"FAILED {kernel} for {arch}:\n{result.stderr}")
+        for variant in kernel_variants.variants(kernel):
+            cubin = out_dir / f"{kernel.stem}_{arch}{kernel_variants.suffix(variant)}.cubin"
+            params = [f"-P{n}={v}" for n, v in variant]
+            result = subprocess.run(["jfac", "compile", str(kernel), "--arch", arch,
+                                     *params, "-o", str(cubin), "--quiet"],
+                                    capture_output=True, text=True)
+            if result.returncode != 0 or not cubin.exists():
+                failed += 1
+                print(f"FAILED {kernel} for {arch} {' '.join(params)}:\n{result.stderr}")
 if failed:
     sys.exit(f"{failed} compilations failed")
 print(f"compiled {len(kernels)} kernels: {counts['sm_90a']} for sm_90a, "

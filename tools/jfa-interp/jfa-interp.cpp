@@ -41,6 +41,11 @@ static cl::opt<std::string> grid("grid", cl::desc("X[,Y[,Z]] CTAs"),
 static cl::opt<std::string>
     kernelName("kernel", cl::desc("the jfa.kernel to run (default: the only one)"),
                cl::cat(category));
+static cl::list<std::string>
+    params("P",
+           cl::desc("Set a compile-time parameter of the kernel, as jfac "
+                    "-P does: -P head_dim=64"),
+           cl::value_desc("name=value"), cl::Prefix, cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("one line per CTA"),
                              cl::cat(category));
 static cl::opt<uint64_t> maxCtas(
@@ -164,6 +169,9 @@ int main(int argc, char **argv) {
       if (i < def.block->getNumArguments() && arg.loc.isValid())
         options.valueNames[def.block->getArgument(i)] = text(arg.loc);
 
+  // Parameters fixed, replicated tasks expanded, as jfac does first.
+  if (failed(jfa::specialize(*module, params)))
+    return 1;
   // The target must have every op the kernel uses.
   PassManager pm(&context);
   jfa::JFACheckTargetOptions checkOptions;

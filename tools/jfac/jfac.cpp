@@ -73,6 +73,11 @@ cl::opt<bool> debugBarriers(
              "the kernel, its file:line:col, the barrier and phase, the CTA "
              "and warp, then traps instead of hanging the GPU"),
     cl::cat(category));
+cl::list<std::string>
+    params("P",
+           cl::desc("Set a compile-time parameter of the kernel "
+                    "(`jfa.param`); repeat for each: -P head_dim=64 -P causal=1"),
+           cl::value_desc("name=value"), cl::Prefix, cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print ptxas's resource report"),
                     cl::cat(category));
 
@@ -286,6 +291,10 @@ int main(int argc, char **argv) {
   if (module->getOps<jfa::KernelOp>().empty())
     return fail(inputFile + " defines no jfa.kernel");
 
+  // Parameters fixed and replicated tasks expanded before anything else
+  // (the metadata records the parameter values).
+  if (failed(jfa::specialize(*module, params)))
+    return 1;
   std::string metadata = jfa::buildMetadata(*module, *target, debugBarriers);
   std::vector<std::string> budgets = taskBudgets(*module);
   if (failed(jfa::lowerToLLVMDialect(*module, options)))
