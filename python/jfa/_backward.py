@@ -9,12 +9,14 @@ threads and shared memory from each cubin's .meta):
   attention_bwd_delta  (attention_bwd_delta_<arch>.cubin)
       delta[h, t] = sum_d o[t, h, d] * do[t, h, d], f32 [H, T];
       grid ceil(T / 128) x H.
-  attention_bwd_sm90 / attention_bwd_sm100  (<name>_<arch>.cubin)
+  attention_bwd_sm90 / attention_bwd_sm100  (<name>_<arch>.<variant>.cubin)
       dk, dv (bf16 [T, H, D], written) and dq into an f32 [T, H*D]
       workspace that it adds to atomically (zeroed before, converted to
       bf16 after); a persistent 1-d grid of min(#SMs, B * H * k_tiles) CTAs.
       The two take the same arguments but for the workspace: a TMA tensor
-      for sm90 (its reduce-add), a pointer for sm100.
+      for sm90 (its reduce-add), a pointer for sm100. The head dim and the
+      mask are compile-time parameters: one cubin per (head_dim, causal),
+      chosen by the `params` its metadata records (variant_table).
 
 sm_100a (B200) rests on jfa-interp, ptxas and the SASS: no B200 was at
 hand to run it (see kernels/jagged_attention/README.md).
@@ -23,6 +25,7 @@ The modules are loaded once per CUDA device (into its primary context, the
 one PyTorch uses) and kept for the life of the process.
 """
 import ctypes
+import glob
 import math
 import os
 import threading
@@ -40,52 +43,100 @@ DELTA_ROWS = 128  # token rows per CTA of attention_bwd_delta
 LOG2E = 1.0 / math.log(2.0)
 
 _lock = threading.Lock()
-_modules = {}  # CUDA device ordinal -> {kernel name: jfa_module_t}
+_modules = {}  # CUDA device ordinal -> {cubin path: jfa_module_t}
+_variants = {}  # (kernel folder, arch, kernel, head_dim, causal) -> cubin_paths
 
 
-def cubin_paths(arch="sm_90a", bwd_kernel="attention_bwd_sm90"):
+def variant_table(kdir, kernel, arch):
+    """[(params, cubin path)]: every compiled variant of `kernel` for `arch` in
+    the folder `kdir`, read from the metadata beside each cubin (the values of
+    its compile-time parameters, `params`; {} for a kernel without any). File
+    names are only looked at to find the candidates (<kernel>_<arch>*.cubin):
+    the metadata decides. Raises MetadataError for a .meta that is missing,
+    unreadable or of another version."""
+    table = []
+    pattern = os.path.join(glob.escape(kdir), f"{kernel}_{arch}*.cubin")
+    for cubin in sorted(glob.glob(pattern)):
+        entry = _metadata.kernel(cubin + ".meta", kernel)
+        if entry["arch"] == arch:
+            table.append((entry.get("params", {}), cubin))
+    return table
+
+
+def _same_value(given, compiled):
+    """Whether a call's option equals a variant's compiled value (True == 1)."""
+    if isinstance(compiled, (bool, int)) and isinstance(given, (bool, int)):
+        return int(given) == int(compiled)
+    return given == compiled
+
+
+def pick_variant(table, options):
+    """The cubin of `table` (variant_table) compiled for `options` ({name:
+    value} of the call): every parameter of the variant must equal the
+    call's; among those, the one fixing the most parameters. None if none."""
+    fits = [(params, cubin) for params, cubin in table
+            if all(name in options and _same_value(options[name], value)
+                   for name, value in params.items())]
+    return max(fits, key=lambda f: len(f[0]))[1] if fits else None
+
+
+def _describe(params):
+    return " ".join(f"{n}={int(v) if isinstance(v, bool) else v}"
+                    for n, v in sorted(params.items())) or "(no parameters)"
+
+
+def cubin_paths(arch="sm_90a", bwd_kernel="attention_bwd_sm90", options=None):
     """{kernel name: cubin path} of the backward's kernels for `arch` in the
-    kernel folder; raises RuntimeError naming what is missing (the backward's
-    cubins are not embedded in libjfart.so: they come from a folder)."""
+    kernel folder, the backward's variant chosen for `options` (its
+    compile-time parameters: {"head_dim": 128, "causal": False} by default);
+    raises RuntimeError naming what is missing (the backward's cubins are not
+    embedded in libjfart.so: they come from a folder)."""
+    if options is None:
+        options = {"head_dim": 128, "causal": False}
     how = ("build the package with scripts/build-package.sh (it compiles "
-           "kernels/jagged_attention/*.mlir into <package>/kernels), or set "
-           "$JFA_KERNEL_DIR to a folder holding them")
-    names = {k: f"{k}_{arch}.cubin" for k in (DELTA_KERNEL, bwd_kernel)}
+           "kernels/jagged_attention/*.mlir into <package>/kernels, one cubin per "
+           "variant), or set $JFA_KERNEL_DIR to a folder holding them")
+    delta_name = f"{DELTA_KERNEL}_{arch}.cubin"
+    bwd_names = f"{bwd_kernel}_{arch}*.cubin"
     try:
         kdir = _lib.kernel_dir()
     except OSError as e:
         raise RuntimeError(f"jfa.attention_backward: {e}; {how}") from None
     if kdir is None:
         raise RuntimeError("jfa.attention_backward: no kernel folder (the backward's cubins "
-                           f"{', '.join(names.values())} are not embedded in the library); {how}")
-    paths = {k: os.path.join(kdir, n) for k, n in names.items()}
-    missing = [p + suffix for p in paths.values() for suffix in ("", ".meta")
-               if not os.path.isfile(p + suffix)]
+                           f"{delta_name}, {bwd_names} are not embedded in the library); {how}")
+    delta = os.path.join(kdir, delta_name)
+    missing = [os.path.basename(p) for p in (delta, delta + ".meta") if not os.path.isfile(p)]
+    try:
+        table = variant_table(kdir, bwd_kernel, arch)
+        # The metadata is checked here, before any GPU work: an old or foreign
+        # .meta is named with the field at fault.
+        if not missing:
+            _metadata.kernel(delta + ".meta", DELTA_KERNEL)
+    except _metadata.MetadataError as e:
+        raise RuntimeError(f"jfa.attention_backward: {e}") from None
+    if not table:
+        missing.append(bwd_names)
     if missing:
         raise RuntimeError(f"jfa.attention_backward: the kernel folder {kdir} lacks "
-                           f"{', '.join(os.path.basename(m) for m in missing)}; {how}")
-    # The metadata is checked here, before any GPU work: an old or foreign
-    # .meta is named with the field at fault.
-    for k, p in paths.items():
-        try:
-            _metadata.kernel(p + ".meta", k)
-        except _metadata.MetadataError as e:
-            raise RuntimeError(f"jfa.attention_backward: {e}") from None
-    return paths
+                           f"{', '.join(missing)}; {how}")
+    cubin = pick_variant(table, options)
+    if cubin is None:
+        have = "; ".join(_describe(params) for params, _ in table)
+        raise RuntimeError(f"jfa.attention_backward: the kernel folder {kdir} has no {bwd_kernel} "
+                           f"for {arch} compiled for {_describe(options)} (it has: {have}); {how}")
+    return {DELTA_KERNEL: delta, bwd_kernel: cubin}
 
 
-def _modules_for(device, arch, bwd_kernel):
-    """The backward's modules on CUDA device `device`, loaded on first use."""
-    mods = _modules.get(device)
-    if mods is not None:
-        return mods
+def _modules_for(device, paths):
+    """{kernel name: module} of `paths` (cubin_paths) on CUDA device `device`,
+    each loaded on first use and kept."""
     with _lock:
-        mods = _modules.get(device)
-        if mods is None:
-            paths = cubin_paths(arch, bwd_kernel)
-            mods = {k: _lib.module_load_file(device, p) for k, p in paths.items()}
-            _modules[device] = mods
-    return mods
+        loaded = _modules.setdefault(device, {})
+        for path in paths.values():
+            if path not in loaded:
+                loaded[path] = _lib.module_load_file(device, path)
+        return {k: loaded[p] for k, p in paths.items()}
 
 
 def _torch_f32():
@@ -243,7 +294,13 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
 
     with torch.cuda.device(device):
         stream = torch.cuda.current_stream(device).cuda_stream
-        mods = _modules_for(device, arch, bwd_kernel)
+        # The variant compiled for this head dim and mask (looked up once).
+        key = (_lib.kernel_dir(), arch, bwd_kernel, d, bool(causal))
+        paths = _variants.get(key)
+        if paths is None:
+            paths = cubin_paths(arch, bwd_kernel, {"head_dim": d, "causal": bool(causal)})
+            _variants[key] = paths
+        mods = _modules_for(device, paths)
         q2, k2, v2, o2, do2 = (_tma_input(torch, t) for t in (q, k, v, o, do))
         lse2 = lse.contiguous()
         offsets2 = offsets.contiguous()
@@ -267,7 +324,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             torch.empty(want, dtype=torch.bfloat16, device=q.device)
         sms = torch.cuda.get_device_properties(device).multi_processor_count
         grid = max(1, min(sms, b * h * k_tiles))
-        a = _Args(19)
+        a = _Args(17)
         for t in (q2, k2, v2, do2):
             a.tensor_2d(t)
         a.ptr(dk_out)
@@ -278,7 +335,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             a.ptr(dq_accum)
         for t in (lse2, delta, offsets2):
             a.ptr(t)
-        for x in (b, h, d, t_, h * d, k_tiles, 1 if causal else 0):
+        for x in (b, h, t_, h * d, k_tiles):
             a.i32(x)
         a.f32(scale * LOG2E)
         a.f32(scale)

@@ -186,7 +186,7 @@ class BackwardKernelLookup(unittest.TestCase):
             with self.assertRaises(RuntimeError) as cm:
                 _backward.cubin_paths()
             msg = str(cm.exception)
-            for needle in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a.cubin",
+            for needle in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a*.cubin",
                            "build-package.sh", "JFA_KERNEL_DIR", d):
                 self.assertIn(needle, msg)
             for name in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a.cubin"):
@@ -202,7 +202,7 @@ class BackwardKernelLookup(unittest.TestCase):
                              os.path.join(d, "attention_bwd_sm90_sm_90a.cubin"))
             # sm_100a (compute capability 10.0) has its own backward kernel.
             self.assertEqual(_backward.BACKWARDS[(10, 0)][:2], ("sm_100a", "attention_bwd_sm100"))
-            with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm100_sm_100a\.cubin"):
+            with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm100_sm_100a\*\.cubin"):
                 _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
             for kernel in ("attention_bwd_delta", "attention_bwd_sm100"):
                 name = os.path.join(d, kernel + "_sm_100a.cubin")
@@ -213,6 +213,47 @@ class BackwardKernelLookup(unittest.TestCase):
             self.assertEqual(paths["attention_bwd_sm100"],
                              os.path.join(d, "attention_bwd_sm100_sm_100a.cubin"))
 
+
+    def test_variants(self):
+        """The variant is the one whose metadata params match the call; names
+        of files do not matter, params the call lacks or contradicts exclude."""
+        from jfa import _backward
+        with tempfile.TemporaryDirectory() as d:
+            os.environ["JFA_KERNEL_DIR"] = d
+            name = os.path.join(d, "attention_bwd_delta_sm_90a.cubin")
+            open(name, "w").close()
+            with open(name + ".meta", "w") as f:
+                f.write(metadata_text("attention_bwd_delta"))
+            # Deliberately misleading file names: only the metadata counts.
+            made = {}
+            for i, (hd, causal) in enumerate([(64, False), (64, True), (128, False)]):
+                name = os.path.join(d, f"attention_bwd_sm90_sm_90a.v{i}.head_dim=999.cubin")
+                open(name, "w").close()
+                with open(name + ".meta", "w") as f:
+                    f.write(metadata_text("attention_bwd_sm90",
+                                          params={"head_dim": hd, "causal": causal}))
+                made[(hd, causal)] = name
+            for (hd, causal), name in made.items():
+                paths = _backward.cubin_paths("sm_90a", "attention_bwd_sm90",
+                                              {"head_dim": hd, "causal": causal})
+                self.assertEqual(paths["attention_bwd_sm90"], name)
+                self.assertEqual(paths["attention_bwd_delta"],
+                                 os.path.join(d, "attention_bwd_delta_sm_90a.cubin"))
+            table = _backward.variant_table(d, "attention_bwd_sm90", "sm_90a")
+            self.assertEqual(len(table), 3)
+            with self.assertRaises(RuntimeError) as cm:
+                _backward.cubin_paths("sm_90a", "attention_bwd_sm90",
+                                      {"head_dim": 128, "causal": True})
+            msg = str(cm.exception)
+            for needle in ("no attention_bwd_sm90", "causal=1 head_dim=128",
+                           "causal=0 head_dim=64; causal=1 head_dim=64; causal=0 head_dim=128"):
+                self.assertIn(needle, msg)
+            # A kernel without parameters fits any call; a more specific one wins.
+            self.assertEqual(_backward.pick_variant([({}, "a"), ({"causal": 1}, "b")],
+                                                    {"causal": True, "head_dim": 64}), "b")
+            self.assertEqual(_backward.pick_variant([({}, "a"), ({"causal": 1}, "b")],
+                                                    {"causal": False}), "a")
+            self.assertIsNone(_backward.pick_variant([({"head_dim": 64}, "a")], {"causal": 0}))
 
     def test_bad_metadata(self):
         from jfa import _backward
