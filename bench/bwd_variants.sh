@@ -10,8 +10,12 @@ logs=/tmp/bwd_variants; rm -rf $logs; mkdir -p $logs
 shapes=${SHAPES:-unif4k-d128-full,unif4k-d64-full,eq4k-d128-causal,unif1k-d128-causal}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 for v in "$@"; do
-  cuobjdump -sass dist/var/$v/attention_bwd_sm90_sm_90a.cubin > $logs/sass_$v.txt
-  echo "$v SASS: STL $(grep -c 'STL' $logs/sass_$v.txt) LDL $(grep -c 'LDL' $logs/sass_$v.txt) STS $(grep -c 'STS' $logs/sass_$v.txt)"
+  # One cubin per compiled (head_dim, causal) variant.
+  for c in dist/var/$v/attention_bwd_sm90_sm_90a*.cubin; do
+    tag=$v$(basename "$c" .cubin | sed 's/^attention_bwd_sm90_sm_90a//')
+    cuobjdump -sass "$c" > "$logs/sass_$tag.txt"
+    echo "$tag SASS: STL $(grep -c 'STL' "$logs/sass_$tag.txt") LDL $(grep -c 'LDL' "$logs/sass_$tag.txt") STS $(grep -c 'STS' "$logs/sass_$tag.txt")"
+  done
 done
 for v in "$@"; do
   echo "== bench $v"
