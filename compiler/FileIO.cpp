@@ -7,6 +7,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <fmt/format.h>
+
 #include <system_error>
 
 using namespace llvm;
@@ -22,8 +24,8 @@ bool failWith(std::string &error, StringRef path, const Twine &problem) {
 
 std::string sizeText(uint64_t bytes) {
   if (bytes >= (uint64_t(1) << 20) && bytes % (uint64_t(1) << 20) == 0)
-    return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes) + " bytes";
+    return fmt::format("{} MiB", bytes >> 20);
+  return fmt::format("{} bytes", bytes);
 }
 
 /// Reads `file` to its end, or to `limit` bytes and one more to tell.

@@ -31,6 +31,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -404,7 +405,7 @@ std::string Interpreter::nameOf(Value value) {
   if (it != names.end())
     return it->second;
   if (auto arg = dyn_cast<BlockArgument>(value))
-    return "%arg" + std::to_string(arg.getArgNumber());
+    return llvm::formatv("%arg{0}", arg.getArgNumber()).str();
   return "%<" + value.getDefiningOp()->getName().getStringRef().str() + ">";
 }
 
@@ -615,14 +616,14 @@ void CTARun::forEachBoxElement(const RtValue &desc, const RtValue &slot,
 std::string CTARun::barrierName(int b) {
   BarrierState &s = barriers[b];
   Value array = s.alloc->getResult(0);
-  return interp.nameOf(array) + "[" + std::to_string(s.indexInArray) + "]";
+  return llvm::formatv("{0}[{1}]", interp.nameOf(array), s.indexInArray).str();
 }
 
 std::string CTARun::slotWhat(const RtValue &slot, int64_t row) {
   BufferState &b = buffers[slot.id];
-  return "row " + std::to_string(row) + " of slot " +
-         std::to_string(slot.index) + " of " +
-         interp.nameOf(b.alloc->getResult(0));
+  return llvm::formatv("row {0} of slot {1} of {2}", row, slot.index,
+                       interp.nameOf(b.alloc->getResult(0)))
+      .str();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1504,9 +1505,10 @@ void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
   block(
       e, op, [&n, generation] { return n.generation > generation; },
       [&n, id] {
-        return "waits at named barrier " + std::to_string(id) +
-               " (threads(" + std::to_string(n.threads) + ")) where " +
-               std::to_string(n.arrived) + " threads have arrived";
+        return llvm::formatv("waits at named barrier {0} (threads({1})) "
+                             "where {2} threads have arrived",
+                             id, n.threads, n.arrived)
+            .str();
       });
   join(e.vc, n.completedVC[generation]);
 }
@@ -1567,7 +1569,7 @@ void CTARun::accessTmem(Executor &e, Operation *op, int64_t lo, int64_t hi,
                         bool write, const VC &view, Access self,
                         bool generic) {
   for (int64_t c = lo; c < hi; ++c) {
-    std::string what = "tensor-memory column " + std::to_string(c);
+    std::string what = llvm::formatv("tensor-memory column {0}", c).str();
     if (write)
       checkWrite(e, op, tmemShadow[c], view, self, what, generic);
     else
@@ -1802,13 +1804,13 @@ void CTARun::execJFA(Executor &e, Operation *op) {
             e, op, [&] { return phaseDone(b, parity); },
             [this, b, parity] {
               BarrierState &s = barriers[b];
-              return "waits on " + barrierName(b) + " for phase parity " +
-                     std::to_string(parity) + "; the barrier is in phase " +
-                     std::to_string(s.completed) + " (parity " +
-                     std::to_string(s.completed % 2) + ") with " +
-                     std::to_string(s.arrivals) + " of " +
-                     std::to_string(s.count) + " arrivals and " +
-                     std::to_string(s.tx) + " transaction bytes pending";
+              return llvm::formatv(
+                         "waits on {0} for phase parity {1}; the barrier is in "
+                         "phase {2} (parity {3}) with {4} of {5} arrivals and "
+                         "{6} transaction bytes pending",
+                         barrierName(b), parity, s.completed, s.completed % 2,
+                         s.arrivals, s.count, s.tx)
+                  .str();
             });
         acquirePhase(e, b, parity);
       })
@@ -2105,7 +2107,7 @@ std::optional<double> parseScalar(Type type, StringRef text,
     if (digits.empty() || !llvm::all_of(digits, llvm::isDigit) ||
         text.drop_front(text.front() == '+').getAsInteger(10, v)) {
       bool number = !digits.empty() && llvm::all_of(digits, llvm::isDigit);
-      problem = number ? "is out of range for i" + std::to_string(width)
+      problem = number ? llvm::formatv("is out of range for i{0}", width).str()
                        : "is not a decimal integer";
       return std::nullopt;
     }
@@ -2116,8 +2118,9 @@ std::optional<double> parseScalar(Type type, StringRef text,
                  : width >= 64 ? INT64_MAX
                                : (int64_t(1) << (width - 1)) - 1;
     if (v < lo || v > hi) {
-      problem = "is out of range for i" + std::to_string(width) + " (" +
-                std::to_string(lo) + " to " + std::to_string(hi) + ")";
+      problem =
+          llvm::formatv("is out of range for i{0} ({1} to {2})", width, lo, hi)
+              .str();
       return std::nullopt;
     }
     constexpr int64_t kExact = int64_t(1) << 53;

@@ -6,6 +6,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -107,8 +109,8 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
       headerLen |= size_t(uint8_t(bytes[8 + i])) << (8 * i);
     headerStart = 12;
   } else {
-    error = "'" + path + "' has .npy format version " + std::to_string(major) +
-            "; 1, 2 and 3 are read";
+    error = fmt::format("'{}' has .npy format version {}; 1, 2 and 3 are read",
+                        path, major);
     return false;
   }
   if (bytes.size() < headerStart + headerLen) {
@@ -187,9 +189,9 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
   size_t dataStart = headerStart + headerLen;
   size_t held = bytes.size() - dataStart;
   if (held != dataBytes) {
-    error = "'" + path + "' holds " + std::to_string(held) +
-            " data bytes; its header (shape " + shape + ", dtype '" +
-            array.descr + "') says " + std::to_string(dataBytes);
+    error = fmt::format(
+        "'{}' holds {} data bytes; its header (shape {}, dtype '{}') says {}",
+        path, held, shape, array.descr, dataBytes);
     return false;
   }
   array.data.assign(bytes.begin() + dataStart, bytes.end());
@@ -200,7 +202,7 @@ bool writeNpy(const std::string &path, const NpyArray &array,
               std::string &error) {
   std::string shape = "(";
   for (size_t i = 0; i < array.shape.size(); ++i)
-    shape += (i ? ", " : "") + std::to_string(array.shape[i]);
+    shape += fmt::format("{}{}", i ? ", " : "", array.shape[i]);
   shape += array.shape.size() == 1 ? ",)" : ")";
   std::string header = "{'descr': '" + array.descr +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";

@@ -26,6 +26,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <fmt/format.h>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -160,7 +162,7 @@ int main(int argc, char **argv) {
       for (unsigned r = group.startIndex; r < end; ++r)
         options.valueNames[def.op->getResult(r)] =
             end - group.startIndex > 1
-                ? base + "#" + std::to_string(r - group.startIndex)
+                ? fmt::format("{}#{}", base, r - group.startIndex)
                 : base;
     }
   }
