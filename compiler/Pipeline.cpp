@@ -59,6 +59,7 @@ void registerDialects(DialectRegistry &registry) {
 }
 
 void buildFrontEndPipeline(OpPassManager &pm, ArrayRef<std::string> params) {
+  pm.addPass(createJFAInlineHelpers());
   JFASpecializeOptions options;
   options.params = llvm::to_vector(params);
   pm.addPass(createJFASpecialize(options));

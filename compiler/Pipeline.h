@@ -37,7 +37,7 @@ void registerDialects(mlir::DialectRegistry &registry);
 void registerPasses();
 
 /// What runs on a kernel as written before anything looks at it: its
-/// compile-time parameters fixed (`params`, NAME=VALUE each; the rest take
+/// helpers (jfa.func) inlined, its compile-time parameters fixed (`params`, NAME=VALUE each; the rest take
 /// their defaults) and the branches on them folded, replicated tasks
 /// expanded. jfac, jfa-interp and jfa-lower-to-llvm all start with it.
 void buildFrontEndPipeline(mlir::OpPassManager &pm,

@@ -37,14 +37,16 @@ def JFA_Dialect : Dialect {
                            "::mlir::vector::VectorDialect"];
 }
 
-// Every op but jfa.kernel lives inside a kernel.
+// Every op but jfa.kernel and jfa.func lives inside a kernel (or a helper,
+// jfa.func, inlined into one).
 def JFA_InKernel : NativeOpTrait<"InKernel"> {
   let cppNamespace = "::jfa";
 }
 
 class JFA_Op<string mnemonic, list<Trait> traits = []>
     : Op<JFA_Dialect, mnemonic,
-         !listconcat(traits, !if(!eq(mnemonic, "kernel"), [],
+         !listconcat(traits, !if(!or(!eq(mnemonic, "kernel"),
+                                     !eq(mnemonic, "func")), [],
                                  [JFA_InKernel]))>;
 
 #endif // JFA_DIALECT_TD

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
 
 using namespace mlir;
 using namespace jfa;
@@ -16,8 +17,82 @@ using namespace jfa;
 #include "JFA/JFAOps.cpp.inc"
 
 LogicalResult jfa::verifyInKernel(Operation *op) {
-  if (!op->getParentOfType<KernelOp>())
-    return op->emitOpError() << "must be inside a jfa.kernel";
+  if (!op->getParentOfType<KernelOp>() && !op->getParentOfType<FuncOp>())
+    return op->emitOpError()
+           << "must be inside a jfa.kernel (or a jfa.func helper)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FuncOp, ReturnOp, CallOp
+//===----------------------------------------------------------------------===//
+
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  if (result.regions.front()->empty())
+    return parser.emitError(parser.getCurrentLocation())
+           << "a jfa.func needs a body";
+  return success();
+}
+
+void FuncOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult FuncOp::verifyRegions() {
+  if (!isa_and_nonnull<ModuleOp>((*this)->getParentOp()))
+    return emitOpError() << "helpers are defined at module level, beside the "
+                            "kernels";
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getFunctionType().getNumInputs())
+    return emitOpError() << "body has " << body.getNumArguments()
+                         << " arguments but the signature has "
+                         << getFunctionType().getNumInputs();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+    if (arg.getType() != getFunctionType().getInput(i))
+      return emitOpError() << "argument " << i << " type mismatch";
+  return success();
+}
+
+LogicalResult ReturnOp::verify() {
+  auto func = (*this)->getParentOfType<FuncOp>();
+  ArrayRef<Type> results = func.getFunctionType().getResults();
+  if (getOperands().size() != results.size())
+    return emitOpError() << "returns " << getOperands().size()
+                         << " values but @" << func.getSymName() << " returns "
+                         << results.size();
+  for (auto [i, value] : llvm::enumerate(getOperands()))
+    if (value.getType() != results[i])
+      return emitOpError() << "value " << i << " has type " << value.getType()
+                           << " but @" << func.getSymName() << " returns "
+                           << results[i];
+  return success();
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "calls @" << getCallee()
+                         << ", which is no jfa.func of this module";
+  FunctionType type = callee.getFunctionType();
+  if (TypeRange(getArgs().getTypes()) != TypeRange(type.getInputs()) ||
+      TypeRange(getResultTypes()) != TypeRange(type.getResults()))
+    return emitOpError() << "has type "
+                         << FunctionType::get(getContext(),
+                                              getArgs().getTypes(),
+                                              getResultTypes())
+                         << " but @" << getCallee() << " is " << type;
   return success();
 }
 

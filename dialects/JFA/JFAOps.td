@@ -109,6 +109,69 @@ def JFA_KernelOp : JFA_Op<"kernel", [IsolatedFromAbove, FunctionOpInterface,
   }];
 }
 
+def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
+                                 SingleBlockImplicitTerminator<"ReturnOp">,
+                                 Symbol]> {
+  let summary = "a device helper, inlined into the kernels that call it";
+  let description = [{
+    ```mlir
+    jfa.func @unit(%u: i32, %k_tiles: i32) -> (i32, i32) {
+      %seq_head = arith.divui %u, %k_tiles : i32
+      %k_tile = arith.remui %u, %k_tiles : i32
+      jfa.return %seq_head, %k_tile : i32, i32
+    }
+    ...
+    %sh, %kt = jfa.call @unit(%u, %k_tiles) : (i32, i32) -> (i32, i32)
+    ```
+    Code written once and used by several tasks or kernels (a unit
+    schedule, a mask, an online-softmax step): it takes and returns
+    scalars, tiles, slots and barriers. `jfa-inline-helpers`, the first
+    pass jfac runs, inlines every call and removes the helpers, so the
+    kernel that reaches the other passes is as if written out; a helper
+    that calls itself (directly or not) is an error. What must be in the
+    kernel body (buffers, barrier arrays, parameters) cannot be in a
+    helper: pass it in.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def JFA_ReturnOp : JFA_Op<"return", [Pure, HasParent<"FuncOp">, Terminator]> {
+  let summary = "returns from a jfa.func";
+  let description = [{ `jfa.return %a, %b : i32, i32` }];
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let hasVerifier = 1;
+}
+
+def JFA_CallOp : JFA_Op<"call",
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "calls a device helper (jfa.func); inlined at compile time";
+  let description = [{
+    `%a, %b = jfa.call @helper(%x, %y) : (i32, i32) -> (i32, i32)`
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` attr-dict `:` functional-type($args, $results)
+  }];
+}
+
 def JFA_AsyncTasksOp : JFA_Op<"async_tasks", [HasParent<"KernelOp">,
                                               SingleBlock, NoTerminator]> {
   let summary = "splits the kernel into warp-specialized tasks";

@@ -28,6 +28,39 @@
 // chunk c of a tile lives in its own slot. Masks (the sequence's end, the
 // causal diagonal) are applied to the tiles that hold them; rows past the
 // end are never written (row-clipped stores and adds).
+// Work unit u of the persistent schedule, written once for every task so
+// that the producer and the MMA warpgroups cannot disagree: (sequence b,
+// head h, 128-key tile kt), k tiles innermost. Returns h, the sequence's
+// first row and length, the tile's first key, whether the tile holds keys,
+// the q tiles [q_first, q_last) it meets (from the diagonal under causal)
+// and the head's first column in [T, H*D].
+jfa.func @unit(%u: i32, %k_tiles: i32, %heads: i32, %head_dim: i32,
+               %offsets: !jfa.ptr<i32>, %causal: i1)
+    -> (i32, i32, i32, i32, i1, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c63 = arith.constant 63 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %sh = arith.divui %u, %k_tiles : i32
+  %kt = arith.remui %u, %k_tiles : i32
+  %b = arith.divui %sh, %heads : i32
+  %h = arith.remui %sh, %heads : i32
+  %b1 = arith.addi %b, %c1 : i32
+  %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+  %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+  %len = arith.subi %end, %start : i32
+  %k0 = arith.muli %kt, %c128 : i32
+  %live = arith.cmpi slt, %k0, %len : i32
+  %q_up = arith.addi %len, %c63 : i32
+  %q_last = arith.divui %q_up, %c64 : i32
+  %diag = arith.divui %k0, %c64 : i32
+  %q_first = arith.select %causal, %diag, %c0 : i32
+  %col0 = arith.muli %h, %head_dim : i32
+  jfa.return %h, %start, %len, %k0, %live, %q_first, %q_last, %col0
+      : i32, i32, i32, i32, i1, i32, i32, i32
+}
+
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %k: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -110,23 +143,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
-        %sh = arith.divui %u, %k_tiles : i32
-        %kt = arith.remui %u, %k_tiles : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %k0 = arith.muli %kt, %c128 : i32
-        %live = arith.cmpi slt, %k0, %len : i32
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %is_causal)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          // q tiles [first, last): from the diagonal under causal.
-          %q_up = arith.addi %len, %c63 : i32
-          %q_last = arith.divui %q_up, %c64 : i32
-          %diag = arith.divui %k0, %c64 : i32
-          %q_first = arith.select %is_causal, %diag, %c0 : i32
-          %col0 = arith.muli %h, %head_dim : i32
           %col1 = arith.addi %col0, %c64 : i32
           %my_k0 = arith.addi %k0, %key_off : i32
           %my_k_end = arith.addi %my_k0, %c64 : i32
@@ -297,22 +316,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
     jfa.task default registers(24) {
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
-        %sh = arith.divui %u, %k_tiles : i32
-        %kt = arith.remui %u, %k_tiles : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %k0 = arith.muli %kt, %c128 : i32
-        %live = arith.cmpi slt, %k0, %len : i32
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %is_causal)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %q_up = arith.addi %len, %c63 : i32
-          %q_last = arith.divui %q_up, %c64 : i32
-          %diag = arith.divui %k0, %c64 : i32
-          %q_first = arith.select %is_causal, %diag, %c0 : i32
-          %col0 = arith.muli %h, %head_dim : i32
           %col1 = arith.addi %col0, %c64 : i32
           %k_row0 = arith.addi %start, %k0 : i32
           %k_row1 = arith.addi %k_row0, %c64 : i32

@@ -4,6 +4,17 @@
 
 include "mlir/Pass/PassBase.td"
 
+def JFAInlineHelpers : Pass<"jfa-inline-helpers", "::mlir::ModuleOp"> {
+  let summary = "inlines the device helpers (jfa.func) into the kernels";
+  let description = [{
+    Every `jfa.call` in a kernel is replaced by a copy of its helper's body
+    (helpers calling helpers included), each copied op located at the
+    helper's line "called from" the call; then the helpers are removed. A
+    helper that calls itself, directly or through others, is an error at
+    the call that closes the cycle.
+  }];
+}
+
 def JFASpecialize : Pass<"jfa-specialize", "::mlir::ModuleOp"> {
   let summary = "fixes a kernel's compile-time parameters (jfa.param)";
   let description = [{

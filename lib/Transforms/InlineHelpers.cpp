@@ -1,0 +1,94 @@
+//===- InlineHelpers.cpp - inline the device helpers ---------------------===//
+//
+// A helper (jfa.func) is code written once for several tasks or kernels: the
+// unit schedule that a producer and its consumers must agree on, a mask, an
+// online-softmax step. GPU kernels here have no calls: each jfa.call becomes
+// a copy of the helper's body, so every later pass (barrier checking, tile
+// distribution, task lowering) sees the kernel as if it had been written
+// out. Copied ops keep the helper's location, "called from" the call, so
+// a diagnostic in a helper says which use it is about.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace jfa {
+#define GEN_PASS_DEF_JFAINLINEHELPERS
+#include "lib/Transforms/Passes.h.inc"
+} // namespace jfa
+
+using namespace mlir;
+using namespace jfa;
+
+namespace {
+
+/// Inlines every call under `root`; `active` holds the helpers being
+/// inlined around it (a call to one of them is a cycle).
+LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
+                          SmallVectorImpl<FuncOp> &active) {
+  SmallVector<CallOp> calls;
+  root->walk([&](CallOp call) { calls.push_back(call); });
+  for (CallOp call : calls) {
+    auto callee = helpers.lookup<FuncOp>(call.getCallee());
+    if (!callee)
+      return call.emitOpError() << "calls @" << call.getCallee()
+                                << ", which is no jfa.func of this module";
+    if (llvm::is_contained(active, callee)) {
+      auto diag = call.emitError()
+                  << "helper @" << callee.getSymName()
+                  << " calls itself; helpers are inlined and cannot recurse";
+      for (FuncOp f : active)
+        diag.attachNote(f.getLoc()) << "@" << f.getSymName() << " is here";
+      return diag;
+    }
+    IRMapping mapping;
+    Block &body = callee.getBody().front();
+    for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getArgs()))
+      mapping.map(arg, operand);
+    OpBuilder builder(call);
+    SmallVector<Operation *> copies;
+    for (Operation &op : body.without_terminator())
+      copies.push_back(builder.clone(op, mapping));
+    Location callLoc = call.getLoc();
+    for (Operation *copy : copies)
+      copy->walk([&](Operation *op) {
+        op->setLoc(CallSiteLoc::get(op->getLoc(), callLoc));
+      });
+    auto ret = cast<ReturnOp>(body.getTerminator());
+    for (auto [result, value] : llvm::zip(call.getResults(), ret.getOperands()))
+      result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+    call.erase();
+    active.push_back(callee);
+    for (Operation *copy : copies)
+      if (failed(inlineCalls(copy, helpers, active)))
+        return failure();
+    active.pop_back();
+  }
+  return success();
+}
+
+struct InlineHelpersPass : jfa::impl::JFAInlineHelpersBase<InlineHelpersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable helpers(module);
+    for (KernelOp kernel : module.getOps<KernelOp>()) {
+      SmallVector<FuncOp> active;
+      if (failed(inlineCalls(kernel, helpers, active)))
+        return signalPassFailure();
+    }
+    // A cycle among helpers no kernel calls is still an error.
+    for (FuncOp helper : module.getOps<FuncOp>()) {
+      SmallVector<FuncOp> active{helper};
+      FuncOp copy = helper.clone();
+      LogicalResult result = inlineCalls(copy, helpers, active);
+      copy.erase();
+      if (failed(result))
+        return signalPassFailure();
+    }
+    for (FuncOp helper : llvm::make_early_inc_range(module.getOps<FuncOp>()))
+      helper.erase();
+  }
+};
+
+} // namespace
