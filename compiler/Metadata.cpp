@@ -20,16 +20,15 @@
 //           {"kind": "ptr", "element_type": "bf16"},
 //           {"kind": "i32"}
 //         ],
-//         "params": {"head_dim": 64, "causal": true},   (when it has any)
-//         "variant": "d64_causal"                       (when it has one)
+//         "params": {"head_dim": 64, "causal": true}    (when it has any)
 //       }
 //     ]
 //   }
 //
 // "arguments" are the kernel's launch parameters, outermost box dimension
 // first; "params" are its compile-time parameter values (the kernel's
-// `jfa.params` attribute, set by jfa-specialize) and "variant" its variant
-// key (a `jfa.variant` string attribute).
+// `jfa.params` attribute, set by jfa-specialize). The readers also accept an
+// optional "variant" string, which this writer does not produce.
 //
 //===----------------------------------------------------------------------===//
 #include "JFA/JFAOps.h"
@@ -138,14 +137,14 @@ std::string buildMetadata(ModuleOp module, const Target &target,
               writeOneLine(json, argument(t),
                            {"kind", "element_type", "box", "swizzle"});
           });
-          if (auto params = kernel->getAttrOfType<DictionaryAttr>("jfa.params"))
+          auto *dialect =
+              kernel->getContext()->getLoadedDialect<JFADialect>();
+          if (auto params = dialect->getParamsAttrHelper().getAttr(kernel))
             json.attributeObject("params", [&] {
               for (NamedAttribute param : params)
                 json.attribute(param.getName().getValue(),
                                paramValue(param.getValue()));
             });
-          if (auto variant = kernel->getAttrOfType<StringAttr>("jfa.variant"))
-            json.attribute("variant", variant.getValue());
         });
       }
     });

@@ -25,9 +25,7 @@ void JFADialect::initialize() {
 LogicalResult JFADialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attribute) {
   StringAttr name = attribute.getName();
-  // The compile-time parameter values jfa-specialize chose (the metadata
-  // records them).
-  if (name.getValue() == "jfa.params") {
+  if (name == getParamsAttrHelper().getName()) {
     if (!isa<KernelOp>(op))
       return op->emitError() << "'jfa.params' belongs on a jfa.kernel";
     auto params = dyn_cast<DictionaryAttr>(attribute.getValue());

@@ -22,7 +22,10 @@ def JFA_Dialect : Dialect {
     "::mlir::IntegerAttr":$shared_bytes,
     // The register count every thread starts with, when tasks set budgets
     // (jfa-lower-async-tasks; setmaxnreg needs it fixed at entry).
-    "::mlir::IntegerAttr":$entry_registers
+    "::mlir::IntegerAttr":$entry_registers,
+    // The compile-time parameter values jfa-specialize chose (the metadata
+    // records them as "params").
+    "::mlir::DictionaryAttr":$params
   );
   let hasOperationAttrVerify = 1;
   let useDefaultTypePrinterParser = 1;

@@ -146,6 +146,16 @@ struct Tally {
 /// What one op directly contributes: (amount, repeat) or nothing.
 using Contribution = llvm::function_ref<int64_t(Operation *)>;
 
+/// Whether `op` or anything nested in it contributes.
+bool containsContribution(Operation &op, Contribution contribution) {
+  return op
+      .walk([&](Operation *nested) {
+        return contribution(nested) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// How the tally of a loop body composes with its surroundings.
 enum class LoopRule {
   /// A loop body is one phase (arrivals: each iteration is a new phase).
@@ -275,12 +285,7 @@ std::optional<std::set<int64_t>> possibleTotals(Block &block,
         return std::nullopt;
       part = {*body->begin() * *trips};
     } else {
-      bool contributes = false;
-      op.walk([&](Operation *nested) {
-        if (contribution(nested))
-          contributes = true;
-      });
-      if (!contributes)
+      if (!containsContribution(op, contribution))
         continue;
       return std::nullopt;
     }
@@ -339,12 +344,7 @@ Tally tallyBlock(Block &block, Contribution contribution, LoopRule rule) {
     } else {
       // scf.while and anything else: how often the body runs relative to
       // the phases is unknown.
-      bool contributes = false;
-      op.walk([&](Operation *nested) {
-        if (contribution(nested))
-          contributes = true;
-      });
-      if (!contributes)
+      if (!containsContribution(op, contribution))
         continue;
       return Tally::hidden(&op, "it sits in " + op.getName().getStringRef() +
                                     ", which the pass cannot see through");

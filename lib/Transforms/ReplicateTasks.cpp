@@ -54,7 +54,7 @@ struct ReplicateTasksPass
 
 LogicalResult jfa::verifyTasksExpanded(Operation *root, StringRef pass) {
   WalkResult result = root->walk([&](TaskOp task) {
-    if (task.getNumReplicas() == 1 && !task.getReplicas())
+    if (!task.getReplicas())
       return WalkResult::advance();
     task.emitError() << pass
                      << " needs replicated tasks expanded first "

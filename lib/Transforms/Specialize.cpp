@@ -257,8 +257,10 @@ struct SpecializePass : jfa::impl::JFASpecializeBase<SpecializePass> {
         param.erase();
       }
       if (!chosen.empty()) {
-        kernel->setAttr("jfa.params",
-                        DictionaryAttr::get(&getContext(), chosen));
+        getContext()
+            .getLoadedDialect<JFADialect>()
+            ->getParamsAttrHelper()
+            .setAttr(kernel, DictionaryAttr::get(&getContext(), chosen));
         foldParameterBranches(kernel);
       }
     }
