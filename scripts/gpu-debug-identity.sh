@@ -45,9 +45,19 @@ kernels=(kernels/examples/scale_ring.mlir kernels/examples/row_softmax.mlir
          kernels/jagged_attention/attention_bwd_delta.mlir)
 for k in "${kernels[@]}"; do
   name=$(basename "$k" .mlir)
-  "$build/bin/jfac" compile "$k" --arch sm_90a -o "$out/normal/${name}_sm_90a.cubin" --quiet
-  "$build/bin/jfac" compile "$k" --arch sm_90a --debug-barriers \
-    -o "$out/debug/${name}_sm_90a.cubin" --quiet
+  # Every declared variant (the attention backward is picked by them).
+  mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")
+  for variant in "${variants[@]}"; do
+    params=() suffix=
+    for pair in $variant; do
+      params+=(-P "$pair")
+      suffix+=".$pair"
+    done
+    "$build/bin/jfac" compile "$k" --arch sm_90a "${params[@]}" \
+      -o "$out/normal/${name}_sm_90a$suffix.cubin" --quiet
+    "$build/bin/jfac" compile "$k" --arch sm_90a "${params[@]}" --debug-barriers \
+      -o "$out/debug/${name}_sm_90a$suffix.cubin" --quiet
+  done
 done
 cp "$build/runtime/libjfart.so" "$out/lib/"
 cp -r python/jfa "$out/python/jfa"

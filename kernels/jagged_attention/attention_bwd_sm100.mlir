@@ -25,6 +25,41 @@
 // P and dS are blocked 128x128 slots (two 64-key column blocks each).
 // Needs a B200 to run: compiled, checked by ptxas and disassembled here;
 // jfa-interp runs it against numpy (test/interp/attention-bwd.test).
+// Work unit u of the persistent schedule (attention_bwd_sm90.mlir's, with
+// 128-row query blocks), written once for the three tasks that walk it: the
+// schedule holds the number of live (sequence, key tile) pairs, then the
+// pairs as b * k_tiles + kt, live first; unit u is pair u / heads for
+// head u % heads. Returns h, the sequence's first row and length, the
+// tile's first key, whether the tile holds keys, the query blocks
+// [q_first, q_last) it meets (from the diagonal under causal) and the
+// head's first column in [T, H*D].
+jfa.func @unit(%u: i32, %k_tiles: i32, %heads: i32, %head_dim: i32,
+               %offsets: !jfa.ptr<i32>, %schedule: !jfa.ptr<i32>, %causal: i1)
+    -> (i32, i32, i32, i32, i1, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %pair = arith.divui %u, %heads : i32
+  %h = arith.remui %u, %heads : i32
+  %at = arith.addi %pair, %c1 : i32
+  %bk = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
+  %b = arith.divui %bk, %k_tiles : i32
+  %kt = arith.remui %bk, %k_tiles : i32
+  %b1 = arith.addi %b, %c1 : i32
+  %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+  %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+  %len = arith.subi %end, %start : i32
+  %k0 = arith.muli %kt, %c128 : i32
+  %live = arith.cmpi slt, %k0, %len : i32
+  %q_up = arith.addi %len, %c127 : i32
+  %q_last = arith.divui %q_up, %c128 : i32
+  %q_first = arith.select %causal, %kt, %c0 : i32
+  %col0 = arith.muli %h, %head_dim : i32
+  jfa.return %h, %start, %len, %k0, %live, %q_first, %q_last, %col0
+      : i32, i32, i32, i32, i1, i32, i32, i32
+}
+
 jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %k: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %v: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -32,7 +67,7 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %dk: !jfa.ptr<bf16>, %dv: !jfa.ptr<bf16>,
                                 %dq_accum: !jfa.ptr<f32>,
                                 %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
-                                %offsets: !jfa.ptr<i32>,
+                                %offsets: !jfa.ptr<i32>, %schedule: !jfa.ptr<i32>,
                                 %batch: i32, %heads: i32,
                                 %tokens: i32, %stride: i32, %k_tiles: i32,
                                 %scale_log2: f32, %scale: f32) warps(6) {
@@ -87,9 +122,9 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %false = arith.constant false
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
-  %seqs_heads = arith.muli %batch, %heads : i32
-  // Units (sequence, head, k tile), k tiles innermost.
-  %units = arith.muli %seqs_heads, %k_tiles : i32
+  // Units: each listed (sequence, key tile) pair for every head.
+  %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
+  %units = arith.muli %pairs, %heads : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %k_lo = jfa.slot %k_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %k_hi = jfa.slot %k_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
@@ -131,22 +166,10 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
-        %sh = arith.divui %u, %k_tiles : i32
-        %kt = arith.remui %u, %k_tiles : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %k0 = arith.muli %kt, %c128 : i32
-        %live = arith.cmpi slt, %k0, %len : i32
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
           // Query blocks [first, last): from the diagonal under causal.
-          %q_up = arith.addi %len, %c127 : i32
-          %q_last = arith.divui %q_up, %c128 : i32
-          %q_first = arith.select %is_causal, %kt, %c0 : i32
-          %col0 = arith.muli %h, %head_dim : i32
           %head_rows = arith.muli %h, %tokens : i32
           %row_base = arith.addi %head_rows, %start : i32
 
@@ -281,21 +304,9 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     jfa.task warps(1) {
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
-        %sh = arith.divui %u, %k_tiles : i32
-        %kt = arith.remui %u, %k_tiles : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %k0 = arith.muli %kt, %c128 : i32
-        %live = arith.cmpi slt, %k0, %len : i32
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %q_up = arith.addi %len, %c127 : i32
-          %q_last = arith.divui %q_up, %c128 : i32
-          %q_first = arith.select %is_causal, %kt, %c0 : i32
-          %col0 = arith.muli %h, %head_dim : i32
           %col1 = arith.addi %col0, %c64 : i32
           %k_row = arith.addi %start, %k0 : i32
 
@@ -371,19 +382,9 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %ds_t = jfa.transpose %ds_slot : !jfa.slot<128x128xbf16, swizzle 128>
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
-        %kt = arith.remui %u, %k_tiles : i32
-        %sh = arith.divui %u, %k_tiles : i32
-        %b = arith.divui %sh, %heads : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %k0 = arith.muli %kt, %c128 : i32
-        %live = arith.cmpi slt, %k0, %len : i32
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %q_up = arith.addi %len, %c127 : i32
-          %q_last = arith.divui %q_up, %c128 : i32
-          %q_first = arith.select %is_causal, %kt, %c0 : i32
           %unit_phase = arith.andi %unit_n, %c1 : i32
           %unit_free = arith.xori %unit_phase, %c1 : i32
           jfa.barrier_wait %kv_full0, %unit_phase

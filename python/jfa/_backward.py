@@ -30,7 +30,7 @@ import math
 import os
 import threading
 
-from . import _lib, _metadata, _validate
+from . import _lib, _metadata, _schedule, _validate
 from ._api import _check_tensor, _import_torch
 
 DELTA_KERNEL = "attention_bwd_delta"
@@ -324,7 +324,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             torch.empty(want, dtype=torch.bfloat16, device=q.device)
         sms = torch.cuda.get_device_properties(device).multi_processor_count
         grid = max(1, min(sms, b * h * k_tiles))
-        a = _Args(17)
+        a = _Args(18)
         for t in (q2, k2, v2, do2):
             a.tensor_2d(t)
         a.ptr(dk_out)
@@ -333,7 +333,10 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             a.tensor_2d(dq_accum)  # TMA reduce-add target
         else:
             a.ptr(dq_accum)
-        for t in (lse2, delta, offsets2):
+        # The live units, longest sequence first (python/jfa/_schedule.py), built
+        # on the device.
+        schedule = _schedule.backward_schedule(torch, offsets2, b, k_tiles)
+        for t in (lse2, delta, offsets2, schedule):
             a.ptr(t)
         for x in (b, h, t_, h * d, k_tiles):
             a.i32(x)

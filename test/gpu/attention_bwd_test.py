@@ -57,7 +57,7 @@ import torch.nn.functional as F
 
 import jfa
 from gpu_common import describe, expect_error, make_offsets, random_lengths, start
-from jfa import _backward
+from jfa import _backward, _schedule
 
 GRAD_MAX_REL = 2e-2
 GRAD_MAX_ATOL = 1e-4
@@ -269,6 +269,20 @@ def error_paths(res):
                 os.environ["JFA_KERNEL_DIR"] = saved_env
     # Nothing above may have broken anything: a good call still works.
     run_case(res, "after the error paths", lengths, h, d, True)
+
+
+def schedule_check(res, rng):
+    """The work list built on the device (no host synchronisation) is the
+    pure-Python reference's, for empty, short, long and tied sequences."""
+    batches = [[0], [1], [128, 129, 0, 256], [300, 300, 5], [0, 0, 0]]
+    batches += [random_lengths(rng, rng.randint(1, 60), 0, 3000) for _ in range(4)]
+    for lengths in batches:
+        k_tiles = max(1, -(-max(lengths) // 128))
+        offsets = make_offsets(lengths)
+        got = _schedule.backward_schedule(torch, offsets, len(lengths), k_tiles).tolist()
+        want = _schedule.backward_schedule_list(lengths, k_tiles)
+        res.report(got == want, f"schedule on the device, {len(lengths)} sequences "
+                   f"(max {max(lengths)}): {got[:6]}... == the reference")
 
 
 def check_grads(res, label, pairs):
@@ -565,6 +579,7 @@ def main():
         if not args.quick:
             case("many heads", random_lengths(rng, 6, 1, 600), 32, 64, True)
         error_paths(res)
+        schedule_check(res, rng)
         autograd_check(res, gen)
         compile_check(res, gen)
         training_demo(res, rng, 5 if args.quick else 10)

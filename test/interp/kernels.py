@@ -18,6 +18,10 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "python", "jfa"))
+from _schedule import backward_schedule_list  # noqa: E402  (no torch needed)
+
 
 def to_bf16(x):
     """float array -> bf16 words (round to nearest even)."""
@@ -337,10 +341,14 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     dk_path = run.save("dk", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     dv_path = run.save("dv", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     k_tiles = max(1, math.ceil(max(lengths) / 128))
+    # The package's schedule (live units, longest sequence first), as the op
+    # passes it.
+    schedule = backward_schedule_list(lengths, k_tiles)
+    sched_path = run.save("schedule", np.array(schedule, dtype=np.int32))
     # Head dim and mask are compile-time parameters of both kernels.
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, do_path, dk_path, dv_path, dq_path, lse_path, delta_path,
-        off_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}", f"i32:{width}",
+        off_path, sched_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}", f"i32:{width}",
         f"i32:{k_tiles}", f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}"],
         params={"head_dim": head_dim, "causal": int(causal)})
     err = check("dv", from_bf16(run.load(dv_path)), want["dv"], 2e-2, 2e-2)

@@ -25,7 +25,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "python"))
 
 import jfa  # noqa: E402
-from jfa import _lib, _metadata, _validate as V  # noqa: E402
+from jfa import _lib, _metadata, _schedule as S, _validate as V  # noqa: E402
 
 
 def metadata_text(kernel="k", arch="sm_90a", **changes):
@@ -165,6 +165,26 @@ class BackwardSizes(unittest.TestCase):
             V.check_backward_sizes(2**17, 128, 128, 1, 1024)
         with self.assertRaisesRegex(ValueError, "work units"):
             V.check_backward_sizes(1000, 1, 64, 2**20, 2**12)
+
+
+class BackwardSchedule(unittest.TestCase):
+    """The backward's work list (jfa._schedule): live pairs only, longest
+    sequence first, each sequence's key tiles in order."""
+
+    def test_order(self):
+        # Lengths 100, 500, 0, 129 with 4 key tiles: pairs are b * 4 + kt.
+        got = S.backward_schedule_list([100, 500, 0, 129], 4)
+        self.assertEqual(got[0], 1 + 4 + 0 + 2)
+        self.assertEqual(got[1:8], [4, 5, 6, 7, 12, 13, 0])
+        self.assertEqual(sorted(got[1:]), list(range(16)))  # a permutation
+
+    def test_ties_keep_batch_order(self):
+        self.assertEqual(S.backward_schedule_list([256, 256], 2), [4, 0, 1, 2, 3])
+
+    def test_edges(self):
+        self.assertEqual(S.backward_schedule_list([1], 1), [1, 0])
+        self.assertEqual(S.backward_schedule_list([0, 0], 1), [0, 0, 1])
+        self.assertEqual(S.backward_schedule_list([128], 2), [1, 0, 1])  # tile 1 empty
 
 
 class BackwardKernelLookup(unittest.TestCase):

@@ -1,0 +1,50 @@
+"""The backward kernels' work schedule: the (sequence, 128-key tile) pairs
+that hold keys, longest sequence first.
+
+The backward kernels are persistent: CTA i of G takes units i, i + G, ...,
+a unit being one listed pair for one head (unit u is pair u // H, head
+u % H). Before the schedule, every CTA walked all B * H * ceil(max_seqlen /
+128) units and skipped the dead ones (a key tile past its sequence's end),
+paying a few dependent loads for each: most units of a heavy-tailed batch
+are dead. Listing only the live pairs, the longest sequences first (their
+first key tiles cost most under causal, and they no longer start last), and
+each sequence's key tiles in order (so that the CTAs running at once share
+its Q and dO rows in L2) gave +3% to +26% (bench/NOTES.md, run 29). Sorting
+the pairs by their own cost balanced the CTAs better on paper but put every
+sequence's first tile in flight at once and lost up to 18% on causal batches
+to L2 misses (run 29).
+
+The schedule is an int32 array [n, pair_0, ..., pair_{B*k_tiles-1}]: n is
+the number of live pairs (the tile's first key lies inside its sequence),
+pair_j = b * k_tiles + kt; the live pairs first, ordered by decreasing
+sequence length, then b, then kt; then the dead ones, which the kernels
+never read.
+"""
+
+KEY_TILE = 128
+
+
+def backward_schedule_list(lengths, k_tiles):
+    """The schedule as a Python list (the reference for the torch version and
+    what the interpreter's tests pass)."""
+    pairs = [(b, kt) for b in range(len(lengths)) for kt in range(k_tiles)]
+    live = [kt * KEY_TILE < lengths[b] for b, kt in pairs]
+    order = sorted(range(len(pairs)),  # stable: b, then kt, within a length
+                   key=lambda j: -lengths[pairs[j][0]] if live[j] else 1)
+    return [sum(live)] + order
+
+
+def backward_schedule(torch, offsets, batch, k_tiles):
+    """The schedule on the offsets' device, without a host synchronisation
+    (so the call can be captured in a CUDA graph): an int32 tensor of
+    1 + batch * k_tiles elements, equal to backward_schedule_list."""
+    device = offsets.device
+    lengths = (offsets[1:batch + 1] - offsets[:batch]).to(torch.int64)
+    k0 = torch.arange(k_tiles, device=device, dtype=torch.int64) * KEY_TILE
+    live = k0[None, :] < lengths[:, None]
+    key = torch.where(live, lengths[:, None].expand(-1, k_tiles), -1).reshape(-1)
+    order = torch.sort(key, descending=True, stable=True).indices
+    schedule = torch.empty(1 + batch * k_tiles, dtype=torch.int32, device=device)
+    schedule[0] = live.sum()
+    schedule[1:] = order
+    return schedule
