@@ -652,11 +652,24 @@ def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue]> {
 }
 
 def JFA_FenceAsyncSharedOp : JFA_Op<"fence_async_shared"> {
-  let summary = "orders this thread's shared-memory writes before async-proxy reads";
+  let summary = "orders this thread's shared-memory accesses before the async proxy's";
   let description = [{
     ```mlir
     jfa.fence_async_shared
     ```
+    `fence.proxy.async.shared::cta`. Threads (the generic proxy) and TMA or
+    the tensor cores (the async proxy) see shared memory through different
+    proxies: a barrier orders the threads, not the copies. Both directions
+    need the fence, between the threads' access and the barrier or wait
+    that hands the slot over:
+    - a slot written by threads (`jfa.local_store`) and then read by a TMA
+      store or a tensor-core product;
+    - a slot read by threads (`jfa.local_load`) and then handed back to a
+      producer whose TMA load overwrites it. Without the fence the copy can
+      land before the read has taken its data: `--debug-barriers`' timing
+      made it visible on the H200 (issue 24).
+    jfa-interp reports a missing fence in either direction, naming the
+    access and the copy.
   }];
   let assemblyFormat = "attr-dict";
 }

@@ -49,7 +49,10 @@ jfa.kernel @matmul_rega_sm90(%a: !jfa.tma<64x64xbf16, swizzle 128>,
         : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>,
           tensor<64x64xf32, #jfa.wgmma_acc>
     %done = jfa.async_dot_wait pending(0) (%d) : tensor<64x64xf32, #jfa.wgmma_acc>
-    // Every warp has finished reading the tiles before the next copy.
+    // Every warp has finished reading the tiles before the next copy; A was
+    // read by the threads, so the proxy fence orders that read before the
+    // TMA that overwrites it.
+    jfa.fence_async_shared
     jfa.task_barrier
     scf.yield %done : tensor<64x64xf32, #jfa.wgmma_acc>
   }

@@ -60,6 +60,10 @@ jfa.kernel @scale_ring(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
         jfa.barrier_wait %full_s, %phase
         %in_slot = jfa.slot %ring[%s] : !jfa.smem<3 x 64x64xf32>, i32
         %t = jfa.local_load %in_slot : !jfa.slot<64x64xf32> -> tensor<64x64xf32>
+        // The slot goes back to the producer's TMA: the proxy fence orders the
+        // threads' read before that write (without it the copy can land
+        // first; issue 24).
+        jfa.fence_async_shared
         %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<3>, i32
         jfa.barrier_arrive %empty_s
 

@@ -45,7 +45,10 @@ jfa.kernel @tmem_a_dot(%a: !jfa.tma<128x64xbf16, swizzle 128>,
     jfa.barrier_wait %loaded, %phase
     %a_r = jfa.local_load %a_s : !jfa.slot<128x64xbf16, swizzle 128> -> tensor<128x64xbf16, #jfa.tmem_row>
     jfa.tmem_store %a_r, %a_tmem[%c0] : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.tmem<128x64xbf16>
-    // Every row of A is in tensor memory before the MMA thread issues.
+    // Every row of A is in tensor memory before the MMA thread issues; A was
+    // read by the threads, and the proxy fence orders that read before the
+    // next TMA that overwrites it (issued after this barrier).
+    jfa.fence_async_shared
     jfa.task_barrier
     %accumulate = arith.cmpi ugt, %kt, %c0 : i32
     jfa.tc_dot %a_tmem, %b_s, %acc, %accumulate : !jfa.tmem<128x64xbf16>, !jfa.slot<64x64xbf16, swizzle 128>, !jfa.tmem<128x64xf32>

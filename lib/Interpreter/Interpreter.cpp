@@ -181,6 +181,8 @@ struct Access {
   uint32_t clock = 0;
   Operation *op = nullptr;
   int exec = -1;
+  /// A read by threads (generic proxy), not by TMA or the tensor cores.
+  bool generic = false;
 };
 
 /// The access history of one row of a slot or one tensor-memory column.
@@ -515,6 +517,7 @@ private:
   // Memory checks.
   void checkRead(Executor &e, Operation *op, Shadow &s, const VC &view,
                  Access self, const std::string &what, bool asyncProxy);
+  bool fencedSince(int exec, uint32_t clock, const VC &view);
   void checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
                   Access self, const std::string &what, bool generic);
   std::string slotWhat(const RtValue &slot, int64_t row);
@@ -1381,23 +1384,29 @@ void CTARun::checkRead(Executor &e, Operation *op, Shadow &s, const VC &view,
              " without waiting for its last write (no barrier wait, "
              "jfa.async_dot_wait or commit orders the write before this read)",
          s.write.op, "the write");
-  if (asyncProxy && s.generic) {
-    Executor &writer = *execs[s.write.exec];
-    auto it = std::lower_bound(writer.fences.begin(), writer.fences.end(),
-                               s.write.clock);
-    if (it == writer.fences.end() || view[execComp(writer)] < *it)
-      fail(op,
-           "the async proxy (TMA, tensor cores) reads " + what +
-               ", which threads wrote without a jfa.fence_async_shared "
-               "between that write and this read",
-           s.write.op, "the write");
-  }
+  if (asyncProxy && s.generic &&
+      !fencedSince(s.write.exec, s.write.clock, view))
+    fail(op,
+         "the async proxy (TMA, tensor cores) reads " + what +
+             ", which threads wrote without a jfa.fence_async_shared "
+             "between that write and this read",
+         s.write.op, "the write");
+  Access read = self;
+  read.generic = !asyncProxy;
   for (Access &r : s.reads)
-    if (r.comp == self.comp) {
-      r = self;
+    if (r.comp == read.comp) {
+      r = read;
       return;
     }
-  s.reads.push_back(self);
+  s.reads.push_back(read);
+}
+
+/// Whether executor `exec` issued a jfa.fence_async_shared after its clock
+/// reached `clock` that `view` has seen.
+bool CTARun::fencedSince(int exec, uint32_t clock, const VC &view) {
+  Executor &e = *execs[exec];
+  auto it = std::lower_bound(e.fences.begin(), e.fences.end(), clock);
+  return it != e.fences.end() && view[execComp(e)] >= *it;
 }
 
 void CTARun::checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
@@ -1431,9 +1440,26 @@ void CTARun::readSlotRows(Executor &e, Operation *op, const RtValue &slot,
 void CTARun::writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
                            int64_t lo, int64_t hi, const VC &view,
                            Access self, bool generic) {
-  for (int64_t r = lo; r < hi; ++r)
-    checkWrite(e, op, slotShadow(slot, r), view, self, slotWhat(slot, r),
-               generic);
+  for (int64_t r = lo; r < hi; ++r) {
+    Shadow &s = slotShadow(slot, r);
+    // A read by threads, then a write by the async proxy (a TMA load into a
+    // slot the threads handed back through a barrier): the read must be
+    // ordered before the write across the proxies, or the copy may land
+    // before the read has taken its data (issue 24: the timing of
+    // --debug-barriers showed it on the H200). A read not ordered at all is
+    // checkWrite's race.
+    if (!generic)
+      for (Access &read : s.reads)
+        if (read.generic && view[read.comp] >= read.clock &&
+            !fencedSince(read.exec, read.clock, view))
+          fail(op,
+               "the async proxy (TMA) overwrites " + slotWhat(slot, r) +
+                   ", which threads read without a jfa.fence_async_shared "
+                   "between that read and the barrier that hands the slot "
+                   "back",
+               read.op, "the read");
+    checkWrite(e, op, s, view, self, slotWhat(slot, r), generic);
+  }
 }
 
 //===----------------------------------------------------------------------===//

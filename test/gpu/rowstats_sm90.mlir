@@ -48,6 +48,10 @@ jfa.kernel @rowstats(%x: !jfa.tma<64x128xbf16>, %out: !jfa.tma<64x8xf32>,
         jfa.barrier_wait %full_s, %phase
         %in_slot = jfa.slot %ring[%s] : !jfa.smem<2 x 64x128xbf16>, i32
         %xb = jfa.local_load %in_slot : !jfa.slot<64x128xbf16> -> tensor<64x128xbf16, #jfa.wgmma_acc>
+        // The slot goes back to the producer's TMA: the proxy fence orders the
+        // threads' read before that write (without it the copy can land
+        // first; issue 24).
+        jfa.fence_async_shared
         %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<2>, i32
         jfa.barrier_arrive %empty_s
 
