@@ -208,8 +208,31 @@ def run_attention(ndir, ddir, pkg_python):
         names = ["o", "lse", "dq", "dk", "dv"]
         for i, (lengths, h, dim, causal) in enumerate(ATTENTION_CASES):
             for j, name in enumerate(names):
-                report(f"attention {name} lengths {lengths} H={h} D={dim} "
-                       f"{'causal' if causal else 'full'}", [a[i][j]], [b[i][j]], [d[i][j]])
+                label = (f"attention {name} lengths {lengths} H={h} D={dim} "
+                         f"{'causal' if causal else 'full'}")
+                if name == "dq":
+                    report_atomic(label, a[i][j], b[i][j], d[i][j])
+                else:
+                    report(label, [a[i][j]], [b[i][j]], [d[i][j]])
+
+
+def report_atomic(name, a, b, d):
+    """dq is summed by atomic adds in an order that changes from run to run
+    (attention_backward's contract: its last bits may differ), so a
+    bit-for-bit comparison proves nothing either way. Each build must stay
+    within one bf16 rounding step of the other (2^-8 relative, elementwise)."""
+    global failures, cases
+    cases += 1
+    a, b, d = (x.double() for x in (a, b, d))
+    bound = 2.0 ** -8 * torch.maximum(a.abs(), d.abs()) + 1e-30
+    over = ((a - d).abs() > bound).sum().item()
+    spread = (a - b).abs().max().item()
+    dev = (a - d).abs().max().item()
+    if over:
+        failures += 1
+    print(f"{'FAIL' if over else 'ok  '} {name}: summed by atomic adds (order varies by run): "
+          f"normal vs normal max |diff| {spread:.3g}, debug vs normal {dev:.3g}, "
+          f"{over} elements beyond one bf16 rounding step", flush=True)
 
 
 def main():
