@@ -1081,6 +1081,31 @@ LogicalResult LoadOp::verify() {
   return success();
 }
 
+/// A slot read or written element by element: unswizzled, as stored.
+static LogicalResult verifyScalarSlot(Operation *op, SlotType slot,
+                                      Type element) {
+  if (slot.getSwizzle() != 0 || slot.getTransposed())
+    return op->emitOpError()
+           << "needs an unswizzled, untransposed slot for element access, "
+              "got "
+           << slot;
+  if (slot.getElementType() != element)
+    return op->emitOpError() << "accesses " << element << " in " << slot;
+  return success();
+}
+
+LogicalResult AtomicFetchAddOp::verify() {
+  Type element = getCounter().getType().getElementType();
+  if (!element.isInteger(32))
+    return emitOpError() << "needs an i32 counter, got "
+                         << getCounter().getType();
+  return verifyScalarSlot(*this, getSlot().getType(), element);
+}
+
+LogicalResult LoadScalarOp::verify() {
+  return verifyScalarSlot(*this, getSlot().getType(), getType());
+}
+
 LogicalResult RingPositionOp::verify() {
   if (getStages() < 1 || getStages() > 64)
     return emitOpError() << "stages must be in [1, 64], got " << getStages();

@@ -945,6 +945,55 @@ def JFA_LoadOp : JFA_Op<"load"> {
   let hasVerifier = 1;
 }
 
+def JFA_AtomicFetchAddOp : JFA_Op<"atomic_fetch_add", [JFA_SingleThreadIssue]> {
+  let summary = "adds to a global counter; the old value goes to a slot, then an arrival";
+  let description = [{
+    ```mlir
+    jfa.atomic_fetch_add %counter[%c0], %c1 into %next arrive %next_full
+        : !jfa.ptr<i32>, !jfa.slot<1xi32>
+    ```
+    One thread of the task atomically adds `%value` to `%counter[%index]`
+    (global memory, device scope), writes the value it replaced to element
+    0 of the slot and arrives once on the barrier (a release: every thread
+    that sees the phase complete reads the new value with `jfa.load_scalar`).
+    The way to hand out work dynamically: a persistent kernel's producer
+    takes the next unit from a counter the caller zeroed, and every task of
+    the CTA reads it from the slot (FA3's dynamic tile scheduler; TLX writes
+    it with `tl.atomic_add` and a shared-memory broadcast). Count the
+    arrival in the barrier's `arrive_count`.
+  }];
+  let arguments = (ins Arg<JFA_GlobalPtrType, "", [MemRead, MemWrite]>:$counter,
+                       I32:$index, I32:$value,
+                       Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
+                       Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>,
+                                                 MemWrite<JFA_BarrierMemory>]>:$barrier);
+  let assemblyFormat = [{
+    $counter `[` $index `]` `,` $value `into` $slot `arrive` $barrier attr-dict
+    `:` qualified(type($counter)) `,` qualified(type($slot))
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_LoadScalarOp : JFA_Op<"load_scalar"> {
+  let summary = "reads one element of a shared-memory slot";
+  let description = [{
+    ```mlir
+    %unit = jfa.load_scalar %next[%c0] : !jfa.slot<1xi32> -> i32
+    ```
+    Every thread that runs it reads element `%index` (row-major) of an
+    unswizzled slot: a value one thread wrote for the whole CTA, such as
+    the work unit `jfa.atomic_fetch_add` fetched (wait on its barrier
+    first).
+  }];
+  let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot,
+                       I32:$index);
+  let results = (outs AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$result);
+  let assemblyFormat = [{
+    $slot `[` $index `]` attr-dict `:` qualified(type($slot)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def JFA_RingPositionOp : JFA_Op<"ring_position", [Pure]> {
   let summary = "the slot and phase parity of a ring's n-th use";
   let description = [{

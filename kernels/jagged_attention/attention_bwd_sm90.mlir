@@ -9,12 +9,12 @@
 // over each sequence's keys and queries (keys <= queries under causal);
 // delta = rowsum(o * do) comes from attention_bwd_delta.mlir, lse from the
 // forward. A work unit is (sequence, head, 128-key tile). The grid is
-// persistent: CTA i takes units i, i + G, ... of the caller's schedule,
-// which lists only the (sequence, key tile) pairs that hold keys, longest
-// sequence first and each sequence's tiles in order, every pair for each
-// head (python/jfa/_schedule.py says why; bench/NOTES.md run 29 measured
-// +3% to +26% over walking every (sequence, head, tile) and skipping the
-// empty ones).
+// persistent and the units are handed out dynamically: the caller's
+// schedule lists only the (sequence, key tile) pairs that hold keys,
+// longest sequence first and each sequence's tiles in order, every pair for
+// each head (python/jfa/_schedule.py says why), and the producer takes the
+// next unit from a counter (jfa.atomic_fetch_add) as it starts one, so a
+// CTA that drew short units takes more (bench/NOTES.md, runs 29 and 31).
 //
 // Warp specialization: a producer warpgroup loads the unit's K and V once
 // and streams 64-row tiles of Q and dO through a 2-stage ring with TMA. Two
@@ -34,8 +34,9 @@
 // end are never written (row-clipped stores and adds).
 // Work unit u of the persistent schedule, written once for every task so
 // that the producer and the MMA warpgroups cannot disagree. The schedule
-// holds the number of live (sequence, key tile) pairs, then the pairs as
-// b * k_tiles + kt, live first; unit u is pair u / heads for head
+// holds the number of live (sequence, key tile) pairs, the counter the
+// units are fetched from, then the pairs as b * k_tiles + kt, live first;
+// unit u is pair u / heads for head
 // u % heads. Returns h, the sequence's first row and length, the tile's
 // first key, whether the tile holds keys, the q tiles [q_first, q_last) it
 // meets (from the diagonal under causal) and the head's first column in
@@ -50,7 +51,8 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %heads: i32, %head_dim: i32,
   %c128 = arith.constant 128 : i32
   %pair = arith.divui %u, %heads : i32
   %h = arith.remui %u, %heads : i32
-  %at = arith.addi %pair, %c1 : i32
+  %c2 = arith.constant 2 : i32
+  %at = arith.addi %pair, %c2 : i32
   %bk = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
   %b = arith.divui %bk, %k_tiles : i32
   %kt = arith.remui %bk, %k_tiles : i32
@@ -67,6 +69,43 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %heads: i32, %head_dim: i32,
   %col0 = arith.muli %h, %head_dim : i32
   jfa.return %h, %start, %len, %k0, %live, %q_first, %q_last, %col0
       : i32, i32, i32, i32, i1, i32, i32, i32
+}
+
+// The dynamic work queue (docs/DIALECT.md): the next unit comes from the
+// caller-zeroed counter %schedule[1], fetched by one task into a ring of
+// two one-element slots and read by every thread of the CTA.
+//
+// Fetch n of the queue into slot n mod 2, once every reader has released
+// what the slot held (fetch n - 2).
+jfa.func @fetch_unit(%n: i32, %schedule: !jfa.ptr<i32>,
+                     %next_buf: !jfa.smem<2 x 1xi32>,
+                     %next_full: !jfa.mbarriers<2>,
+                     %next_empty: !jfa.mbarriers<2>) {
+  %c1 = arith.constant 1 : i32
+  %s, %phase = jfa.ring_position %n stages(2) : i32
+  %free = arith.xori %phase, %c1 : i32
+  %slot = jfa.slot %next_buf[%s] : !jfa.smem<2 x 1xi32>, i32
+  %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
+  %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
+  jfa.barrier_wait %empty, %free
+  jfa.atomic_fetch_add %schedule[%c1], %c1 into %slot arrive %full
+      : !jfa.ptr<i32>, !jfa.slot<1xi32>
+  jfa.return
+}
+
+// The unit fetch n brought: waits for it, reads it, releases the slot.
+jfa.func @take_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
+                    %next_full: !jfa.mbarriers<2>,
+                    %next_empty: !jfa.mbarriers<2>) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %s, %phase = jfa.ring_position %n stages(2) : i32
+  %slot = jfa.slot %next_buf[%s] : !jfa.smem<2 x 1xi32>, i32
+  %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
+  %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
+  jfa.barrier_wait %full, %phase
+  %u = jfa.load_scalar %slot[%c0] : !jfa.slot<1xi32> -> i32
+  jfa.barrier_arrive %empty
+  jfa.return %u : i32
 }
 
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -100,6 +139,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %dq_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xf32, swizzle 128>
   // full: the producer's expect plus the TMA bytes; empty: the 256 MMA
   // threads, once they no longer read the slots.
+  // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
+  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
+  %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
   %kv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
   %kv_empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<1>
   %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
@@ -112,8 +155,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %c63 = arith.constant 63 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
-  %pid = jfa.program_id x
-  %grid = jfa.num_programs x
   // Units: each listed (sequence, key tile) pair for every head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
   %units = arith.muli %pairs, %heads : i32
@@ -149,8 +190,15 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
       %key_off = arith.muli %g, %c64 : i32
 
-      %counts:2 = scf.for %u = %pid to %units step %grid
-          iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
+      // Units from the producer's fetches; the first past the last ends the loop.
+      %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0)
+          : (i32, i32, i32) -> (i32, i32, i32, i32) {
+        %fetched = jfa.call @take_unit(%taken, %next_buf, %next_full, %next_empty)
+            : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+        %more = arith.cmpi slt, %fetched, %units : i32
+        scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
+      } do {
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
         %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
             : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
@@ -315,15 +363,29 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         } else {
           scf.yield %unit_n, %q_n : i32, i32
         }
-        scf.yield %next#0, %next#1 : i32, i32
+        %taken_next = arith.addi %taken, %c1 : i32
+        scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
       }
       // The last adds must have read their slots before the CTA exits.
       jfa.tma_store_wait pending(0)
     }
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(24) {
-      %counts:2 = scf.for %u = %pid to %units step %grid
-          iter_args(%unit_n = %c0, %q_n = %c0) -> (i32, i32) : i32 {
+      // Fetch 0 first; each iteration then fetches the unit after the one it
+      // takes, so the atomic's latency hides behind a whole unit.
+      jfa.call @fetch_unit(%c0, %schedule, %next_buf, %next_full, %next_empty)
+          : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
+      %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0)
+          : (i32, i32, i32) -> (i32, i32, i32, i32) {
+        %taken1 = arith.addi %taken, %c1 : i32
+        jfa.call @fetch_unit(%taken1, %schedule, %next_buf, %next_full, %next_empty)
+            : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
+        %fetched = jfa.call @take_unit(%taken, %next_buf, %next_full, %next_empty)
+            : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+        %more = arith.cmpi slt, %fetched, %units : i32
+        scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
+      } do {
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
         %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
             : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
@@ -397,7 +459,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         } else {
           scf.yield %unit_n, %q_n : i32, i32
         }
-        scf.yield %next#0, %next#1 : i32, i32
+        %taken_next = arith.addi %taken, %c1 : i32
+        scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
       }
     }
   }

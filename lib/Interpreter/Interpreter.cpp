@@ -957,6 +957,30 @@ void CTARun::exec(Executor &e, Operation *op) {
       set(e, result, value);
     return;
   }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    SmallVector<RtValue> carried;
+    for (Value v : whileOp.getInits())
+      carried.push_back(get(e, v));
+    while (true) {
+      Block &before = whileOp.getBefore().front();
+      for (auto [arg, value] : llvm::zip(before.getArguments(), carried))
+        set(e, arg, value);
+      for (Operation &inner : before.without_terminator())
+        exec(e, &inner);
+      scf::ConditionOp condition = whileOp.getConditionOp();
+      SmallVector<RtValue> forwarded;
+      for (Value v : condition.getArgs())
+        forwarded.push_back(get(e, v));
+      if (scalar(e, op, condition.getCondition()) == 0) {
+        carried = std::move(forwarded);
+        break;
+      }
+      carried = runRegion(e, whileOp.getAfter(), forwarded);
+    }
+    for (auto [result, value] : llvm::zip(whileOp.getResults(), carried))
+      set(e, result, value);
+    return;
+  }
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
     bool cond = scalar(e, op, ifOp.getCondition()) != 0;
     SmallVector<RtValue> results;
@@ -2047,6 +2071,33 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         ptrIndexCheck(ptr, index, "reads");
         set(e, load.getResult(),
             makeData(newScalar(load.getType(), argOf(ptr).load(index))));
+      })
+      .Case<LoadScalarOp>([&](LoadScalarOp load) {
+        RtValue slot = get(e, load.getSlot());
+        BufferState &buf = buffers[slot.id];
+        int64_t index = intScalar(e, op, load.getIndex());
+        if (index < 0 || index >= buf.rows * buf.cols)
+          fail(op, "reads element " + Twine(index) + " of a slot of " +
+                       Twine(buf.rows * buf.cols) + " elements");
+        int64_t r = index / buf.cols, c = index % buf.cols;
+        readSlotRows(e, op, slot, r, r + 1, e.vc, self, false);
+        set(e, load.getResult(),
+            makeData(newScalar(load.getType(), slotElem(slot, r, c))));
+      })
+      .Case<AtomicFetchAddOp>([&](AtomicFetchAddOp add) {
+        RtValue counter = get(e, add.getCounter());
+        int64_t index = intScalar(e, op, add.getIndex());
+        ptrIndexCheck(counter, index, "updates");
+        // CTAs run one after another here, so the first takes every unit a
+        // dynamic schedule hands out: one of the orders a GPU may produce.
+        int64_t old = int64_t(argOf(counter).load(index));
+        int64_t sum = old + intScalar(e, op, add.getValue());
+        argOf(counter).store(index, double(int32_t(uint32_t(sum))));
+        RtValue slot = get(e, add.getSlot());
+        writeSlotRows(e, op, slot, 0, 1, e.vc, self, true);
+        slotElem(slot, 0, 0) = double(old);
+        arrive(e, op, get(e, add.getBarrier()).id, 1, e.vc);
+        ++e.vc[execComp(e)];
       })
       .Case<LoadRowsOp>([&](LoadRowsOp load) {
         RtValue ptr = get(e, load.getPtr());

@@ -67,6 +67,8 @@ Value getSignalledBarrier(Operation *op) {
     return load.getBarrier();
   if (auto commit = dyn_cast<TcCommitOp>(op))
     return commit.getBarrier();
+  if (auto fetch = dyn_cast<AtomicFetchAddOp>(op))
+    return fetch.getBarrier();
   return {};
 }
 
@@ -318,6 +320,22 @@ Tally tallyBlock(Block &block, Contribution contribution, LoopRule rule) {
       } else {
         return Tally::hidden(&op, "this scf.for has no constant trip count");
       }
+    } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      // One iteration runs the condition region, then (unless it leaves)
+      // the body: their arrivals per phase add up, as in an scf.for's body.
+      Tally body = tallyRegion(loop.getBefore(), contribution, rule);
+      if (!body.known())
+        return body;
+      Tally after = tallyRegion(loop.getAfter(), contribution, rule);
+      if (!after.known())
+        return after;
+      body.append(after);
+      if (body.total == 0)
+        continue;
+      if (rule != LoopRule::PerPhase)
+        return Tally::hidden(&op, "an scf.while has no constant trip count");
+      part = body;
+      part.inLoop = true;
     } else if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
       part = tallyPaths(&op, op.getRegions(), contribution, rule);
     } else if (isa<AsyncTasksOp>(op)) {

@@ -109,9 +109,11 @@ def JFACheckBarriers : Pass<"jfa-check-barriers", "::mlir::ModuleOp"> {
     brings transaction bytes); a mismatch is an error with a note at each
     arriving op. The TMA loads completing on a barrier armed by
     `jfa.barrier_expect` (in its block and the regions nested there) must
-    bring exactly the armed bytes. Where control flow hides a count (paths
-    that differ, loops without a constant trip count, scf.while) the pass
-    says so in a remark instead of guessing. See docs/BARRIERS.md.
+    bring exactly the armed bytes. An scf.while counts as a loop (both
+    regions one iteration). Where control flow hides a count (paths that
+    differ, loops without a constant trip count outside the per-phase
+    rule) the pass says so in a remark instead of guessing. See
+    docs/BARRIERS.md.
   }];
 }
 

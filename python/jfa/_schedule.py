@@ -14,11 +14,17 @@ the pairs by their own cost balanced the CTAs better on paper but put every
 sequence's first tile in flight at once and lost up to 18% on causal batches
 to L2 misses (run 29).
 
-The schedule is an int32 array [n, pair_0, ..., pair_{B*k_tiles-1}]: n is
-the number of live pairs (the tile's first key lies inside its sequence),
-pair_j = b * k_tiles + kt; the live pairs first, ordered by decreasing
-sequence length, then b, then kt; then the dead ones, which the kernels
-never read.
+The kernels hand the units out dynamically: each CTA's producer takes the
+next unit from a counter with an atomic add as it starts one, so a CTA that
+drew short units takes more (static round robin left the busiest CTA 3-18%
+above the mean on causal batches in a simulation; run 31).
+
+The schedule is an int32 array [n, counter, pair_0, ..., pair_{B*k_tiles-1}]:
+n is the number of live pairs (the tile's first key lies inside its
+sequence), counter starts at 0 (the kernel adds to it: a schedule serves one
+launch), pair_j = b * k_tiles + kt; the live pairs first, ordered by
+decreasing sequence length, then b, then kt; then the dead ones, which the
+kernels never read.
 """
 
 KEY_TILE = 128
@@ -31,20 +37,21 @@ def backward_schedule_list(lengths, k_tiles):
     live = [kt * KEY_TILE < lengths[b] for b, kt in pairs]
     order = sorted(range(len(pairs)),  # stable: b, then kt, within a length
                    key=lambda j: -lengths[pairs[j][0]] if live[j] else 1)
-    return [sum(live)] + order
+    return [sum(live), 0] + order
 
 
 def backward_schedule(torch, offsets, batch, k_tiles):
     """The schedule on the offsets' device, without a host synchronisation
     (so the call can be captured in a CUDA graph): an int32 tensor of
-    1 + batch * k_tiles elements, equal to backward_schedule_list."""
+    2 + batch * k_tiles elements, equal to backward_schedule_list."""
     device = offsets.device
     lengths = (offsets[1:batch + 1] - offsets[:batch]).to(torch.int64)
     k0 = torch.arange(k_tiles, device=device, dtype=torch.int64) * KEY_TILE
     live = k0[None, :] < lengths[:, None]
     key = torch.where(live, lengths[:, None].expand(-1, k_tiles), -1).reshape(-1)
     order = torch.sort(key, descending=True, stable=True).indices
-    schedule = torch.empty(1 + batch * k_tiles, dtype=torch.int32, device=device)
+    schedule = torch.empty(2 + batch * k_tiles, dtype=torch.int32, device=device)
     schedule[0] = live.sum()
-    schedule[1:] = order
+    schedule[1] = 0
+    schedule[2:] = order
     return schedule

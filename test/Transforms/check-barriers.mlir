@@ -276,12 +276,13 @@ jfa.kernel @several_tasks_several_phases(%n: i32) warps(8) {
 
 // -----
 
+// An scf.while is a loop like an scf.for: the arrivals of one iteration
+// (both regions) are one phase's, here 128 as armed. No diagnostics.
 jfa.kernel @arrive_in_while(%n: i32) warps(4) {
   %bars = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<1>
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
-  // expected-remark-re @+1 {{cannot count the arrivals per phase on barrier 0 of the barrier array at line {{[0-9]+}}: it sits in scf.while, which the pass cannot see through; arrive_count(128) is not checked}}
   %r = scf.while (%i = %c0) : (i32) -> i32 {
     %go = arith.cmpi ult, %i, %n : i32
     scf.condition(%go) %i : i32
@@ -325,5 +326,39 @@ jfa.kernel @untraced(%n: i32) warps(4) {
     // expected-remark @+1 {{cannot tell which barrier array this op uses (its barrier is not a jfa.barrier of a jfa.alloc_barriers); the barrier checks skip it}}
     jfa.barrier_wait %it, %c0
     scf.yield %it : !jfa.mbarrier
+  }
+}
+
+// -----
+
+// A dynamic work queue: the fetch is one arrival per phase on `next_full`
+// (one thread issues it), inside an scf.while whose two regions make one
+// iteration; `next_empty` gets the 128 readers' arrivals. The count on
+// `next_full` is wrong here.
+// expected-error @+4 {{barrier array at line}}
+// expected-note @+14 {{arrives once: jfa.atomic_fetch_add is issued by one thread}}
+jfa.kernel @work_queue(%counter: !jfa.ptr<i32>, %units: i32) warps(4) {
+  %next = jfa.local_alloc : !jfa.smem<2 x 1xi32>
+  %next_full = jfa.alloc_barriers arrive_count(2) : !jfa.mbarriers<2>
+  %next_empty = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r:2 = scf.while (%n = %c0) : (i32) -> (i32, i32) {
+    %s, %phase = jfa.ring_position %n stages(2) : i32
+    %slot = jfa.slot %next[%s] : !jfa.smem<2 x 1xi32>, i32
+    %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
+    %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
+    %free = arith.xori %phase, %c1 : i32
+    jfa.barrier_wait %empty, %free
+    jfa.atomic_fetch_add %counter[%c0], %c1 into %slot arrive %full : !jfa.ptr<i32>, !jfa.slot<1xi32>
+    jfa.barrier_wait %full, %phase
+    %u = jfa.load_scalar %slot[%c0] : !jfa.slot<1xi32> -> i32
+    jfa.barrier_arrive %empty
+    %more = arith.cmpi slt, %u, %units : i32
+    scf.condition(%more) %u, %n : i32, i32
+  } do {
+  ^bb0(%u: i32, %n: i32):
+    %n1 = arith.addi %n, %c1 : i32
+    scf.yield %n1 : i32
   }
 }

@@ -29,6 +29,46 @@ struct LoadLowering : JFAPattern<LoadOp> {
   }
 };
 
+/// One element of an unswizzled slot, read by every thread.
+struct LoadScalarLowering : JFAPattern<LoadScalarOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(LoadScalarOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value address = LLVM::GEPOp::create(
+        b, adaptor.getSlot().getType(), op.getType(), adaptor.getSlot(),
+        ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, op.getType(), address);
+    return success();
+  }
+};
+
+/// `atom.global.add.u32`, the old value to the slot, then `mbarrier.arrive`
+/// (release at CTA scope: the slot's value is visible to the threads that
+/// see the phase complete). jfa-lower-async-tasks has put it under its
+/// task's first thread.
+struct AtomicFetchAddLowering : JFAPattern<AtomicFetchAddOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(AtomicFetchAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Type i32 = rewriter.getI32Type();
+    Value counter = LLVM::GEPOp::create(
+        b, adaptor.getCounter().getType(), i32, adaptor.getCounter(),
+        ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    Value old = LLVM::AtomicRMWOp::create(b, LLVM::AtomicBinOp::add, counter,
+                                          adaptor.getValue(),
+                                          LLVM::AtomicOrdering::monotonic);
+    LLVM::StoreOp::create(b, old, adaptor.getSlot());
+    NVVM::MBarrierArriveOp::create(b, rewriter.getI64Type(),
+                                   adaptor.getBarrier(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Each thread stores its registers in runs of the layout's vector width
 /// (consecutive columns of one row), each run guarded by its row's bound.
 struct StoreTileLowering : JFAPattern<StoreTileOp> {
@@ -106,6 +146,6 @@ struct RingPositionLowering : JFAPattern<RingPositionOp> {
 
 void jfa::populateGlobalMemoryToLLVMPatterns(JFATypeConverter &converter,
                                              RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, StoreTileLowering, RingPositionLowering>(
-      converter);
+  patterns.add<LoadLowering, LoadScalarLowering, AtomicFetchAddLowering,
+               StoreTileLowering, RingPositionLowering>(converter);
 }

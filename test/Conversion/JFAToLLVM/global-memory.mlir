@@ -64,3 +64,29 @@ jfa.kernel @store_tile_add(%out: !jfa.ptr<f32>, %offset: i32, %stride: i32, %row
   %t = arith.constant dense<1.0> : tensor<64x16xf32, #jfa.wgmma_acc>
   jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) add : tensor<64x16xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
 }
+
+// -----
+
+// The dynamic work queue: one thread (the task's first) adds to the counter,
+// stores the old value into the slot and arrives (release); every thread
+// reads the slot back.
+// CHECK-LABEL: llvm.func @work_queue
+// CHECK: scf.if
+// CHECK: %[[C:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+// CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[C]], %{{.*}} monotonic : !llvm.ptr<1>, i32
+// CHECK-NEXT: llvm.store %[[OLD]], %[[SLOT:.*]] : i32, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.mbarrier.arrive
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: %[[E:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+// CHECK-NEXT: llvm.load %[[E]] : !llvm.ptr<3> -> i32
+jfa.kernel @work_queue(%counter: !jfa.ptr<i32>) warps(4) {
+  %next = jfa.local_alloc : !jfa.smem<1 x 1xi32>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %slot = jfa.slot %next[%c0] : !jfa.smem<1 x 1xi32>, i32
+  %full0 = jfa.barrier %full[%c0] : !jfa.mbarriers<1>, i32
+  jfa.atomic_fetch_add %counter[%c0], %c1 into %slot arrive %full0 : !jfa.ptr<i32>, !jfa.slot<1xi32>
+  jfa.barrier_wait %full0, %c0
+  %unit = jfa.load_scalar %slot[%c0] : !jfa.slot<1xi32> -> i32
+}

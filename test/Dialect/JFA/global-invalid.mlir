@@ -1,5 +1,6 @@
 // RUN: jfa-opt %s --split-input-file --verify-diagnostics
 // Verifier errors of the plain global-memory ops: jfa.load, jfa.store_tile,
+// jfa.atomic_fetch_add and jfa.load_scalar (the work queue),
 // and of jfa.ring_position.
 
 jfa.kernel @k(%p: !jfa.ptr<i32>, %i: i32) warps(4) {
@@ -62,4 +63,44 @@ jfa.kernel @k(%d: !jfa.tma<64x64xbf16>) warps(4) {
   %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xbf16>, i32
   // expected-error @+1 {{'jfa.tma_store' op adds to f32 tensors only, got '!jfa.tma<64x64xbf16>'}}
   jfa.tma_store %s, %d[%c0, %c0] add : !jfa.slot<64x64xbf16>, !jfa.tma<64x64xbf16>
+}
+
+// -----
+
+jfa.kernel @k(%p: !jfa.ptr<f32>, %i: i32) warps(4) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 1xi32>
+  %bars = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %s = jfa.slot %buf[%i] : !jfa.smem<1 x 1xi32>, i32
+  %b = jfa.barrier %bars[%i] : !jfa.mbarriers<1>, i32
+  // expected-error @+1 {{'jfa.atomic_fetch_add' op needs an i32 counter, got '!jfa.ptr<f32>'}}
+  jfa.atomic_fetch_add %p[%i], %i into %s arrive %b : !jfa.ptr<f32>, !jfa.slot<1xi32>
+}
+
+// -----
+
+jfa.kernel @k(%p: !jfa.ptr<i32>, %i: i32) warps(4) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 1xf32>
+  %bars = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %s = jfa.slot %buf[%i] : !jfa.smem<1 x 1xf32>, i32
+  %b = jfa.barrier %bars[%i] : !jfa.mbarriers<1>, i32
+  // expected-error @+1 {{'jfa.atomic_fetch_add' op accesses 'i32' in '!jfa.slot<1xf32>'}}
+  jfa.atomic_fetch_add %p[%i], %i into %s arrive %b : !jfa.ptr<i32>, !jfa.slot<1xf32>
+}
+
+// -----
+
+jfa.kernel @k(%i: i32) warps(4) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 8x64xbf16, swizzle 128>
+  %s = jfa.slot %buf[%i] : !jfa.smem<1 x 8x64xbf16, swizzle 128>, i32
+  // expected-error @+1 {{'jfa.load_scalar' op needs an unswizzled, untransposed slot for element access, got '!jfa.slot<8x64xbf16, swizzle 128>'}}
+  %x = jfa.load_scalar %s[%i] : !jfa.slot<8x64xbf16, swizzle 128> -> bf16
+}
+
+// -----
+
+jfa.kernel @k(%i: i32) warps(4) {
+  %buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
+  %s = jfa.slot %buf[%i] : !jfa.smem<2 x 1xi32>, i32
+  // expected-error @+1 {{'jfa.load_scalar' op accesses 'f32' in '!jfa.slot<1xi32>'}}
+  %x = jfa.load_scalar %s[%i] : !jfa.slot<1xi32> -> f32
 }
