@@ -33,6 +33,7 @@ gradients on the first causal and first non-causal shape.
 """
 import argparse
 import inspect
+import json
 import math
 import random
 import statistics
@@ -380,6 +381,11 @@ def main():
     ap.add_argument("--backward", action="store_true",
                     help="time the backward pass (forward once, untimed); useful FLOPs = 2.5x "
                     "the forward's")
+    ap.add_argument("--results", metavar="FILE",
+                    help="append one JSON object per shape (ours, the peers, the ratio) to FILE, "
+                    "e.g. bench/results.jsonl")
+    ap.add_argument("--tag", default="",
+                    help="recorded with --results: the commit or variant measured")
     args = ap.parse_args()
     if args.backward:
         ours_make, peers, flops_x = bwd_ours, BWD_PEERS, BWD_FLOPS
@@ -401,7 +407,11 @@ def main():
     rows = []
     checked = set()
     errors = []
-    for i, (name, d, h, causal, gen_lengths) in enumerate(shapes):
+    # Each shape's batch is seeded by its place in the whole list, so a run
+    # of some shapes (--shapes) sees the same batches as a run of all.
+    position = {s[0]: i for i, s in enumerate(all_shapes())}
+    for name, d, h, causal, gen_lengths in shapes:
+        i = position[name]
         rng = random.Random(1000 + i)
         lengths = gen_lengths(rng)
         p = Problem(lengths, d, h, causal, seed=i)
@@ -450,6 +460,23 @@ def main():
         ratio = (f"{result['ours'][0] / best:.2f}x" if result.get("ours") and best else "n/a")
         print(f"| {name} | {len(lengths)} | {sum(lengths)} | {max(lengths)} | " +
               " | ".join(cells) + f" | {ratio} |")
+    if args.results:
+        with open(args.results, "a") as f:
+            for name, lengths, result in rows:
+                best_name = max((n for n in names[1:] if result.get(n)),
+                                key=lambda n: result[n][0], default=None)
+                f.write(json.dumps({
+                    "kernel": "attention_bwd" if args.backward else "attention_fwd",
+                    "tag": args.tag, "date": time.strftime("%Y-%m-%d"),
+                    "device": torch.cuda.get_device_name(), "shape": name,
+                    "B": len(lengths), "T": sum(lengths), "Smax": max(lengths),
+                    "tflops": round(result["ours"][0], 1) if result.get("ours") else None,
+                    "peers_tflops": {n: round(result[n][0], 1) for n in names[1:]
+                                     if result.get(n)},
+                    "ours_over_best_peer": (round(result["ours"][0] / result[best_name][0], 3)
+                                            if result.get("ours") and best_name else None),
+                }) + "\n")
+        print(f"\nappended {len(rows)} rows to {args.results}")
     if errors:
         print("\nn/a:")
         for e in errors:
