@@ -204,6 +204,41 @@ jfa.kernel @wgmma_acc() warps(4) {
 
 // -----
 
+// The same fragment stored: a half-warp's 8-byte stores would put rows 2i
+// and 2i+1 on the same two 16-byte chunks (a 2-way bank conflict), so each
+// pair goes as two 4-byte stores, odd rows (bit 2 of the thread index)
+// writing their second element first: every store a conflict-free warp.
+// CHECK-LABEL: llvm.func @wgmma_acc_store
+// CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[SH:.*]] = llvm.lshr %[[T]], %{{.*}} : i32
+// CHECK-NEXT: %[[PAR:.*]] = llvm.and %[[SH]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[ODD:.*]] = llvm.icmp "ne" %[[PAR]], %{{.*}} : i32
+// CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: %[[X0:.*]] = llvm.extractelement %{{.*}} : vector<16xf32>
+// CHECK: %[[X1:.*]] = llvm.extractelement %{{.*}} : vector<16xf32>
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.select %[[ODD]], %[[X1]], %[[X0]] : i1, f32
+// CHECK-NEXT: %[[SECOND:.*]] = llvm.select %[[ODD]], %[[X0]], %[[X1]] : i1, f32
+// CHECK: %[[OFF1:.*]] = llvm.select %[[ODD]], %{{.*}}, %{{.*}} : i1, i32
+// CHECK: %[[OFF2:.*]] = llvm.select %[[ODD]], %{{.*}}, %{{.*}} : i1, i32
+// CHECK-NEXT: %[[A1:.*]] = llvm.getelementptr %[[P]][%[[OFF1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: llvm.store %[[FIRST]], %[[A1]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK-NEXT: %[[A2:.*]] = llvm.getelementptr %[[P]][%[[OFF2]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: llvm.store %[[SECOND]], %[[A2]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK-COUNT-14: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+jfa.kernel @wgmma_acc_store() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  %v = arith.constant dense<1.0> : vector<16xf32>
+  jfa.store_fragment %v, %s, %t threads(128) layout(#jfa.wgmma_acc) : vector<16xf32> -> !jfa.slot<64x32xf32, swizzle 128>
+}
+
+// -----
+
 // #jfa.tmem_row: thread t holds row t % 128 from column 0, read as 16-byte
 // pieces (8 bf16) at byte deltas 0, 16, ..., 112, through the swizzle.
 // CHECK-LABEL: llvm.func @tmem_row
