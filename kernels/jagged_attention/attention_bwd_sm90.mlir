@@ -226,115 +226,131 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %do_hi = jfa.slot %do_ring[%s1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
             %q_full_s = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
             %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %q_full_s, %phase
-
-            // This q tile's lse and delta, loaded before the products so that
-            // their latency hides behind them.
-            %q0 = arith.muli %i, %c64 : i32
-            %q_left = arith.subi %len, %q0 : i32
-            %rows_at = arith.addi %row_base, %q0 : i32
-            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            // S = Q K^T and dP = dO V^T over the D/64 chunks.
-            %s_a = jfa.async_dot %q_lo, %k_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dp_a = jfa.async_dot %do_lo, %v_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %sdp:2 = jfa.async_dot_wait pending(0) (%s_a, %dp_a) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %sd:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %s_b = jfa.async_dot %q_hi, %k_hi, %sdp#0 : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dp_b = jfa.async_dot %do_hi, %v_hi, %sdp#1 : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %sdp_b:2 = jfa.async_dot_wait pending(0) (%s_b, %dp_b) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %sdp_b#0, %sdp_b#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // Under causal, the upper warpgroup's keys all come after the
+            // queries of the unit's first q tile: P = 0 there and the tile
+            // adds nothing to dK, dV or dQ. That warpgroup skips its products
+            // (it still waits for the stage, so that its release counts in
+            // this use's phase, not the previous one's).
+            %tile_q0 = arith.muli %i, %c64 : i32
+            %tile_q_end = arith.addi %tile_q0, %c64 : i32
+            %above_keys = arith.cmpi sle, %tile_q_end, %my_k0 : i32
+            %skip = arith.andi %above_keys, %is_causal : i1
+            %tile:4 = scf.if %skip -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+              jfa.barrier_wait %q_full_s, %phase
+              jfa.barrier_arrive %q_empty_s
+              scf.yield %dv0, %dv1, %dk0, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
-              scf.yield %sdp#0, %sdp#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            }
+              jfa.barrier_wait %q_full_s, %phase
 
-            // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
-            // keys and queries past the end, keys after the query (causal).
-            %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-            %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-            %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-            // Only tiles that hold the diagonal or a sequence's end need the
-            // mask (the index tiles are made there, not kept in registers).
-            %q_end = arith.addi %q0, %c64 : i32
-            %queries_past = arith.cmpi sgt, %q_end, %len : i32
-            %on_diag = arith.cmpi slt, %q0, %my_k_end : i32
-            %causal_diag = arith.andi %on_diag, %is_causal : i1
-            %ends = arith.ori %keys_past, %queries_past : i1
-            %needs_mask = arith.ori %ends, %causal_diag : i1
-            %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
-              %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
-              %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
-              %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
-              %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
-              %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-              %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
-              %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
-              %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
-              %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
-              %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
-              %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-            // dS = scale * P * (dP - delta).
-            %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
-            %ds = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
-            %p16 = arith.truncf %p : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            %ds16 = arith.truncf %ds : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.local_store %ds16, %ds_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.fence_async_shared
-            jfa.task_barrier
+              // This q tile's lse and delta, loaded before the products so that
+              // their latency hides behind them.
+              %q0 = arith.muli %i, %c64 : i32
+              %q_left = arith.subi %len, %q0 : i32
+              %rows_at = arith.addi %row_base, %q0 : i32
+              %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              // S = Q K^T and dP = dO V^T over the D/64 chunks.
+              %s_a = jfa.async_dot %q_lo, %k_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dp_a = jfa.async_dot %do_lo, %v_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %sdp:2 = jfa.async_dot_wait pending(0) (%s_a, %dp_a) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %sd:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+                %s_b = jfa.async_dot %q_hi, %k_hi, %sdp#0 : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %dp_b = jfa.async_dot %do_hi, %v_hi, %sdp#1 : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %sdp_b:2 = jfa.async_dot_wait pending(0) (%s_b, %dp_b) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %sdp_b#0, %sdp_b#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                scf.yield %sdp#0, %sdp#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              }
 
-            // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory),
-            // dQ = dS K (dS from registers), chunk 0 of D.
-            %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
-            %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
-            // dQ first: its group is then the oldest, and pending(2) makes it
-            // safe to stage while dV and dK still run on the tensor cores.
-            %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dq0_w = jfa.async_dot_wait pending(2) (%dq0) : tensor<64x64xf32, #jfa.wgmma_acc>
-            // dQ to the workspace with TMA's reduce-add (rows past the
-            // sequence's end are zero: P is masked there). The slots must
-            // first be read out by the last q tile's adds.
-            %q_row = arith.addi %start, %q0 : i32
-            jfa.tma_store_wait pending(0)
-            jfa.task_barrier
-            jfa.local_store %dq0_w, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
-            jfa.fence_async_shared
-            jfa.task_barrier
-            jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-            %lo:2 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
-              %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
-              %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq1_w = jfa.async_dot_wait pending(2) (%dq1) : tensor<64x64xf32, #jfa.wgmma_acc>
-              jfa.local_store %dq1_w, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+              // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
+              // keys and queries past the end, keys after the query (causal).
+              %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+              %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+              %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
+              %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
+              %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+              // Only tiles that hold the diagonal or a sequence's end need the
+              // mask (the index tiles are made there, not kept in registers).
+              %q_end = arith.addi %q0, %c64 : i32
+              %queries_past = arith.cmpi sgt, %q_end, %len : i32
+              %on_diag = arith.cmpi slt, %q0, %my_k_end : i32
+              %causal_diag = arith.andi %on_diag, %is_causal : i1
+              %ends = arith.ori %keys_past, %queries_past : i1
+              %needs_mask = arith.ori %ends, %causal_diag : i1
+              %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
+                %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
+                %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
+                %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
+                %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
+                %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
+                %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
+                %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
+                %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
+                %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
+                %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              // dS = scale * P * (dP - delta).
+              %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
+              %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
+              %ds = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+              %p16 = arith.truncf %p : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+              %ds16 = arith.truncf %ds : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+              jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
+              jfa.local_store %ds16, %ds_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
               jfa.fence_async_shared
               jfa.task_barrier
-              jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-              %hi_w:2 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+
+              // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory),
+              // dQ = dS K (dS from registers), chunk 0 of D.
+              %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
+              %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
+              // dQ first: its group is then the oldest, and pending(2) makes it
+              // safe to stage while dV and dK still run on the tensor cores.
+              %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dq0_w = jfa.async_dot_wait pending(2) (%dq0) : tensor<64x64xf32, #jfa.wgmma_acc>
+              // dQ to the workspace with TMA's reduce-add (rows past the
+              // sequence's end are zero: P is masked there). The slots must
+              // first be read out by the last q tile's adds.
+              %q_row = arith.addi %start, %q0 : i32
+              jfa.tma_store_wait pending(0)
+              jfa.task_barrier
+              jfa.local_store %dq0_w, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+              jfa.fence_async_shared
+              jfa.task_barrier
+              jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+              %lo:2 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+                %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
+                %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
+                %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %dq1_w = jfa.async_dot_wait pending(2) (%dq1) : tensor<64x64xf32, #jfa.wgmma_acc>
+                jfa.local_store %dq1_w, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+                jfa.fence_async_shared
+                jfa.task_barrier
+                jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+                %hi_w:2 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              // This stage's Q and dO are read: hand them back.
+              jfa.barrier_arrive %q_empty_s
+              scf.yield %lo#0, %hi#0, %lo#1, %hi#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             }
-            // This stage's Q and dO are read: hand them back.
-            jfa.barrier_arrive %q_empty_s
-            scf.yield %lo#0, %hi#0, %lo#1, %hi#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            scf.yield %tile#0, %tile#1, %tile#2, %tile#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
           }
           // K and V are read: the producer may load the next unit's.
           jfa.barrier_arrive %kv_empty0

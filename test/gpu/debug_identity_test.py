@@ -220,11 +220,15 @@ def report_atomic(name, a, b, d):
     """dq is summed by atomic adds in an order that changes from run to run
     (attention_backward's contract: its last bits may differ), so a
     bit-for-bit comparison proves nothing either way. Each build must stay
-    within one bf16 rounding step of the other (2^-8 relative, elementwise)."""
+    within what reordering an f32 sum and rounding it to bf16 can change:
+    one bf16 step of the value (2^-8 relative), plus, for values that are
+    small because their terms cancel, 2^-10 of the tensor's largest value
+    (the normal build differs from itself by as much near zero)."""
     global failures, cases
     cases += 1
     a, b, d = (x.double() for x in (a, b, d))
-    bound = 2.0 ** -8 * torch.maximum(a.abs(), d.abs()) + 1e-30
+    scale = max(a.abs().max().item(), d.abs().max().item())
+    bound = 2.0 ** -8 * torch.maximum(a.abs(), d.abs()) + 2.0 ** -10 * scale + 1e-30
     over = ((a - d).abs() > bound).sum().item()
     spread = (a - b).abs().max().item()
     dev = (a - d).abs().max().item()
@@ -250,7 +254,8 @@ def main():
     if pkg_python:
         run_attention(ndir, ddir, pkg_python)
     print(f"{'PASS' if failures == 0 else 'FAIL'}: {cases - failures}/{cases} cases "
-          f"bit-identical with and without --debug-barriers", flush=True)
+          f"identical with and without --debug-barriers (bit for bit; dq within its "
+          f"run-to-run summation-order tolerance)", flush=True)
     return 1 if failures else 0
 
 
