@@ -229,8 +229,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // Under causal, the upper warpgroup's keys all come after the
             // queries of the unit's first q tile: P = 0 there and the tile
             // adds nothing to dK, dV or dQ. That warpgroup skips its products
-            // (it still waits for the stage, so that its release counts in
-            // this use's phase, not the previous one's).
+            // but still waits for the stage before releasing it, so that the
+            // release belongs to this use's phase whatever runs ahead (today
+            // the unit's K/V barrier, which both warpgroups release, already
+            // keeps the other one from lagging a use behind here).
             %tile_q0 = arith.muli %i, %c64 : i32
             %tile_q_end = arith.addi %tile_q0, %c64 : i32
             %above_keys = arith.cmpi sle, %tile_q_end, %my_k0 : i32
