@@ -402,10 +402,46 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
       checkKernel(kernel);
     for (auto kernel : getOperation().getOps<KernelOp>())
       kernel.walk([&](BarrierExpectOp expect) { checkExpectBytes(expect); });
+    for (auto kernel : getOperation().getOps<KernelOp>())
+      checkReleasedReads(kernel);
     // An analysis: the IR (and so the code of a normal build) is unchanged.
     markAllAnalysesPreserved();
     if (sawError)
       signalPassFailure();
+  }
+
+  /// A slot that TMA loads fill, read by threads (jfa.local_load) and then
+  /// handed back by a jfa.barrier_arrive with no jfa.fence_async_shared in
+  /// between: the next TMA load may land before the read has its data (a
+  /// generic-proxy read, then an async-proxy write; issue 24's reproducer).
+  /// Checked within one block, from the arrive back to the block's start.
+  void checkReleasedReads(KernelOp kernel) {
+    llvm::SmallPtrSet<Value, 8> tmaFilled;
+    kernel.walk([&](TMALoadOp load) {
+      if (auto slot = load.getSlot().getDefiningOp<SlotOp>())
+        tmaFilled.insert(slot.getBuffer());
+    });
+    if (tmaFilled.empty())
+      return;
+    kernel.walk([&](BarrierArriveOp arrive) {
+      for (Operation *op = arrive->getPrevNode(); op; op = op->getPrevNode()) {
+        if (isa<FenceAsyncSharedOp>(op))
+          return;
+        auto load = dyn_cast<LocalLoadOp>(op);
+        if (!load)
+          continue;
+        auto slot = load.getSlot().getDefiningOp<SlotOp>();
+        if (!slot || !tmaFilled.contains(slot.getBuffer()))
+          continue;
+        auto diag = arrive.emitWarning()
+                    << "hands back a slot that threads read and TMA loads "
+                       "fill, with no jfa.fence_async_shared after the read: "
+                       "the next TMA load may land before the read has its "
+                       "data; put the fence before this arrive";
+        diag.attachNote(load.getLoc()) << "the read";
+        return;
+      }
+    });
   }
 
   void checkKernel(KernelOp kernel) {

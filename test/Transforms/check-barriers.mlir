@@ -362,3 +362,43 @@ jfa.kernel @work_queue(%counter: !jfa.ptr<i32>, %units: i32) warps(4) {
     scf.yield %n1 : i32
   }
 }
+
+// -----
+
+// A ring slot that TMA fills, read by the consumer's threads and handed
+// back with no proxy fence after the read (issue 24's reproducer): the next
+// TMA load may overwrite it before the read has its data.
+jfa.kernel @unfenced_release(%x: !jfa.tma<64x64xf32>, %n: i32) warps(8) {
+  %ring = jfa.local_alloc : !jfa.smem<2 x 64x64xf32>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %empty = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  jfa.async_tasks {
+    jfa.task default {
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        %s = arith.remui %k, %c2 : i32
+        %f = jfa.barrier %full[%s] : !jfa.mbarriers<2>, i32
+        jfa.barrier_wait %f, %c0
+        %slot = jfa.slot %ring[%s] : !jfa.smem<2 x 64x64xf32>, i32
+        // expected-note @+1 {{the read}}
+        %t = jfa.local_load %slot : !jfa.slot<64x64xf32> -> tensor<64x64xf32>
+        %e = jfa.barrier %empty[%s] : !jfa.mbarriers<2>, i32
+        // expected-warning @+1 {{hands back a slot that threads read and TMA loads fill, with no jfa.fence_async_shared after the read}}
+        jfa.barrier_arrive %e
+      }
+    }
+    jfa.task warps(4) {
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        %s = arith.remui %k, %c2 : i32
+        %e = jfa.barrier %empty[%s] : !jfa.mbarriers<2>, i32
+        jfa.barrier_wait %e, %c1
+        %f = jfa.barrier %full[%s] : !jfa.mbarriers<2>, i32
+        %slot = jfa.slot %ring[%s] : !jfa.smem<2 x 64x64xf32>, i32
+        jfa.barrier_expect %f, bytes(16384)
+        jfa.tma_load %x[%c0, %c0], %slot, %f : !jfa.tma<64x64xf32>, !jfa.slot<64x64xf32>
+      }
+    }
+  }
+}
