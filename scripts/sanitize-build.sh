@@ -31,14 +31,22 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DJFA_FUZZ=ON
-cmake --build "$build" -j"${JOBS:-2}" --target jfac jfa-opt jfa-interp \
-  jfa-fuzz-frontend jfa-fuzz-interp-args
-[[ -n ${SANITIZE_BUILD_ONLY:-} ]] && exit 0
-
 # libMLIR/libLLVM are not instrumented; their exit-time allocations are not
-# ours to chase (LeakSanitizer stays on for the fuzz targets' runs).
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:symbolize=1}
+# ours to chase (scripts/fuzz.sh turns LeakSanitizer off too).
+# allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons and unpoisons its
+# slabs (llvm/Support/Allocator.h) only where compiled with ASan. Our code
+# inlines the header's copy (which poisons a new slab), libMLIR's own copy
+# then hands out memory from that slab without unpoisoning it, and the next
+# write is reported as use-after-poison (first seen parsing an attribute of
+# ours in the MLIRContext's storage, 2026-12-04): a false report.
+# (Exported before the build: the build runs jfac on the embedded kernels.)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# jfa-read-metadata (lit's metadata test) links jfart, whose embedded
+# attention kernels this build's jfac compiles (also under the sanitizers).
+cmake --build "$build" -j"${JOBS:-2}" --target jfac jfa-opt jfa-interp \
+  jfa-read-metadata jfa-fuzz-frontend jfa-fuzz-interp-args
+[[ -n ${SANITIZE_BUILD_ONLY:-} ]] && exit 0
 start=$(date +%s)
 set +e
 /usr/lib/llvm-22/bin/lit -sv "$build/test" "$@" 2>&1 | tee "$build/lit-sanitized.log"
@@ -46,5 +54,5 @@ rc=${PIPESTATUS[0]}
 set -e
 echo "sanitize-build: lit exit $rc in $(( $(date +%s) - start )) s; log $build/lit-sanitized.log"
 grep -c "ERROR: AddressSanitizer\|runtime error:" "$build/lit-sanitized.log" \
-  | sed 's/^/sanitize-build: sanitizer reports in the log: /'
+  | sed 's/^/sanitize-build: sanitizer reports in the log: /' || true
 exit "$rc"

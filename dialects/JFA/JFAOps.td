@@ -710,7 +710,8 @@ def JFA_AsyncDotOp : JFA_Op<"async_dot", [AllTypesMatch<["acc", "result"]>,
   let hasVerifier = 1;
 }
 
-def JFA_AsyncDotWaitOp : JFA_Op<"async_dot_wait", [AllTypesMatch<["values", "results"]>]> {
+def JFA_AsyncDotWaitOp : JFA_Op<"async_dot_wait", [AllTypesMatch<["values", "results"]>,
+    JFA_RequiresWgmma]> {
   let summary = "waits until at most `pending` async_dot groups are in flight";
   let description = [{
     ```mlir

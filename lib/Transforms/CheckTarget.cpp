@@ -16,10 +16,14 @@ using namespace jfa;
 
 namespace {
 /// What an op needing `feature` is, and what to use where it is missing.
-void describeMissing(InFlightDiagnostic &diag, TargetFeature feature,
-                     StringRef arch) {
+void describeMissing(InFlightDiagnostic &diag, Operation *op,
+                     TargetFeature feature, StringRef arch) {
   std::string where = targetsWith(feature);
-  if (feature == TargetFeature::Wgmma)
+  if (isa<AsyncDotWaitOp>(op))
+    diag << "waits for wgmma groups, which " << arch << " does not have ("
+         << where << " only); on " << arch
+         << " jfa.tc_commit arrives on a barrier when jfa.tc_dot finishes";
+  else if (feature == TargetFeature::Wgmma)
     diag << "with a register accumulator is wgmma, which " << arch
          << " does not have (" << where << " only); on " << arch
          << " accumulate in tensor memory (jfa.tc_dot)";
@@ -44,7 +48,7 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
       if (!feature || target->has(*feature))
         return;
       InFlightDiagnostic diag = op->emitOpError();
-      describeMissing(diag, *feature, arch);
+      describeMissing(diag, op, *feature, arch);
       failed = true;
     });
     if (failed)

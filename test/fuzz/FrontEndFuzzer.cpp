@@ -1,7 +1,8 @@
 //===- FrontEndFuzzer.cpp - libFuzzer target: jfac's compile, no ptxas ----===//
 //
 // One input is a kernel source. It is parsed, verified, and, when it holds a
-// jfa.kernel, lowered by JFA's whole MLIR pipeline and translated to LLVM IR
+// jfa.kernel, specialized (parameters at their defaults) and lowered by
+// JFA's whole MLIR pipeline and translated to LLVM IR
 // and PTX in process, for both targets, as `jfac compile --emit=ptx` does.
 // Diagnostics are the expected outcome for most inputs and are dropped; a
 // crash, an assertion, or an address or undefined-behaviour sanitizer report
@@ -44,6 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, context);
   if (!module || failed(verify(*module)) ||
       module->getOps<jfa::KernelOp>().empty())
+    return 0;
+  // As jfac does: helpers inlined, parameters at their defaults, replicated
+  // tasks expanded, before the metadata and the lowering look at it.
+  if (failed(jfa::specialize(*module, {})))
     return 0;
   for (const char *arch : {"sm_90a", "sm_100a"}) {
     std::optional<jfa::Target> target = jfa::lookupTarget(arch);
