@@ -102,8 +102,9 @@ struct NamedBarrierSyncLowering : JFAPattern<NamedBarrierSyncOp> {
   matchAndRewrite(NamedBarrierSyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     LLVMBuilder b(op.getLoc(), rewriter);
-    NVVM::BarrierOp::create(b, Type(), b.i32(op.getId()),
-                            b.i32(op.getThreads()),
+    Value threads = b.i32(op.getThreads());
+    Value id = b.i32(op.getId());
+    NVVM::BarrierOp::create(b, Type(), id, threads,
                             NVVM::BarrierReductionAttr(), Value());
     rewriter.eraseOp(op);
     return success();
@@ -116,8 +117,9 @@ struct NamedBarrierArriveLowering : JFAPattern<NamedBarrierArriveOp> {
   matchAndRewrite(NamedBarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     LLVMBuilder b(op.getLoc(), rewriter);
-    rewriter.replaceOpWithNewOp<NVVM::BarrierArriveOp>(op, b.i32(op.getId()),
-                                                       b.i32(op.getThreads()));
+    Value threads = b.i32(op.getThreads());
+    Value id = b.i32(op.getId());
+    rewriter.replaceOpWithNewOp<NVVM::BarrierArriveOp>(op, id, threads);
     return success();
   }
 };

@@ -135,8 +135,9 @@ struct RingPositionLowering : JFAPattern<RingPositionOp> {
     LLVMBuilder b(op.getLoc(), rewriter);
     int64_t stages = op.getStages();
     Value slot = b.urem(adaptor.getIndex(), stages);
+    Value one = b.i32(1);
     Value phase =
-        LLVM::AndOp::create(b, b.udiv(adaptor.getIndex(), stages), b.i32(1));
+        LLVM::AndOp::create(b, b.udiv(adaptor.getIndex(), stages), one);
     rewriter.replaceOp(op, {slot, phase});
     return success();
   }

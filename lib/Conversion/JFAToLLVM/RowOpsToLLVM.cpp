@@ -50,8 +50,11 @@ struct ReduceRowsLowering : JFAPattern<ReduceRowsOp> {
         acc = acc ? combine(b, op.getKind(), acc, x) : x;
       }
       for (int64_t mask : layout.getRowShuffleMasks()) {
+        Value clamp = b.i32(0x1f);
+        Value offset = b.i32(mask);
+        Value members = b.i32(-1);
         Value other = NVVM::ShflOp::create(
-            b, b.getF32Type(), b.i32(-1), acc, b.i32(mask), b.i32(0x1f),
+            b, b.getF32Type(), members, acc, offset, clamp,
             NVVM::ShflKindAttr::get(getContext(), NVVM::ShflKind::bfly),
             UnitAttr());
         acc = combine(b, op.getKind(), acc, other);
@@ -133,9 +136,10 @@ static void forEachRow(
   for (int64_t mask : parent.getRowShuffleMasks())
     copies |= mask;
   Value lane = b.urem(thread, 32);
-  Value first = LLVM::ICmpOp::create(
-      b, LLVM::ICmpPredicate::eq, LLVM::AndOp::create(b, lane, b.i32(copies)),
-      b.i32(0));
+  Value zero = b.i32(0);
+  Value copyBits = LLVM::AndOp::create(b, lane, b.i32(copies));
+  Value first =
+      LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq, copyBits, zero);
   TileCoords base = rows.emitThreadBase(b, b.getLoc(), thread, shape, threads);
   Type element = cast<GlobalPtrType>(op.getPtr().getType()).getElementType();
   for (auto [i, at] :

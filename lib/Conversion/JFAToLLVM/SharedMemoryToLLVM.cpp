@@ -86,7 +86,8 @@ static void forEachFragmentPiece(
       constantDeltas &=
           offsets[i].col % blockColumns + maxBase + width - 1 < blockColumns;
     if (constantDeltas) {
-      Value first = b.add(b.mul(base.row, swizzle), b.mul(base.col, bytes));
+      Value colBytes = b.mul(base.col, bytes);
+      Value first = b.add(b.mul(base.row, swizzle), colBytes);
       SwizzledPieceAddresses addresses(b, slot, first, swizzle);
       for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
         int64_t col = offsets[i].col;
@@ -99,9 +100,10 @@ static void forEachFragmentPiece(
     for (int64_t i = 0, e = offsets.size(); i < e; i += width) {
       Value row = b.add(base.row, offsets[i].row);
       Value col = b.add(base.col, offsets[i].col);
-      Value offset = b.add(b.add(b.mul(b.udiv(col, blockColumns), blockBytes),
-                                 b.mul(row, swizzle)),
-                           b.mul(b.urem(col, blockColumns), bytes));
+      Value withinBlock = b.mul(b.urem(col, blockColumns), bytes);
+      Value rowBytes = b.mul(row, swizzle);
+      Value blockStart = b.mul(b.udiv(col, blockColumns), blockBytes);
+      Value offset = b.add(b.add(blockStart, rowBytes), withinBlock);
       visit(slotAddress(b, slot, offset, swizzle), i, width);
     }
     return;
@@ -205,8 +207,9 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
     Value oddRow;
     if (isa<WgmmaAccLayoutAttr>(layout) && bytes == 4 &&
         op.getSlot().getType().getSwizzle() == 128) {
-      Value parity = LLVM::AndOp::create(b, b.lshr(adaptor.getThread(), 2),
-                                         b.constLike(adaptor.getThread(), 1));
+      Value one = b.constLike(adaptor.getThread(), 1);
+      Value parity =
+          LLVM::AndOp::create(b, b.lshr(adaptor.getThread(), 2), one);
       oddRow = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::ne, parity,
                                     b.constLike(parity, 0));
     }
@@ -219,10 +222,9 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
             Value x1 = b.element(adaptor.getValue(), first + 1);
             Value firstValue = LLVM::SelectOp::create(b, oddRow, x1, x0);
             Value secondValue = LLVM::SelectOp::create(b, oddRow, x0, x1);
-            Value firstOffset =
-                LLVM::SelectOp::create(b, oddRow, b.i32(4), b.i32(0));
-            Value secondOffset =
-                LLVM::SelectOp::create(b, oddRow, b.i32(0), b.i32(4));
+            Value zero = b.i32(0), four = b.i32(4);
+            Value firstOffset = LLVM::SelectOp::create(b, oddRow, four, zero);
+            Value secondOffset = LLVM::SelectOp::create(b, oddRow, zero, four);
             auto at = [&](Value offset) {
               return LLVM::GEPOp::create(b, address.getType(), b.getI8Type(),
                                          address,

@@ -17,8 +17,9 @@ using namespace jfa;
 /// here; convert-scf-to-cf runs after this conversion).
 static void inWarpZero(LLVMBuilder &b, function_ref<void()> body) {
   Value tid = NVVM::ThreadIdXOp::create(b, b.getI32Type());
-  Value first = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq,
-                                     b.udiv(tid, 32), b.i32(0));
+  Value zero = b.i32(0);
+  Value first =
+      LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq, b.udiv(tid, 32), zero);
   auto ifOp = scf::IfOp::create(b, first, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -80,7 +81,8 @@ static int64_t tcgen05InstrDescriptor(Type element, int64_t m, int64_t n,
 static Value tmemLaneAddress(LLVMBuilder &b, Value tmem, Value column) {
   Value tid = NVVM::ThreadIdXOp::create(b, b.getI32Type());
   Value warp = b.urem(b.udiv(tid, 32), 4);
-  Value lane = LLVM::ShlOp::create(b, b.mul(warp, 32), b.i32(16));
+  Value laneShift = b.i32(16);
+  Value lane = LLVM::ShlOp::create(b, b.mul(warp, 32), laneShift);
   Value base = LLVM::PtrToIntOp::create(b, b.getI32Type(), tmem);
   Value address = b.add(b.add(base, lane), column);
   return LLVM::IntToPtrOp::create(b, tmemPtr(b.getContext()), address);

@@ -56,7 +56,8 @@ Value sideEffectAsm(LLVMBuilder &b, Type result, ValueRange operands,
 Value slotAddress(LLVMBuilder &b, Value slot, Value offset, int64_t swizzle) {
   if (swizzle) {
     int64_t mask = (swizzle / 16 - 1) << 4;
-    Value row = LLVM::AndOp::create(b, b.lshr(offset, 3), b.i32(mask));
+    Value rowMask = b.i32(mask);
+    Value row = LLVM::AndOp::create(b, b.lshr(offset, 3), rowMask);
     offset = LLVM::XOrOp::create(b, offset, row);
   }
   return LLVM::GEPOp::create(b, slot.getType(), b.getI8Type(), slot,

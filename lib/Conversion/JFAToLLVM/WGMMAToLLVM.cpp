@@ -127,8 +127,9 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     } else if (slotA) {
       // Warpgroup g multiplies rows [64g, 64g + 64) of A.
       Value g = LLVM::ZExtOp::create(b, i64, adaptor.getWarpgroup());
-      baseA = b.add(LLVM::PtrToIntOp::create(b, i64, adaptor.getA()),
-                    b.mul(g, 64 * k * bytes));
+      Value rowsOffset = b.mul(g, 64 * k * bytes);
+      baseA =
+          b.add(LLVM::PtrToIntOp::create(b, i64, adaptor.getA()), rowsOffset);
     }
     Value baseB = LLVM::PtrToIntOp::create(b, i64, adaptor.getB());
     Value lowB = wgmmaDescriptorLow(b, baseB);
