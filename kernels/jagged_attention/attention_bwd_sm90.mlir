@@ -18,15 +18,18 @@
 //
 // Warp specialization: a producer warpgroup loads the unit's K and V once
 // and streams 64-row tiles of Q and dO through a 2-stage ring with TMA. Two
-// MMA warpgroups (one task written once, replicas(2)) own 64 keys each: they keep dK and
-// dV for those keys in registers over the whole unit, and for each q tile
-// compute S and dP with wgmma from shared memory, P and dS in registers,
-// then dV += P^T dO and dK += dS^T Q with P and dS stored to shared memory
-// and read M-major (wgmma's transpose-A), and dQ = dS K with dS from
-// registers, which they add to an f32 workspace through shared memory with
-// TMA's reduce-add (`tma_store ... add`): several units add to the same q
-// rows. The caller zeroes the workspace first and converts it to bf16
-// afterwards.
+// MMA warpgroups (one task written once, replicas(2)) own 64 keys each: they
+// keep dK and dV for those keys in registers over the whole unit, and for
+// each q tile compute S and dP with wgmma from shared memory, P and dS in
+// registers, then dV += P^T dO and dK += dS^T Q with P and dS stored to
+// shared memory and read M-major (wgmma's transpose-A). dQ = dS K is
+// computed once per q tile, as FA3 does: each warpgroup takes one 64-column
+// chunk of dQ over all 128 keys (both warpgroups' dS, synchronized by the
+// ds_ready / ds_free barriers), and adds it to an f32 workspace through
+// shared memory with TMA's reduce-add (`tma_store ... add`): several units
+// add to the same q rows. Half the reduce traffic of a dQ per warpgroup
+// (ncu, eq4k: 409 M -> 208 M L2 reduction sectors; bench/NOTES.md run 34).
+// The caller zeroes the workspace first and converts it to bf16 afterwards.
 //
 // A row of D bf16 is D/64 chunks of 64 columns (one 128-byte swizzle span):
 // chunk c of a tile lives in its own slot. Masks (the sequence's end, the
@@ -129,14 +132,18 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // Q, dO: stage s, chunk c in slot 2s + c.
   %q_ring = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
   %do_ring = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
-  // P and dS of each MMA warpgroup, [q, key], read back transposed.
+  // P of MMA warpgroup g in slot g, [q, key], read back transposed by its dV.
   %p_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
-  %ds_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
-  // dQ chunk c of warpgroup g in slot 2g + c, on its way to the workspace:
+  // dS, [q, key]: q tile n's in the pair n mod 2, warpgroup g's keys in slot
+  // 2 (n mod 2) + g. Its own dK reads its half transposed; the dQ products
+  // of both warpgroups read the pair, so it is double-buffered: a
+  // warpgroup may store tile n + 1's dS while the other still reads tile n's.
+  %ds_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
+  // The dQ chunk of warpgroup g in slot g, on its way to the workspace:
   // swizzled (two 32-column blocks per slot, one TMA add each). Unswizzled,
   // the 8 rows a warp stores at once share their banks: ncu counted 211 M
   // bank conflicts on eq4k (run 26), 70 M swizzled; 2-10% faster.
-  %dq_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xf32, swizzle 128>
+  %dq_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xf32, swizzle 128>
   // full: the producer's expect plus the TMA bytes; empty: the 256 MMA
   // threads, once they no longer read the slots.
   // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
@@ -147,6 +154,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %kv_empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<1>
   %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %q_empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
+  // dS pair p: ready once both MMA warpgroups stored their half; free once
+  // both no longer read it (their dQ products done).
+  %ds_ready = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
+  %ds_free = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
 
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -180,14 +191,11 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %k_hi = jfa.slot %k_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
       %v_lo = jfa.slot %v_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
       %v_hi = jfa.slot %v_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %k_lo_t = jfa.transpose %k_lo : !jfa.slot<64x64xbf16, swizzle 128>
-      %k_hi_t = jfa.transpose %k_hi : !jfa.slot<64x64xbf16, swizzle 128>
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      %dq_lo_slot = jfa.slot %dq_buf[%g1] : !jfa.smem<4 x 64x64xf32, swizzle 128>, i32
-      %dq_hi_slot = jfa.slot %dq_buf[%g2] : !jfa.smem<4 x 64x64xf32, swizzle 128>, i32
-      %ds_slot = jfa.slot %ds_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
+      %dq_slot = jfa.slot %dq_buf[%g] : !jfa.smem<2 x 64x64xf32, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
-      %ds_t = jfa.transpose %ds_slot : !jfa.slot<64x64xbf16, swizzle 128>
+      // Chunks of 64 columns in a row of D.
+      %chunks = arith.divui %head_dim, %c64 : i32
       %key_off = arith.muli %g, %c64 : i32
 
       // Units from the producer's fetches; the first past the last ends the loop.
@@ -226,133 +234,140 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %do_hi = jfa.slot %do_ring[%s1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
             %q_full_s = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
             %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
-            // Under causal, the upper warpgroup's keys all come after the
-            // queries of the unit's first q tile: P = 0 there and the tile
-            // adds nothing to dK, dV or dQ. That warpgroup skips its products
-            // but still waits for the stage before releasing it, so that the
-            // release belongs to this use's phase whatever runs ahead (today
-            // the unit's K/V barrier, which both warpgroups release, already
-            // keeps the other one from lagging a use behind here).
-            %tile_q0 = arith.muli %i, %c64 : i32
-            %tile_q_end = arith.addi %tile_q0, %c64 : i32
-            %above_keys = arith.cmpi sle, %tile_q_end, %my_k0 : i32
-            %skip = arith.andi %above_keys, %is_causal : i1
-            %tile:4 = scf.if %skip -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              jfa.barrier_wait %q_full_s, %phase
-              jfa.barrier_arrive %q_empty_s
-              scf.yield %dv0, %dv1, %dk0, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %ds_free_phase = arith.xori %phase, %c1 : i32
+            %ds_pair = arith.muli %stage, %c2 : i32
+            %ds_pair_1 = arith.addi %ds_pair, %c1 : i32
+            %ds_mine_i = arith.addi %ds_pair, %g : i32
+            %ds_pair0 = jfa.slot %ds_buf[%ds_pair] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+            %ds_pair1 = jfa.slot %ds_buf[%ds_pair_1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+            %ds_mine = jfa.slot %ds_buf[%ds_mine_i] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+            %ds_mine_t = jfa.transpose %ds_mine : !jfa.slot<64x64xbf16, swizzle 128>
+            %ds_ready_s = jfa.barrier %ds_ready[%stage] : !jfa.mbarriers<2>, i32
+            %ds_free_s = jfa.barrier %ds_free[%stage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %q_full_s, %phase
+
+            // This q tile's lse and delta, loaded before the products so that
+            // their latency hides behind them.
+            %q0 = arith.muli %i, %c64 : i32
+            %q_left = arith.subi %len, %q0 : i32
+            %rows_at = arith.addi %row_base, %q0 : i32
+            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            // S = Q K^T and dP = dO V^T over the D/64 chunks, one chain each.
+            %s_a = jfa.async_dot %q_lo, %k_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dp_a = jfa.async_dot %do_lo, %v_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %sd_issued:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+              %s_b = jfa.async_dot %q_hi, %k_hi, %s_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dp_b = jfa.async_dot %do_hi, %v_hi, %dp_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %s_b, %dp_b : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
-              jfa.barrier_wait %q_full_s, %phase
+              scf.yield %s_a, %dp_a : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            }
+            %sd:2 = jfa.async_dot_wait pending(0) (%sd_issued#0, %sd_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
 
-              // This q tile's lse and delta, loaded before the products so that
-              // their latency hides behind them.
-              %q0 = arith.muli %i, %c64 : i32
-              %q_left = arith.subi %len, %q0 : i32
-              %rows_at = arith.addi %row_base, %q0 : i32
-              %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              // S = Q K^T and dP = dO V^T over the D/64 chunks.
-              %s_a = jfa.async_dot %q_lo, %k_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dp_a = jfa.async_dot %do_lo, %v_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %sdp:2 = jfa.async_dot_wait pending(0) (%s_a, %dp_a) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %sd:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-                %s_b = jfa.async_dot %q_hi, %k_hi, %sdp#0 : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-                %dp_b = jfa.async_dot %do_hi, %v_hi, %sdp#1 : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-                %sdp_b:2 = jfa.async_dot_wait pending(0) (%s_b, %dp_b) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %sdp_b#0, %sdp_b#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              } else {
-                scf.yield %sdp#0, %sdp#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              }
+            // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
+            // keys and queries past the end, keys after the query (causal).
+            %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+            %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+            %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
+            %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
+            %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+            // Only tiles that hold the diagonal or a sequence's end need the
+            // mask (the index tiles are made there, not kept in registers).
+            %q_end = arith.addi %q0, %c64 : i32
+            %queries_past = arith.cmpi sgt, %q_end, %len : i32
+            %on_diag = arith.cmpi slt, %q0, %my_k_end : i32
+            %causal_diag = arith.andi %on_diag, %is_causal : i1
+            %ends = arith.ori %keys_past, %queries_past : i1
+            %needs_mask = arith.ori %ends, %causal_diag : i1
+            %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
+              %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
+              %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
+              %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
+              %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
+              %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
+              %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+              %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
+              %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
+              %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
+              %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
+              %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
+              %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+            } else {
+              scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
+            }
+            // dS = scale * P * (dP - delta).
+            %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
+            %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
+            %ds = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+            %p16 = arith.truncf %p : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+            %ds16 = arith.truncf %ds : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+            // P to this warpgroup's slot (only its dV reads it, waited below
+            // each q tile); dS to its half of the parity-(n mod 2) pair, once
+            // both warpgroups' dQ of q tile n - 2 no longer read it.
+            jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
+            jfa.barrier_wait %ds_free_s, %ds_free_phase
+            jfa.local_store %ds16, %ds_mine : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
+            jfa.fence_async_shared
+            jfa.task_barrier
+            jfa.barrier_arrive %ds_ready_s
 
-              // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
-              // keys and queries past the end, keys after the query (causal).
-              %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-              %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-              %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
-              %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
-              %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-              // Only tiles that hold the diagonal or a sequence's end need the
-              // mask (the index tiles are made there, not kept in registers).
-              %q_end = arith.addi %q0, %c64 : i32
-              %queries_past = arith.cmpi sgt, %q_end, %len : i32
-              %on_diag = arith.cmpi slt, %q0, %my_k_end : i32
-              %causal_diag = arith.andi %on_diag, %is_causal : i1
-              %ends = arith.ori %keys_past, %queries_past : i1
-              %needs_mask = arith.ori %ends, %causal_diag : i1
-              %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
-                %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
-                %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
-                %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
-                %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
-                %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-                %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
-                %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
-                %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
-                %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
-                %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
-                %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
-              } else {
-                scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
-              }
-              // dS = scale * P * (dP - delta).
-              %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
-              %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
-              %ds = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
-              %p16 = arith.truncf %p : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-              %ds16 = arith.truncf %ds : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-              jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-              jfa.local_store %ds16, %ds_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-              jfa.fence_async_shared
-              jfa.task_barrier
+            // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory).
+            %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
+            %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
+            %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dk0_n = jfa.async_dot %ds_mine_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+              %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
+              %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
+              %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dk1_n = jfa.async_dot %ds_mine_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %dv1_n, %dk1_n : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            } else {
+              scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            }
 
-              // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory),
-              // dQ = dS K (dS from registers), chunk 0 of D.
-              %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
-              %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
-              // dQ first: its group is then the oldest, and pending(2) makes it
-              // safe to stage while dV and dK still run on the tensor cores.
-              %dq0 = jfa.async_dot %ds16, %k_lo_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dk0_n = jfa.async_dot %ds_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq0_w = jfa.async_dot_wait pending(2) (%dq0) : tensor<64x64xf32, #jfa.wgmma_acc>
-              // dQ to the workspace with TMA's reduce-add (rows past the
-              // sequence's end are zero: P is masked there). The slots must
-              // first be read out by the last q tile's adds.
+            // dQ = dS K over all 128 keys of the unit, once per q tile: both
+            // warpgroups' dS, each warpgroup one 64-column chunk of dQ (chunk
+            // g xor n mod 2, so that at D = 64 the two take turns), added to
+            // the workspace with TMA's reduce-add (rows past the sequence's
+            // end are zero: dS is masked there).
+            jfa.barrier_wait %ds_ready_s, %phase
+            %dq_chunk = arith.xori %g, %stage : i32
+            %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32
+            scf.if %has_dq {
+              %k_half1 = arith.addi %dq_chunk, %c2 : i32
+              %kq_0 = jfa.slot %k_buf[%dq_chunk] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+              %kq_1 = jfa.slot %k_buf[%k_half1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+              %kq_0_t = jfa.transpose %kq_0 : !jfa.slot<64x64xbf16, swizzle 128>
+              %kq_1_t = jfa.transpose %kq_1 : !jfa.slot<64x64xbf16, swizzle 128>
+              %dq_a = jfa.async_dot %ds_pair0, %kq_0_t, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dq_b = jfa.async_dot %ds_pair1, %kq_1_t, %dq_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              // Oldest first: the wait for dQ, the newest group, drains dV and dK too.
+              %dq = jfa.async_dot_wait pending(0) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
+              jfa.barrier_arrive %ds_free_s
+              // The slot must first be read out by the last q tile's add.
               %q_row = arith.addi %start, %q0 : i32
+              %dq_col0 = arith.muli %dq_chunk, %c64 : i32
+              %dq_col = arith.addi %col0, %dq_col0 : i32
               jfa.tma_store_wait pending(0)
               jfa.task_barrier
-              jfa.local_store %dq0_w, %dq_lo_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+              jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
               jfa.fence_async_shared
               jfa.task_barrier
-              jfa.tma_store %dq_lo_slot, %dq_accum[%q_row, %col0] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-              %lo:2 = jfa.async_dot_wait pending(0) (%dv0_n, %dk0_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-                %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
-                %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
-                %dq1 = jfa.async_dot %ds16, %k_hi_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-                %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-                %dk1_n = jfa.async_dot %ds_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-                %dq1_w = jfa.async_dot_wait pending(2) (%dq1) : tensor<64x64xf32, #jfa.wgmma_acc>
-                jfa.local_store %dq1_w, %dq_hi_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
-                jfa.fence_async_shared
-                jfa.task_barrier
-                jfa.tma_store %dq_hi_slot, %dq_accum[%q_row, %col1] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-                %hi_w:2 = jfa.async_dot_wait pending(0) (%dv1_n, %dk1_n) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %hi_w#0, %hi_w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              } else {
-                scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              }
-              // This stage's Q and dO are read: hand them back.
-              jfa.barrier_arrive %q_empty_s
-              scf.yield %lo#0, %hi#0, %lo#1, %hi#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+            } else {
+              jfa.barrier_arrive %ds_free_s
             }
-            scf.yield %tile#0, %tile#1, %tile#2, %tile#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dkv:4 = jfa.async_dot_wait pending(0) (%dv0_n, %hi#0, %dk0_n, %hi#1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // This stage's Q and dO are read: hand them back.
+            jfa.barrier_arrive %q_empty_s
+            scf.yield %dkv#0, %dkv#1, %dkv#2, %dkv#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
           }
           // K and V are read: the producer may load the next unit's.
           jfa.barrier_arrive %kv_empty0
