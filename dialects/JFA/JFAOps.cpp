@@ -17,6 +17,9 @@ using namespace jfa;
 #include "JFA/JFAOps.cpp.inc"
 
 LogicalResult jfa::verifyInKernel(Operation *op) {
+  // jfa.import lives at module level (its own HasParent<ModuleOp>).
+  if (isa<ImportOp>(op))
+    return success();
   if (!op->getParentOfType<KernelOp>() && !op->getParentOfType<FuncOp>())
     return op->emitOpError()
            << "must be inside a jfa.kernel (or a jfa.func helper)";

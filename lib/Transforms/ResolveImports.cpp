@@ -87,8 +87,8 @@ public:
     std::string main = fileOf(imports.front().getLoc());
     stack.push_back({identity(main), main, ImportOp()});
     for (Operation &op : module.getBody()->getOperations())
-      if (auto name = op.getAttrOfType<StringAttr>(
-              SymbolTable::getSymbolAttrName()))
+      if (auto name =
+              op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
         defined.try_emplace(name.getValue(), op.getLoc());
     for (ImportOp import : imports) {
       OpBuilder builder(import);
@@ -263,8 +263,8 @@ private:
         diag << "@" << helper.getSymName() << " is defined twice: '" << file
              << "' defines a helper of that name and so does the module or "
                 "another imported file";
-        diag.attachNote(it->second) << "@" << helper.getSymName()
-                                    << " is defined here";
+        diag.attachNote(it->second)
+            << "@" << helper.getSymName() << " is defined here";
         diag.attachNote(helper.getLoc())
             << "and again here, in '" << file << "'";
         noteChain(diag);
