@@ -122,13 +122,15 @@ def main():
             print(f"error: {allowlist}:{number}: {' '.join(key)} is no longer "
                   f"duplicated: remove the line")
     if errors:
-        print(f"\n{errors} problem(s). Write the code once: a helper (jfa.func) "
-              f"in kernels/lib/ that the kernels jfa.import, a helper in the "
-              f"kernel's file, or a replicated task (docs/EXTENDING.md). A "
-              f"known duplicate that must stay for now goes in {allowlist} "
-              f"with a reason; its line is:")
-        for key in sorted(regions):
-            if key not in allowed:
+        new = [key for key in sorted(regions) if key not in allowed]
+        print(f"\n{errors} problem(s).")
+        if new:
+            print(f"Write the code once: a helper (jfa.func) in kernels/lib/ "
+                  f"that the kernels jfa.import, a helper in the kernel's "
+                  f"file, or a replicated task (docs/EXTENDING.md). A known "
+                  f"duplicate that must stay for now goes in {allowlist} "
+                  f"with a reason, as:")
+            for key in new:
                 print(f"  {' '.join(key)}  <reason>")
         sys.exit(1)
     print(f"no unlisted duplicate regions of {MIN_LINES}+ lines "
