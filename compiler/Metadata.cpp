@@ -6,6 +6,7 @@
 //   {
 //     "format": "jfa-metadata",
 //     "version": 2,
+//     "imports": ["kernels/lib/work_queue.mlir"],      (when it has any)
 //     "kernels": [
 //       {
 //         "name": "scale_ring",
@@ -114,6 +115,14 @@ std::string buildMetadata(ModuleOp module, const Target &target,
   json.object([&] {
     json.attribute("format", "jfa-metadata");
     json.attribute("version", kMetadataVersion);
+    // The files the kernels' helpers were imported from (jfa.import), as
+    // jfac found them; set by jfa-resolve-imports.
+    if (auto imports = module->getAttrOfType<ArrayAttr>("jfa.imports");
+        imports && !imports.empty())
+      json.attributeArray("imports", [&] {
+        for (auto file : imports.getAsRange<StringAttr>())
+          json.value(file.getValue());
+      });
     json.attributeArray("kernels", [&] {
       for (auto kernel : module.getOps<KernelOp>()) {
         json.object([&] {

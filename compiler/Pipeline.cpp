@@ -58,7 +58,11 @@ void registerDialects(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
-void buildFrontEndPipeline(OpPassManager &pm, ArrayRef<std::string> params) {
+void buildFrontEndPipeline(OpPassManager &pm, ArrayRef<std::string> params,
+                           ArrayRef<std::string> includeDirs) {
+  JFAResolveImportsOptions importOptions;
+  importOptions.includeDirs = llvm::to_vector(includeDirs);
+  pm.addPass(createJFAResolveImports(importOptions));
   pm.addPass(createJFAInlineHelpers());
   JFASpecializeOptions options;
   options.params = llvm::to_vector(params);
@@ -66,9 +70,10 @@ void buildFrontEndPipeline(OpPassManager &pm, ArrayRef<std::string> params) {
   pm.addPass(createJFAReplicateTasks());
 }
 
-LogicalResult specialize(ModuleOp module, ArrayRef<std::string> params) {
+LogicalResult specialize(ModuleOp module, ArrayRef<std::string> params,
+                         ArrayRef<std::string> includeDirs) {
   PassManager pm(module.getContext());
-  buildFrontEndPipeline(pm, params);
+  buildFrontEndPipeline(pm, params, includeDirs);
   return pm.run(module);
 }
 
@@ -106,6 +111,10 @@ struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
   ListOption<std::string> params{
       *this, "params",
       llvm::cl::desc("NAME=VALUE for the kernel's compile-time parameters")};
+  ListOption<std::string> includeDirs{
+      *this, "include-dirs",
+      llvm::cl::desc("Folders to look for imported files (jfa.import) in, "
+                     "after the importing file's; jfa-opt's -I adds more")};
 };
 } // namespace
 
@@ -127,7 +136,7 @@ void registerPasses() {
       "`--jfa-lower-to-llvm=arch=sm_90a` checks the ops against a target "
       "first, as jfac does",
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
-        buildFrontEndPipeline(pm, options.params);
+        buildFrontEndPipeline(pm, options.params, options.includeDirs);
         std::optional<Target> target;
         if (!options.arch.empty())
           target = lookupTarget(options.arch);

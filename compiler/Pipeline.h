@@ -37,15 +37,20 @@ void registerDialects(mlir::DialectRegistry &registry);
 void registerPasses();
 
 /// What runs on a kernel as written before anything looks at it: its
-/// helpers (jfa.func) inlined, its compile-time parameters fixed (`params`, NAME=VALUE each; the rest take
-/// their defaults) and the branches on them folded, replicated tasks
-/// expanded. jfac, jfa-interp and jfa-lower-to-llvm all start with it.
+/// imports (jfa.import) resolved, looked for beside the importing file then
+/// in `includeDirs` (the tools' -I) and then in jfa::importSearchPaths();
+/// its helpers (jfa.func) inlined, its compile-time parameters fixed
+/// (`params`, NAME=VALUE each; the rest take their defaults) and the
+/// branches on them folded, replicated tasks expanded. jfac, jfa-interp and
+/// jfa-lower-to-llvm all start with it.
 void buildFrontEndPipeline(mlir::OpPassManager &pm,
-                           llvm::ArrayRef<std::string> params);
+                           llvm::ArrayRef<std::string> params,
+                           llvm::ArrayRef<std::string> includeDirs = {});
 
 /// Runs the front-end pipeline on `module`. Diagnostics go to the context.
 mlir::LogicalResult specialize(mlir::ModuleOp module,
-                               llvm::ArrayRef<std::string> params);
+                               llvm::ArrayRef<std::string> params,
+                               llvm::ArrayRef<std::string> includeDirs = {});
 
 /// The JFA -> LLVM/NVVM dialect pipeline; with a target, it first rejects
 /// ops the target lacks. With `debugBarriers`, barrier waits are bounded.

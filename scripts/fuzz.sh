@@ -22,12 +22,26 @@ SANITIZE_BUILD_ONLY=1 BUILD_DIR=$build ./scripts/sanitize-build.sh > "$build/fuz
 mkdir -p "$dir/seed-frontend" "$dir/seed-interp" "$dir/corpus-frontend" \
   "$dir/corpus-interp" "$dir/artifacts"
 /usr/bin/python3 - "$dir" <<'PY'
-import glob, hashlib, os, struct, sys
+import glob, hashlib, os, re, struct, sys
 out = sys.argv[1]
 n = 0
+def expand_imports(path, text, seen):
+    # The fuzzer parses a seed as "fuzz.mlir", with no folder for a
+    # relative jfa.import to be found in: the imported helpers are pasted in
+    # (each file once), so the kernel behind them is fuzzed, not the error.
+    def paste(m):
+        target = os.path.normpath(os.path.join(os.path.dirname(path), m.group(1)))
+        if not os.path.isfile(target):
+            return m.group(0)
+        if target in seen:
+            return ""
+        seen.add(target)
+        return expand_imports(target, open(target, encoding="utf-8").read(), seen)
+    return re.sub(r'^jfa\.import "([^"]*)"[ \t]*$', paste, text, flags=re.M)
 for path in sorted(glob.glob("kernels/**/*.mlir", recursive=True) +
                    glob.glob("test/**/*.mlir", recursive=True)):
     text = open(path, encoding="utf-8", errors="replace").read()
+    text = expand_imports(path, text, {os.path.normpath(path)})
     for chunk in text.split("\n// -----\n"):
         if "jfa." not in chunk or len(chunk) > 60000:
             continue

@@ -37,6 +37,16 @@ LogicalResult JFADialect::verifyOperationAttribute(Operation *op,
                              << attribute.getValue();
     return success();
   }
+  // The files jfa-resolve-imports copied helpers from (the metadata's
+  // "imports"): on the module.
+  if (name.getValue() == "jfa.imports") {
+    auto files = dyn_cast<ArrayAttr>(attribute.getValue());
+    if (!isa<ModuleOp>(op) || !files ||
+        !llvm::all_of(files, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError() << "'jfa.imports' is an array of file names on "
+                                "a module";
+    return success();
+  }
   if (name != getSharedBytesAttrHelper().getName() &&
       name != getEntryRegistersAttrHelper().getName())
     return op->emitError() << "unknown JFA attribute '" << name.getValue()

@@ -17,6 +17,9 @@ using namespace jfa;
 #include "JFA/JFAOps.cpp.inc"
 
 LogicalResult jfa::verifyInKernel(Operation *op) {
+  // jfa.import lives at module level (its own HasParent<ModuleOp>).
+  if (isa<ImportOp>(op))
+    return success();
   if (!op->getParentOfType<KernelOp>() && !op->getParentOfType<FuncOp>())
     return op->emitOpError()
            << "must be inside a jfa.kernel (or a jfa.func helper)";
@@ -79,12 +82,25 @@ LogicalResult ReturnOp::verify() {
   return success();
 }
 
+LogicalResult ImportOp::verify() {
+  if (getPath().empty())
+    return emitOpError() << "names no file: give the path of a file of "
+                            "helpers, e.g. \"../lib/work_queue.mlir\"";
+  return success();
+}
+
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto callee =
       symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getCalleeAttr());
-  if (!callee)
+  if (!callee) {
+    // A helper of an imported file is only copied in by
+    // jfa-resolve-imports; the module is verified again after it.
+    auto module = (*this)->getParentOfType<ModuleOp>();
+    if (module && !module.getOps<ImportOp>().empty())
+      return success();
     return emitOpError() << "calls @" << getCallee()
                          << ", which is no jfa.func of this module";
+  }
   FunctionType type = callee.getFunctionType();
   if (TypeRange(getArgs().getTypes()) != TypeRange(type.getInputs()) ||
       TypeRange(getResultTypes()) != TypeRange(type.getResults()))

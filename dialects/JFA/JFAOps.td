@@ -172,6 +172,32 @@ def JFA_CallOp : JFA_Op<"call",
   }];
 }
 
+def JFA_ImportOp : JFA_Op<"import", [HasParent<"::mlir::ModuleOp">]> {
+  let summary = "copies the device helpers of another file into this module";
+  let description = [{
+    ```mlir
+    // kernels/jagged_attention/attention_bwd_sm100.mlir
+    jfa.import "../lib/work_queue.mlir"   // @fetch_unit, @take_unit
+    ```
+    At module level, beside the kernels and helpers. `jfa-resolve-imports`,
+    the first pass jfac, jfa-interp and `jfa-lower-to-llvm` run, parses the
+    named file and copies its `jfa.func` helpers into this module, then
+    removes the import. A relative path is looked for in the importing
+    file's folder first, then in each `-I <dir>` given to the tool, in
+    order; an absolute path is used as it is. An imported file holds only
+    helpers and imports of its own (resolved relative to it); each file is
+    imported once however often it is named. Errors, at the import: a file
+    not found (with where it was looked for), one that cannot be read, one
+    that does not parse (with the parser's message at its line), an import
+    cycle (with the chain), a helper name defined twice (with both places),
+    an imported file holding a kernel or any op but `jfa.func` and
+    `jfa.import`.
+  }];
+  let arguments = (ins StrAttr:$path);
+  let assemblyFormat = "$path attr-dict";
+  let hasVerifier = 1;
+}
+
 def JFA_AsyncTasksOp : JFA_Op<"async_tasks", [HasParent<"KernelOp">,
                                               SingleBlock, NoTerminator]> {
   let summary = "splits the kernel into warp-specialized tasks";

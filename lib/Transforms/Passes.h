@@ -3,9 +3,14 @@
 #define JFA_TRANSFORMS_PASSES_H
 
 #include "JFA/JFAOps.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Pass/Pass.h"
+
+#include <string>
+#include <vector>
 
 namespace jfa {
 #define GEN_PASS_DECL
@@ -15,6 +20,12 @@ namespace jfa {
 /// `root`: passes that count a task's threads run after jfa-replicate-tasks.
 mlir::LogicalResult verifyTasksExpanded(mlir::Operation *root,
                                         llvm::StringRef pass);
+
+/// The folders a tool's `-I <dir>` options name, in order: where
+/// jfa-resolve-imports looks for an imported file after the importing
+/// file's folder and its own `include-dirs`. jfa-opt sets it so that
+/// `--jfa-resolve-imports` and `--jfa-lower-to-llvm` see its -I.
+std::vector<std::string> &importSearchPaths();
 
 #define GEN_PASS_REGISTRATION
 #include "lib/Transforms/Passes.h.inc"

@@ -4,6 +4,38 @@
 
 include "mlir/Pass/PassBase.td"
 
+def JFAResolveImports : Pass<"jfa-resolve-imports", "::mlir::ModuleOp"> {
+  let summary = "copies the helpers of imported files (jfa.import) into the module";
+  let description = [{
+    Each `jfa.import "PATH"` at module level is replaced by the `jfa.func`
+    helpers of the file it names, parsed in the same context (their ops
+    keep the imported file's locations). A relative PATH is looked for in
+    the importing file's folder (from the import's location), then in each
+    folder of `include-dirs` (`jfa-resolve-imports{include-dirs=a,b}`) and
+    of the tool's `-I <dir>` options, in order; an absolute PATH is used as
+    it is. Imported files may import others (transitively, each file once:
+    a file named twice is copied once). Errors at the import, with notes
+    where they apply: a file not found (naming every place looked in), not
+    readable or a directory, a parse error in it, an import cycle (the
+    chain), a helper name defined twice (both places), an imported file
+    holding anything but `jfa.func` and `jfa.import`. Runs before
+    `jfa-inline-helpers`.
+  }];
+  let options = [
+    ListOption<"includeDirs", "include-dirs", "std::string",
+               "folders to look for imported files in, after the importing "
+               "file's own folder">
+  ];
+  // An imported file is parsed while the pass runs: every dialect a helper
+  // may use must be loaded before.
+  let dependentDialects = [
+    "::jfa::JFADialect", "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect", "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
+}
+
 def JFAInlineHelpers : Pass<"jfa-inline-helpers", "::mlir::ModuleOp"> {
   let summary = "inlines the device helpers (jfa.func) into the kernels";
   let description = [{

@@ -38,6 +38,12 @@ elseif(JFA_BUILD_COMPILER)
   set(_jfa_jfac_depends jfac)
 endif()
 
+# A kernel may import helpers from kernels/lib/ (jfa.import): every library
+# there is a dependency of every embedded kernel, so that editing one
+# recompiles them (conservative: a kernel that imports none is recompiled
+# too; the glob picks up a new library at the next build).
+file(GLOB _jfa_libraries CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/lib/*.mlir)
+
 foreach(_jfa_target attention_fwd_sm90:sm_90a attention_fwd_sm100:sm_100a)
   string(REPLACE ":" ";" _jfa_target ${_jfa_target})
   list(GET _jfa_target 0 _jfa_kernel)
@@ -68,7 +74,7 @@ foreach(_jfa_target attention_fwd_sm90:sm_90a attention_fwd_sm100:sm_100a)
               -DKERNEL=${_jfa_kernel} -DARCH=${_jfa_arch} -DWORK=${_jfa_embed_dir}
               -DOUT=${_jfa_out} -DSTRICT=${JFA_EMBED_ATTENTION_KERNELS_STRICT}
               -P ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
-      DEPENDS ${_jfa_mlir} ${_jfa_jfac_depends}
+      DEPENDS ${_jfa_mlir} ${_jfa_libraries} ${_jfa_jfac_depends}
               ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
               ${CMAKE_CURRENT_LIST_DIR}/EmbedKernelWrite.cmake
       COMMENT "jfac: embedding ${_jfa_kernel} for ${_jfa_arch}"

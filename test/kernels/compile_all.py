@@ -4,6 +4,11 @@ A kernel is compiled for sm_90a and sm_100a unless its first line names its
 targets, as in `// jfa-targets: sm_90a` (wgmma kernels are sm_90a-only,
 tensor-memory kernels sm_100a-only). Such a kernel must also be rejected
 with a clear error for the other target.
+
+kernels/lib/ holds libraries of helpers (`jfa.import`ed by kernels), not
+kernels: each must parse and have its own imports resolve
+(`jfa-opt --jfa-resolve-imports`), and is compiled only as part of the
+kernels that import it.
 """
 import pathlib
 import subprocess
@@ -13,10 +18,19 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 import kernel_variants  # noqa: E402
 
 kernels_dir, out_dir = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-kernels = sorted(kernels_dir.rglob("*.mlir"))
+lib_dir = kernels_dir / "lib"
+everything = sorted(kernels_dir.rglob("*.mlir"))
+libraries = [p for p in everything if p.is_relative_to(lib_dir)]
+kernels = [p for p in everything if not p.is_relative_to(lib_dir)]
 if not kernels:
     sys.exit(f"no kernels under {kernels_dir}")
 failed = 0
+for library in libraries:
+    result = subprocess.run(["jfa-opt", "--jfa-resolve-imports", str(library),
+                             "-o", "/dev/null"], capture_output=True, text=True)
+    if result.returncode != 0:
+        failed += 1
+        print(f"FAILED: the library {library} does not load:\n{result.stderr}")
 ALL = ("sm_90a", "sm_100a")
 counts = {a: 0 for a in ALL}
 for kernel in kernels:
@@ -48,4 +62,4 @@ for kernel in kernels:
 if failed:
     sys.exit(f"{failed} compilations failed")
 print(f"compiled {len(kernels)} kernels: {counts['sm_90a']} for sm_90a, "
-      f"{counts['sm_100a']} for sm_100a")
+      f"{counts['sm_100a']} for sm_100a; {len(libraries)} libraries load")

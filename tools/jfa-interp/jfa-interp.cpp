@@ -48,6 +48,11 @@ static cl::list<std::string>
            cl::desc("Set a compile-time parameter of the kernel, as jfac "
                     "-P does: -P head_dim=64"),
            cl::value_desc("name=value"), cl::Prefix, cl::cat(category));
+static cl::list<std::string>
+    includeDirs("I",
+                cl::desc("Look for imported files (jfa.import) in this "
+                         "folder too, as jfac -I does"),
+                cl::value_desc("dir"), cl::Prefix, cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("one line per CTA"),
                              cl::cat(category));
 static cl::opt<uint64_t> maxCtas(
@@ -171,8 +176,9 @@ int main(int argc, char **argv) {
       if (i < def.block->getNumArguments() && arg.loc.isValid())
         options.valueNames[def.block->getArgument(i)] = text(arg.loc);
 
-  // Parameters fixed, replicated tasks expanded, as jfac does first.
-  if (failed(jfa::specialize(*module, params)))
+  // Imports resolved, parameters fixed, replicated tasks expanded, as jfac
+  // does first.
+  if (failed(jfa::specialize(*module, params, includeDirs)))
     return 1;
   // The target must have every op the kernel uses.
   PassManager pm(&context);

@@ -7,11 +7,21 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/FileIO.h"
 #include "compiler/Pipeline.h"
+#include "lib/Transforms/Passes.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+
+// Where --jfa-resolve-imports and --jfa-lower-to-llvm look for imported
+// files after the importing file's folder.
+static llvm::cl::list<std::string>
+    includeDirs("I",
+                llvm::cl::desc("Look for imported files (jfa.import) in this "
+                               "folder too, as jfac -I does"),
+                llvm::cl::value_desc("dir"), llvm::cl::Prefix);
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -20,6 +30,7 @@ int main(int argc, char **argv) {
   jfa::registerPasses();
   auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
       argc, argv, "JFA optimizer driver\n", registry);
+  jfa::importSearchPaths().assign(includeDirs.begin(), includeDirs.end());
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects() || config.shouldListPasses())

@@ -78,6 +78,12 @@ cl::list<std::string>
            cl::desc("Set a compile-time parameter of the kernel "
                     "(`jfa.param`); repeat for each: -P head_dim=64 -P causal=1"),
            cl::value_desc("name=value"), cl::Prefix, cl::cat(category));
+cl::list<std::string>
+    includeDirs("I",
+                cl::desc("Look for imported files (jfa.import) in this "
+                         "folder too, after the importing file's own; "
+                         "repeat for several"),
+                cl::value_desc("dir"), cl::Prefix, cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print ptxas's resource report"),
                     cl::cat(category));
 
@@ -291,9 +297,10 @@ int main(int argc, char **argv) {
   if (module->getOps<jfa::KernelOp>().empty())
     return fail(inputFile + " defines no jfa.kernel");
 
-  // Parameters fixed and replicated tasks expanded before anything else
-  // (the metadata records the parameter values).
-  if (failed(jfa::specialize(*module, params)))
+  // Imports resolved, helpers inlined, parameters fixed and replicated tasks
+  // expanded before anything else (the metadata records the parameter
+  // values and the imported files).
+  if (failed(jfa::specialize(*module, params, includeDirs)))
     return 1;
   std::string metadata = jfa::buildMetadata(*module, *target, debugBarriers);
   std::vector<std::string> budgets = taskBudgets(*module);

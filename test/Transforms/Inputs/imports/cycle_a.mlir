@@ -1,0 +1,1 @@
+jfa.import "cycle_b.mlir"

@@ -1,0 +1,1 @@
+jfa.import "nowhere.mlir"
