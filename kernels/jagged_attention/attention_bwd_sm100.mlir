@@ -25,44 +25,9 @@
 // P and dS are blocked 128x128 slots (two 64-key column blocks each).
 // Needs a B200 to run: compiled, checked by ptxas and disassembled here;
 // jfa-interp runs it against numpy (test/interp/attention-bwd.test).
-// Work unit u of the persistent schedule (attention_bwd_sm90.mlir's, with
-// 128-row query blocks), written once for the three tasks that walk it: the
-// schedule holds the number of live (sequence, key tile) pairs, the counter
-// the units are fetched from, then the pairs as b * k_tiles + kt, live
-// first; unit u is pair u / heads for
-// head u % heads. Returns h, the sequence's first row and length, the
-// tile's first key, whether the tile holds keys, the query blocks
-// [q_first, q_last) it meets (from the diagonal under causal) and the
-// head's first column in [T, H*D].
-jfa.func @unit(%u: i32, %k_tiles: i32, %heads: i32, %head_dim: i32,
-               %offsets: !jfa.ptr<i32>, %schedule: !jfa.ptr<i32>, %causal: i1)
-    -> (i32, i32, i32, i32, i1, i32, i32, i32) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c127 = arith.constant 127 : i32
-  %c128 = arith.constant 128 : i32
-  %pair = arith.divui %u, %heads : i32
-  %h = arith.remui %u, %heads : i32
-  %c2 = arith.constant 2 : i32
-  %at = arith.addi %pair, %c2 : i32
-  %bk = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
-  %b = arith.divui %bk, %k_tiles : i32
-  %kt = arith.remui %bk, %k_tiles : i32
-  %b1 = arith.addi %b, %c1 : i32
-  %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-  %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-  %len = arith.subi %end, %start : i32
-  %k0 = arith.muli %kt, %c128 : i32
-  %live = arith.cmpi slt, %k0, %len : i32
-  %q_up = arith.addi %len, %c127 : i32
-  %q_last = arith.divui %q_up, %c128 : i32
-  %q_first = arith.select %causal, %kt, %c0 : i32
-  %col0 = arith.muli %h, %head_dim : i32
-  jfa.return %h, %start, %len, %k0, %live, %q_first, %q_last, %col0
-      : i32, i32, i32, i32, i1, i32, i32, i32
-}
 
-// The dynamic work queue (@fetch_unit, @take_unit), shared with
+// The dynamic work queue (@fetch_unit, @take_unit) and the decode of its
+// units (@unit), shared with
 // attention_bwd_sm90.mlir.
 jfa.import "../lib/work_queue.mlir"
 
@@ -181,8 +146,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c128)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
           // Query blocks [first, last): from the diagonal under causal.
           %head_rows = arith.muli %h, %tokens : i32
@@ -333,8 +298,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c128)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
           %col1 = arith.addi %col0, %c64 : i32
           %k_row = arith.addi %start, %k0 : i32
@@ -419,8 +384,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c128)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
           %unit_phase = arith.andi %unit_n, %c1 : i32
           %unit_free = arith.xori %unit_phase, %c1 : i32

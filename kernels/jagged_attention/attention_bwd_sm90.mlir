@@ -35,81 +35,11 @@
 // chunk c of a tile lives in its own slot. Masks (the sequence's end, the
 // causal diagonal) are applied to the tiles that hold them; rows past the
 // end are never written (row-clipped stores and adds).
-// Work unit u of the persistent schedule, written once for every task so
-// that the producer and the MMA warpgroups cannot disagree. The schedule
-// holds the number of live (sequence, key tile) pairs, the counter the
-// units are fetched from, then the pairs as b * k_tiles + kt, live first;
-// unit u is pair u / heads for head
-// u % heads. Returns h, the sequence's first row and length, the tile's
-// first key, whether the tile holds keys, the q tiles [q_first, q_last) it
-// meets (from the diagonal under causal) and the head's first column in
-// [T, H*D].
-jfa.func @unit(%u: i32, %k_tiles: i32, %heads: i32, %head_dim: i32,
-               %offsets: !jfa.ptr<i32>, %schedule: !jfa.ptr<i32>, %causal: i1)
-    -> (i32, i32, i32, i32, i1, i32, i32, i32) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c63 = arith.constant 63 : i32
-  %c64 = arith.constant 64 : i32
-  %c128 = arith.constant 128 : i32
-  %pair = arith.divui %u, %heads : i32
-  %h = arith.remui %u, %heads : i32
-  %c2 = arith.constant 2 : i32
-  %at = arith.addi %pair, %c2 : i32
-  %bk = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
-  %b = arith.divui %bk, %k_tiles : i32
-  %kt = arith.remui %bk, %k_tiles : i32
-  %b1 = arith.addi %b, %c1 : i32
-  %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-  %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-  %len = arith.subi %end, %start : i32
-  %k0 = arith.muli %kt, %c128 : i32
-  %live = arith.cmpi slt, %k0, %len : i32
-  %q_up = arith.addi %len, %c63 : i32
-  %q_last = arith.divui %q_up, %c64 : i32
-  %diag = arith.divui %k0, %c64 : i32
-  %q_first = arith.select %causal, %diag, %c0 : i32
-  %col0 = arith.muli %h, %head_dim : i32
-  jfa.return %h, %start, %len, %k0, %live, %q_first, %q_last, %col0
-      : i32, i32, i32, i32, i1, i32, i32, i32
-}
 
-// The dynamic work queue (docs/DIALECT.md): the next unit comes from the
-// caller-zeroed counter %schedule[1], fetched by one task into a ring of
-// two one-element slots and read by every thread of the CTA.
-//
-// Fetch n of the queue into slot n mod 2, once every reader has released
-// what the slot held (fetch n - 2).
-jfa.func @fetch_unit(%n: i32, %schedule: !jfa.ptr<i32>,
-                     %next_buf: !jfa.smem<2 x 1xi32>,
-                     %next_full: !jfa.mbarriers<2>,
-                     %next_empty: !jfa.mbarriers<2>) {
-  %c1 = arith.constant 1 : i32
-  %s, %phase = jfa.ring_position %n stages(2) : i32
-  %free = arith.xori %phase, %c1 : i32
-  %slot = jfa.slot %next_buf[%s] : !jfa.smem<2 x 1xi32>, i32
-  %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
-  %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
-  jfa.barrier_wait %empty, %free
-  jfa.atomic_fetch_add %schedule[%c1], %c1 into %slot arrive %full
-      : !jfa.ptr<i32>, !jfa.slot<1xi32>
-  jfa.return
-}
-
-// The unit fetch n brought: waits for it, reads it, releases the slot.
-jfa.func @take_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
-                    %next_full: !jfa.mbarriers<2>,
-                    %next_empty: !jfa.mbarriers<2>) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %s, %phase = jfa.ring_position %n stages(2) : i32
-  %slot = jfa.slot %next_buf[%s] : !jfa.smem<2 x 1xi32>, i32
-  %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
-  %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
-  jfa.barrier_wait %full, %phase
-  %u = jfa.load_scalar %slot[%c0] : !jfa.slot<1xi32> -> i32
-  jfa.barrier_arrive %empty
-  jfa.return %u : i32
-}
+// The dynamic work queue (@fetch_unit, @take_unit) and the decode of its
+// units (@unit), shared with
+// attention_bwd_sm100.mlir.
+jfa.import "../lib/work_queue.mlir"
 
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %k: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -207,8 +137,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c64)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
           %col1 = arith.addi %col0, %c64 : i32
           %my_k0 = arith.addi %k0, %key_off : i32
@@ -419,8 +349,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c64)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
           %col1 = arith.addi %col0, %c64 : i32
           %k_row0 = arith.addi %start, %k0 : i32
