@@ -1,4 +1,5 @@
 // jfa-targets: sm_100a
+// jfa-variants: head_dim=64,128 causal=0,1
 // Jagged (variable-length) flash attention forward for sm_100a, FA4-style,
 // with the contract, work units and persistent schedule of
 // attention_fwd_sm90.mlir (see kernels/jagged_attention/README.md).
@@ -21,9 +22,13 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %v: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %o: !jfa.ptr<bf16>, %lse: !jfa.ptr<f32>,
                                 %offsets: !jfa.ptr<i32>,
-                                %batch: i32, %heads: i32, %head_dim: i32,
+                                %batch: i32, %heads: i32,
                                 %tokens: i32, %o_stride: i32, %q_tiles: i32,
-                                %causal: i32, %scale_log2: f32) warps(6) {
+                                %scale_log2: f32) warps(6) {
+  // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
+  // -P causal=1; the branches on them fold away.
+  %head_dim = jfa.param "head_dim" = 128 : i32
+  %is_causal = jfa.param "causal" = false
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
@@ -68,7 +73,6 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %bands = arith.divui %q_tiles_up, %band_size : i32
   %units = arith.muli %bands, %band_units : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %q_full0 = jfa.barrier %q_full[%c0] : !jfa.mbarriers<1>, i32

@@ -1,4 +1,5 @@
 // jfa-targets: sm_90a
+// jfa-variants: head_dim=64,128 causal=0,1
 // Jagged (variable-length) flash attention forward for sm_90a, FA3-style:
 //
 //   o[t, h] = softmax(scale * q[t, h] . k[s, h]^T) . v[s, h]   over the keys
@@ -25,9 +26,13 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %v: !jfa.tma<128x64xbf16, swizzle 128>,
                                %o: !jfa.ptr<bf16>, %lse: !jfa.ptr<f32>,
                                %offsets: !jfa.ptr<i32>,
-                               %batch: i32, %heads: i32, %head_dim: i32,
+                               %batch: i32, %heads: i32,
                                %tokens: i32, %o_stride: i32, %q_tiles: i32,
-                               %causal: i32, %scale_log2: f32) warps(12) {
+                               %scale_log2: f32) warps(12) {
+  // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
+  // -P causal=1; the branches on them fold away.
+  %head_dim = jfa.param "head_dim" = 128 : i32
+  %is_causal = jfa.param "causal" = false
   // Q: chunk c of the unit's rows in slot c. K, V: stage s, chunk c in slot
   // 2s + c.
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
@@ -64,7 +69,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %bands = arith.divui %q_tiles_up, %band_size : i32
   %units = arith.muli %bands, %band_units : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %true = arith.constant true
   %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32

@@ -44,12 +44,80 @@ endif()
 # too; the glob picks up a new library at the next build).
 file(GLOB _jfa_libraries CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/lib/*.mlir)
 
+# The compile-time variants a kernel source declares in its header comment
+# (`// jfa-variants: head_dim=64,128 causal=0,1`, scripts/kernel_variants.py
+# reads the same line): OUT gets one entry per variant of the product, each
+# "name=value;name=value" joined with "|" ("" for a kernel without variants).
+function(_jfa_kernel_variants mlir out)
+  set(variants "")
+  if(EXISTS ${mlir})
+    file(STRINGS ${mlir} lines REGEX "^// jfa-variants:")
+    set(variants "<>")
+    foreach(line ${lines})
+      string(REGEX REPLACE "^// jfa-variants:[ ]*" "" line "${line}")
+      string(REPLACE " " ";" items "${line}")
+      foreach(item ${items})
+        if(NOT item MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
+          message(FATAL_ERROR "${mlir}: '${item}' is not NAME=V1,V2,...")
+        endif()
+        set(name ${CMAKE_MATCH_1})
+        string(REPLACE "," ";" values "${CMAKE_MATCH_2}")
+        set(product "")
+        foreach(prefix ${variants})
+          foreach(value ${values})
+            if(prefix STREQUAL "<>")
+              list(APPEND product "${name}=${value}")
+            else()
+              list(APPEND product "${prefix}:${name}=${value}")
+            endif()
+          endforeach()
+        endforeach()
+        set(variants ${product})
+      endforeach()
+    endforeach()
+    if(variants STREQUAL "<>")
+      set(variants "")
+    endif()
+  endif()
+  set(${out} "${variants}" PARENT_SCOPE)
+endfunction()
+
+# Every embedded variant, for the generated table (EmbeddedKernels.h).
+set(_jfa_embedded_symbols)
+set(_jfa_embedded_entries)
+
 foreach(_jfa_target attention_fwd_sm90:sm_90a attention_fwd_sm100:sm_100a)
   string(REPLACE ":" ";" _jfa_target ${_jfa_target})
   list(GET _jfa_target 0 _jfa_kernel)
   list(GET _jfa_target 1 _jfa_arch)
   set(_jfa_mlir ${_jfa_kernel_dir}/${_jfa_kernel}.mlir)
-  set(_jfa_out ${_jfa_embed_dir}/${_jfa_kernel}_${_jfa_arch}.cpp)
+  # Configure again when the kernel's variant line changes.
+  if(EXISTS ${_jfa_mlir})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_jfa_mlir})
+  endif()
+  _jfa_kernel_variants(${_jfa_mlir} _jfa_variants)
+  if(NOT _jfa_variants)
+    set(_jfa_variants "<none>")
+  endif()
+  foreach(_jfa_variant ${_jfa_variants})
+  if(_jfa_variant STREQUAL "<none>")
+    set(_jfa_variant "")
+  endif()
+  # head_dim=64:causal=0 -> file suffix .head_dim=64.causal=0, symbol
+  # suffix _head_dim_64_causal_0, jfac -P head_dim=64 -P causal=0.
+  string(REPLACE ":" ";" _jfa_pairs "${_jfa_variant}")
+  set(_jfa_suffix "")
+  set(_jfa_symbol ${_jfa_kernel}_${_jfa_arch})
+  set(_jfa_params "")
+  foreach(_jfa_pair ${_jfa_pairs})
+    string(APPEND _jfa_suffix ".${_jfa_pair}")
+    string(REGEX REPLACE "[^A-Za-z0-9_]" "_" _jfa_pair_id "${_jfa_pair}")
+    string(APPEND _jfa_symbol "_${_jfa_pair_id}")
+    list(APPEND _jfa_params ${_jfa_pair})
+  endforeach()
+  string(REPLACE ";" "," _jfa_params_text "${_jfa_params}")
+  list(APPEND _jfa_embedded_symbols ${_jfa_symbol})
+  set(_jfa_out ${_jfa_embed_dir}/${_jfa_kernel}_${_jfa_arch}${_jfa_suffix}.cpp)
   set(_jfa_reason)
   if(NOT JFA_EMBED_ATTENTION_KERNELS)
     set(_jfa_reason "it was configured with JFA_EMBED_ATTENTION_KERNELS=OFF")
@@ -65,23 +133,30 @@ foreach(_jfa_target attention_fwd_sm90:sm_90a attention_fwd_sm100:sm_100a)
     endif()
   endif()
   if(_jfa_reason)
-    message(STATUS "jfart: not embedding ${_jfa_kernel} (${_jfa_arch}): ${_jfa_reason}")
-    jfa_write_embedded_kernel(${_jfa_out} ${_jfa_kernel} "" "" "${_jfa_reason}")
+    message(STATUS "jfart: not embedding ${_jfa_kernel} (${_jfa_arch}${_jfa_suffix}): ${_jfa_reason}")
+    jfa_write_embedded_kernel(${_jfa_out} ${_jfa_symbol} ${_jfa_kernel} ${_jfa_arch}
+                              "${_jfa_params_text}" "" "" "${_jfa_reason}")
   else()
     add_custom_command(
       OUTPUT ${_jfa_out}
       COMMAND ${CMAKE_COMMAND} -DJFAC=${_jfa_jfac} -DMLIR=${_jfa_mlir}
               -DKERNEL=${_jfa_kernel} -DARCH=${_jfa_arch} -DWORK=${_jfa_embed_dir}
+              -DSYMBOL=${_jfa_symbol} "-DPARAMS=${_jfa_params_text}"
               -DOUT=${_jfa_out} -DSTRICT=${JFA_EMBED_ATTENTION_KERNELS_STRICT}
               -P ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
       DEPENDS ${_jfa_mlir} ${_jfa_libraries} ${_jfa_jfac_depends}
               ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
               ${CMAKE_CURRENT_LIST_DIR}/EmbedKernelWrite.cmake
-      COMMENT "jfac: embedding ${_jfa_kernel} for ${_jfa_arch}"
+      COMMENT "jfac: embedding ${_jfa_kernel} for ${_jfa_arch}${_jfa_suffix}"
       VERBATIM)
   endif()
   list(APPEND _jfa_embed_sources ${_jfa_out})
+  endforeach()
 endforeach()
+
+# The table of every embedded kernel variant (present or not).
+jfa_write_embedded_table(${_jfa_embed_dir}/embedded_table.cpp "${_jfa_embedded_symbols}")
+list(APPEND _jfa_embed_sources ${_jfa_embed_dir}/embedded_table.cpp)
 
 add_library(jfa_attention_kernels OBJECT ${_jfa_embed_sources})
 target_include_directories(jfa_attention_kernels PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)

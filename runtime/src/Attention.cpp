@@ -11,12 +11,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 namespace jfa::rt {
 
@@ -104,23 +107,74 @@ float effectiveScale(const AttentionForwardArgs &a) {
                                : a.softmaxScale;
 }
 
-/// The file names in a kernel_dir and the kernels they hold.
+/// The kernels per target. Each is compiled once per compile-time variant
+/// its source declares (`// jfa-variants: head_dim=64,128 causal=0,1`): in a
+/// kernel_dir as <kernel>_<arch>.head_dim=64.causal=0.cubin (what
+/// scripts/build-package.sh writes), in the library as one embedded kernel
+/// each. A call picks the variant whose metadata "params" match its head dim
+/// and mask; the names are never parsed.
 struct Target {
   const char *kernel;
   const char *arch;
   const char *capability;
-  const detail::EmbeddedKernel *embedded;
 };
 const Target kTargets[] = {
-    {"attention_fwd_sm90", "sm_90a", "9.0",
-     &detail::embedded_attention_fwd_sm90},
-    {"attention_fwd_sm100", "sm_100a", "10.0",
-     &detail::embedded_attention_fwd_sm100},
+    {"attention_fwd_sm90", "sm_90a", "9.0"},
+    {"attention_fwd_sm100", "sm_100a", "10.0"},
 };
 constexpr size_t kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]);
 
-std::string cubinName(const Target &t) {
-  return fmt::format("{}_{}.cubin", t.kernel, t.arch);
+/// Compile-time parameters, name -> value, the values as the metadata writes
+/// them with booleans as 0/1 (jfac -P causal=1 and "causal": true agree).
+using Params = std::map<std::string, std::string>;
+
+std::string normalizeValue(const std::string &v) {
+  if (v == "true")
+    return "1";
+  if (v == "false")
+    return "0";
+  return v;
+}
+
+Params normalize(const Params &params) {
+  Params out;
+  for (const auto &[name, value] : params)
+    out[name] = normalizeValue(value);
+  return out;
+}
+
+/// "head_dim=64,causal=0" (the embedding's text) as Params.
+Params parseParams(const std::string &text) {
+  Params out;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t comma = text.find(',', at);
+    std::string item = text.substr(at, comma - at);
+    size_t eq = item.find('=');
+    if (eq != std::string::npos)
+      out[item.substr(0, eq)] = normalizeValue(item.substr(eq + 1));
+    if (comma == std::string::npos)
+      break;
+    at = comma + 1;
+  }
+  return out;
+}
+
+std::string paramsText(const Params &params) {
+  std::string out;
+  for (const auto &[name, value] : params)
+    out += fmt::format("{}{}={}", out.empty() ? "" : ", ", name, value);
+  return out.empty() ? "no parameters" : out;
+}
+
+/// The variant a call needs.
+Params wantedParams(const AttentionForwardArgs &a) {
+  return {{"causal", a.causal ? "1" : "0"},
+          {"head_dim", std::to_string(a.headDim)}};
+}
+
+std::string cubinPattern(const Target &t) {
+  return fmt::format("{}_{}.*.cubin", t.kernel, t.arch);
 }
 
 bool fileExists(const std::string &path) {
@@ -262,11 +316,9 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
           Arg::pointer(a.offsets),
           Arg::i32(int32_t(a.batch)),
           Arg::i32(int32_t(a.numHeads)),
-          Arg::i32(int32_t(a.headDim)),
           Arg::i32(int32_t(a.totalTokens)),
           Arg::i32(int32_t(a.oStrides[0])),
           Arg::i32(int32_t(qTiles(a.maxSeqlen))),
-          Arg::i32(a.causal ? 1 : 0),
           Arg::f32(float(double(effectiveScale(a)) * 1.4426950408889634))};
 }
 
@@ -286,7 +338,6 @@ void checkAttentionKernelInfo(const KernelInfo &k,
       {ParamKind::TensorMap, "bf16"}, {ParamKind::TensorMap, "bf16"},
       {ParamKind::TensorMap, "bf16"}, {ParamKind::Pointer, "bf16"},
       {ParamKind::Pointer, "f32"},    {ParamKind::Pointer, "i32"},
-      {ParamKind::I32, ""},           {ParamKind::I32, ""},
       {ParamKind::I32, ""},           {ParamKind::I32, ""},
       {ParamKind::I32, ""},           {ParamKind::I32, ""},
       {ParamKind::I32, ""},           {ParamKind::F32, ""}};
@@ -311,6 +362,12 @@ void checkAttentionKernelInfo(const KernelInfo &k,
                               "contract has 2-d [tokens, heads * dim] tensors",
                               where, i, p.box.size()));
   }
+  for (const char *name : {"head_dim", "causal"})
+    if (!k.compileParams.count(name))
+      throw Error(fmt::format(
+          "{} was compiled without the compile-time parameter '{}' (its "
+          "metadata has no params.{}); rebuild it with jfac -P {}=...",
+          where, name, name, name));
 }
 
 //===----------------------------------------------------------------------===//
@@ -326,11 +383,14 @@ struct Attention::Impl {
     size_t size = 0;
     std::string metadata;
     std::string metadataSource; // names the metadata in errors
+    Params params;              // normalized
   };
-  Image images[kNumTargets];
+  /// Per target: its variants, and why there are none when there are none.
+  std::vector<Image> images[kNumTargets];
+  std::string none[kNumTargets];
   std::mutex mutex;
-  /// Loaded modules, per context and target.
-  std::map<std::pair<CUcontext, size_t>, Module> modules;
+  /// Loaded modules, per context, target and variant.
+  std::map<std::tuple<CUcontext, size_t, size_t>, Module> modules;
 
   size_t indexOf(const std::string &arch) const {
     for (size_t i = 0; i < kNumTargets; ++i)
@@ -339,14 +399,33 @@ struct Attention::Impl {
     throw Error(fmt::format("no jagged attention kernel for arch '{}'", arch));
   }
 
-  /// Parses and checks an image's metadata.
-  static void check(const Target &t, const std::string &metadata,
-                    const std::string &source) {
+  /// Parses and checks an image's metadata; returns its kernel's params.
+  static Params check(const Target &t, const std::string &metadata,
+                      const std::string &source) {
     std::vector<KernelInfo> kernels = parseMetadata(metadata, source);
     for (const KernelInfo &k : kernels)
-      if (k.name == t.kernel)
-        return checkAttentionKernelInfo(k, t.arch, source);
+      if (k.name == t.kernel) {
+        checkAttentionKernelInfo(k, t.arch, source);
+        return normalize(k.compileParams);
+      }
     throw Error(fmt::format("{}: no kernel named '{}'", source, t.kernel));
+  }
+
+  bool anyPresent(size_t target) const {
+    for (const Image &img : images[target])
+      if (img.present)
+        return true;
+    return false;
+  }
+
+  /// Why target has no usable variant.
+  std::string whyNone(size_t target) const {
+    if (!none[target].empty())
+      return none[target];
+    for (const Image &img : images[target])
+      if (!img.present)
+        return img.absent;
+    return "";
   }
 };
 
@@ -359,32 +438,62 @@ Attention Attention::load(const std::string &kernelDir) {
   if (kernelDir.empty())
     throw Error("kernel_dir is empty");
   auto impl = std::make_unique<Impl>();
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(kernelDir, ec))
+    throw Error(fmt::format("kernel_dir '{}' is not a folder", kernelDir));
+  // The cubins, sorted so that errors and the choice among duplicates do
+  // not depend on the directory's order.
+  std::vector<std::string> files;
+  for (fs::directory_iterator it(kernelDir, ec), end; !ec && it != end;
+       it.increment(ec))
+    files.push_back(it->path().filename().string());
+  if (ec)
+    throw Error(fmt::format("cannot list kernel_dir '{}': {}", kernelDir,
+                            ec.message()));
+  std::sort(files.begin(), files.end());
   std::string dir = kernelDir;
   if (dir.back() != '/')
     dir += '/';
   bool any = false;
   for (size_t i = 0; i < kNumTargets; ++i) {
     const Target &t = kTargets[i];
-    Impl::Image &img = impl->images[i];
-    std::string cubin = dir + cubinName(t);
-    if (!fileExists(cubin)) {
-      img.absent = fmt::format("kernel_dir '{}' has no {}, the kernel for {} "
-                               "devices (compute capability {})",
-                               kernelDir, cubinName(t), t.arch, t.capability);
-      continue;
+    std::string prefix = fmt::format("{}_{}.", t.kernel, t.arch);
+    for (const std::string &name : files) {
+      if (name.size() <= prefix.size() + 6 || name.rfind(prefix, 0) != 0 ||
+          name.compare(name.size() - 6, 6, ".cubin") != 0)
+        continue;
+      Impl::Image img;
+      std::string cubin = dir + name;
+      img.owned = readFile(cubin, "cubin");
+      img.metadataSource = cubin + ".meta";
+      img.metadata = readFile(img.metadataSource, "metadata");
+      img.params = Impl::check(t, img.metadata, img.metadataSource);
+      for (const Impl::Image &other : impl->images[i])
+        if (other.params == img.params)
+          throw Error(fmt::format("{} and {} are the same variant ({})",
+                                  other.metadataSource, img.metadataSource,
+                                  paramsText(img.params)));
+      img.cubin = img.owned.data();
+      img.size = img.owned.size();
+      img.present = any = true;
+      impl->images[i].push_back(std::move(img));
     }
-    img.owned = readFile(cubin, "cubin");
-    img.metadataSource = cubin + ".meta";
-    img.metadata = readFile(img.metadataSource, "metadata");
-    Impl::check(t, img.metadata, img.metadataSource);
-    img.cubin = img.owned.data();
-    img.size = img.owned.size();
-    img.present = any = true;
+    if (impl->images[i].empty())
+      impl->none[i] = fmt::format(
+          "kernel_dir '{}' has no {}, the kernels for {} devices (compute "
+          "capability {})",
+          kernelDir, cubinPattern(t), t.arch, t.capability);
   }
   if (!any)
     throw Error(fmt::format("kernel_dir '{}' holds neither {} nor {}",
-                            kernelDir, cubinName(kTargets[0]),
-                            cubinName(kTargets[1])));
+                            kernelDir, cubinPattern(kTargets[0]),
+                            cubinPattern(kTargets[1])));
+  // Pointers into owned strings stay valid: the vectors are not resized
+  // after this point.
+  for (auto &variants : impl->images)
+    for (Impl::Image &img : variants)
+      img.cubin = img.owned.data();
   return Attention(std::move(impl));
 }
 
@@ -392,30 +501,50 @@ Attention Attention::embedded() {
   auto impl = std::make_unique<Impl>();
   for (size_t i = 0; i < kNumTargets; ++i) {
     const Target &t = kTargets[i];
-    const detail::EmbeddedKernel &e = *t.embedded;
-    Impl::Image &img = impl->images[i];
-    if (!e.cubin || !e.metadata) {
-      img.absent = fmt::format(
-          "this library was built without the {} "
-          "attention kernel; pass a kernel_dir ({})",
-          t.arch, e.absentReason ? e.absentReason : "no reason recorded");
-      continue;
+    for (const detail::EmbeddedKernel *const *e = detail::embeddedKernels; *e;
+         ++e) {
+      const detail::EmbeddedKernel &k = **e;
+      if (std::string(k.kernel) != t.kernel || std::string(k.arch) != t.arch)
+        continue;
+      Impl::Image img;
+      img.params = parseParams(k.params);
+      std::string variant = paramsText(img.params);
+      if (!k.cubin || !k.metadata) {
+        img.absent = fmt::format(
+            "this library was built without the {} attention kernel ({}); "
+            "pass a kernel_dir ({})",
+            t.arch, variant,
+            k.absentReason ? k.absentReason : "no reason recorded");
+        impl->images[i].push_back(std::move(img));
+        continue;
+      }
+      // An embedded kernel that does not match the contract (built from an
+      // older kernel source, say) leaves the others usable.
+      img.metadataSource = fmt::format("the embedded {}_{} ({}) metadata",
+                                       t.kernel, t.arch, variant);
+      try {
+        Params recorded = Impl::check(t, k.metadata, img.metadataSource);
+        if (recorded != img.params)
+          throw Error(fmt::format("{} records {}", img.metadataSource,
+                                  paramsText(recorded)));
+      } catch (const Error &error) {
+        img.absent = fmt::format("this library's embedded {} attention "
+                                 "kernel ({}) is unusable; pass a kernel_dir "
+                                 "({})",
+                                 t.arch, variant, error.what());
+        impl->images[i].push_back(std::move(img));
+        continue;
+      }
+      img.metadata = k.metadata;
+      img.cubin = k.cubin;
+      img.size = k.cubinSize;
+      img.present = true;
+      impl->images[i].push_back(std::move(img));
     }
-    // An embedded kernel that does not match the contract (built from an
-    // older kernel source, say) leaves the other target usable.
-    img.metadataSource = fmt::format("the embedded {}.meta", cubinName(t));
-    try {
-      Impl::check(t, e.metadata, img.metadataSource);
-    } catch (const Error &error) {
-      img.absent = fmt::format("this library's embedded {} attention kernel "
-                               "is unusable; pass a kernel_dir ({})",
-                               t.arch, error.what());
-      continue;
-    }
-    img.metadata = e.metadata;
-    img.cubin = e.cubin;
-    img.size = e.cubinSize;
-    img.present = true;
+    if (impl->images[i].empty())
+      impl->none[i] = fmt::format("this library was built without the {} "
+                                  "attention kernel; pass a kernel_dir",
+                                  t.arch);
   }
   return Attention(std::move(impl));
 }
@@ -423,13 +552,13 @@ Attention Attention::embedded() {
 bool Attention::hasKernel(const std::string &arch) const {
   for (size_t i = 0; i < kNumTargets; ++i)
     if (arch == kTargets[i].arch)
-      return impl->images[i].present;
+      return impl->anyPresent(i);
   return false;
 }
 
 std::string Attention::absentReason(const std::string &arch) const {
-  const Impl::Image &img = impl->images[impl->indexOf(arch)];
-  return img.present ? "" : img.absent;
+  size_t i = impl->indexOf(arch);
+  return impl->anyPresent(i) ? "" : impl->whyNone(i);
 }
 
 void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
@@ -439,7 +568,25 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   DeviceProperties device = currentDevice();
   AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
   size_t index = impl->indexOf(choice.arch);
-  const Impl::Image &img = impl->images[index];
+  Params wanted = wantedParams(args);
+  size_t variant = impl->images[index].size();
+  for (size_t v = 0; v < impl->images[index].size(); ++v)
+    if (impl->images[index][v].params == wanted)
+      variant = v;
+  if (variant == impl->images[index].size()) {
+    std::string why = impl->whyNone(index);
+    if (why.empty() || impl->anyPresent(index)) {
+      std::string held;
+      for (const Impl::Image &img : impl->images[index])
+        held += fmt::format("{}[{}]", held.empty() ? "" : ", ",
+                            paramsText(img.params));
+      why = fmt::format("no {} kernel for {} was built ({}); it has {}",
+                        choice.kernel, paramsText(wanted), choice.arch, held);
+    }
+    throw Error(fmt::format("{}; device {} has compute capability {}.{}", why,
+                            device.ordinal, device.major, device.minor));
+  }
+  const Impl::Image &img = impl->images[index][variant];
   if (!img.present)
     throw Error(fmt::format("{}; device {} has compute capability {}.{}",
                             img.absent, device.ordinal, device.major,
@@ -456,7 +603,7 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   const Module *module;
   {
     std::lock_guard<std::mutex> lock(impl->mutex);
-    auto key = std::make_pair(ctx, index);
+    auto key = std::make_tuple(ctx, index, variant);
     auto it = impl->modules.find(key);
     if (it == impl->modules.end())
       it = impl->modules

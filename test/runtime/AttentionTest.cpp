@@ -61,8 +61,9 @@ bool haveDriver() {
 }
 
 /// The metadata jfac writes for a kernel with the contract's parameters.
-std::string contractMetadata(const std::string &kernel,
-                             const std::string &arch) {
+/// The metadata of a contract kernel compiled for head_dim and causal.
+std::string contractMetadata(const std::string &kernel, const std::string &arch,
+                             int headDim = 128, bool causal = false) {
   std::string m = R"({"format": "jfa-metadata", "version": 2, "kernels": [
   {"name": ")" + kernel +
                   R"(", "arch": ")" + arch +
@@ -77,10 +78,12 @@ std::string contractMetadata(const std::string &kernel,
 {"kind": "ptr", "element_type": "f32"},
 {"kind": "ptr", "element_type": "i32"},
 )";
-  for (int i = 0; i < 7; ++i)
+  for (int i = 0; i < 5; ++i)
     m += R"({"kind": "i32"},
 )";
-  return m + R"({"kind": "f32"}]}]}
+  return m + R"({"kind": "f32"}], "params": {"causal": )" +
+         (causal ? "true" : "false") + R"(, "head_dim": )" +
+         std::to_string(headDim) + R"(}}]}
 )";
 }
 
@@ -452,7 +455,7 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
   a.oStrides[0] = 520;
   a.causal = true;
   std::vector<Arg> args = attentionKernelArgs(a);
-  ASSERT_EQ(args.size(), 14u);
+  ASSERT_EQ(args.size(), 12u);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(args[i].kind, ParamKind::TensorMap);
     EXPECT_EQ(args[i].elementType, "bf16");
@@ -467,19 +470,20 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
   EXPECT_EQ(args[3].data, a.o);
   EXPECT_EQ(args[4].data, a.lse);
   EXPECT_EQ(args[5].data, a.offsets);
-  int32_t expected[] = {3, 4, 128, 1000, 520, 4, 1};
-  for (int i = 0; i < 7; ++i) {
+  // Head dim and mask are compile-time parameters (the variant), not
+  // arguments.
+  int32_t expected[] = {3, 4, 1000, 520, 4};
+  for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(args[6 + i].kind, ParamKind::I32);
     EXPECT_EQ(args[6 + i].scalar.i32, expected[i]) << "parameter " << 6 + i;
   }
-  EXPECT_EQ(args[13].kind, ParamKind::F32);
-  EXPECT_FLOAT_EQ(args[13].scalar.f32,
+  EXPECT_EQ(args[11].kind, ParamKind::F32);
+  EXPECT_FLOAT_EQ(args[11].scalar.f32,
                   float(1.0 / std::sqrt(128.0) * 1.4426950408889634));
   a.causal = false;
   a.softmaxScale = 0.5f;
   args = attentionKernelArgs(a);
-  EXPECT_EQ(args[12].scalar.i32, 0);
-  EXPECT_FLOAT_EQ(args[13].scalar.f32, 0.5f * 1.4426950408889634f);
+  EXPECT_FLOAT_EQ(args[11].scalar.f32, 0.5f * 1.4426950408889634f);
 
   // They pass the runtime's own checks against the contract's metadata
   // (kinds, TMA alignment and strides).
@@ -504,7 +508,7 @@ TEST(CheckAttentionKernelInfo, Contract) {
   KernelInfo fewer = k;
   fewer.params.pop_back();
   EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
-               "has 13 parameters; the jagged attention contract has 14");
+               "has 11 parameters; the jagged attention contract has 12");
   KernelInfo wrong = k;
   wrong.params[4].elementType = "bf16";
   EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
@@ -514,6 +518,13 @@ TEST(CheckAttentionKernelInfo, Contract) {
   wrong.params[10].kind = ParamKind::I64;
   EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
                "parameter 10 is i64; the jagged attention contract has i32");
+  wrong = k;
+  wrong.compileParams.erase("causal");
+  EXPECT_EQ(
+      errorOf([&] { checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"); }),
+      "x.meta: kernel 'attention_fwd_sm90' was compiled without the "
+      "compile-time parameter 'causal' (its metadata has no "
+      "params.causal); rebuild it with jfac -P causal=...");
 }
 
 //===----------------------------------------------------------------------===//
@@ -528,9 +539,12 @@ std::string makeDir(const std::string &name) {
   return dir;
 }
 
+/// Writes <kernel>_<arch><suffix>.cubin (+ .meta) as build-package.sh names
+/// a variant.
 void writeKernel(const std::string &dir, const std::string &kernel,
-                 const std::string &arch, const std::string &metadata) {
-  std::string cubin = dir + "/" + kernel + "_" + arch + ".cubin";
+                 const std::string &arch, const std::string &metadata,
+                 const std::string &suffix = ".head_dim=128.causal=0") {
+  std::string cubin = dir + "/" + kernel + "_" + arch + suffix + ".cubin";
   std::ofstream(cubin, std::ios::binary) << "\x7f"
                                             "ELF fake cubin";
   if (!metadata.empty())
@@ -539,9 +553,12 @@ void writeKernel(const std::string &dir, const std::string &kernel,
 
 TEST(AttentionLoad, MissingOrEmptyDir) {
   EXPECT_EQ(errorOf([] { Attention::load("/nonexistent/kernels"); }),
-            "kernel_dir '/nonexistent/kernels' holds neither "
-            "attention_fwd_sm90_sm_90a.cubin nor "
-            "attention_fwd_sm100_sm_100a.cubin");
+            "kernel_dir '/nonexistent/kernels' is not a folder");
+  std::string dir = makeDir("empty");
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            "kernel_dir '" + dir +
+                "' holds neither attention_fwd_sm90_sm_90a.*.cubin nor "
+                "attention_fwd_sm100_sm_100a.*.cubin");
   EXPECT_EQ(errorOf([] { Attention::load(""); }), "kernel_dir is empty");
 }
 
@@ -555,8 +572,27 @@ TEST(AttentionLoad, OneTarget) {
   EXPECT_EQ(attn.absentReason("sm_90a"), "");
   EXPECT_EQ(attn.absentReason("sm_100a"),
             "kernel_dir '" + dir +
-                "' has no attention_fwd_sm100_sm_100a.cubin, the kernel for "
-                "sm_100a devices (compute capability 10.0)");
+                "' has no attention_fwd_sm100_sm_100a.*.cubin, the kernels "
+                "for sm_100a devices (compute capability 10.0)");
+}
+
+TEST(AttentionLoad, VariantsArePickedByTheirMetadata) {
+  std::string dir = makeDir("variants");
+  // The names are free: the metadata says which variant a cubin is.
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, true), ".a");
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 128, false),
+              ".b");
+  Attention attn = Attention::load(dir);
+  EXPECT_TRUE(attn.hasKernel("sm_90a"));
+  // Two cubins of one variant are refused.
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, true), ".c");
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir + "/attention_fwd_sm90_sm_90a.a.cubin.meta and " + dir +
+                "/attention_fwd_sm90_sm_90a.c.cubin.meta are the same "
+                "variant (causal=1, head_dim=64)");
 }
 
 TEST(AttentionLoad, BadMetadata) {
@@ -564,31 +600,36 @@ TEST(AttentionLoad, BadMetadata) {
   writeKernel(dir, "attention_fwd_sm90", "sm_90a", "");
   EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
             "cannot read metadata '" + dir +
-                "/attention_fwd_sm90_sm_90a.cubin.meta'");
+                "/attention_fwd_sm90_sm_90a.head_dim=128.causal=0.cubin.meta'");
   // A cubin built for the other target under this target's name.
   dir = makeDir("wrongarch");
   writeKernel(dir, "attention_fwd_sm90", "sm_90a",
               contractMetadata("attention_fwd_sm90", "sm_100a"));
-  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
-            dir + "/attention_fwd_sm90_sm_90a.cubin.meta: kernel "
-                  "'attention_fwd_sm90' is built for sm_100a, expected "
-                  "sm_90a");
+  EXPECT_EQ(
+      errorOf([&] { Attention::load(dir); }),
+      dir +
+          "/attention_fwd_sm90_sm_90a.head_dim=128.causal=0.cubin.meta: kernel "
+          "'attention_fwd_sm90' is built for sm_100a, expected "
+          "sm_90a");
   dir = makeDir("wrongname");
   writeKernel(dir, "attention_fwd_sm100", "sm_100a",
               contractMetadata("gemm", "sm_100a"));
   EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
-            dir + "/attention_fwd_sm100_sm_100a.cubin.meta: no kernel named "
+            dir + "/attention_fwd_sm100_sm_100a.head_dim=128.causal=0.cubin."
+                  "meta: no kernel named "
                   "'attention_fwd_sm100'");
   dir = makeDir("garbage");
   writeKernel(dir, "attention_fwd_sm90", "sm_90a", "hello\n");
-  EXPECT_ERROR(Attention::load(dir), "attention_fwd_sm90_sm_90a.cubin.meta: "
-                                     "not valid JSON");
+  EXPECT_ERROR(Attention::load(dir),
+               "attention_fwd_sm90_sm_90a.head_dim=128.causal=0.cubin.meta: "
+               "not valid JSON");
   // Metadata of jfac before version 2 says how to rebuild.
   dir = makeDir("oldformat");
   writeKernel(dir, "attention_fwd_sm90", "sm_90a",
               "jfa-metadata 1\nkernel attention_fwd_sm90\nthreads 384\nend\n");
   EXPECT_ERROR(Attention::load(dir),
-               dir + "/attention_fwd_sm90_sm_90a.cubin.meta: metadata in the "
+               dir + "/attention_fwd_sm90_sm_90a.head_dim=128.causal=0.cubin."
+                     "meta: metadata in the "
                      "old line format ('jfa-metadata 1') of an earlier jfac; "
                      "this runtime reads JSON metadata version 2: rebuild");
   // A missing field names the file and the field.
@@ -598,8 +639,9 @@ TEST(AttentionLoad, BadMetadata) {
           std::string(R"("shared_bytes": 200000, )").size());
   writeKernel(dir, "attention_fwd_sm90", "sm_90a", m);
   EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
-            dir + "/attention_fwd_sm90_sm_90a.cubin.meta: "
-                  "kernels[0].shared_bytes is missing");
+            dir +
+                "/attention_fwd_sm90_sm_90a.head_dim=128.causal=0.cubin.meta: "
+                "kernels[0].shared_bytes is missing");
 }
 
 // Argument errors come before the driver is touched, so they are the same
@@ -646,22 +688,30 @@ TEST(Embedding, EmbeddedKernelsAreConsistent) {
     std::string why = attn.absentReason(arch);
     bool notBuilt =
         why.rfind(std::string("this library was built without the ") + arch +
-                      " attention kernel; pass a kernel_dir (",
+                      " attention kernel",
                   0) == 0;
-    bool unusable = why.rfind(std::string("this library's embedded ") + arch +
-                                  " attention kernel is unusable; pass a "
-                                  "kernel_dir (",
-                              0) == 0;
+    bool unusable =
+        why.rfind(std::string("this library's embedded ") + arch +
+                      " attention kernel (",
+                  0) == 0 &&
+        why.find(") is unusable; pass a kernel_dir (") != std::string::npos;
     EXPECT_TRUE(notBuilt || unusable) << why;
   }
-  EXPECT_EQ(detail::embedded_attention_fwd_sm90.cubin == nullptr,
-            detail::embedded_attention_fwd_sm90.absentReason != nullptr);
-  EXPECT_EQ(detail::embedded_attention_fwd_sm100.cubin == nullptr,
-            detail::embedded_attention_fwd_sm100.absentReason != nullptr);
+  // One entry per target and variant of the kernels' `// jfa-variants:`
+  // line (head_dim=64,128 causal=0,1), each present or saying why not.
+  size_t count = 0;
+  for (const detail::EmbeddedKernel *const *e = detail::embeddedKernels; *e;
+       ++e, ++count)
+    EXPECT_EQ((*e)->cubin == nullptr, (*e)->absentReason != nullptr)
+        << (*e)->kernel << " " << (*e)->params;
+  EXPECT_EQ(count, 8u);
 }
 
 TEST(Embedding, BytesAndMetadataArePreserved) {
   const detail::EmbeddedKernel &k = detail::embedded_fake_ok;
+  EXPECT_STREQ(k.kernel, "fake");
+  EXPECT_STREQ(k.arch, "sm_90a");
+  EXPECT_STREQ(k.params, "head_dim=64,causal=0");
   ASSERT_NE(k.cubin, nullptr);
   ASSERT_EQ(k.cubinSize, 4u + 256u);
   EXPECT_EQ(std::string(reinterpret_cast<const char *>(k.cubin), 4), "\x7f"
@@ -685,7 +735,8 @@ TEST(Embedding, AKernelThatDoesNotCompileIsAbsent) {
   EXPECT_EQ(k.cubin, nullptr);
   EXPECT_EQ(k.metadata, nullptr);
   EXPECT_STREQ(k.absentReason, "jfac could not compile broken.mlir for "
-                               "sm_90a when the library was built");
+                               "sm_90a (head_dim=64,causal=0) when the "
+                               "library was built");
 }
 
 //===----------------------------------------------------------------------===//
@@ -720,7 +771,7 @@ TEST(AttentionCApi, Create) {
   jfa_attention_t attn = nullptr;
   EXPECT_EQ(jfa_attention_create("/nonexistent", &attn), -1);
   EXPECT_EQ(attn, nullptr);
-  EXPECT_NE(std::string(jfa_last_error()).find("holds neither"),
+  EXPECT_NE(std::string(jfa_last_error()).find("is not a folder"),
             std::string::npos);
   ASSERT_EQ(jfa_attention_create(nullptr, &attn), 0) << jfa_last_error();
   EXPECT_GE(jfa_attention_has_kernel(attn, "sm_90a"), 0);

@@ -23,9 +23,13 @@ typedef struct jfa_attention *jfa_attention_t;
 
 /* Makes an attention handle.
  *
- * kernel_dir: a folder holding attention_fwd_sm90_sm_90a.cubin and/or
- * attention_fwd_sm100_sm_100a.cubin, each with its metadata
- * (<cubin>.meta), as `jfac compile --arch sm_90a|sm_100a` writes them. NULL:
+ * kernel_dir: a folder holding the variants of attention_fwd_sm90 (sm_90a)
+ * and/or attention_fwd_sm100 (sm_100a), one per head dim and mask, each with
+ * its metadata (<cubin>.meta), as `jfac compile --arch ARCH -P head_dim=D
+ * -P causal=C` writes them and named <kernel>_<arch>.<anything>.cubin, e.g.
+ * attention_fwd_sm90_sm_90a.head_dim=64.causal=0.cubin (what
+ * scripts/build-package.sh writes); a call uses the one whose metadata
+ * records its head dim and mask. NULL:
  * the kernels embedded in the library at build time (CMake option
  * JFA_EMBED_ATTENTION_KERNELS).
  *

@@ -99,10 +99,12 @@ void checkAttentionKernelInfo(const KernelInfo &kernel,
 /// context the first time forward runs there.
 class Attention {
 public:
-  /// The cubins `kernelDir` holds: attention_fwd_sm90_sm_90a.cubin and
-  /// attention_fwd_sm100_sm_100a.cubin, each with its `.meta`. One of the two
-  /// may be missing (forward then fails only on that target's devices);
-  /// neither is an error. Reads and checks the metadata; no GPU needed.
+  /// The cubins `kernelDir` holds: attention_fwd_sm90_sm_90a.*.cubin and
+  /// attention_fwd_sm100_sm_100a.*.cubin, each with its `.meta`: one per
+  /// compile-time variant (head_dim, causal), picked by the metadata's
+  /// params. One target may be missing (forward then fails only on its
+  /// devices), or a variant (forward fails only for those calls); no cubin
+  /// at all is an error. Reads and checks the metadata; no GPU needed.
   static Attention load(const std::string &kernelDir);
   /// The kernels embedded in the library at build time (possibly none: see
   /// hasKernel; forward then says how the library was built).
