@@ -17,6 +17,10 @@
 //     row-clipped stores.
 // Tensor memory: S (128 columns), P (128 bf16 = 64 columns), O (128).
 // Needs a B200 to run: compiled, checked by ptxas and disassembled here.
+// The static band schedule and the load task, shared with the other target.
+jfa.import "../lib/band_schedule.mlir"
+jfa.import "../lib/forward_producer.mlir"
+
 jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %k: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %v: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -59,19 +63,9 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %false = arith.constant false
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
-  %seqs_heads = arith.muli %batch, %heads : i32
-  // Units in bands of 7 q tiles (from the last): the tiles of one
-  // (sequence, head) in a band are neighbours, so CTAs running at the same
-  // time share K and V through L2; bands go from the highest q tiles down,
-  // so the long sequences start first. 7 is coprime with the grid (132 SMs
-  // on an H100/H200, 148 on a B200): striding by the grid, a CTA meets
-  // every position in a band, not only the (often empty) last ones.
-  %band_size = arith.constant 7 : i32
-  %band_units = arith.muli %seqs_heads, %band_size : i32
-  %band_last = arith.subi %band_size, %c1 : i32
-  %q_tiles_up = arith.addi %q_tiles, %band_last : i32
-  %bands = arith.divui %q_tiles_up, %band_size : i32
-  %units = arith.muli %bands, %band_units : i32
+  // The static band schedule (kernels/lib/band_schedule.mlir).
+  %band_units, %units = jfa.call @band_schedule(%batch, %heads, %q_tiles)
+      : (i32, i32, i32) -> (i32, i32)
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
@@ -96,30 +90,10 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %band = arith.divui %u, %band_units : i32
-        %in_band = arith.remui %u, %band_units : i32
-        %sh = arith.divui %in_band, %band_size : i32
-        %band_tile = arith.remui %in_band, %band_size : i32
-        %band_first = arith.muli %band, %band_size : i32
-        %level = arith.addi %band_first, %band_tile : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %last_tile = arith.subi %q_tiles, %c1 : i32
-        %tile = arith.subi %last_tile, %level : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %q0 = arith.muli %tile, %c128 : i32
-        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
-        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
-        %live = arith.andi %tile_exists, %starts_in_seq : i1
+        %h, %start, %len, %q0, %live = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1)
         %next:2 = scf.if %live -> (i32, i32) {
-          %q_end = arith.addi %q0, %c128 : i32
-          %causal_end = arith.minsi %len, %q_end : i32
-          %kv_len = arith.select %is_causal, %causal_end, %len : i32
-          %kv_up = arith.addi %kv_len, %c127 : i32
-          %kv_tiles = arith.divui %kv_up, %c128 : i32
+          %kv_len, %kv_tiles = jfa.call @unit_keys(%q0, %len, %is_causal) : (i32, i32, i1) -> (i32, i32)
           %last_kv = arith.subi %kv_tiles, %c1 : i32
 
           %acc:2 = scf.for %j = %c0 to %kv_tiles step %c1
@@ -232,122 +206,23 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
     // Load warp (warp 4): Q once per unit, then K and V through the ring.
     jfa.task warps(1) {
-      %counts:2 = scf.for %u = %pid to %units step %grid
-          iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %band = arith.divui %u, %band_units : i32
-        %in_band = arith.remui %u, %band_units : i32
-        %sh = arith.divui %in_band, %band_size : i32
-        %band_tile = arith.remui %in_band, %band_size : i32
-        %band_first = arith.muli %band, %band_size : i32
-        %level = arith.addi %band_first, %band_tile : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %last_tile = arith.subi %q_tiles, %c1 : i32
-        %tile = arith.subi %last_tile, %level : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %q0 = arith.muli %tile, %c128 : i32
-        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
-        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
-        %live = arith.andi %tile_exists, %starts_in_seq : i1
-        %next:2 = scf.if %live -> (i32, i32) {
-          %q_end = arith.addi %q0, %c128 : i32
-          %causal_end = arith.minsi %len, %q_end : i32
-          %kv_len = arith.select %is_causal, %causal_end, %len : i32
-          %kv_up = arith.addi %kv_len, %c127 : i32
-          %kv_tiles = arith.divui %kv_up, %c128 : i32
-          %col0 = arith.muli %h, %head_dim : i32
-          %col1 = arith.addi %col0, %c64 : i32
-          %q_row = arith.addi %start, %q0 : i32
-
-          // Q, once the consumers are done with the previous unit's.
-          %q_phase = arith.andi %unit_n, %c1 : i32
-          %q_free = arith.xori %q_phase, %c1 : i32
-          jfa.barrier_wait %q_empty0, %q_free
-          scf.if %wide {
-            jfa.barrier_expect %q_full0, bytes(32768)
-            jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            jfa.tma_load %q[%q_row, %col1], %q_slot1, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-          } else {
-            jfa.barrier_expect %q_full0, bytes(16384)
-            jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-          }
-
-          // K and V tiles through the ring.
-          scf.for %j = %c0 to %kv_tiles step %c1 : i32 {
-            %n = arith.addi %kv_n, %j : i32
-            %stage, %phase = jfa.ring_position %n stages(2) : i32
-            %free = arith.xori %phase, %c1 : i32
-            %chunk0 = arith.muli %stage, %c2 : i32
-            %chunk1 = arith.addi %chunk0, %c1 : i32
-            %kv_row0 = arith.muli %j, %c128 : i32
-            %kv_row = arith.addi %start, %kv_row0 : i32
-            %k_lo = jfa.slot %k_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %k_hi = jfa.slot %k_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %v_lo = jfa.slot %v_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %v_hi = jfa.slot %v_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
-            %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
-            %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
-            %v_full_s = jfa.barrier %v_full[%stage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %k_empty_s, %free
-            scf.if %wide {
-              jfa.barrier_expect %k_full_s, bytes(32768)
-              jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-              jfa.tma_load %k[%kv_row, %col1], %k_hi, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            } else {
-              jfa.barrier_expect %k_full_s, bytes(16384)
-              jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            }
-            jfa.barrier_wait %v_empty_s, %free
-            scf.if %wide {
-              jfa.barrier_expect %v_full_s, bytes(32768)
-              jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-              jfa.tma_load %v[%kv_row, %col1], %v_hi, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            } else {
-              jfa.barrier_expect %v_full_s, bytes(16384)
-              jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            }
-          }
-          %unit_next = arith.addi %unit_n, %c1 : i32
-          %kv_next = arith.addi %kv_n, %kv_tiles : i32
-          scf.yield %unit_next, %kv_next : i32, i32
-        } else {
-          scf.yield %unit_n, %kv_n : i32, i32
-        }
-        scf.yield %next#0, %next#1 : i32, i32
-      }
+    jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
+                               %offsets, %is_causal, %head_dim, %q, %k, %v,
+                               %q_slot0, %q_slot1, %k_ring, %v_ring,
+                               %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty)
+        : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, i1, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+           !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
+           !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
     }
 
     // MMA warp (warp 5): one thread issues the tcgen05 MMAs.
     jfa.task default {
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %band = arith.divui %u, %band_units : i32
-        %in_band = arith.remui %u, %band_units : i32
-        %sh = arith.divui %in_band, %band_size : i32
-        %band_tile = arith.remui %in_band, %band_size : i32
-        %band_first = arith.muli %band, %band_size : i32
-        %level = arith.addi %band_first, %band_tile : i32
-        %b = arith.divui %sh, %heads : i32
-        %last_tile = arith.subi %q_tiles, %c1 : i32
-        %tile = arith.subi %last_tile, %level : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %q0 = arith.muli %tile, %c128 : i32
-        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
-        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
-        %live = arith.andi %tile_exists, %starts_in_seq : i1
+        %h, %start, %len, %q0, %live = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1)
         %next:2 = scf.if %live -> (i32, i32) {
-          %q_end = arith.addi %q0, %c128 : i32
-          %causal_end = arith.minsi %len, %q_end : i32
-          %kv_len = arith.select %is_causal, %causal_end, %len : i32
-          %kv_up = arith.addi %kv_len, %c127 : i32
-          %kv_tiles = arith.divui %kv_up, %c128 : i32
+          %kv_len, %kv_tiles = jfa.call @unit_keys(%q0, %len, %is_causal) : (i32, i32, i1) -> (i32, i32)
           %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase

@@ -8,7 +8,7 @@
 // The contract (tensors, parameters, launch) is kernels/jagged_attention/
 // README.md. A work unit is (sequence, head, 128-row q tile). The grid is
 // persistent: CTA i takes units i, i + G, i + 2G, ... of an order that puts
-// the highest q-tile indices first (in bands of 7, see below), so the tiles
+// the highest q-tile indices first (in bands of 7, kernels/lib/band_schedule.mlir), so the tiles
 // of the long sequences start first and no long sequence runs alone at the
 // end; units past the end of their sequence are skipped.
 //
@@ -21,6 +21,10 @@
 // chunk by chunk. Rows and columns past the sequence's end are masked in
 // the last k tile only (where the causal diagonal also lies); O is stored
 // with row-clipped stores so a unit never writes another sequence's rows.
+// The static band schedule and the load task, shared with the other target.
+jfa.import "../lib/band_schedule.mlir"
+jfa.import "../lib/forward_producer.mlir"
+
 jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %k: !jfa.tma<128x64xbf16, swizzle 128>,
                                %v: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -55,19 +59,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c128 = arith.constant 128 : i32
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
-  %seqs_heads = arith.muli %batch, %heads : i32
-  // Units in bands of 7 q tiles (from the last): the tiles of one
-  // (sequence, head) in a band are neighbours, so CTAs running at the same
-  // time share K and V through L2; bands go from the highest q tiles down,
-  // so the long sequences start first. 7 is coprime with the grid (132 SMs
-  // on an H100/H200, 148 on a B200): striding by the grid, a CTA meets
-  // every position in a band, not only the (often empty) last ones.
-  %band_size = arith.constant 7 : i32
-  %band_units = arith.muli %seqs_heads, %band_size : i32
-  %band_last = arith.subi %band_size, %c1 : i32
-  %q_tiles_up = arith.addi %q_tiles, %band_last : i32
-  %bands = arith.divui %q_tiles_up, %band_size : i32
-  %units = arith.muli %bands, %band_units : i32
+  // The static band schedule (kernels/lib/band_schedule.mlir).
+  %band_units, %units = jfa.call @band_schedule(%batch, %heads, %q_tiles)
+      : (i32, i32, i32) -> (i32, i32)
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %true = arith.constant true
   %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
@@ -101,33 +95,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        // Unit u: level (q tiles from the last), sequence, head.
-        %band = arith.divui %u, %band_units : i32
-        %in_band = arith.remui %u, %band_units : i32
-        %sh = arith.divui %in_band, %band_size : i32
-        %band_tile = arith.remui %in_band, %band_size : i32
-        %band_first = arith.muli %band, %band_size : i32
-        %level = arith.addi %band_first, %band_tile : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %last_tile = arith.subi %q_tiles, %c1 : i32
-        %tile = arith.subi %last_tile, %level : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %q0 = arith.muli %tile, %c128 : i32
-        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
-        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
-        %live = arith.andi %tile_exists, %starts_in_seq : i1
+        %h, %start, %len, %q0, %live = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1)
         %next:2 = scf.if %live -> (i32, i32) {
-          // Keys [0, kv_len): all of the sequence, or up to the tile's last
-          // row under causal.
-          %q_end = arith.addi %q0, %c128 : i32
-          %causal_end = arith.minsi %len, %q_end : i32
-          %kv_len = arith.select %is_causal, %causal_end, %len : i32
-          %kv_up = arith.addi %kv_len, %c127 : i32
-          %kv_tiles = arith.divui %kv_up, %c128 : i32
+          %kv_len, %kv_tiles = jfa.call @unit_keys(%q0, %len, %is_causal) : (i32, i32, i1) -> (i32, i32)
           %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase
@@ -140,345 +111,239 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // the other's MMAs, and each overlaps its own P V with the next
           // tile's softmax. The last k tile holds the sequence's end and the
           // causal diagonal: only there are keys masked. The loop is written
-          // once per head dim (D = 128: two 64-column chunks per operand):
-          // an MMA still in flight must not cross a branch (ptxas would
-          // serialize every wgmma).
-          %res:4 = scf.if %wide -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>) {
-            // j = 0: S_0 and its softmax (no P V yet).
-            %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
-            %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %k_full0, %phase0
+          // once for both head dims: D = 128's second 64-column chunk of
+          // each operand sits in `scf.if %wide` branches, which fold away at
+          // compile time (head_dim is a jfa.param).
+          // j = 0: S_0 and its softmax (no P V yet).
+          %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
+          %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
+          jfa.barrier_wait %k_full0, %phase0
+          scf.if %first_wg {
+            jfa.named_barrier_sync id(8) threads(256)
+          } else {
+            jfa.named_barrier_sync id(9) threads(256)
+          }
+          %first_k0 = arith.muli %stage0, %c2 : i32
+          %first_klo = jfa.slot %k_ring[%first_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+          %first_slo = jfa.async_dot %q_slot0, %first_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+          // D = 128: the second 64-column chunk of Q and K (the branches on
+          // %wide fold away when the kernel is compiled: no MMA in flight
+          // crosses a branch, which would make ptxas serialize every wgmma).
+          %first_s = scf.if %wide -> tensor<128x128xf32, #jfa.wgmma_acc> {
+            %first_k1 = arith.addi %first_k0, %c1 : i32
+            %first_khi = jfa.slot %k_ring[%first_k1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %s_hi = jfa.async_dot %q_slot1, %first_khi, %first_slo : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+            scf.yield %s_hi : tensor<128x128xf32, #jfa.wgmma_acc>
+          } else {
+            scf.yield %first_slo : tensor<128x128xf32, #jfa.wgmma_acc>
+          }
+          scf.if %first_wg {
+            jfa.named_barrier_arrive id(9) threads(256)
+          } else {
+            jfa.named_barrier_arrive id(8) threads(256)
+          }
+          %s0_raw = jfa.async_dot_wait pending(0) (%first_s) : tensor<128x128xf32, #jfa.wgmma_acc>
+          %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
+          jfa.barrier_arrive %k_empty0
+          %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
+          scf.if %only_tile {
+            jfa.barrier_arrive %q_empty0
+          }
+          %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
+            %k0 = arith.muli %c0, %c128 : i32
+            %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
+            %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
+            %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
+            %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
+            %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
+            %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
+            %masked = arith.select %keep, %s0_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
+            scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
+          } else {
+            scf.yield %s0_raw : tensor<128x128xf32, #jfa.wgmma_acc>
+          }
+          %s0_max = jfa.reduce_rows max %s0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %m0 = arith.mulf %s0_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %neg_m0 = arith.negf %m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %neg_m0_t = jfa.broadcast_rows %neg_m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
+          %x0 = math.fma %s0, %scale, %neg_m0_t : tensor<128x128xf32, #jfa.wgmma_acc>
+          %p0 = math.exp2 %x0 fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
+          %l0 = jfa.reduce_rows sum %p0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+
+          // j >= 1: issue S_j and P_(j-1) V_(j-1) in one turn, then the softmax of
+          // S_j while P V runs.
+          %acc:5 = scf.for %j = %c1 to %kv_tiles step %c1
+              iter_args(%m = %m0, %l = %l0, %o_lo = %zero_o, %o_hi = %zero_o, %p_prev = %p0_16)
+              -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>) : i32 {
+            %n = arith.addi %kv_n, %j : i32
+            %n_prev = arith.subi %n, %c1 : i32
+            %stage, %phase = jfa.ring_position %n stages(2) : i32
+            %pstage, %pphase = jfa.ring_position %n_prev stages(2) : i32
+            %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
+            %v_full_p = jfa.barrier %v_full[%pstage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %k_full_s, %phase
+            jfa.barrier_wait %v_full_p, %pphase
             scf.if %first_wg {
               jfa.named_barrier_sync id(8) threads(256)
             } else {
               jfa.named_barrier_sync id(9) threads(256)
             }
-            %first_k0 = arith.muli %stage0, %c2 : i32
-            %first_klo = jfa.slot %k_ring[%first_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %first_slo = jfa.async_dot %q_slot0, %first_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
-            %first_k1 = arith.addi %first_k0, %c1 : i32
-            %first_khi = jfa.slot %k_ring[%first_k1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %first_s = jfa.async_dot %q_slot1, %first_khi, %first_slo : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
-            scf.if %first_wg {
-              jfa.named_barrier_arrive id(9) threads(256)
-            } else {
-              jfa.named_barrier_arrive id(8) threads(256)
-            }
-            %s0_raw = jfa.async_dot_wait pending(0) (%first_s) : tensor<128x128xf32, #jfa.wgmma_acc>
-            %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
-            jfa.barrier_arrive %k_empty0
-            %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
-            scf.if %only_tile {
-              jfa.barrier_arrive %q_empty0
-            }
-            %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
-              %k0 = arith.muli %c0, %c128 : i32
-              %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
-              %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
-              %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
-              %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
-              %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
-              %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
-              %masked = arith.select %keep, %s0_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
-              scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
-            } else {
-              scf.yield %s0_raw : tensor<128x128xf32, #jfa.wgmma_acc>
-            }
-            %s0_max = jfa.reduce_rows max %s0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %m0 = arith.mulf %s0_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %neg_m0 = arith.negf %m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %neg_m0_t = jfa.broadcast_rows %neg_m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
-            %x0 = math.fma %s0, %scale, %neg_m0_t : tensor<128x128xf32, #jfa.wgmma_acc>
-            %p0 = math.exp2 %x0 fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
-            %l0 = jfa.reduce_rows sum %p0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
-
-            // j >= 1: issue S_j and P_(j-1) V_(j-1) in one turn, then the softmax of
-            // S_j while P V runs.
-            %acc:5 = scf.for %j = %c1 to %kv_tiles step %c1
-                iter_args(%m = %m0, %l = %l0, %o_lo = %zero_o, %o_hi = %zero_o, %p_prev = %p0_16)
-                -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>) : i32 {
-              %n = arith.addi %kv_n, %j : i32
-              %n_prev = arith.subi %n, %c1 : i32
-              %stage, %phase = jfa.ring_position %n stages(2) : i32
-              %pstage, %pphase = jfa.ring_position %n_prev stages(2) : i32
-              %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
-              %v_full_p = jfa.barrier %v_full[%pstage] : !jfa.mbarriers<2>, i32
-              jfa.barrier_wait %k_full_s, %phase
-              jfa.barrier_wait %v_full_p, %pphase
-              scf.if %first_wg {
-                jfa.named_barrier_sync id(8) threads(256)
-              } else {
-                jfa.named_barrier_sync id(9) threads(256)
-              }
-              %cur_k0 = arith.muli %stage, %c2 : i32
-              %cur_klo = jfa.slot %k_ring[%cur_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-              %cur_slo = jfa.async_dot %q_slot0, %cur_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+            %cur_k0 = arith.muli %stage, %c2 : i32
+            %cur_klo = jfa.slot %k_ring[%cur_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %cur_slo = jfa.async_dot %q_slot0, %cur_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+            %cur_s = scf.if %wide -> tensor<128x128xf32, #jfa.wgmma_acc> {
               %cur_k1 = arith.addi %cur_k0, %c1 : i32
               %cur_khi = jfa.slot %k_ring[%cur_k1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-              %cur_s = jfa.async_dot %q_slot1, %cur_khi, %cur_slo : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
-              %prev_v0 = arith.muli %pstage, %c2 : i32
-              %prev_vlo = jfa.slot %v_ring[%prev_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-              %prev_vlo_t = jfa.transpose %prev_vlo : !jfa.slot<128x64xbf16, swizzle 128>
-              %prev_olo = jfa.async_dot %p_prev, %prev_vlo_t, %o_lo : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+              %s_hi = jfa.async_dot %q_slot1, %cur_khi, %cur_slo : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
+              scf.yield %s_hi : tensor<128x128xf32, #jfa.wgmma_acc>
+            } else {
+              scf.yield %cur_slo : tensor<128x128xf32, #jfa.wgmma_acc>
+            }
+            %prev_v0 = arith.muli %pstage, %c2 : i32
+            %prev_vlo = jfa.slot %v_ring[%prev_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %prev_vlo_t = jfa.transpose %prev_vlo : !jfa.slot<128x64xbf16, swizzle 128>
+            %prev_olo = jfa.async_dot %p_prev, %prev_vlo_t, %o_lo : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+            %prev_ohi = scf.if %wide -> tensor<128x64xf32, #jfa.wgmma_acc> {
               %prev_v1 = arith.addi %prev_v0, %c1 : i32
               %prev_vhi = jfa.slot %v_ring[%prev_v1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
               %prev_vhi_t = jfa.transpose %prev_vhi : !jfa.slot<128x64xbf16, swizzle 128>
-              %prev_ohi = jfa.async_dot %p_prev, %prev_vhi_t, %o_hi : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
-              scf.if %first_wg {
-                jfa.named_barrier_arrive id(9) threads(256)
-              } else {
-                jfa.named_barrier_arrive id(8) threads(256)
-              }
-              // S_j is done once only the P V groups are pending.
-              %s_raw = jfa.async_dot_wait pending(2) (%cur_s) : tensor<128x128xf32, #jfa.wgmma_acc>
-              %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
-              jfa.barrier_arrive %k_empty_s
-              %is_last = arith.cmpi eq, %j, %last_kv : i32
-              // The last S has been computed: Q goes back to the producer,
-              // which loads the next unit's while this one finishes.
-              scf.if %is_last {
-                jfa.barrier_arrive %q_empty0
-              }
-              %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
-                %k0 = arith.muli %j, %c128 : i32
-                %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
-                %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
-                %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
-                %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
-                %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
-                %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
-                %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
-                scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
-              } else {
-                scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
-              }
-
-              // Online softmax in base 2: m is the running max of scale*S*log2(e).
-              %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
-              %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
-              %p = math.exp2 %x fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
-              %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
-
-              // P_(j-1) V_(j-1) has landed: free V's slot and rescale O.
-              %o_lo_d, %o_hi_d = jfa.async_dot_wait pending(0) (%prev_olo, %prev_ohi) : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
-              %v_empty_p = jfa.barrier %v_empty[%pstage] : !jfa.mbarriers<2>, i32
-              jfa.barrier_arrive %v_empty_p
-              %corr_o = jfa.broadcast_rows %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
-              %o_lo_c = arith.mulf %o_lo_d, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
-              %o_hi_c = arith.mulf %o_hi_d, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
-              scf.yield %m_new, %l_new, %o_lo_c, %o_hi_c, %p16 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>
-            }
-
-            // The last tile's P V.
-            %kv_end = arith.addi %kv_n, %kv_tiles : i32
-            %n_last = arith.subi %kv_end, %c1 : i32
-            %lstage, %lphase = jfa.ring_position %n_last stages(2) : i32
-            %v_full_l = jfa.barrier %v_full[%lstage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %v_full_l, %lphase
-            scf.if %first_wg {
-              jfa.named_barrier_sync id(8) threads(256)
+              %o_hi_n = jfa.async_dot %p_prev, %prev_vhi_t, %o_hi : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+              scf.yield %o_hi_n : tensor<128x64xf32, #jfa.wgmma_acc>
             } else {
-              jfa.named_barrier_sync id(9) threads(256)
+              scf.yield %o_hi : tensor<128x64xf32, #jfa.wgmma_acc>
             }
-            %last_v0 = arith.muli %lstage, %c2 : i32
-            %last_vlo = jfa.slot %v_ring[%last_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %last_vlo_t = jfa.transpose %last_vlo : !jfa.slot<128x64xbf16, swizzle 128>
-            %last_olo = jfa.async_dot %acc#4, %last_vlo_t, %acc#2 : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
-            %last_v1 = arith.addi %last_v0, %c1 : i32
-            %last_vhi = jfa.slot %v_ring[%last_v1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %last_vhi_t = jfa.transpose %last_vhi : !jfa.slot<128x64xbf16, swizzle 128>
-            %last_ohi = jfa.async_dot %acc#4, %last_vhi_t, %acc#3 : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
             scf.if %first_wg {
               jfa.named_barrier_arrive id(9) threads(256)
             } else {
               jfa.named_barrier_arrive id(8) threads(256)
             }
-            %o_lo_f, %o_hi_f = jfa.async_dot_wait pending(0) (%last_olo, %last_ohi) : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
-            %v_empty_l = jfa.barrier %v_empty[%lstage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_arrive %v_empty_l
-            scf.yield %acc#0, %acc#1, %o_lo_f, %o_hi_f : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
-          } else {
-            // j = 0: S_0 and its softmax (no P V yet).
-            %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
-            %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %k_full0, %phase0
-            scf.if %first_wg {
-              jfa.named_barrier_sync id(8) threads(256)
+            // S_j is done once only the D/64 P V groups are pending.
+            %s_raw = scf.if %wide -> tensor<128x128xf32, #jfa.wgmma_acc> {
+              %w = jfa.async_dot_wait pending(2) (%cur_s) : tensor<128x128xf32, #jfa.wgmma_acc>
+              scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
             } else {
-              jfa.named_barrier_sync id(9) threads(256)
+              %w = jfa.async_dot_wait pending(1) (%cur_s) : tensor<128x128xf32, #jfa.wgmma_acc>
+              scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
             }
-            %first_k0 = arith.muli %stage0, %c2 : i32
-            %first_klo = jfa.slot %k_ring[%first_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %first_slo = jfa.async_dot %q_slot0, %first_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
-            scf.if %first_wg {
-              jfa.named_barrier_arrive id(9) threads(256)
-            } else {
-              jfa.named_barrier_arrive id(8) threads(256)
-            }
-            %s0_raw = jfa.async_dot_wait pending(0) (%first_slo) : tensor<128x128xf32, #jfa.wgmma_acc>
-            %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
-            jfa.barrier_arrive %k_empty0
-            %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
-            scf.if %only_tile {
+            %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_arrive %k_empty_s
+            %is_last = arith.cmpi eq, %j, %last_kv : i32
+            // The last S has been computed: Q goes back to the producer,
+            // which loads the next unit's while this one finishes.
+            scf.if %is_last {
               jfa.barrier_arrive %q_empty0
             }
-            %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
-              %k0 = arith.muli %c0, %c128 : i32
+            %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
+              %k0 = arith.muli %j, %c128 : i32
               %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
               %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
               %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
               %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
               %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
               %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
-              %masked = arith.select %keep, %s0_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
+              %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
               scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
             } else {
-              scf.yield %s0_raw : tensor<128x128xf32, #jfa.wgmma_acc>
-            }
-            %s0_max = jfa.reduce_rows max %s0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %m0 = arith.mulf %s0_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %neg_m0 = arith.negf %m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %neg_m0_t = jfa.broadcast_rows %neg_m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
-            %x0 = math.fma %s0, %scale, %neg_m0_t : tensor<128x128xf32, #jfa.wgmma_acc>
-            %p0 = math.exp2 %x0 fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
-            %l0 = jfa.reduce_rows sum %p0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
-
-            // j >= 1: issue S_j and P_(j-1) V_(j-1) in one turn, then the softmax of
-            // S_j while P V runs.
-            %acc:4 = scf.for %j = %c1 to %kv_tiles step %c1
-                iter_args(%m = %m0, %l = %l0, %o_lo = %zero_o, %p_prev = %p0_16)
-                -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>) : i32 {
-              %n = arith.addi %kv_n, %j : i32
-              %n_prev = arith.subi %n, %c1 : i32
-              %stage, %phase = jfa.ring_position %n stages(2) : i32
-              %pstage, %pphase = jfa.ring_position %n_prev stages(2) : i32
-              %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
-              %v_full_p = jfa.barrier %v_full[%pstage] : !jfa.mbarriers<2>, i32
-              jfa.barrier_wait %k_full_s, %phase
-              jfa.barrier_wait %v_full_p, %pphase
-              scf.if %first_wg {
-                jfa.named_barrier_sync id(8) threads(256)
-              } else {
-                jfa.named_barrier_sync id(9) threads(256)
-              }
-              %cur_k0 = arith.muli %stage, %c2 : i32
-              %cur_klo = jfa.slot %k_ring[%cur_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-              %cur_slo = jfa.async_dot %q_slot0, %cur_klo, %zero_s : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, tensor<128x128xf32, #jfa.wgmma_acc>
-              %prev_v0 = arith.muli %pstage, %c2 : i32
-              %prev_vlo = jfa.slot %v_ring[%prev_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-              %prev_vlo_t = jfa.transpose %prev_vlo : !jfa.slot<128x64xbf16, swizzle 128>
-              %prev_olo = jfa.async_dot %p_prev, %prev_vlo_t, %o_lo : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
-              scf.if %first_wg {
-                jfa.named_barrier_arrive id(9) threads(256)
-              } else {
-                jfa.named_barrier_arrive id(8) threads(256)
-              }
-              // S_j is done once only the P V groups are pending.
-              %s_raw = jfa.async_dot_wait pending(1) (%cur_slo) : tensor<128x128xf32, #jfa.wgmma_acc>
-              %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
-              jfa.barrier_arrive %k_empty_s
-              %is_last = arith.cmpi eq, %j, %last_kv : i32
-              // The last S has been computed: Q goes back to the producer,
-              // which loads the next unit's while this one finishes.
-              scf.if %is_last {
-                jfa.barrier_arrive %q_empty0
-              }
-              %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
-                %k0 = arith.muli %j, %c128 : i32
-                %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
-                %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
-                %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
-                %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
-                %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
-                %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
-                %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
-                scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
-              } else {
-                scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
-              }
-
-              // Online softmax in base 2: m is the running max of scale*S*log2(e).
-              %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
-              %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
-              %p = math.exp2 %x fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
-              %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-              %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
-
-              // P_(j-1) V_(j-1) has landed: free V's slot and rescale O.
-              %o_lo_d = jfa.async_dot_wait pending(0) (%prev_olo) : tensor<128x64xf32, #jfa.wgmma_acc>
-              %v_empty_p = jfa.barrier %v_empty[%pstage] : !jfa.mbarriers<2>, i32
-              jfa.barrier_arrive %v_empty_p
-              %corr_o = jfa.broadcast_rows %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
-              %o_lo_c = arith.mulf %o_lo_d, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
-              scf.yield %m_new, %l_new, %o_lo_c, %p16 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>
+              scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
             }
 
-            // The last tile's P V.
-            %kv_end = arith.addi %kv_n, %kv_tiles : i32
-            %n_last = arith.subi %kv_end, %c1 : i32
-            %lstage, %lphase = jfa.ring_position %n_last stages(2) : i32
-            %v_full_l = jfa.barrier %v_full[%lstage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %v_full_l, %lphase
-            scf.if %first_wg {
-              jfa.named_barrier_sync id(8) threads(256)
+            // Online softmax in base 2: m is the running max of scale*S*log2(e).
+            %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
+            %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
+            %p = math.exp2 %x fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
+            %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+
+            // P_(j-1) V_(j-1) has landed: free V's slot and rescale O.
+            %o_d:2 = scf.if %wide -> (tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>) {
+              %w:2 = jfa.async_dot_wait pending(0) (%prev_olo, %prev_ohi) : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+              scf.yield %w#0, %w#1 : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
             } else {
-              jfa.named_barrier_sync id(9) threads(256)
+              %w = jfa.async_dot_wait pending(0) (%prev_olo) : tensor<128x64xf32, #jfa.wgmma_acc>
+              scf.yield %w, %o_hi : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
             }
-            %last_v0 = arith.muli %lstage, %c2 : i32
-            %last_vlo = jfa.slot %v_ring[%last_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %last_vlo_t = jfa.transpose %last_vlo : !jfa.slot<128x64xbf16, swizzle 128>
-            %last_olo = jfa.async_dot %acc#3, %last_vlo_t, %acc#2 : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
-            scf.if %first_wg {
-              jfa.named_barrier_arrive id(9) threads(256)
+            %v_empty_p = jfa.barrier %v_empty[%pstage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_arrive %v_empty_p
+            %corr_o = jfa.broadcast_rows %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
+            %o_lo_c = arith.mulf %o_d#0, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
+            %o_hi_c = scf.if %wide -> tensor<128x64xf32, #jfa.wgmma_acc> {
+              %c = arith.mulf %o_d#1, %corr_o : tensor<128x64xf32, #jfa.wgmma_acc>
+              scf.yield %c : tensor<128x64xf32, #jfa.wgmma_acc>
             } else {
-              jfa.named_barrier_arrive id(8) threads(256)
+              scf.yield %o_hi : tensor<128x64xf32, #jfa.wgmma_acc>
             }
-            %o_lo_f = jfa.async_dot_wait pending(0) (%last_olo) : tensor<128x64xf32, #jfa.wgmma_acc>
-            %v_empty_l = jfa.barrier %v_empty[%lstage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_arrive %v_empty_l
-            scf.yield %acc#0, %acc#1, %o_lo_f, %zero_o : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+            scf.yield %m_new, %l_new, %o_lo_c, %o_hi_c, %p16 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>
           }
 
+          // The last tile's P V.
+          %kv_end = arith.addi %kv_n, %kv_tiles : i32
+          %n_last = arith.subi %kv_end, %c1 : i32
+          %lstage, %lphase = jfa.ring_position %n_last stages(2) : i32
+          %v_full_l = jfa.barrier %v_full[%lstage] : !jfa.mbarriers<2>, i32
+          jfa.barrier_wait %v_full_l, %lphase
+          scf.if %first_wg {
+            jfa.named_barrier_sync id(8) threads(256)
+          } else {
+            jfa.named_barrier_sync id(9) threads(256)
+          }
+          %last_v0 = arith.muli %lstage, %c2 : i32
+          %last_vlo = jfa.slot %v_ring[%last_v0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+          %last_vlo_t = jfa.transpose %last_vlo : !jfa.slot<128x64xbf16, swizzle 128>
+          %last_olo = jfa.async_dot %acc#4, %last_vlo_t, %acc#2 : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+          %last_ohi = scf.if %wide -> tensor<128x64xf32, #jfa.wgmma_acc> {
+            %last_v1 = arith.addi %last_v0, %c1 : i32
+            %last_vhi = jfa.slot %v_ring[%last_v1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+            %last_vhi_t = jfa.transpose %last_vhi : !jfa.slot<128x64xbf16, swizzle 128>
+            %o_hi_n = jfa.async_dot %acc#4, %last_vhi_t, %acc#3 : tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<128x64xf32, #jfa.wgmma_acc>
+            scf.yield %o_hi_n : tensor<128x64xf32, #jfa.wgmma_acc>
+          } else {
+            scf.yield %acc#3 : tensor<128x64xf32, #jfa.wgmma_acc>
+          }
+          scf.if %first_wg {
+            jfa.named_barrier_arrive id(9) threads(256)
+          } else {
+            jfa.named_barrier_arrive id(8) threads(256)
+          }
+          %o_f:2 = scf.if %wide -> (tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>) {
+            %w:2 = jfa.async_dot_wait pending(0) (%last_olo, %last_ohi) : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+            scf.yield %w#0, %w#1 : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+          } else {
+            %w = jfa.async_dot_wait pending(0) (%last_olo) : tensor<128x64xf32, #jfa.wgmma_acc>
+            scf.yield %w, %last_ohi : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
+          }
+          %v_empty_l = jfa.barrier %v_empty[%lstage] : !jfa.mbarriers<2>, i32
+          jfa.barrier_arrive %v_empty_l
+
           // o = O / l, rows of this sequence only; lse = ln(l) + m ln 2.
-          %inv_l = arith.divf %one_rows, %res#1 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %inv_l = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %inv_l_t = jfa.broadcast_rows %inv_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
           %row0 = arith.addi %start, %q0 : i32
           %rows_left = arith.subi %len, %q0 : i32
           %row_base = arith.muli %row0, %o_stride : i32
           %head_base = arith.muli %h, %head_dim : i32
           %o_base = arith.addi %row_base, %head_base : i32
-          %out_lo = arith.mulf %res#2, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
+          %out_lo = arith.mulf %o_f#0, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
           %out_lo16 = arith.truncf %out_lo : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
           jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left)
               : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           scf.if %wide {
-            %out_hi = arith.mulf %res#3, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
+            %out_hi = arith.mulf %o_f#1, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
             %out_hi16 = arith.truncf %out_hi : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
             %o_base_hi = arith.addi %o_base, %c64 : i32
             jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left)
                 : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           }
-          %log2_l = math.log2 %res#1 fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %lse2 = arith.addf %res#0, %log2_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %log2_l = math.log2 %acc#1 fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %lse2 = arith.addf %acc#0, %log2_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %lse_v = arith.mulf %lse2, %ln2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %lse_head = arith.muli %h, %tokens : i32
           %lse_off = arith.addi %lse_head, %row0 : i32
@@ -497,93 +362,13 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(24) {
-      %counts:2 = scf.for %u = %pid to %units step %grid
-          iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %band = arith.divui %u, %band_units : i32
-        %in_band = arith.remui %u, %band_units : i32
-        %sh = arith.divui %in_band, %band_size : i32
-        %band_tile = arith.remui %in_band, %band_size : i32
-        %band_first = arith.muli %band, %band_size : i32
-        %level = arith.addi %band_first, %band_tile : i32
-        %b = arith.divui %sh, %heads : i32
-        %h = arith.remui %sh, %heads : i32
-        %last_tile = arith.subi %q_tiles, %c1 : i32
-        %tile = arith.subi %last_tile, %level : i32
-        %b1 = arith.addi %b, %c1 : i32
-        %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-        %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-        %len = arith.subi %end, %start : i32
-        %q0 = arith.muli %tile, %c128 : i32
-        %starts_in_seq = arith.cmpi slt, %q0, %len : i32
-        %tile_exists = arith.cmpi sge, %tile, %c0 : i32
-        %live = arith.andi %tile_exists, %starts_in_seq : i1
-        %next:2 = scf.if %live -> (i32, i32) {
-          %q_end = arith.addi %q0, %c128 : i32
-          %causal_end = arith.minsi %len, %q_end : i32
-          %kv_len = arith.select %is_causal, %causal_end, %len : i32
-          %kv_up = arith.addi %kv_len, %c127 : i32
-          %kv_tiles = arith.divui %kv_up, %c128 : i32
-          %col0 = arith.muli %h, %head_dim : i32
-          %col1 = arith.addi %col0, %c64 : i32
-          %q_row = arith.addi %start, %q0 : i32
-
-          // Q, once the consumers are done with the previous unit's.
-          %q_phase = arith.andi %unit_n, %c1 : i32
-          %q_free = arith.xori %q_phase, %c1 : i32
-          jfa.barrier_wait %q_empty0, %q_free
-          scf.if %wide {
-            jfa.barrier_expect %q_full0, bytes(32768)
-            jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            jfa.tma_load %q[%q_row, %col1], %q_slot1, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-          } else {
-            jfa.barrier_expect %q_full0, bytes(16384)
-            jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-          }
-
-          // K and V tiles through the ring.
-          scf.for %j = %c0 to %kv_tiles step %c1 : i32 {
-            %n = arith.addi %kv_n, %j : i32
-            %stage, %phase = jfa.ring_position %n stages(2) : i32
-            %free = arith.xori %phase, %c1 : i32
-            %chunk0 = arith.muli %stage, %c2 : i32
-            %chunk1 = arith.addi %chunk0, %c1 : i32
-            %kv_row0 = arith.muli %j, %c128 : i32
-            %kv_row = arith.addi %start, %kv_row0 : i32
-            %k_lo = jfa.slot %k_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %k_hi = jfa.slot %k_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %v_lo = jfa.slot %v_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %v_hi = jfa.slot %v_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-            %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
-            %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
-            %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
-            %v_full_s = jfa.barrier %v_full[%stage] : !jfa.mbarriers<2>, i32
-            jfa.barrier_wait %k_empty_s, %free
-            scf.if %wide {
-              jfa.barrier_expect %k_full_s, bytes(32768)
-              jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-              jfa.tma_load %k[%kv_row, %col1], %k_hi, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            } else {
-              jfa.barrier_expect %k_full_s, bytes(16384)
-              jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            }
-            jfa.barrier_wait %v_empty_s, %free
-            scf.if %wide {
-              jfa.barrier_expect %v_full_s, bytes(32768)
-              jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-              jfa.tma_load %v[%kv_row, %col1], %v_hi, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            } else {
-              jfa.barrier_expect %v_full_s, bytes(16384)
-              jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            }
-          }
-          %unit_next = arith.addi %unit_n, %c1 : i32
-          %kv_next = arith.addi %kv_n, %kv_tiles : i32
-          scf.yield %unit_next, %kv_next : i32, i32
-        } else {
-          scf.yield %unit_n, %kv_n : i32, i32
-        }
-        scf.yield %next#0, %next#1 : i32, i32
-      }
+    jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
+                               %offsets, %is_causal, %head_dim, %q, %k, %v,
+                               %q_slot0, %q_slot1, %k_ring, %v_ring,
+                               %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty)
+        : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, i1, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+           !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
+           !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
     }
   }
 }

@@ -1,0 +1,96 @@
+// A library of device helpers (no kernel), imported from
+// kernels/jagged_attention/ with `jfa.import "../lib/forward_producer.mlir"`:
+// the attention forwards' load task, the same on both targets.
+jfa.import "band_schedule.mlir"
+
+// Walks the band schedule (band_schedule.mlir) and loads, for each live
+// unit, its Q tile once (slots q_slot0, and q_slot1 at D = 128) and its
+// K and V tiles through the 2-stage rings (stage s, 64-column chunk c in
+// slot 2s + c); full barriers get the expect and the TMA bytes, empty ones
+// are waited on before a slot is refilled. One thread issues the copies.
+jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
+                           %band_units: i32, %heads: i32, %q_tiles: i32,
+                           %offsets: !jfa.ptr<i32>, %is_causal: i1,
+                           %head_dim: i32,
+                           %q: !jfa.tma<128x64xbf16, swizzle 128>, %k: !jfa.tma<128x64xbf16, swizzle 128>, %v: !jfa.tma<128x64xbf16, swizzle 128>,
+                           %q_slot0: !jfa.slot<128x64xbf16, swizzle 128>, %q_slot1: !jfa.slot<128x64xbf16, swizzle 128>,
+                           %k_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>, %v_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>,
+                           %q_full0: !jfa.mbarrier, %q_empty0: !jfa.mbarrier,
+                           %k_full: !jfa.mbarriers<2>, %k_empty: !jfa.mbarriers<2>,
+                           %v_full: !jfa.mbarriers<2>, %v_empty: !jfa.mbarriers<2>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c64 = arith.constant 64 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %wide = arith.cmpi eq, %head_dim, %c128 : i32
+  %counts:2 = scf.for %u = %pid to %units step %grid
+      iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
+    %h, %start, %len, %q0, %live = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets)
+        : (i32, i32, i32, i32, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1)
+    %next:2 = scf.if %live -> (i32, i32) {
+      %kv_len, %kv_tiles = jfa.call @unit_keys(%q0, %len, %is_causal) : (i32, i32, i1) -> (i32, i32)
+      %col0 = arith.muli %h, %head_dim : i32
+      %col1 = arith.addi %col0, %c64 : i32
+      %q_row = arith.addi %start, %q0 : i32
+
+      // Q, once the consumers are done with the previous unit's.
+      %q_phase = arith.andi %unit_n, %c1 : i32
+      %q_free = arith.xori %q_phase, %c1 : i32
+      jfa.barrier_wait %q_empty0, %q_free
+      scf.if %wide {
+        jfa.barrier_expect %q_full0, bytes(32768)
+        jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        jfa.tma_load %q[%q_row, %col1], %q_slot1, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+      } else {
+        jfa.barrier_expect %q_full0, bytes(16384)
+        jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+      }
+
+      // K and V tiles through the ring.
+      scf.for %j = %c0 to %kv_tiles step %c1 : i32 {
+        %n = arith.addi %kv_n, %j : i32
+        %stage, %phase = jfa.ring_position %n stages(2) : i32
+        %free = arith.xori %phase, %c1 : i32
+        %chunk0 = arith.muli %stage, %c2 : i32
+        %chunk1 = arith.addi %chunk0, %c1 : i32
+        %kv_row0 = arith.muli %j, %c128 : i32
+        %kv_row = arith.addi %start, %kv_row0 : i32
+        %k_lo = jfa.slot %k_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+        %k_hi = jfa.slot %k_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+        %v_lo = jfa.slot %v_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+        %v_hi = jfa.slot %v_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+        %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
+        %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
+        %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
+        %v_full_s = jfa.barrier %v_full[%stage] : !jfa.mbarriers<2>, i32
+        jfa.barrier_wait %k_empty_s, %free
+        scf.if %wide {
+          jfa.barrier_expect %k_full_s, bytes(32768)
+          jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %k[%kv_row, %col1], %k_hi, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        } else {
+          jfa.barrier_expect %k_full_s, bytes(16384)
+          jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        }
+        jfa.barrier_wait %v_empty_s, %free
+        scf.if %wide {
+          jfa.barrier_expect %v_full_s, bytes(32768)
+          jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %v[%kv_row, %col1], %v_hi, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        } else {
+          jfa.barrier_expect %v_full_s, bytes(16384)
+          jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        }
+      }
+      %unit_next = arith.addi %unit_n, %c1 : i32
+      %kv_next = arith.addi %kv_n, %kv_tiles : i32
+      scf.yield %unit_next, %kv_next : i32, i32
+    } else {
+      scf.yield %unit_n, %kv_n : i32, i32
+    }
+    scf.yield %next#0, %next#1 : i32, i32
+  }
+  jfa.return
+}
