@@ -13,6 +13,8 @@
 //
 // Launch with ceil(M/128) * ceil(N/256) CTAs of 384 threads. CTAs walk the
 // tiles in groups of 8 tile rows so that concurrent CTAs share A and B in L2.
+jfa.import "../lib/gemm_schedule.mlir"
+
 jfa.kernel @gemm_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
                       %b: !jfa.tma<256x64xbf16, swizzle 128>,
                       %c: !jfa.tma<128x256xbf16>,
@@ -28,33 +30,12 @@ jfa.kernel @gemm_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %c3 = arith.constant 3 : i32
-  %c8 = arith.constant 8 : i32
-  %c63 = arith.constant 63 : i32
   %c64 = arith.constant 64 : i32
-  %c127 = arith.constant 127 : i32
-  %c128 = arith.constant 128 : i32
-  %c255 = arith.constant 255 : i32
-  %c256 = arith.constant 256 : i32
 
-  // Tile coordinates, grouped by 8 tile rows.
   %pid = jfa.program_id x
-  %m_up = arith.addi %m, %c127 : i32
-  %tiles_m = arith.divui %m_up, %c128 : i32
-  %n_up = arith.addi %n, %c255 : i32
-  %tiles_n = arith.divui %n_up, %c256 : i32
-  %k_up = arith.addi %k, %c63 : i32
-  %k_tiles = arith.divui %k_up, %c64 : i32
-  %group_size = arith.muli %tiles_n, %c8 : i32
-  %group = arith.divui %pid, %group_size : i32
-  %first_m = arith.muli %group, %c8 : i32
-  %left_m = arith.subi %tiles_m, %first_m : i32
-  %group_m = arith.minui %left_m, %c8 : i32
-  %in_group = arith.remui %pid, %group_size : i32
-  %tile_m_off = arith.remui %in_group, %group_m : i32
-  %tile_m = arith.addi %first_m, %tile_m_off : i32
-  %tile_n = arith.divui %in_group, %group_m : i32
-  %row0 = arith.muli %tile_m, %c128 : i32
-  %col0 = arith.muli %tile_n, %c256 : i32
+  // The tile schedule (kernels/lib/gemm_schedule.mlir), grouped by 8 tile rows.
+  %k_tiles, %row0, %col0 = jfa.call @gemm_tile(%pid, %m, %n, %k)
+      : (i32, i32, i32, i32) -> (i32, i32, i32)
 
   jfa.async_tasks {
     // Consumers: warps 0-7, two warpgroups.

@@ -57,7 +57,6 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %c64 = arith.constant 64 : i32
-  %c127 = arith.constant 127 : i32
   %c128 = arith.constant 128 : i32
   %true = arith.constant true
   %false = arith.constant false

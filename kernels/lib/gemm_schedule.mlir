@@ -1,0 +1,35 @@
+// A library of device helpers (no kernel), imported with
+// `jfa.import "../lib/gemm_schedule.mlir"`: the GEMMs' tile schedule, the
+// same on both targets.
+
+// CTA pid's output tile of C[m, n] = A[m, k] B[n, k]^T in 128x256 tiles,
+// grouped by 8 tile rows (CTAs running at the same time share B's tiles
+// through L2): the number of 64-wide k tiles and the tile's first row and
+// column.
+jfa.func @gemm_tile(%pid: i32, %m: i32, %n: i32, %k: i32) -> (i32, i32, i32) {
+  %c8 = arith.constant 8 : i32
+  %c63 = arith.constant 63 : i32
+  %c64 = arith.constant 64 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %c255 = arith.constant 255 : i32
+  %c256 = arith.constant 256 : i32
+  %m_up = arith.addi %m, %c127 : i32
+  %tiles_m = arith.divui %m_up, %c128 : i32
+  %n_up = arith.addi %n, %c255 : i32
+  %tiles_n = arith.divui %n_up, %c256 : i32
+  %k_up = arith.addi %k, %c63 : i32
+  %k_tiles = arith.divui %k_up, %c64 : i32
+  %group_size = arith.muli %tiles_n, %c8 : i32
+  %group = arith.divui %pid, %group_size : i32
+  %first_m = arith.muli %group, %c8 : i32
+  %left_m = arith.subi %tiles_m, %first_m : i32
+  %group_m = arith.minui %left_m, %c8 : i32
+  %in_group = arith.remui %pid, %group_size : i32
+  %tile_m_off = arith.remui %in_group, %group_m : i32
+  %tile_m = arith.addi %first_m, %tile_m_off : i32
+  %tile_n = arith.divui %in_group, %group_m : i32
+  %row0 = arith.muli %tile_m, %c128 : i32
+  %col0 = arith.muli %tile_n, %c256 : i32
+  jfa.return %k_tiles, %row0, %col0 : i32, i32, i32
+}
