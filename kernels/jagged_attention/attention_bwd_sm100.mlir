@@ -289,11 +289,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
       %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0)
           : (i32, i32, i32) -> (i32, i32, i32, i32) {
-        %taken1 = arith.addi %taken, %c1 : i32
-        jfa.call @fetch_unit(%taken1, %schedule, %next_buf, %next_full, %next_empty)
-            : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
-        %fetched = jfa.call @take_unit(%taken, %next_buf, %next_full, %next_empty)
-            : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+        %fetched = jfa.call @fetch_ahead_and_take(%taken, %schedule, %next_buf, %next_full, %next_empty)
+            : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
         %more = arith.cmpi slt, %fetched, %units : i32
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {

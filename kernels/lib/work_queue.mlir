@@ -40,6 +40,21 @@ jfa.func @take_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
   jfa.return %u : i32
 }
 
+// The loading task's step n: fetch n + 1 ahead (its atomic's latency then
+// hides behind a whole unit), then take what fetch n brought.
+jfa.func @fetch_ahead_and_take(%n: i32, %schedule: !jfa.ptr<i32>,
+                               %next_buf: !jfa.smem<2 x 1xi32>,
+                               %next_full: !jfa.mbarriers<2>,
+                               %next_empty: !jfa.mbarriers<2>) -> i32 {
+  %c1 = arith.constant 1 : i32
+  %n1 = arith.addi %n, %c1 : i32
+  jfa.call @fetch_unit(%n1, %schedule, %next_buf, %next_full, %next_empty)
+      : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
+  %u = jfa.call @take_unit(%n, %next_buf, %next_full, %next_empty)
+      : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+  jfa.return %u : i32
+}
+
 // Work unit u of a backward's persistent schedule, written once for every
 // task that walks it, so that they cannot disagree. The schedule holds the
 // number of live (sequence, 128-key tile) pairs, the counter the units are
