@@ -11,10 +11,14 @@ build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j2 --target jfac
 mkdir -p "$build/kernels"
+# One variant of each forward (head dim 128, causal); the runtime embeds all
+# four per target (kernels/jagged_attention/README.md).
 "$build/bin/jfac" compile kernels/jagged_attention/attention_fwd_sm90.mlir \
-  --arch sm_90a -o "$build/kernels/attention_fwd_sm90_sm_90a.cubin"
+  --arch sm_90a -P head_dim=128 -P causal=1 \
+  -o "$build/kernels/attention_fwd_sm90_sm_90a.head_dim=128.causal=1.cubin"
 "$build/bin/jfac" compile kernels/jagged_attention/attention_fwd_sm100.mlir \
-  --arch sm_100a -o "$build/kernels/attention_fwd_sm100_sm_100a.cubin"
+  --arch sm_100a -P head_dim=128 -P causal=1 \
+  -o "$build/kernels/attention_fwd_sm100_sm_100a.head_dim=128.causal=1.cubin"
 for arch in ${ARCHS:-sm_100a sm_90a}; do
   "$build/bin/jfac" compile kernels/examples/scale_ring.mlir --arch "$arch" \
     -o "$build/kernels/scale_ring_$arch.cubin"
