@@ -228,13 +228,15 @@ def forward(device, args, stream):
         raise RuntimeError(f"jfa_attention_forward failed: {last_error()}")
 
 
-def module_load_file(device, cubin_path):
-    """jfa_module_load_file(cubin_path, NULL: <cubin>.meta) onto CUDA device
-    `device`'s context (made current first); returns the jfa_module_t (a
-    c_void_p), which lives as long as the process. Raises RuntimeError."""
+def module_load_file(device, cubin_path, metadata_path=None):
+    """jfa_module_load_file(cubin_path, metadata_path or NULL: <cubin>.meta)
+    onto CUDA device `device`'s context (made current first); returns the
+    jfa_module_t (a c_void_p), which lives as long as the process. Raises
+    RuntimeError."""
     ensure_context(device)
     out = ctypes.c_void_p()
-    if lib().jfa_module_load_file(cubin_path.encode(), None, ctypes.byref(out)) != 0:
+    meta = metadata_path.encode() if metadata_path else None
+    if lib().jfa_module_load_file(cubin_path.encode(), meta, ctypes.byref(out)) != 0:
         raise RuntimeError(f"jfa_module_load_file({cubin_path}) failed: {last_error()}")
     return out
 
