@@ -126,6 +126,9 @@ def lib():
             handle = ctypes.CDLL(path)
             handle.jfa_last_error.restype = ctypes.c_char_p
             handle.jfa_last_error.argtypes = []
+            if hasattr(handle, "jfa_runtime_version"):
+                handle.jfa_runtime_version.restype = ctypes.c_char_p
+                handle.jfa_runtime_version.argtypes = []
             try:
                 handle.jfa_attention_create.restype = ctypes.c_int
                 handle.jfa_attention_create.argtypes = [ctypes.c_char_p,
