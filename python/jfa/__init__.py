@@ -43,13 +43,13 @@ __version__ = "0.1.0"
 from ._api import jagged_attention  # noqa: E402
 from ._backward import attention_backward  # noqa: E402
 from ._compile import CompileError, cache_dir, compile, find_jfac  # noqa: E402,A004
-from ._lib import kernel_dir, library_path  # noqa: E402
+from ._lib import kernel_dir, library_path, synchronize  # noqa: E402
 from ._metadata import MetadataError  # noqa: E402
 from ._module import Kernel, Module, load  # noqa: E402
 
 __all__ = ["jagged_attention", "attention_backward", "load", "compile", "Module", "Kernel",
            "CompileError", "MetadataError", "find_jfac", "cache_dir", "kernel_dir",
-           "library_path", "__version__"]
+           "library_path", "synchronize", "__version__"]
 
 # torch already imported: register the custom ops now, so that torch.ops.jfa.*
 # exist before the first call (and torch.compile never traces the registration).

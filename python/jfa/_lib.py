@@ -126,6 +126,8 @@ def lib():
             handle = ctypes.CDLL(path)
             handle.jfa_last_error.restype = ctypes.c_char_p
             handle.jfa_last_error.argtypes = []
+            handle.jfa_synchronize.restype = ctypes.c_int
+            handle.jfa_synchronize.argtypes = []
             if hasattr(handle, "jfa_runtime_version"):
                 handle.jfa_runtime_version.restype = ctypes.c_char_p
                 handle.jfa_runtime_version.argtypes = []
@@ -254,3 +256,11 @@ def launch(device, module, kernel, grid, args, stream):
     if lib().jfa_launch(module, kernel.encode(), gx, gy, gz, args, len(args),
                         ctypes.c_void_p(stream or None)) != 0:
         raise RuntimeError(f"jfa_launch({kernel}, grid {gx}x{gy}x{gz}) failed: {last_error()}")
+
+
+def synchronize():
+    """jfa_synchronize: waits for the current context's work; raises
+    RuntimeError with the runtime's message (which explains the trap of a
+    kernel built with --debug-barriers)."""
+    if lib().jfa_synchronize() != 0:
+        raise RuntimeError(f"jfa.synchronize: {last_error()}")
