@@ -109,9 +109,9 @@ def current_arch():
     except ImportError:
         torch = None
     if torch is None or not torch.cuda.is_available():
-        raise ValueError("jfa.compile: arch=None compiles for the current GPU, but "
-                         f"{'PyTorch is not installed' if torch is None else 'no CUDA device is available'}"
-                         "; pass arch='sm_90a' (H100, H200) or arch='sm_100a' (B200)")
+        why = "PyTorch is not installed" if torch is None else "no CUDA device is available"
+        raise ValueError(f"jfa.compile: arch=None compiles for the current GPU, but {why}; "
+                         "pass arch='sm_90a' (H100, H200) or arch='sm_100a' (B200)")
     cap = tuple(torch.cuda.get_device_capability())
     arch = ARCH_OF_CAPABILITY.get(cap)
     if arch is None:

@@ -15,7 +15,6 @@ check: no torch, no GPU.
   (outside ctest) these tests skip unless JFA_REQUIRE_JFAC is set;
 - jfa._validate.overlaps / check_no_alias (o=q is an error naming both).
 """
-import ctypes
 import json
 import os
 import shutil
