@@ -57,7 +57,7 @@ def find_jfac():
     if env:
         if not (os.path.isfile(env) and os.access(env, os.X_OK)):
             raise FileNotFoundError(f"JFAC={env} is not an executable file")
-        return env
+        return os.path.abspath(env)  # jfac runs in the source's folder
     candidates = [os.path.join(_lib.ROOT, "bin", "jfac"),
                   os.path.join(_lib.ROOT, "build", "bin", "jfac")]
     for c in candidates:
@@ -65,7 +65,7 @@ def find_jfac():
             return c
     on_path = shutil.which("jfac")
     if on_path:
-        return on_path
+        return os.path.abspath(on_path)
     raise FileNotFoundError("jfa.compile: no jfac found; looked at $JFAC, "
                             + ", ".join(candidates) + " and PATH (build it with "
                             "`cmake --build build --target jfac`, or set JFAC; on a machine "
@@ -180,7 +180,7 @@ def compile_to_cache(source, arch, params=None, include_dirs=(), jfac=None, extr
         raise FileNotFoundError(f"jfa.compile: cannot read {source}: {e}") from None
     if not isinstance(arch, str) or not re.match(r"^sm_\d+a?$", arch):
         raise ValueError(f"jfa.compile: arch must be a target name like 'sm_90a', got {arch!r}")
-    jfac = jfac or find_jfac()
+    jfac = os.path.abspath(os.fspath(jfac)) if jfac else find_jfac()
     includes = [os.path.abspath(os.fspath(d)) for d in include_dirs]
     pargs = param_args(params)
     key_doc = json.dumps({"format": CACHE_FORMAT, "source": hashlib.sha256(text).hexdigest(),

@@ -15,6 +15,7 @@ check: no torch, no GPU.
   (outside ctest) these tests skip unless JFA_REQUIRE_JFAC is set;
 - jfa._validate.overlaps / check_no_alias (o=q is an error naming both).
 """
+import ctypes
 import json
 import os
 import shutil
@@ -296,6 +297,42 @@ class Load(unittest.TestCase):
             jfa.load(self.cubin)
 
 
+def _has_driver():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+class LaunchWithoutGpu(unittest.TestCase):
+    """A checked call reaches libjfart (JFA_LIBRARY, set by ctest), whose
+    error comes back as a RuntimeError naming the cubin."""
+
+    @unittest.skipIf(_has_driver(), "a CUDA driver is installed")
+    def test_runtime_error_is_reported(self):
+        try:
+            _lib.lib()
+        except OSError as e:
+            if os.environ.get("JFA_REQUIRE_LIBRARY"):
+                raise
+            self.skipTest(f"no libjfart.so: {e}")
+        with tempfile.TemporaryDirectory() as d:
+            cubin = os.path.join(d, "k.cubin")
+            with open(cubin, "wb") as f:
+                f.write(b"\x7fELF fake")
+            with open(cubin + ".meta", "w") as f:
+                json.dump({"format": "jfa-metadata", "version": 2, "kernels": [entry()]}, f)
+            mod = jfa.load(cubin)
+            with self.assertRaises(RuntimeError) as cm:
+                mod.scale_add((2, 1), *good_args())
+            self.assertIn(f"jfa_module_load_file({cubin}) failed", str(cm.exception))
+            self.assertIn("no CUDA driver", str(cm.exception))
+            # A bad argument is caught before the runtime is asked.
+            with self.assertRaisesRegex(TypeError, "argument 1 \\(%y\\)"):
+                mod.scale_add(2, *([good_args()[0]] * 2 + good_args()[2:]))
+
+
 def _jfac():
     jfac = os.environ.get("JFAC")
     return jfac if jfac and os.path.isfile(jfac) else None
@@ -325,7 +362,7 @@ class Compile(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def test_find_jfac(self):
-        self.assertEqual(jfa.find_jfac(), os.environ["JFAC"])
+        self.assertEqual(jfa.find_jfac(), os.path.abspath(os.environ["JFAC"]))
 
     def test_cache(self):
         path, hit = _compile.compile_to_cache(self.kernel, "sm_90a")
@@ -391,7 +428,7 @@ class Compile(unittest.TestCase):
         self.assertIn("error", e.diagnostics)
         self.assertIn(e.diagnostics, str(e))
         self.assertNotEqual(e.returncode, 0)
-        self.assertEqual(e.command[0], os.environ["JFAC"])
+        self.assertEqual(e.command[0], os.path.abspath(os.environ["JFAC"]))
         with self.assertRaises(jfa.CompileError) as cm:
             jfa.compile(TUTORIAL, arch="sm_90a", params={"nope": 1})
         self.assertIn("no kernel declares a parameter 'nope'", cm.exception.diagnostics)
