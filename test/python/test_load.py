@@ -512,6 +512,27 @@ class Aliasing(unittest.TestCase):
                              [("q", q), ("k", k)])
         V.check_no_alias([("o", mem((100, 2, 64), ptr=0x200000))], [("q", q), ("k", k)])
 
+    def test_attention_entry_points(self):
+        """What jagged_attention and attention_backward call on their tensors
+        (no torch needed: anything with shape, stride(), data_ptr() and
+        element_size())."""
+        from jfa import _api
+        q = FakeTensor((128, 2, 64), "bfloat16", ptr=0x100000)
+        k = FakeTensor((128, 2, 64), "bfloat16", ptr=0x200000)
+        with self.assertRaisesRegex(ValueError, "^o overlaps the input q in memory"):
+            _api._check_no_alias([("o", q), ("lse", None)], [("q", q), ("k", k)])
+        # lse inside k's memory.
+        lse = FakeTensor((2, 128), "float32", ptr=0x200000 + 1024)
+        with self.assertRaisesRegex(ValueError, "^lse overlaps the input k"):
+            _api._check_no_alias([("o", None), ("lse", lse)], [("q", q), ("k", k)])
+        with self.assertRaisesRegex(ValueError, "^dv overlaps the output dk"):
+            _api._check_no_alias([("dq", None), ("dk", FakeTensor((128, 2, 64), "bfloat16")),
+                                  ("dv", FakeTensor((128, 2, 64), "bfloat16"))],
+                                 [("q", q), ("k", k)])
+        _api._check_no_alias([("o", None), ("lse", None)], [("q", q), ("k", k)])
+        _api._check_no_alias([("o", FakeTensor((128, 2, 64), "bfloat16", ptr=0x300000))],
+                             [("q", q), ("k", k)])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
