@@ -72,14 +72,14 @@ jfa.kernel @scale_add(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
     %sum = arith.addf %ax, %ty : tensor<64x64xf32>
     %r = arith.maximumf %sum, %lo_t : tensor<64x64xf32>
 
-    // The previous tile's store must have read the output slot, and every
-    // thread must have read x and y, before they are written again: wait
-    // for the store, order the reads before TMA's writes (proxy fence),
-    // and meet.
+    // The previous tile's store must have read the output slot before the
+    // threads overwrite it: the first thread waits for the store, all meet.
     jfa.tma_store_wait pending(0)
-    jfa.fence_async_shared
     jfa.task_barrier
     jfa.local_store %r, %so : tensor<64x64xf32> -> !jfa.slot<64x64xf32>
+    // Order this thread's shared-memory accesses (the reads of x and y, the
+    // write of the result) before the TMA copies that follow (the store now,
+    // the next tile's loads), and meet.
     jfa.fence_async_shared
     jfa.task_barrier
     jfa.tma_store %so, %out[%row, %col] : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
