@@ -51,11 +51,22 @@ def _stream_handle(stream, device):
     return handle
 
 
+# Element type names as C strings that live as long as the module.
+_ELEMENT_TYPES = {t: ctypes.create_string_buffer(t.encode()) for t in A.ELEMENT_BYTES}
+_ELEMENT_TYPE_ADDRS = {t: ctypes.addressof(b) for t, b in _ELEMENT_TYPES.items()}
+
+
 def pack(checked):
     """A ctypes array of jfa_arg for checked arguments (_kernel_args.check_args),
     and what it points to (keep both alive during the launch)."""
     array = (_lib.Arg * len(checked))()
-    keep = []
+    dims = []
+    for c in checked:
+        if isinstance(c, A.Tensor) and c.kind == "tma":
+            dims += c.shape
+            dims += c.strides
+    buf = (ctypes.c_uint64 * len(dims))(*dims) if dims else None
+    at = ctypes.addressof(buf) if dims else 0
     for a, c in zip(array, checked):
         if isinstance(c, A.Scalar):
             a.kind = _KINDS[c.kind]
@@ -65,15 +76,15 @@ def pack(checked):
             a.value.ptr = c.data_ptr
         else:
             rank = len(c.shape)
-            shape = (ctypes.c_uint64 * rank)(*c.shape)
-            strides = (ctypes.c_uint64 * rank)(*c.strides)
-            dtype = c.element_type.encode()
-            keep += [shape, strides, dtype]
             a.kind = _lib.ARG_TENSOR
-            a.value.tensor = _lib.ArgTensor(
-                c.data_ptr, dtype, rank, ctypes.cast(shape, ctypes.POINTER(ctypes.c_uint64)),
-                ctypes.cast(strides, ctypes.POINTER(ctypes.c_uint64)))
-    return array, keep
+            t = a.value.tensor_raw
+            t.data = c.data_ptr
+            t.element_type = _ELEMENT_TYPE_ADDRS[c.element_type]
+            t.rank = rank
+            t.shape = at
+            t.strides = at + 8 * rank
+            at += 16 * rank
+    return array, buf
 
 
 class Kernel:
