@@ -11,10 +11,12 @@ one entry per key:
   - the source file's bytes,
   - the target (arch), the parameters (params) and the -I folders,
   - jfac's `--version` output (and the binary's size and time, so a rebuilt
-    jfac that prints the same version still misses),
+    jfac that prints the same version still misses), and the same of the
+    ptxas it runs (found as jfac finds it),
   - and, checked on every hit, the bytes of every file the kernel imports
     (the metadata's "imports", recorded in the entry's manifest): an edited
-    import recompiles.
+    import recompiles, and so does a file appearing where jfac would have
+    found an -I import first (beside the source, an earlier -I folder).
 
 So an entry never goes stale: anything that changes the cubin changes the
 key or fails the manifest check. Entries are written to a temporary folder
@@ -92,6 +94,55 @@ def jfac_version(jfac):
     return v
 
 
+def find_ptxas():
+    """The ptxas jfac will run (its own search: $CUDA_HOME, $CUDA_PATH,
+    $CUDA_ROOT, /usr/local/cuda/bin, PATH), or None."""
+    for var in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"):
+        root = os.environ.get(var)
+        if root:
+            path = os.path.join(root, "bin", "ptxas")
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return path
+    path = "/usr/local/cuda/bin/ptxas"
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return path
+    return shutil.which("ptxas")
+
+
+def ptxas_version():
+    """`ptxas --version` of the ptxas jfac runs, with its path, size and time
+    (cached): a new CUDA toolkit makes new cubins."""
+    path = find_ptxas()
+    if path is None:
+        return "no ptxas"  # jfac says so when it needs one
+    st = os.stat(path)
+    key = ("ptxas", os.path.realpath(path), st.st_size, st.st_mtime_ns)
+    v = _versions.get(key)
+    if v is None:
+        try:
+            out = subprocess.run([path, "--version"], capture_output=True, text=True,
+                                 timeout=60).stdout.strip()
+        except OSError as e:
+            out = f"cannot run: {e}"
+        v = f"{os.path.realpath(path)}\n{out}\nsize={st.st_size} mtime_ns={st.st_mtime_ns}"
+        _versions[key] = v
+    return v
+
+
+def _shadows(path, source_dir, includes):
+    """Where a file jfac found at `path` through an -I folder would have been
+    found first had it existed (beside the source, earlier -I folders): it
+    must stay absent for a cache entry to hold."""
+    out = []
+    for i, d in enumerate(includes):
+        rel = os.path.relpath(path, d)
+        if rel.startswith(os.pardir + os.sep) or rel == os.pardir:
+            continue
+        out += [os.path.join(c, rel) for c in [source_dir] + includes[:i]]
+        break
+    return [p for p in out if os.path.normpath(p) != os.path.normpath(path)]
+
+
 def cache_dir():
     """The cache folder ($JFA_CACHE_DIR, $XDG_CACHE_HOME/jfa or ~/.cache/jfa)."""
     env = os.environ.get("JFA_CACHE_DIR")
@@ -163,6 +214,8 @@ def _manifest_ok(entry):
         for rec in manifest["imports"]:
             if not os.path.isfile(rec["path"]) or _digest(rec["path"]) != rec["sha256"]:
                 return False
+            if any(os.path.exists(p) for p in rec.get("shadows", ())):
+                return False
         return all(os.path.isfile(os.path.join(entry, n))
                    for n in (manifest["cubin"], manifest["cubin"] + ".meta"))
     except (OSError, ValueError, KeyError, TypeError):
@@ -185,7 +238,8 @@ def compile_to_cache(source, arch, params=None, include_dirs=(), jfac=None, extr
     pargs = param_args(params)
     key_doc = json.dumps({"format": CACHE_FORMAT, "source": hashlib.sha256(text).hexdigest(),
                           "path": source, "arch": arch, "params": pargs, "includes": includes,
-                          "extra": list(extra_args), "jfac": jfac_version(jfac)},
+                          "extra": list(extra_args), "jfac": jfac_version(jfac),
+                          "ptxas": ptxas_version()},
                          sort_keys=True)
     key = hashlib.sha256(key_doc.encode()).hexdigest()
     stem = os.path.splitext(os.path.basename(source))[0]
@@ -219,7 +273,8 @@ def compile_to_cache(source, arch, params=None, include_dirs=(), jfac=None, extr
         imports = []
         for p in meta.get("imports", []):
             path = os.path.normpath(os.path.join(cwd, p))
-            imports.append({"path": path, "sha256": _digest(path)})
+            imports.append({"path": path, "sha256": _digest(path),
+                            "shadows": _shadows(path, cwd, includes)})
         with open(os.path.join(tmp, "manifest.json"), "w", encoding="utf-8") as f:
             json.dump({"format": CACHE_FORMAT, "source": source, "cubin": cubin_name,
                        "command": cmd, "key": json.loads(key_doc), "imports": imports},

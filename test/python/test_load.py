@@ -418,6 +418,28 @@ class Compile(unittest.TestCase):
         self.assertEqual(again, path)
         self.assertTrue(_compile.compile_to_cache(user, "sm_90a")[1])
 
+    def test_import_found_through_include_dir(self):
+        inc = os.path.join(self.dir, "inc")
+        os.makedirs(inc)
+        with open(os.path.join(inc, "lib.mlir"), "w") as f:
+            f.write("jfa.func @negate(%x: i32) -> i32 {\n"
+                    "  %c0 = arith.constant 0 : i32\n"
+                    "  %y = arith.subi %c0, %x : i32\n"
+                    "  jfa.return %y : i32\n}\n")
+        user = os.path.join(self.src, "user.mlir")
+        with open(user, "w") as f:
+            f.write('jfa.import "lib.mlir"\n'
+                    "jfa.kernel @user(%n: i32) warps(1) {\n"
+                    "  %x = jfa.call @negate(%n) : (i32) -> i32\n}\n")
+        with self.assertRaises(jfa.CompileError) as cm:
+            _compile.compile_to_cache(user, "sm_90a")
+        self.assertIn('cannot find the imported file "lib.mlir"', cm.exception.diagnostics)
+        self.assertFalse(_compile.compile_to_cache(user, "sm_90a", include_dirs=[inc])[1])
+        self.assertTrue(_compile.compile_to_cache(user, "sm_90a", include_dirs=[inc])[1])
+        # A lib.mlir beside the source now shadows the -I one: recompile.
+        shutil.copyfile(os.path.join(inc, "lib.mlir"), os.path.join(self.src, "lib.mlir"))
+        self.assertFalse(_compile.compile_to_cache(user, "sm_90a", include_dirs=[inc])[1])
+
     def test_errors(self):
         with open(self.kernel, "a") as f:
             f.write("jfa.kernel @bad(%x: i32) warps(4) {\n  %y = arith.addi %x, %nope : i32\n}\n")
@@ -449,6 +471,11 @@ class Compile(unittest.TestCase):
 
 
 class CompileWithoutJfac(unittest.TestCase):
+    def test_shadows(self):
+        self.assertEqual(_compile._shadows("/i2/sub/x.mlir", "/src", ["/i1", "/i2"]),
+                         ["/src/sub/x.mlir", "/i1/sub/x.mlir"])
+        self.assertEqual(_compile._shadows("/src/x.mlir", "/src", ["/i1"]), [])
+
     def test_params(self):
         self.assertEqual(_compile.param_args({"relu": True, "n": 64, "s": 0.5, "t": "bf16"}),
                          ["-P", "n=64", "-P", "relu=1", "-P", "s=0.5", "-P", "t=bf16"])
