@@ -52,22 +52,38 @@ Tensor = namedtuple("Tensor", "kind element_type shape strides data_ptr")
 Scalar = namedtuple("Scalar", "kind value")
 
 
+_dtype_cache = {}  # dtype object -> (element type or None, name)
+
+
+def _dtype(dtype):
+    try:
+        return _dtype_cache[dtype]
+    except (KeyError, TypeError):
+        pass
+    name = str(dtype)
+    out = (TORCH_DTYPES.get(name), name[len("torch."):] if name.startswith("torch.") else name)
+    try:
+        _dtype_cache[dtype] = out
+    except TypeError:  # unhashable
+        pass
+    return out
+
+
 def tensor_info(obj):
     """A TensorInfo of a tensor-like object (duck typed on what a
-    torch.Tensor has), or None when `obj` is not one."""
-    needed = ("dtype", "device", "shape", "stride", "data_ptr")
-    if not all(hasattr(obj, a) for a in needed) or not callable(obj.data_ptr):
+    torch.Tensor has: dtype, device, shape, stride(), data_ptr()), or None
+    when `obj` is not one."""
+    try:
+        dtype, device, shape = obj.dtype, obj.device, obj.shape
+        stride, data_ptr = obj.stride, obj.data_ptr
+    except AttributeError:
         return None
-    dtype_name = str(obj.dtype)
-    dtype = TORCH_DTYPES.get(dtype_name)
-    if dtype_name.startswith("torch."):
-        dtype_name = dtype_name[len("torch."):]
-    device = obj.device
-    device_type = getattr(device, "type", str(device))
-    device_index = getattr(device, "index", None)
-    return TensorInfo(dtype, dtype_name, device_type, device_index,
-                      tuple(int(s) for s in obj.shape), tuple(int(s) for s in obj.stride()),
-                      int(obj.data_ptr()))
+    if not callable(data_ptr) or not callable(stride):
+        return None
+    et, name = _dtype(dtype)
+    return TensorInfo(et, name, getattr(device, "type", str(device)),
+                      getattr(device, "index", None), tuple(shape), tuple(stride()),
+                      data_ptr())
 
 
 def _type_name(v):
@@ -162,19 +178,32 @@ def _expected_tensor(param):
     return f"a {DTYPE_NAMES.get(param.element_type, param.element_type)} CUDA tensor"
 
 
+class _ShapeText:
+    """A shape as "[a, b]", formatted only when a message needs it."""
+    __slots__ = ("shape",)
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    def __format__(self, spec):
+        return "[" + ", ".join(map(str, self.shape)) + "]"
+
+
 def _check_tensor(spec, param, arg, device):
     """A Tensor of `arg` for a tma / ptr parameter; `device` is the CUDA
     device index the earlier tensors are on (None: not yet known). Returns
     (Tensor, device index)."""
     info = arg if isinstance(arg, TensorInfo) else tensor_info(arg)
-    want = _expected_tensor(param)
-    what = "for its TMA descriptor" if param.kind == "tma" else "for a pointer"
     if info is None:
-        _fail(spec, param, f"expected {want} ({what}), got {_type_name(arg)}", TypeError)
+        what = "for its TMA descriptor" if param.kind == "tma" else "for a pointer"
+        _fail(spec, param, f"expected {_expected_tensor(param)} ({what}), got "
+                           f"{_type_name(arg)}", TypeError)
     if info.dtype != param.element_type:
-        _fail(spec, param, f"expected {want}, got {info.dtype_name}", TypeError)
+        _fail(spec, param, f"expected {_expected_tensor(param)}, got {info.dtype_name}",
+              TypeError)
     if info.device_type != "cuda":
-        _fail(spec, param, f"expected {want}, got a tensor on {info.device_type}")
+        _fail(spec, param, f"expected {_expected_tensor(param)}, got a tensor on "
+                           f"{info.device_type}")
     index = info.device_index
     if device is not None and index is not None and index != device:
         _fail(spec, param, f"is on cuda:{index} but the earlier tensor arguments are on "
@@ -189,7 +218,7 @@ def _check_tensor(spec, param, arg, device):
         return Tensor("ptr", param.element_type, info.shape, info.strides,
                       info.data_ptr), device
     rank = len(param.box)
-    shape_s = "[" + ", ".join(map(str, info.shape)) + "]"
+    shape_s = _ShapeText(info.shape)
     if len(info.shape) != rank:
         _fail(spec, param, f"expected a rank-{rank} tensor (the TMA box is "
                            f"{'x'.join(map(str, param.box))}), got shape {shape_s}")
@@ -237,6 +266,14 @@ def _check_tensor(spec, param, arg, device):
 
 def _check_scalar(spec, param, arg):
     kind = param.kind
+    # The common cases first: a Python int for an integer, a float for a float.
+    t = type(arg)
+    if t is int and kind in INT_RANGES:
+        lo, hi = INT_RANGES[kind]
+        if lo <= arg <= hi:
+            return Scalar(kind, arg)
+    elif t is float and kind == "f64":
+        return Scalar(kind, arg)
     if tensor_info(arg) is not None:
         py = "an int" if kind in INT_RANGES else "a float"
         _fail(spec, param, f"expected {py} ({kind} scalar), got a tensor", TypeError)
