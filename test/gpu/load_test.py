@@ -145,11 +145,12 @@ def main():
     report(torch.allclose(out, ref, atol=1e-5), "a good launch after the errors")
     s = torch.cuda.Stream()
     out2 = torch.full_like(x, float("nan"))
+    out3 = torch.full_like(x, float("nan"))
+    s.wait_stream(torch.cuda.current_stream())  # the fills before s's kernels
     with torch.cuda.stream(s):
         k(4, x, y, out2, rows, cols, 0.5)  # torch's current stream: s
     s.synchronize()
     report(torch.allclose(out2, ref, atol=1e-5), "launch on torch.cuda.stream(s)")
-    out3 = torch.full_like(x, float("nan"))
     k(4, x, y, out3, rows, cols, 0.5, stream=s)
     s.synchronize()
     report(torch.allclose(out3, ref, atol=1e-5), "launch with stream=s")
