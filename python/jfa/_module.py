@@ -94,7 +94,6 @@ class Kernel:
         self._module = module
         self.spec = spec
         self.name = spec.name
-        self._encoded = spec.name.encode()
 
     def signature(self):
         return self.spec.signature()
