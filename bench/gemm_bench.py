@@ -7,25 +7,27 @@ fresh random inputs, C poisoned with NaN, compared with an fp32 reference
 (||C - ref|| / ||ref||); then both timed with CUDA events (warm-up, median of
 many runs) on the same inputs, in the same process.
 """
+import os
 import statistics
 import sys
 
 import torch
 
-sys.path.insert(0, __import__("os").path.dirname(__file__))
-from jfa_ctypes import Module  # noqa: E402
+lib, cubin = sys.argv[1], sys.argv[2]
+# The jfa package from this checkout (or PYTHONPATH), with the given runtime.
+os.environ["JFA_LIBRARY"] = os.path.abspath(lib)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import jfa  # noqa: E402
 
 torch.backends.cuda.matmul.allow_tf32 = False
-lib, cubin = sys.argv[1], sys.argv[2]
-mod = Module(lib, cubin)
+mod = jfa.load(cubin)
 
 
 def jfa_gemm(a, b, c):
     m, k = a.shape
     n = b.shape[0]
     grid = ((m + 127) // 128) * ((n + 255) // 256)
-    mod.launch("gemm_sm90", (grid,), [a, b, c, ("i32", m), ("i32", n), ("i32", k)],
-               torch.cuda.current_stream().cuda_stream)
+    mod.gemm_sm90(grid, a, b, c, m, n, k)  # on torch's current stream
 
 
 def median_ms(fn, reps):
@@ -71,7 +73,7 @@ for m, n, k in shapes:
 # The transposed-operand paths: C = A @ B with B stored [K, N] (N-major),
 # A from shared memory (matmul_nn_sm90) or from registers (matmul_rega_sm90).
 for path in sys.argv[3:]:
-    nn = Module(lib, path)
+    nn = jfa.load(path)
     name = "matmul_rega_sm90" if "rega" in path else "matmul_nn_sm90"
     for m, n, k in [(64, 64, 64), (128, 192, 256), (100, 72, 136), (1000, 512, 1000),
                     (1, 8, 8)]:
@@ -79,8 +81,7 @@ for path in sys.argv[3:]:
         b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
         c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
         grid = ((m + 63) // 64) * ((n + 63) // 64)
-        nn.launch(name, (grid,), [a, b, c, ("i32", m), ("i32", n), ("i32", k)],
-                  torch.cuda.current_stream().cuda_stream)
+        nn[name](grid, a, b, c, m, n, k)
         torch.cuda.synchronize()
         ref = a.double() @ b.double()
         err = ((c.double() - ref).norm() / ref.norm()).item()

@@ -93,6 +93,15 @@ static llvm::json::Object argument(Type t) {
   return llvm::json::Object{{"kind", typeName(t)}};
 }
 
+/// A launch parameter (above) plus its "name" as written in the kernel (see
+/// kArgNamesAttrName).
+static llvm::json::Object argument(Type t, llvm::StringRef name) {
+  llvm::json::Object object = argument(t);
+  if (!name.empty())
+    object["name"] = name.str();
+  return object;
+}
+
 /// `object`'s members in `keys` order on one line: llvm::json::Object sorts
 /// its keys when printed, and an argument reads best as one line.
 static void writeOneLine(llvm::json::OStream &json, llvm::json::Object object,
@@ -142,9 +151,16 @@ std::string buildMetadata(ModuleOp module, const Target &target,
                          int64_t(computeSharedMemoryLayout(kernel).totalBytes));
           json.attribute("debug_barriers", debugBarriers);
           json.attributeArray("arguments", [&] {
-            for (Type t : kernel.getFunctionType().getInputs())
-              writeOneLine(json, argument(t),
-                           {"kind", "element_type", "box", "swizzle"});
+            auto names = kernel->getAttrOfType<ArrayAttr>(kArgNamesAttrName);
+            for (auto [i, t] :
+                 llvm::enumerate(kernel.getFunctionType().getInputs())) {
+              llvm::StringRef name;
+              if (names && i < names.size())
+                if (auto s = dyn_cast<StringAttr>(names[i]))
+                  name = s.getValue();
+              writeOneLine(json, argument(t, name),
+                           {"kind", "element_type", "box", "swizzle", "name"});
+            }
           });
           auto *dialect =
               kernel->getContext()->getLoadedDialect<JFADialect>();

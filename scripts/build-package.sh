@@ -4,6 +4,8 @@
 #   OUTDIR/lib/libjfart.so       the runtime (CUDA driver API only)
 #   OUTDIR/kernels/<kernel>_<arch>.cubin (+ .meta)
 #                                kernels/jagged_attention/*.mlir through jfac
+#   OUTDIR/kernels/tutorial/     docs/tutorial/scale_add.mlir for sm_90a
+#                                (relu=0 and relu=1), for jfa.load
 # Needs a configured build folder ($BUILD_DIR, default build; see
 # scripts/test.sh) and ptxas. The result needs no MLIR, LLVM or CUDA
 # toolkit: copy OUTDIR to the GPU machine and set PYTHONPATH=OUTDIR/python.
@@ -50,6 +52,19 @@ for k in "${kernels[@]}"; do
       echo "build-package: $cubin"
     done
   done
+done
+
+# The tutorial's kernel (docs/TUTORIAL.md), prebuilt for a GPU machine
+# without jfac: docs/tutorial/scale_add.py and test/gpu/load_test.py load
+# these with jfa.load when jfa.compile has no jfac to run.
+mkdir -p "$out/kernels/tutorial"
+for variant in "" relu=1; do
+  params=() suffix=
+  if [[ -n $variant ]]; then params=(-P "$variant"); suffix=".$variant"; fi
+  cubin=$out/kernels/tutorial/scale_add_sm_90a$suffix.cubin
+  "$build/bin/jfac" compile docs/tutorial/scale_add.mlir --arch sm_90a "${params[@]}" \
+    -o "$cubin" --quiet
+  echo "build-package: $cubin"
 done
 
 size=$(du -sb "$out" | cut -f1)

@@ -47,6 +47,20 @@ LogicalResult JFADialect::verifyOperationAttribute(Operation *op,
                                 "a module";
     return success();
   }
+  // The kernel's parameter names as written (`%x` -> "x"), recorded by the
+  // parser for the metadata's arguments[].name: on a kernel, one string per
+  // parameter.
+  if (name.getValue() == kArgNamesAttrName) {
+    auto kernel = dyn_cast<KernelOp>(op);
+    auto names = dyn_cast<ArrayAttr>(attribute.getValue());
+    if (!kernel || !names ||
+        !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }) ||
+        names.size() != kernel.getFunctionType().getNumInputs())
+      return op->emitError() << "'" << kArgNamesAttrName
+                             << "' is an array of one name per parameter on "
+                                "a jfa.kernel";
+    return success();
+  }
   if (name != getSharedBytesAttrHelper().getName() &&
       name != getEntryRegistersAttrHelper().getName())
     return op->emitError() << "unknown JFA attribute '" << name.getValue()

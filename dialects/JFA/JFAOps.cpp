@@ -166,8 +166,18 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
 
   SmallVector<Type> argTypes;
-  for (auto &arg : args)
+  SmallVector<Attribute> argNames;
+  for (auto &arg : args) {
     argTypes.push_back(arg.type);
+    argNames.push_back(parser.getBuilder().getStringAttr(
+        arg.ssaName.name.drop_front(arg.ssaName.name.starts_with("%"))));
+  }
+  // The names as written, for the metadata (jfac names the arguments in
+  // it; the runtimes name them in errors). Not printed: a round trip keeps
+  // the SSA names the printer picks.
+  if (!args.empty() && !result.attributes.get(kArgNamesAttrName))
+    result.addAttribute(kArgNamesAttrName,
+                        parser.getBuilder().getArrayAttr(argNames));
   result.addAttribute(
       getFunctionTypeAttrName(result.name),
       TypeAttr::get(parser.getBuilder().getFunctionType(argTypes, {})));
@@ -195,7 +205,8 @@ void KernelOp::print(OpAsmPrinter &p) {
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
       {getSymNameAttrName(), getFunctionTypeAttrName(), getNumWarpsAttrName(),
-       getClusterDimsAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
+       getClusterDimsAttrName(), getArgAttrsAttrName(), getResAttrsAttrName(),
+       kArgNamesAttrName});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }

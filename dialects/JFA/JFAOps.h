@@ -80,6 +80,10 @@ constexpr int64_t kRegistersPerSM = 65536;
 constexpr int64_t kSharedBufferAlignment = 1024; // what 128B swizzles need
 constexpr int64_t kMaxWarpsPerCTA = 32;
 
+/// The discardable attribute on a jfa.kernel holding its parameters' names as
+/// written (`%rows` -> "rows"); set by the parser, read by the metadata.
+constexpr llvm::StringLiteral kArgNamesAttrName = "jfa.arg_names";
+
 /// Where each buffer and barrier array of a kernel lives in shared memory.
 struct SharedMemoryLayout {
   llvm::SmallVector<std::pair<mlir::Operation *, int64_t>> offsets;

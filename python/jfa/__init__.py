@@ -1,4 +1,13 @@
-"""JFA: jagged (packed variable-length) flash attention on NVIDIA GPUs.
+"""JFA: jagged (packed variable-length) flash attention on NVIDIA GPUs, and
+your own JFA kernels from PyTorch.
+
+    mod = jfa.compile("my_kernel.mlir", arch="sm_90a", params={"relu": True})
+    mod.my_kernel(grid, x, y, out, rows, cols, 2.0)   # torch tensors, ints, floats
+    mod = jfa.load("my_kernel.cubin")                  # a cubin jfac wrote (+ .meta)
+
+(docs/TUTORIAL.md; jfa.compile runs jfac and caches the cubin, jfa.load
+checks every argument against the kernel's metadata and launches through
+libjfart.)
 
     import torch, jfa
     # q, k, v: bf16 [T, H, D] on the GPU; offsets: int32 [B + 1], offsets[0] = 0,
@@ -33,10 +42,14 @@ __version__ = "0.1.0"
 
 from ._api import jagged_attention  # noqa: E402
 from ._backward import attention_backward  # noqa: E402
-from ._lib import kernel_dir, library_path  # noqa: E402
+from ._compile import CompileError, cache_dir, compile, find_jfac  # noqa: E402,A004
+from ._lib import kernel_dir, library_path, synchronize  # noqa: E402
+from ._metadata import MetadataError  # noqa: E402
+from ._module import Kernel, Module, load  # noqa: E402
 
-__all__ = ["jagged_attention", "attention_backward", "kernel_dir", "library_path",
-           "__version__"]
+__all__ = ["jagged_attention", "attention_backward", "load", "compile", "Module", "Kernel",
+           "CompileError", "MetadataError", "find_jfac", "cache_dir", "kernel_dir",
+           "library_path", "synchronize", "__version__"]
 
 # torch already imported: register the custom ops now, so that torch.ops.jfa.*
 # exist before the first call (and torch.compile never traces the registration).

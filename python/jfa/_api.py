@@ -38,6 +38,19 @@ def _check_tensor(torch, name, t, dtype):
         raise TypeError(f"{name} must be {dtype}, got {t.dtype}")
 
 
+def _memory(t):
+    """What _validate.check_no_alias needs of a tensor."""
+    return tuple(t.shape), tuple(t.stride()), t.data_ptr(), t.element_size()
+
+
+def _check_no_alias(outputs, inputs):
+    """outputs, inputs: [(name, tensor or None)]; the given outputs must not
+    overlap the inputs or each other (ValueError naming both)."""
+    outs = [(n, _memory(t)) for n, t in outputs if t is not None]
+    if outs:
+        _validate.check_no_alias(outs, [(n, _memory(t)) for n, t in inputs if t is not None])
+
+
 def _kernel_input(torch, t):
     """t itself when the kernel can read it in place, else a packed copy."""
     if _validate.input_layout_ok(tuple(t.shape), tuple(t.stride()), t.data_ptr()):
@@ -119,6 +132,8 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
                 raise ValueError(f"lse must be [H, T] = {[h, t_]}, got {list(lse.shape)}")
         else:
             _validate.check_output_lse(lse.shape, lse.stride(), (h, t_))
+    _check_no_alias([("o", o), ("lse", lse)],
+                    [("q", q), ("k", k), ("v", v), ("offsets", offsets)])
     if check_offsets and not compiling:
         _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
     if use_op:

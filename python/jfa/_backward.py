@@ -31,7 +31,7 @@ import os
 import threading
 
 from . import _lib, _metadata, _schedule, _validate
-from ._api import _check_tensor, _import_torch
+from ._api import _check_no_alias, _check_tensor, _import_torch
 
 DELTA_KERNEL = "attention_bwd_delta"
 # compute capability -> (target, backward kernel, how the dq workspace is passed)
@@ -269,6 +269,9 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             raise ValueError(f"{name} must have the shape of q {list(want)}, got {list(t.shape)}")
         if t.device != q.device:
             raise ValueError(f"{name} must be on q's device {q.device}, got {t.device}")
+    _check_no_alias([("dq", dq), ("dk", dk), ("dv", dv)],
+                    [("do", do), ("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse),
+                     ("offsets", offsets)])
     max_seqlen = _validate.check_max_seqlen(max_seqlen, t_)
     _validate.check_sizes(t_, b, max_seqlen)
     scale = _validate.check_softmax_scale(softmax_scale, d)

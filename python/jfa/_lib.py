@@ -66,9 +66,18 @@ class ArgTensor(ctypes.Structure):
                 ("strides", ctypes.POINTER(ctypes.c_uint64))]
 
 
+class ArgTensorRaw(ctypes.Structure):
+    """ArgTensor with the pointers as plain addresses (c_void_p takes an int):
+    the same layout, cheaper to fill (jfa.load's launches)."""
+    _fields_ = [("data", ctypes.c_uint64), ("element_type", ctypes.c_void_p),
+                ("rank", ctypes.c_int), ("shape", ctypes.c_void_p),
+                ("strides", ctypes.c_void_p)]
+
+
 class ArgValue(ctypes.Union):
     _fields_ = [("tensor", ArgTensor), ("ptr", ctypes.c_uint64), ("i32", ctypes.c_int32),
-                ("i64", ctypes.c_int64), ("f32", ctypes.c_float), ("f64", ctypes.c_double)]
+                ("i64", ctypes.c_int64), ("f32", ctypes.c_float), ("f64", ctypes.c_double),
+                ("tensor_raw", ArgTensorRaw)]
 
 
 class Arg(ctypes.Structure):
@@ -126,6 +135,11 @@ def lib():
             handle = ctypes.CDLL(path)
             handle.jfa_last_error.restype = ctypes.c_char_p
             handle.jfa_last_error.argtypes = []
+            handle.jfa_synchronize.restype = ctypes.c_int
+            handle.jfa_synchronize.argtypes = []
+            if hasattr(handle, "jfa_runtime_version"):
+                handle.jfa_runtime_version.restype = ctypes.c_char_p
+                handle.jfa_runtime_version.argtypes = []
             try:
                 handle.jfa_attention_create.restype = ctypes.c_int
                 handle.jfa_attention_create.argtypes = [ctypes.c_char_p,
@@ -228,13 +242,15 @@ def forward(device, args, stream):
         raise RuntimeError(f"jfa_attention_forward failed: {last_error()}")
 
 
-def module_load_file(device, cubin_path):
-    """jfa_module_load_file(cubin_path, NULL: <cubin>.meta) onto CUDA device
-    `device`'s context (made current first); returns the jfa_module_t (a
-    c_void_p), which lives as long as the process. Raises RuntimeError."""
+def module_load_file(device, cubin_path, metadata_path=None):
+    """jfa_module_load_file(cubin_path, metadata_path or NULL: <cubin>.meta)
+    onto CUDA device `device`'s context (made current first); returns the
+    jfa_module_t (a c_void_p), which lives as long as the process. Raises
+    RuntimeError."""
     ensure_context(device)
     out = ctypes.c_void_p()
-    if lib().jfa_module_load_file(cubin_path.encode(), None, ctypes.byref(out)) != 0:
+    meta = metadata_path.encode() if metadata_path else None
+    if lib().jfa_module_load_file(cubin_path.encode(), meta, ctypes.byref(out)) != 0:
         raise RuntimeError(f"jfa_module_load_file({cubin_path}) failed: {last_error()}")
     return out
 
@@ -249,3 +265,11 @@ def launch(device, module, kernel, grid, args, stream):
     if lib().jfa_launch(module, kernel.encode(), gx, gy, gz, args, len(args),
                         ctypes.c_void_p(stream or None)) != 0:
         raise RuntimeError(f"jfa_launch({kernel}, grid {gx}x{gy}x{gz}) failed: {last_error()}")
+
+
+def synchronize():
+    """jfa_synchronize: waits for the current context's work; raises
+    RuntimeError with the runtime's message (which explains the trap of a
+    kernel built with --debug-barriers)."""
+    if lib().jfa_synchronize() != 0:
+        raise RuntimeError(f"jfa.synchronize: {last_error()}")

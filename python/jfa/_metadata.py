@@ -70,6 +70,8 @@ class _Reader:
         kind = self.string(self.field(a, path, "kind"), f"{path}.kind")
         if kind not in KINDS:
             self.fail(f'{path}.kind: unknown parameter kind "{kind}" (known: {", ".join(KINDS)})')
+        if "name" in a:
+            self.string(a["name"], f"{path}.name")
         if kind in ("tma", "ptr"):
             et = self.string(self.field(a, path, "element_type"), f"{path}.element_type")
             if et not in ELEMENT_TYPES:

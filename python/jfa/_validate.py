@@ -202,3 +202,63 @@ def check_backward_sizes(total_tokens, heads, head_dim, batch, k_tiles):
     if units > INT32_MAX:
         raise ValueError(f"B * H * ceil(max_seqlen / {BACKWARD_KEY_TILE}) = {units} work units "
                          f"exceeds the backward kernel's int32 limit; use a tighter max_seqlen")
+
+
+def _rows(shape, strides, data_ptr, element_bytes):
+    """A tensor's memory as (start, row bytes, row stride in bytes, rows):
+    rows of its outermost dimension when the inner dimensions are packed,
+    else one row spanning it all. None when it is empty."""
+    shape, strides = tuple(shape), tuple(strides)
+    if any(d == 0 for d in shape):
+        return None
+    if not shape:
+        return data_ptr, element_bytes, element_bytes, 1
+    if any(s < 0 for s in strides):  # not made by torch; be conservative
+        lo = sum((d - 1) * s for d, s in zip(shape, strides) if s < 0)
+        hi = sum((d - 1) * s for d, s in zip(shape, strides) if s > 0)
+        return data_ptr + lo * element_bytes, (hi - lo + 1) * element_bytes, 1, 1
+    dense = 1
+    packed = True
+    for d, s in zip(reversed(shape[1:]), reversed(strides[1:])):
+        if d > 1 and s != dense:
+            packed = False
+        dense *= d
+    if packed and shape[0] > 1 and strides[0] * element_bytes >= dense * element_bytes:
+        return data_ptr, dense * element_bytes, strides[0] * element_bytes, shape[0]
+    span = sum((d - 1) * s for d, s in zip(shape, strides)) + 1
+    return data_ptr, span * element_bytes, span * element_bytes, 1
+
+
+def overlaps(a, b):
+    """Whether two tensors, each (shape, strides, data_ptr, element_bytes),
+    may share a byte. Exact for tensors made of packed rows at one stride
+    (an interleaved buffer's views: buf[:, 0] and buf[:, 1] do not overlap),
+    conservative (the spans overlap) otherwise."""
+    ra, rb = _rows(*a), _rows(*b)
+    if ra is None or rb is None:
+        return False
+    pa, la, sa, na = ra
+    pb, lb, sb, nb = rb
+    if na > 1 and nb > 1 and sa == sb:
+        # Rows i of a and j of b meet when delta - la < (i - j) * s < delta + lb.
+        delta, s = pb - pa, sa
+        k_lo = (delta - la) // s + 1
+        k_hi = -((-(delta + lb)) // s) - 1
+        return max(k_lo, -(nb - 1)) <= min(k_hi, na - 1)
+    end_a = pa + (na - 1) * sa + la
+    end_b = pb + (nb - 1) * sb + lb
+    return pa < end_b and pb < end_a
+
+
+def check_no_alias(outputs, inputs):
+    """outputs, inputs: [(name, (shape, strides, data_ptr, element_bytes))].
+    Raises ValueError naming both when an output overlaps an input or
+    another output (the kernels read the inputs while they write the
+    outputs: an alias gives wrong results)."""
+    for i, (name, t) in enumerate(outputs):
+        for other, u in list(inputs) + list(outputs[:i]):
+            if overlaps(t, u):
+                kind = "input" if any(other == n for n, _ in inputs) else "output"
+                raise ValueError(f"{name} overlaps the {kind} {other} in memory ({name} at "
+                                 f"{t[2]:#x}, {other} at {u[2]:#x}); an output must not alias "
+                                 f"an input or another output: pass a separate tensor")

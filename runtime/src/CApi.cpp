@@ -43,6 +43,8 @@ extern "C" {
 
 const char *jfa_last_error(void) { return lastError.c_str(); }
 
+const char *jfa_runtime_version(void) { return jfa::rt::version(); }
+
 int jfa_module_load_file(const char *cubin_path, const char *metadata_path,
                          jfa_module_t *module) {
   if (!cubin_path || !module)

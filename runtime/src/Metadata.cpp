@@ -142,6 +142,8 @@ ParamSpec Reader::argument(const json &a, const std::string &path) const {
     fail("{}: unknown parameter kind \"{}\" (known: tma, ptr, i32, i64, f32, "
          "f64)",
          kindPath, kind);
+  if (auto it = a.find("name"); it != a.end())
+    p.name = string(*it, join(path, "name"));
   if (p.kind != ParamKind::TensorMap && p.kind != ParamKind::Pointer)
     return p;
   std::string elementPath = join(path, "element_type");

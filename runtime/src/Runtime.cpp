@@ -194,6 +194,11 @@ CUtensorMap encodeTensorMap(const ParamSpec &p, const Arg &a) {
 
 } // namespace
 
+#ifndef JFA_VERSION_STRING
+#error "JFA_VERSION_STRING is set by runtime/CMakeLists.txt"
+#endif
+const char *version() { return JFA_VERSION_STRING; }
+
 //===----------------------------------------------------------------------===//
 // Arguments
 //===----------------------------------------------------------------------===//
@@ -246,7 +251,10 @@ void validateArgs(const KernelInfo &k, const std::vector<Arg> &args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const ParamSpec &p = k.params[i];
     const Arg &a = args[i];
-    std::string where = fmt::format("argument {} of '{}'", i, k.name);
+    std::string where =
+        p.name.empty()
+            ? fmt::format("argument {} of '{}'", i, k.name)
+            : fmt::format("argument {} (%{}) of '{}'", i, p.name, k.name);
     if (a.kind != p.kind)
       throw Error(fmt::format("{} must be {}, got {}", where,
                               paramKindName(p.kind), paramKindName(a.kind)));

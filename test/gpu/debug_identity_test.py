@@ -21,8 +21,22 @@ import tempfile
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
-from jfa_ctypes import Module  # noqa: E402
+# The jfa package: PYTHONPATH's, else this checkout's.
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+
+
+def Module(lib, path):
+    """A cubin loaded through the public API (jfa.load), launching through
+    the runtime `lib` (a libjfart.so)."""
+    os.environ["JFA_LIBRARY"] = os.path.abspath(lib)
+    import jfa
+    return jfa.load(path)
+
+
+def launch(mod, kernel, grid, args):
+    """mod.<kernel>(grid, *args) on torch's current stream; ("i32", v)
+    scalars are given as v (the kernel's metadata has the type)."""
+    mod[kernel](grid, *[a[1] if isinstance(a, tuple) else a for a in args])
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 failures = 0
@@ -76,8 +90,7 @@ def case(lib, ndir, ddir, name, cubin, kernel, ins, outs_fn, scalars, grid):
     results = []
     for mod in (normal, normal, debug):
         outs = outs_fn()
-        mod.launch(kernel, grid, list(ins) + [o for o in outs if not isinstance(o, tuple)]
-                   + list(scalars), torch.cuda.current_stream().cuda_stream)
+        launch(mod, kernel, grid, list(ins) + list(outs) + list(scalars))
         torch.cuda.synchronize()
         results.append([o.clone() for o in outs])
     report(name, *results)
@@ -112,9 +125,7 @@ def run_examples(lib, ndir, ddir):
         for mod in (normal, normal, debug):
             y = torch.full_like(x, float("nan"))
             lse = torch.full((lse_n,), float("nan"), device="cuda")
-            mod.launch("row_softmax", ((rows + 63) // 64,),
-                       [x, y, ("ptr", lse.data_ptr()), ("i32", rows), ("i32", cols),
-                        ("i32", diag)], torch.cuda.current_stream().cuda_stream)
+            mod.row_softmax((rows + 63) // 64, x, y, lse, rows, cols, diag)
             torch.cuda.synchronize()
             results.append([y.clone(), lse.clone()])
         report(f"row_softmax rows={rows} cols={cols} diag={diag}", *results)

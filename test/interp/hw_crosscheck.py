@@ -54,8 +54,9 @@ def write_npy_raw(path, descr, shape, payload):
 
 def gpu(opts):
     import torch
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
-    from jfa_ctypes import Module
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                 "python"))
+    os.environ["JFA_LIBRARY"] = os.path.abspath(opts.lib)
     import jfa
 
     def load(path, dtype):
@@ -69,9 +70,9 @@ def gpu(opts):
         payload = bytes(t.view(torch.uint8).reshape(-1).tolist())
         write_npy_raw(path, descr, list(t.shape), payload)
 
-    gemm = Module(opts.lib, opts.gemm_cubin)
-    tn = Module(opts.lib, opts.tn_cubin)
-    delta_mod = Module(opts.lib, opts.delta_cubin)
+    gemm = jfa.load(opts.gemm_cubin)
+    tn = jfa.load(opts.tn_cubin)
+    delta_mod = jfa.load(opts.delta_cubin)
     for name, (kind, p) in CASES.items():
         src = os.path.join(opts.dir, name)
         dst = os.path.join(opts.out, name)
@@ -81,8 +82,7 @@ def gpu(opts):
             b = load(os.path.join(src, "b.npy"), torch.bfloat16)
             c = torch.full((p["m"], p["n"]), float("nan"), device="cuda", dtype=torch.bfloat16)
             grid = math.ceil(p["m"] / 128) * math.ceil(p["n"] / 256)
-            gemm.launch("gemm_sm90", (grid,), [a, b, c, ("i32", p["m"]), ("i32", p["n"]),
-                                               ("i32", p["k"])])
+            gemm.gemm_sm90(grid, a, b, c, p["m"], p["n"], p["k"])
             torch.cuda.synchronize()
             save(os.path.join(dst, "c.npy"), c)
         elif kind == "matmul_tn":
@@ -90,8 +90,7 @@ def gpu(opts):
             b = load(os.path.join(src, "b.npy"), torch.bfloat16)
             c = torch.full((p["m"], p["n"]), float("nan"), device="cuda", dtype=torch.float32)
             grid = math.ceil(p["m"] / 64) * math.ceil(p["n"] / 64)
-            tn.launch("matmul_tn_sm90", (grid,), [a, b, c, ("i32", p["m"]), ("i32", p["n"]),
-                                                   ("i32", p["k"])])
+            tn.matmul_tn_sm90(grid, a, b, c, p["m"], p["n"], p["k"])
             torch.cuda.synchronize()
             save(os.path.join(dst, "c.npy"), c)
             # The hardware against an fp64 reference as well: the new
@@ -106,8 +105,7 @@ def gpu(opts):
             o = load(os.path.join(src, "o.npy"), torch.bfloat16)
             do = load(os.path.join(src, "do.npy"), torch.bfloat16)
             delta = torch.full((h, t), float("nan"), device="cuda", dtype=torch.float32)
-            delta_mod.launch("attention_bwd_delta", (math.ceil(t / 128), h),
-                             [o, do, ("ptr", delta.data_ptr()), ("i32", t), ("i32", d)])
+            delta_mod.attention_bwd_delta((math.ceil(t / 128), h), o, do, delta, t, d)
             torch.cuda.synchronize()
             save(os.path.join(dst, "c.npy"), delta)
             ref = (o.double() * do.double()).view(t, h, d).sum(dim=2).T

@@ -174,6 +174,22 @@ def case_scale_ring_sm100(run):
     return scale(run, "examples/scale_ring.mlir", "sm_100a", 70, 200, 3)
 
 
+def tutorial(run, arch, rows, cols, grid, relu, alpha=0.75):
+    """docs/tutorial/scale_add.mlir (docs/TUTORIAL.md): out = alpha * x + y,
+    relu'd with -P relu=1."""
+    x = run.rng.standard_normal((rows, cols)).astype(np.float32)
+    y = run.rng.standard_normal((rows, cols)).astype(np.float32)
+    x_path, y_path = run.save("x", x), run.save("y", y)
+    o_path = run.save("out", np.full((rows, cols), np.nan, dtype=np.float32))
+    secs = run.interp_run("../docs/tutorial/scale_add.mlir", arch, str(grid),
+                          [x_path, y_path, o_path, f"i32:{rows}", f"i32:{cols}",
+                           f"f32:{alpha}"], {"relu": int(relu)})
+    want = np.float32(alpha) * x + y
+    if relu:
+        want = np.maximum(want, np.float32(0))
+    return check("out", run.load(o_path), want, 1e-6, 1e-6), secs
+
+
 def case_tmem_roundtrip_sm100(run):
     return scale(run, "examples/tmem_roundtrip_sm100.mlir", "sm_100a", 200, 64, 2)
 
@@ -380,6 +396,9 @@ CASES = {
     "tmem_roundtrip_sm100": case_tmem_roundtrip_sm100,
     "scale_ring": case_scale_ring,
     "scale_ring_sm100": case_scale_ring_sm100,
+    # 3 x 3 tiles over 2 CTAs: each walks several tiles, edges clipped.
+    "tutorial_scale_add": lambda run: tutorial(run, "sm_90a", 150, 132, 2, False),
+    "tutorial_scale_add_relu": lambda run: tutorial(run, "sm_90a", 70, 200, 3, True),
     "row_softmax": case_row_softmax,
     "blocked_roundtrip": lambda run: blocked_roundtrip(run, "sm_90a"),
     "blocked_roundtrip_sm100": lambda run: blocked_roundtrip(run, "sm_100a"),

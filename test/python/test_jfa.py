@@ -526,12 +526,33 @@ def runtime_library():
     return lib if hasattr(lib, "jfa_attention_forward") else None
 
 
-@unittest.skipUnless(runtime_library(), "no libjfart.so with the attention API "
-                     "(build jfart_shared, or set JFA_LIBRARY)")
+# ctest sets JFA_REQUIRE_LIBRARY (and JFA_LIBRARY to the build's libjfart.so):
+# there, a missing library fails these tests instead of skipping them.
+REQUIRE_LIBRARY = bool(os.environ.get("JFA_REQUIRE_LIBRARY"))
+
+
+@unittest.skipUnless(REQUIRE_LIBRARY or runtime_library(), "no libjfart.so with the "
+                     "attention API (build jfart_shared, or set JFA_LIBRARY)")
 class RuntimeChecksThroughCtypes(unittest.TestCase):
     """The runtime checks the arguments before it touches the driver, so with
     no GPU each bad field comes back with a message naming it: this proves
     that the ctypes structure puts every field where the C code reads it."""
+
+    @classmethod
+    def setUpClass(cls):
+        if runtime_library() is None:
+            try:
+                where = _lib.library_path()
+            except OSError as e:
+                where = str(e)
+            raise AssertionError(f"JFA_REQUIRE_LIBRARY is set but there is no libjfart.so with "
+                                 f"the attention API to load ({where})")
+
+    def test_library_is_the_required_one(self):
+        want = os.environ.get("JFA_LIBRARY")
+        if REQUIRE_LIBRARY and want:
+            self.assertEqual(os.path.realpath(_lib.library_path()), os.path.realpath(want))
+        self.assertTrue(_lib.lib().jfa_runtime_version().decode()[0].isdigit())
 
     def setUp(self):
         self.saved = os.environ.get("JFA_KERNEL_DIR")

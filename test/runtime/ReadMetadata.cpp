@@ -51,6 +51,8 @@ int main(int argc, char **argv) {
               fmt::print(" {}", d);
             fmt::print(" swizzle {}", p.swizzle);
           }
+          if (!p.name.empty())
+            fmt::print(" name %{}", p.name);
           fmt::print("\n");
         }
       }

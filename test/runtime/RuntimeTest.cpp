@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <dlfcn.h>
 #include <fstream>
@@ -239,6 +241,15 @@ TEST(Metadata, OldLineFormatSaysHowToRebuild) {
   std::remove((cubin + ".meta").c_str());
 }
 
+TEST(Version, CAndCxxAgree) {
+  std::string v = jfa_runtime_version();
+  EXPECT_EQ(v, version());
+  // MAJOR.MINOR.PATCH
+  EXPECT_EQ(std::count(v.begin(), v.end(), '.'), 2) << v;
+  EXPECT_TRUE(!v.empty() && std::isdigit(static_cast<unsigned char>(v[0])))
+      << v;
+}
+
 TEST(ValidateArgs, AcceptsGoodArguments) {
   EXPECT_EQ(errorOf([] { validateArgs(scaleRing(), goodArgs()); }), "");
 }
@@ -255,6 +266,23 @@ TEST(ValidateArgs, WrongKind) {
   args[2] = Arg::f32(1.f);
   EXPECT_EQ(errorOf([&] { validateArgs(scaleRing(), args); }),
             "argument 2 of 'scale_ring' must be i32, got f32");
+}
+
+TEST(ValidateArgs, NamesTheArgumentWhenTheMetadataDoes) {
+  // jfac records each parameter's name ("name": "rows" for %rows).
+  KernelInfo k = parseMetadata(edited(R"({"kind":"f32"})",
+                                      R"({"kind":"f32","name":"alpha"})"))
+                     .at(0);
+  EXPECT_EQ(k.params[4].name, "alpha");
+  EXPECT_EQ(k.params[0].name, "");
+  auto args = goodArgs();
+  args[4] = Arg::i32(2);
+  EXPECT_EQ(errorOf([&] { validateArgs(k, args); }),
+            "argument 4 (%alpha) of 'scale_ring' must be f32, got i32");
+  EXPECT_EQ(
+      metadataError(edited(R"({"kind":"f32"})", R"({"kind":"f32","name":7})")),
+      "k.meta: kernels[0].arguments[4].name: expected a string, got "
+      "number 7");
 }
 
 TEST(ValidateArgs, TensorChecks) {

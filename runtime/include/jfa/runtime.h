@@ -65,6 +65,10 @@ int jfa_synchronize(void);
 
 const char *jfa_last_error(void);
 
+/* The runtime's version, "MAJOR.MINOR.PATCH" (the project's version). Needs
+ * no GPU. */
+const char *jfa_runtime_version(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,9 @@ struct ParamSpec {
   std::vector<uint32_t> box;
   /// Shared-memory swizzle of a tensor map's box: 0, 32, 64 or 128 bytes.
   unsigned swizzle = 0;
+  /// The parameter's name in the kernel source (`%rows` -> "rows"); empty
+  /// when the metadata has none. Errors name the argument with it.
+  std::string name;
 };
 
 struct KernelInfo {
@@ -57,6 +60,9 @@ struct KernelInfo {
   /// The variant key the kernel was built as (empty: none).
   std::string variant;
 };
+
+/// The runtime's version, "MAJOR.MINOR.PATCH" (the project's version).
+const char *version();
 
 /// The version of the JSON metadata this runtime reads (docs/METADATA.md).
 constexpr int kMetadataVersion = 2;
