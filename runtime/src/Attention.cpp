@@ -474,7 +474,6 @@ Attention Attention::load(const std::string &kernelDir) {
           throw Error(fmt::format("{} and {} are the same variant ({})",
                                   other.metadataSource, img.metadataSource,
                                   paramsText(img.params)));
-      img.cubin = img.owned.data();
       img.size = img.owned.size();
       img.present = any = true;
       impl->images[i].push_back(std::move(img));
@@ -489,8 +488,7 @@ Attention Attention::load(const std::string &kernelDir) {
     throw Error(fmt::format("kernel_dir '{}' holds neither {} nor {}",
                             kernelDir, cubinPattern(kTargets[0]),
                             cubinPattern(kTargets[1])));
-  // Pointers into owned strings stay valid: the vectors are not resized
-  // after this point.
+  // The cubin pointers, once the vectors no longer move their images.
   for (auto &variants : impl->images)
     for (Impl::Image &img : variants)
       img.cubin = img.owned.data();
@@ -574,8 +572,10 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
     if (impl->images[index][v].params == wanted)
       variant = v;
   if (variant == impl->images[index].size()) {
-    std::string why = impl->whyNone(index);
-    if (why.empty() || impl->anyPresent(index)) {
+    // No variant of this target at all, or (a kernel_dir with some of them)
+    // not this one: list those there are.
+    std::string why = impl->none[index];
+    if (why.empty()) {
       std::string held;
       for (const Impl::Image &img : impl->images[index])
         held += fmt::format("{}[{}]", held.empty() ? "" : ", ",

@@ -342,6 +342,22 @@ REQUIRE_JFAC = bool(os.environ.get("JFA_REQUIRE_JFAC"))
 TUTORIAL = os.path.join(REPO, "docs", "tutorial", "scale_add.mlir")
 
 
+def _write_import_pair(lib_path, user_dir):
+    """Writes a library with @negate at lib_path and, in user_dir, user.mlir
+    importing "lib.mlir" and calling it; returns user.mlir's path."""
+    with open(lib_path, "w") as f:
+        f.write("jfa.func @negate(%x: i32) -> i32 {\n"
+                "  %c0 = arith.constant 0 : i32\n"
+                "  %y = arith.subi %c0, %x : i32\n"
+                "  jfa.return %y : i32\n}\n")
+    user = os.path.join(user_dir, "user.mlir")
+    with open(user, "w") as f:
+        f.write('jfa.import "lib.mlir"\n'
+                "jfa.kernel @user(%n: i32) warps(1) {\n"
+                "  %x = jfa.call @negate(%n) : (i32) -> i32\n}\n")
+    return user
+
+
 @unittest.skipUnless(_jfac() or REQUIRE_JFAC, "no $JFAC (ctest passes the build's jfac)")
 class Compile(unittest.TestCase):
     def setUp(self):
@@ -398,16 +414,7 @@ class Compile(unittest.TestCase):
 
     def test_imports_are_part_of_the_key(self):
         lib = os.path.join(self.src, "lib.mlir")
-        with open(lib, "w") as f:
-            f.write("jfa.func @negate(%x: i32) -> i32 {\n"
-                    "  %c0 = arith.constant 0 : i32\n"
-                    "  %y = arith.subi %c0, %x : i32\n"
-                    "  jfa.return %y : i32\n}\n")
-        user = os.path.join(self.src, "user.mlir")
-        with open(user, "w") as f:
-            f.write('jfa.import "lib.mlir"\n'
-                    "jfa.kernel @user(%n: i32) warps(1) {\n"
-                    "  %x = jfa.call @negate(%n) : (i32) -> i32\n}\n")
+        user = _write_import_pair(lib, self.src)
         path, hit = _compile.compile_to_cache(user, "sm_90a")
         self.assertFalse(hit)
         self.assertTrue(_compile.compile_to_cache(user, "sm_90a")[1])
@@ -421,16 +428,7 @@ class Compile(unittest.TestCase):
     def test_import_found_through_include_dir(self):
         inc = os.path.join(self.dir, "inc")
         os.makedirs(inc)
-        with open(os.path.join(inc, "lib.mlir"), "w") as f:
-            f.write("jfa.func @negate(%x: i32) -> i32 {\n"
-                    "  %c0 = arith.constant 0 : i32\n"
-                    "  %y = arith.subi %c0, %x : i32\n"
-                    "  jfa.return %y : i32\n}\n")
-        user = os.path.join(self.src, "user.mlir")
-        with open(user, "w") as f:
-            f.write('jfa.import "lib.mlir"\n'
-                    "jfa.kernel @user(%n: i32) warps(1) {\n"
-                    "  %x = jfa.call @negate(%n) : (i32) -> i32\n}\n")
+        user = _write_import_pair(os.path.join(inc, "lib.mlir"), self.src)
         with self.assertRaises(jfa.CompileError) as cm:
             _compile.compile_to_cache(user, "sm_90a")
         self.assertIn('cannot find the imported file "lib.mlir"', cm.exception.diagnostics)
