@@ -103,11 +103,19 @@ def _dest_names(op):
 
 def _parse(text):
     stmts = []
-    for chunk in _strip_comments(text).split(";"):
+    # Directives that end at the line, not at ';' (.loc, .file, .reqntid,
+    # the kernel's header and parameter list), go first.
+    lines = []
+    for line in _strip_comments(text).splitlines():
+        t = line.strip()
+        if (t.startswith(".") and not t.endswith(";")) or t == ")":
+            continue
+        lines.append(line)
+    for chunk in "\n".join(lines).split(";"):
         s = chunk.strip()
         while True:
             before = s
-            s = s.lstrip("{}").strip()
+            s = s.lstrip("{})").strip()
             m = re.match(r"^[$\w.]+:(?!:)", s)  # a label (not a '::' qualifier)
             if m:
                 s = s[m.end():].strip()
