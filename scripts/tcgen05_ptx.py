@@ -12,12 +12,15 @@ addresses. So this module interprets the PTX: each operand of a tcgen05
 instruction is evaluated through the definitions above it (the last one
 before the use, in text order, honouring predicated definitions), with
 concrete values for what is not known at compile time: a thread index
-(`tid`), every kernel parameter (`param`), 0 for shared-memory symbols and
-for every load (so a tensor-memory base read back after tcgen05.alloc is
-0, and an address is its offset). Evaluating twice with two parameter
-values tells a flag that follows a kernel argument ("dynamic") from a
-constant. It follows straight-line code and the first trip of a loop, which
-is what the probe kernels are.
+(`tid`), every kernel parameter (`param`: 0, or 1 where 0 divides by
+zero), 0 for shared-memory symbols and for every load (so a tensor-memory
+base read back after tcgen05.alloc is 0, and an address is its offset).
+Evaluating twice with two parameter values tells a flag that follows a
+kernel argument ("dynamic") from a constant. It follows straight-line code
+and the first trip of a loop (a value that reaches a use only around a back
+edge, from a block placed below, takes the first definition below): the
+probe kernels, and the fields that do not depend on where a buffer is in
+the real kernels.
 """
 import re
 
@@ -155,6 +158,7 @@ class Program:
             for d in st.dests:
                 self.defs.setdefault(d, []).append(st.index)
         self._memo = {}
+        self._active = set()
 
     # -- evaluation ---------------------------------------------------------
     def value(self, operand, at, env):
@@ -189,7 +193,20 @@ class Program:
         key = (reg, at, tuple(sorted(env.items())))
         if key in self._memo:
             return self._memo[key]
-        idxs = [i for i in self.defs.get(reg, []) if i < at]
+        if key in self._active:
+            raise Unknown(f"{reg} depends on itself around a loop")
+        self._active.add(key)
+        try:
+            return self._reg_def(reg, at, env, key)
+        finally:
+            self._active.discard(key)
+
+    def _reg_def(self, reg, at, env, key):
+        defs = self.defs.get(reg, [])
+        # The last definition above the use; a value that reaches the use
+        # around a loop's back edge from a block placed below it has none
+        # above: then the first one below.
+        idxs = [i for i in defs if i < at] or [i for i in reversed(defs) if i > at]
         while idxs:
             st = self.stmts[idxs[-1]]
             if st.guard is not None:
@@ -399,6 +416,14 @@ def _try(fn):
         return {"unknown": f"{type(e).__name__}: {e}"}
 
 
+def _first(fn):
+    """fn(0), or fn(1) where that is unknown (a division by a parameter)."""
+    try:
+        return fn(0)
+    except Unknown:
+        return fn(1)
+
+
 def _addr_operand(op):
     op = op.strip()
     assert op.startswith("["), op
@@ -418,11 +443,21 @@ def analyze(text, threads=128):
     env0 = {"tid": 0, "param": 0, "threads": threads}
     env1 = {"tid": 0, "param": 1, "threads": threads}
 
-    def ev(op, st, env=env0):
+    def ev1(op, st, env):
         if op.startswith("["):
             base, off = _addr_operand(op)
             return prog.value(base, st.index, env) + off
         return prog.value(op, st.index, env)
+
+    def ev(op, st, env=None):
+        """`op` with the parameters 0, or, where that fails (a division by a
+        parameter), 1."""
+        if env is not None:
+            return ev1(op, st, env)
+        try:
+            return ev1(op, st, env0)
+        except Unknown:
+            return ev1(op, st, env1)
 
     for st in prog.stmts:
         if not st.opcode.startswith("tcgen05."):
@@ -461,7 +496,8 @@ def analyze(text, threads=128):
             rec["registers"] = len(_dest_names(vec))
             addrs = {}
             for tid in (0, 1, 31, 32, 64, 96):
-                a = _try(lambda: ev(addr, st, {"tid": tid, "param": 0, "threads": threads}))
+                a = _try(lambda: _first(lambda p: ev(addr, st, {"tid": tid, "param": p,
+                                                                "threads": threads})))
                 addrs[str(tid)] = a
             rec["taddr_by_tid"] = addrs
             out[kind].append(rec)

@@ -1,6 +1,8 @@
 """Compares jfac's tcgen05 encodings with Triton's (docs/TCGEN05_ORACLE.md).
 
     compare.py JFAC REFERENCE.json INPUTS_DIR
+    compare.py --cover JFAC REFERENCE.json KERNELS_DIR
+    compare.py --mutate REFERENCE.json OUT.json
 
 For every configuration in the reference (test/oracle/tcgen05_triton.json,
 made from Triton 3.6's PTX by scripts/tcgen05_oracle.py), compiles the DSL
@@ -15,6 +17,11 @@ scripts/tcgen05_ptx.py, then compares field by field:
   the commit's completion mechanism.
   Tensor memory: the ld/st shape, packing, the lane each warp reaches,
   the columns covered, the columns each allocation asks for, the dealloc.
+
+--cover checks that every tcgen05 instruction jfac emits for the real
+kernels (every declared variant) has the encoding of one of Triton's in the
+reference (all fields but where the operands sit); --mutate writes a
+reference with five planted errors, for the test that the comparison fails.
 
 A difference is a failure unless it is one of the equivalences listed in
 EQUIVALENT (each explained in docs/TCGEN05_ORACLE.md): then it is printed
@@ -169,6 +176,83 @@ def compare_tmem(rep, ours, ref):
               len(ref["relinquish"]) > 0)
 
 
+def _mma_key(m):
+    """What an MMA instruction's encoding is, but where its operands sit:
+    the instruction descriptor, where A comes from, the descriptor fields
+    but the start address (and an LBO that is not read)."""
+    idf = m.get("idesc_fields")
+    if idf is None:
+        return ("unevaluated", repr(m.get("idesc")))
+    extents = {"a": (idf["m_shr4"] << 4) * 2, "b": (idf["n_shr3"] << 3) * 2}
+    key = [m["idesc_hex"], m["a_in_tmem"]]
+    for op in ("b",) if m["a_in_tmem"] else ("a", "b"):
+        f = m.get(f"{op}_desc_fields")
+        if f is None:
+            key.append(("unevaluated", repr(m.get(f"{op}_desc"))))
+            continue
+        f = {k: v for k, v in f.items() if k != "start_shr4"}
+        if _lbo_unused(idf, op, f, extents[op]):
+            f["lbo_shr4"] = "unused"
+        key.append(tuple(sorted(f.items())))
+    return tuple(key)
+
+
+def _ldst_key(kind, r):
+    a = r["taddr_by_tid"]
+    if not all(isinstance(a[t], int) for t in ("0", "1", "31", "32", "64", "96")):
+        return ("unevaluated", kind, repr(a))
+    return (kind, r["shape"], r["num"], r["pack"],
+            tuple(a[t] >> 16 for t in ("0", "32", "64", "96")), a["0"] == a["1"] == a["31"])
+
+
+def cover(jfac, reference, kernels_dir):
+    """Every tcgen05.mma / ld / st that jfac emits for the kernels in
+    kernels_dir (every declared variant) must be an encoding the oracle
+    compared: the same key as one of Triton's in the reference."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
+    import kernel_variants
+    ref = json.loads(reference.read_text())
+    known = set()
+    for cfg in ref["configs"]:
+        enc = cfg.get("encodings", {})
+        known |= {_mma_key(m) for m in enc.get("mma", [])}
+        known |= {_ldst_key(k, r) for k in ("ld", "st") for r in enc.get(k, [])}
+    failed = 0
+    for kernel in sorted(kernels_dir.rglob("*.mlir")):
+        text = kernel.read_text()
+        if kernel.is_relative_to(kernels_dir / "lib") or not any(
+                op in text for op in ("jfa.tc_dot", "jfa.tmem_load", "jfa.tmem_store")):
+            continue
+        counts = {"mma": 0, "ld": 0, "st": 0}
+        missing = set()
+        for variant in kernel_variants.variants(kernel):
+            params = [f"-P{n}={v}" for n, v in variant]
+            res = subprocess.run([jfac, "compile", str(kernel), "--arch", "sm_100a", *params,
+                                  "--emit=ptx", "-o", "-"], capture_output=True, text=True)
+            if res.returncode != 0:
+                print(f"FAIL {kernel.name} {params}: jfac failed:\n{res.stderr}")
+                failed += 1
+                continue
+            enc = tcgen05_ptx.analyze(res.stdout)
+            keys = [("mma", _mma_key(m)) for m in enc["mma"]]
+            keys += [(k, _ldst_key(k, r)) for k in ("ld", "st") for r in enc[k]]
+            for kind, key in keys:
+                counts[kind] += 1
+                if key not in known:
+                    missing.add((kind, key, " ".join(params)))
+        rel = kernel.relative_to(kernels_dir)
+        if missing:
+            failed += 1
+            print(f"FAIL {rel}: encodings the oracle has not compared with Triton's "
+                  f"(add a probe and an Inputs/ twin, docs/TCGEN05_ORACLE.md):")
+            for kind, key, params in sorted(missing, key=repr):
+                print(f"  {kind} {params}: {key}")
+        else:
+            print(f"covered {rel}: {counts['mma']} tcgen05.mma, {counts['ld']} tcgen05.ld, "
+                  f"{counts['st']} tcgen05.st")
+    sys.exit(1 if failed else 0)
+
+
 def mutate(src, dst):
     """A reference with five deliberate errors (for the test that the
     comparison fails when it should): a transpose bit of an instruction
@@ -203,6 +287,8 @@ def mutate(src, dst):
 def main():
     if sys.argv[1] == "--mutate":
         return mutate(sys.argv[2], sys.argv[3])
+    if sys.argv[1] == "--cover":
+        return cover(sys.argv[2], pathlib.Path(sys.argv[3]), pathlib.Path(sys.argv[4]))
     jfac, reference, inputs = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
     ref = json.loads(reference.read_text())
     failed = compared = 0
