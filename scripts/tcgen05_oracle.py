@@ -6,15 +6,18 @@ per tcgen05 configuration JFA's kernels use, plus neighbours the DSL allows.
 They compile for sm_100a on any machine with Triton (no Blackwell GPU
 needed). Two steps:
 
-  python3 scripts/tcgen05_oracle.py device-command
+  python3 scripts/tcgen05_oracle.py device-command [values]
       prints a shell command that carries triton_probes.py inside itself
       (zlib + base85, under the device tool's 2000 characters: the GPU
       machine receives the lead's checkout, not this worktree) and runs it;
       the probes write $OUT/o.json (Triton's version, its PTX and TTGIR per
-      probe, every error). On a machine that has this checkout and Triton,
-      `OUT=dir python3 test/oracle/triton_probes.py` does the same.
+      probe, every error). With `values`, the same for the second probe,
+      test/oracle/triton_probes_values.py (the register <-> tensor-memory
+      column mapping), which writes $OUT/io.json. On a machine that has this
+      checkout and Triton, `OUT=dir python3 test/oracle/triton_probes.py`
+      (and triton_probes_values.py) does the same.
 
-  python3 scripts/tcgen05_oracle.py import o.json
+  python3 scripts/tcgen05_oracle.py import o.json io.json
       reads the encodings out of each probe's PTX (scripts/tcgen05_ptx.py)
       and writes the checked-in reference: test/oracle/tcgen05_triton.json
       (Triton's version, each configuration, the probe source, the
@@ -36,6 +39,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import tcgen05_ptx  # noqa: E402
 
 PROBES_PY = ROOT / "test" / "oracle" / "triton_probes.py"
+VALUES_PY = ROOT / "test" / "oracle" / "triton_probes_values.py"
 REFERENCE = ROOT / "test" / "oracle" / "tcgen05_triton.json"
 PTX_DIR = ROOT / "test" / "oracle" / "triton"
 
@@ -91,15 +95,32 @@ PROBES = [
          used_by=["tmem_a_dot_sm100.mlir: A"]),
 ]
 
+# The probes of triton_probes_values.py, in order: a tile whose element
+# (r, c) is c, stored to tensor memory (the register <-> column mapping).
+PROBES_VALUES = [
+    dict(id=f"tmem_values_{dt}_128x{n}", kind="values",
+         what=f"128x{n} {dt}, element (r, c) = c, stored to tensor memory (32x32b): "
+              "the column each register carries" + (", and the half of it" if dt == "bf16" else ""),
+         used_by=used)
+    for dt, n, used in (("bf16", 128, ["attention_fwd_sm100.mlir: P"]),
+                        ("bf16", 64, ["tmem_a_dot_sm100.mlir: A"]),
+                        ("f32", 64, ["tmem_roundtrip_sm100.mlir", "attention_fwd_sm100.mlir: O rescale"]),
+                        ("f32", 128, []))
+]
 
-def device_command():
-    source = "".join(line for line in PROBES_PY.read_text().splitlines(True)
-                     if not line.startswith("#"))
-    payload = base64.b85encode(zlib.compress(source.encode(), 9)).decode()
+
+def _source(path):
+    return "".join(line for line in path.read_text().splitlines(True)
+                   if not line.startswith("#"))
+
+
+def device_command(which="encodings"):
+    path, script = (VALUES_PY, "/tmp/q.py") if which == "values" else (PROBES_PY, "/tmp/p.py")
+    payload = base64.b85encode(zlib.compress(_source(path).encode(), 9)).decode()
     assert "'" not in payload
-    cmd = ("python3 -c 'import zlib,base64 as b;open(\"/tmp/p.py\",\"wb\").write("
+    cmd = (f"python3 -c 'import zlib,base64 as b;open(\"{script}\",\"wb\").write("
            "zlib.decompress(b.b85decode(open(0).read().strip())))'<<'E'\n"
-           + payload + "\nE\npython3 /tmp/p.py")
+           + payload + f"\nE\npython3 {script}")
     if len(cmd) > 2000:
         sys.exit(f"the command is {len(cmd)} characters, over the device tool's 2000")
     return cmd
@@ -110,12 +131,15 @@ def _layouts(ttgir):
     return [line.strip() for line in ttgir.splitlines() if re.match(r"^#\w+\d* = #", line)]
 
 
-def import_run(path):
+def import_run(path, values_path):
     run = json.loads(pathlib.Path(path).read_text())
-    source = "".join(line for line in PROBES_PY.read_text().splitlines(True)
-                     if not line.startswith("#"))
+    values = json.loads(pathlib.Path(values_path).read_text())
     if "p" not in run or len(run["p"]) != len(PROBES):
         sys.exit(f"{path}: expected {len(PROBES)} probes")
+    if "p" not in values or len(values["p"]) != len(PROBES_VALUES):
+        sys.exit(f"{values_path}: expected {len(PROBES_VALUES)} probes")
+    if values["v"] != run["v"]:
+        sys.exit(f"the two runs used Triton {run['v']} and {values['v']}")
     PTX_DIR.mkdir(parents=True, exist_ok=True)
     ref = {
         "about": "tcgen05 encodings Triton emits for sm_100a, read from its PTX by "
@@ -123,11 +147,11 @@ def import_run(path):
                  "checked by test/oracle/compare.py (docs/TCGEN05_ORACLE.md)",
         "triton_version": run["v"],
         "target": "cuda sm_100 (GPUTarget('cuda', 100, 32)), num_warps 4",
-        "probe_source": "test/oracle/triton_probes.py",
-        "probe_source_text": source,
+        "probe_source": ["test/oracle/triton_probes.py", "test/oracle/triton_probes_values.py"],
+        "probe_source_text": [_source(PROBES_PY), _source(VALUES_PY)],
         "configs": [],
     }
-    for meta, probe in zip(PROBES, run["p"]):
+    for meta, probe in list(zip(PROBES, run["p"])) + list(zip(PROBES_VALUES, values["p"])):
         entry = dict(meta)
         entry["probe_index"] = probe["id"]
         if not probe.get("ok"):
@@ -141,14 +165,14 @@ def import_run(path):
         entry["encodings"] = tcgen05_ptx.analyze(probe["ptx"])
         ref["configs"].append(entry)
     REFERENCE.write_text(json.dumps(ref, indent=1) + "\n")
-    print(f"wrote {REFERENCE} and {len(PROBES)} PTX files under {PTX_DIR}")
+    print(f"wrote {REFERENCE} and {len(ref['configs'])} PTX files under {PTX_DIR}")
 
 
 def main():
-    if len(sys.argv) >= 2 and sys.argv[1] == "device-command":
-        print(device_command())
-    elif len(sys.argv) == 3 and sys.argv[1] == "import":
-        import_run(sys.argv[2])
+    if len(sys.argv) in (2, 3) and sys.argv[1] == "device-command":
+        print(device_command(*sys.argv[2:]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "import":
+        import_run(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)
 

@@ -494,6 +494,14 @@ def analyze(text, threads=128):
             vec = ops[0] if kind == "ld" else ops[1]
             addr = ops[1] if kind == "ld" else ops[0]
             rec["registers"] = len(_dest_names(vec))
+            if kind == "st":
+                # What each register holds where it is a constant (a tile
+                # whose values fold), else None.
+                vals = []
+                for r in _dest_names(vec):
+                    v = _try(lambda: ev(r, st))
+                    vals.append(v if isinstance(v, int) else None)
+                rec["values"] = vals
             addrs = {}
             for tid in (0, 1, 31, 32, 64, 96):
                 a = _try(lambda: _first(lambda p: ev(addr, st, {"tid": tid, "param": p,

@@ -16,12 +16,14 @@ scripts/tcgen05_ptx.py, then compares field by field:
   step (the kernel's argument first, then 1), the accumulator's lane field,
   the commit's completion mechanism.
   Tensor memory: the ld/st shape, packing, the lane each warp reaches,
-  the columns covered, the columns each allocation asks for, the dealloc.
+  the columns covered, the columns each allocation asks for, the dealloc;
+  for a stored tile of known values (element (r, c) = c), the bits of every
+  tcgen05.st register: the column it carries and, for bf16, which half.
 
 --cover checks that every tcgen05 instruction jfac emits for the real
 kernels (every declared variant) has the encoding of one of Triton's in the
 reference (all fields but where the operands sit); --mutate writes a
-reference with five planted errors, for the test that the comparison fails.
+reference with six planted errors, for the test that the comparison fails.
 
 A difference is a failure unless it is one of the equivalences listed in
 EQUIVALENT (each explained in docs/TCGEN05_ORACLE.md): then it is printed
@@ -176,6 +178,22 @@ def compare_tmem(rep, ours, ref):
               len(ref["relinquish"]) > 0)
 
 
+def compare_values(rep, ours, ref):
+    """A tile of known values stored to tensor memory: the same access, and
+    every tcgen05.st register holds the same bits (the column it carries,
+    and for 16-bit elements which half of it holds which column)."""
+    compare_tmem(rep, ours, ref)
+    os_, ts = ours["st"], ref["st"]
+    if rep.check("number of tcgen05.st", len(os_), len(ts)):
+        for i, (o, t) in enumerate(zip(os_, ts)):
+            if None in t["values"]:
+                rep.errors.append(f"st{i}: Triton's registers are not all constants")
+            for r, (ov, tv) in enumerate(zip(o["values"], t["values"])):
+                if not rep.check(f"st{i} register {r}",
+                                 None if ov is None else hex(ov), None if tv is None else hex(tv)):
+                    break
+
+
 def _mma_key(m):
     """What an MMA instruction's encoding is, but where its operands sit:
     the instruction descriptor, where A comes from, the descriptor fields
@@ -254,10 +272,11 @@ def cover(jfac, reference, kernels_dir):
 
 
 def mutate(src, dst):
-    """A reference with five deliberate errors (for the test that the
+    """A reference with six deliberate errors (for the test that the
     comparison fails when it should): a transpose bit of an instruction
     descriptor, an SBO, a swizzle mode, a k-step advance of A in tensor
-    memory, the column of a tensor-memory load."""
+    memory, the column of a tensor-memory load, the halves of a packed bf16
+    register."""
     ref = json.loads(pathlib.Path(src).read_text())
     by_id = {c["id"]: c["encodings"] for c in ref["configs"]}
 
@@ -281,6 +300,8 @@ def mutate(src, dst):
         m["a_taddr"] += k * 8
     for m in by_id["tmem_f32_128x256_ld_col64"]["ld"]:
         m["taddr_by_tid"] = {t: a + 64 for t, a in m["taddr_by_tid"].items()}
+    v = by_id["tmem_values_bf16_128x128"]["st"][0]["values"]
+    v[0] = ((v[0] & 0xFFFF) << 16) | (v[0] >> 16)
     pathlib.Path(dst).write_text(json.dumps(ref))
 
 
@@ -308,7 +329,8 @@ def main():
             failed += 1
             continue
         ours = tcgen05_ptx.analyze(res.stdout)
-        (compare_mma if cfg["kind"] == "mma" else compare_tmem)(rep, ours, cfg["encodings"])
+        {"mma": compare_mma, "tmem": compare_tmem,
+         "values": compare_values}[cfg["kind"]](rep, ours, cfg["encodings"])
         compared += 1
         used |= rep.equivalent
         if rep.errors:
