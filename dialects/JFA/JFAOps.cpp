@@ -516,6 +516,32 @@ SlotType TransposeOp::transposedType(SlotType slot) {
                        slot.getSwizzle(), !slot.getTransposed());
 }
 
+LogicalResult ColumnBlockOp::verify() {
+  SlotType slot = getSlot().getType(), block = getType();
+  if (slot.getTransposed())
+    return emitOpError() << "takes a block of a stored slot, not of the "
+                            "transposed view "
+                         << slot << "; transpose the block instead";
+  if (slot.getShape().size() != 2 || slot.getColumnBlocks() < 2)
+    return emitOpError() << "takes a block of a blocked slot (2-d, rows "
+                            "wider than its swizzle), got "
+                         << slot;
+  int64_t blocks = slot.getColumnBlocks();
+  auto expected = SlotType::get(
+      getContext(), {slot.getShape()[0], slot.getShape()[1] / blocks},
+      slot.getElementType(), slot.getSwizzle(), /*transposed=*/false);
+  if (block != expected)
+    return emitOpError() << "a block of " << slot << " is " << expected
+                         << ", got " << block;
+  APInt index;
+  if (matchPattern(getIndex(), m_ConstantInt(&index)) &&
+      (index.isNegative() || index.getSExtValue() >= blocks))
+    return emitOpError() << "block " << index.getSExtValue()
+                         << " is out of range: " << slot << " has " << blocks
+                         << " column blocks";
+  return success();
+}
+
 LogicalResult TransposeOp::verify() {
   if (getSlot().getType().getShape().size() != 2)
     return emitOpError() << "transposes 2-d slots, got " << getSlot().getType();
@@ -539,8 +565,9 @@ static LogicalResult verifyNotBlocked(Operation *op, SlotType slot,
     return op->emitOpError()
            << what << " cannot be the blocked slot " << slot
            << " (rows wider than its swizzle); only register tiles "
-              "(jfa.local_store, jfa.local_load), TMA copies (one per block) "
-              "and jfa.tc_dot's A use those";
+              "(jfa.local_store, jfa.local_load), TMA copies (one per block), "
+              "jfa.async_dot's operands but an M-major A, and jfa.tc_dot's A "
+              "use those";
   return success();
 }
 
@@ -677,10 +704,13 @@ static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b,
                                        MmaKind kind) {
   if (a.getShape().size() != 2 || b.getShape().size() != 2)
     return op->emitOpError() << "A and B must be 2-d slots";
-  if (failed(verifyNotBlocked(op, b, "B")))
+  // wgmma reads blocked slots: K-major operands step from block to block
+  // along K, and an N-major (transposed) B spans its blocks along N (the
+  // descriptor's leading-dimension offset is the distance between them).
+  if (kind == MmaKind::Tcgen05 && failed(verifyNotBlocked(op, b, "B")))
     return failure();
   if (kind == MmaKind::Wgmma) {
-    if (failed(verifyNotBlocked(op, a, "A")))
+    if (a.getTransposed() && failed(verifyNotBlocked(op, a, "an M-major A")))
       return failure();
     if (a.getTransposed() && (a.getShape()[0] != 64 || a.getSwizzle() != 128))
       return op->emitOpError()
@@ -719,8 +749,8 @@ static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b,
 /// B against an A that is not a slot (registers or tensor memory): same
 /// element type, K-major with A's K (a multiple of 16), swizzled.
 static LogicalResult verifyOperandB(Operation *op, int64_t rowsA, int64_t k,
-                                    SlotType b) {
-  if (failed(verifyNotBlocked(op, b, "B")))
+                                    SlotType b, MmaKind kind) {
+  if (kind == MmaKind::Tcgen05 && failed(verifyNotBlocked(op, b, "B")))
     return failure();
   if (b.getShape()[1] != k)
     return op->emitOpError()
@@ -756,8 +786,8 @@ LogicalResult AsyncDotOp::verify() {
     if (b.getShape().size() != 2 || b.getElementType() != tile.getElementType())
       return emitOpError() << "B " << b << " must be a 2-d slot of "
                            << tile.getElementType();
-    if (failed(
-            verifyOperandB(*this, tile.getDimSize(0), tile.getDimSize(1), b)))
+    if (failed(verifyOperandB(*this, tile.getDimSize(0), tile.getDimSize(1), b,
+                              MmaKind::Wgmma)))
       return failure();
     m = tile.getDimSize(0);
   }
@@ -799,7 +829,8 @@ LogicalResult TcDotOp::verify() {
       return emitOpError() << "A in tensor memory must be bf16 or f16 like "
                               "B, got "
                            << tmemA << " and " << b;
-    if (failed(verifyOperandB(*this, 128, tmemA.getShape()[1], b)))
+    if (failed(verifyOperandB(*this, 128, tmemA.getShape()[1], b,
+                              MmaKind::Tcgen05)))
       return failure();
     m = 128;
   }
@@ -852,8 +883,11 @@ LogicalResult TmemStoreOp::verify() {
 // Row reductions, broadcasts and index tiles
 //===----------------------------------------------------------------------===//
 
-/// A 2-d tile in the wgmma or tmem_row layout and its row vector.
-static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType) {
+/// A 2-d tile in the wgmma or tmem_row layout and its row vector. A
+/// broadcast copies elements, so it also takes i32 (per-row bounds for
+/// masks); a reduction adds or compares floats.
+static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType,
+                                   bool allowI32 = false) {
   auto tile = dyn_cast<RankedTensorType>(tileType);
   auto row = dyn_cast<RankedTensorType>(rowType);
   if (!tile || !row)
@@ -867,8 +901,11 @@ static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType) {
     return failure();
   // The element-type rule first: the expected row vector below repeats the
   // tile's element type, which would otherwise suggest a bf16 row vector.
-  if (!tile.getElementType().isF32())
-    return op->emitOpError() << "works on f32 tiles, got " << tile
+  if (allowI32 && tile.getElementType().isInteger(32)) {
+    // An i32 tile is fine for a broadcast; the row vector is checked below.
+  } else if (!tile.getElementType().isF32())
+    return op->emitOpError() << "works on f32" << (allowI32 ? " or i32" : "")
+                             << " tiles, got " << tile
                              << "; extend bf16/f16 tiles to f32 first "
                                 "(arith.extf)";
   auto expected =
@@ -914,18 +951,60 @@ LogicalResult BroadcastRowsOp::verify() {
   if (failed(verifyDistributedRows(*this, getType(), getThreads(),
                                    getLayoutAttr(), getShape())))
     return failure();
-  return verifyRowPair(*this, getType(), getInput().getType());
+  return verifyRowPair(*this, getType(), getInput().getType(),
+                       /*allowI32=*/true);
 }
 
 LogicalResult IotaOp::verify() {
   if (auto tile = dyn_cast<RankedTensorType>(getType())) {
-    if (tile.getRank() != 2 || !tile.getElementType().isInteger(32))
-      return emitOpError() << "makes a 2-d i32 tile, got " << tile;
+    // A row vector (#jfa.rows_of) holds one value per row of its parent
+    // tile: its iota is the row index.
+    bool rowVector = tile.getRank() == 1 &&
+                     isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding());
+    if (!tile.getElementType().isInteger(32) ||
+        (tile.getRank() != 2 && !rowVector))
+      return emitOpError() << "makes a 2-d i32 tile or an i32 row vector "
+                              "(#jfa.rows_of), got "
+                           << tile;
+    if (rowVector && getDim() != IotaDim::rows)
+      return emitOpError() << "of a row vector counts rows; 'cols' has no "
+                              "meaning for "
+                           << tile;
     return verifyTileLayout(*this, tile);
   }
   if (!getThread() || !getShape())
     return emitOpError() << "in distributed form needs the thread and the "
                             "tile shape";
+  return success();
+}
+
+LogicalResult MaskColsOp::verify() {
+  auto tile = dyn_cast<RankedTensorType>(getInput().getType());
+  if (!tile) {
+    if (!getThread() || !getShape() || !getThreads() || !getLayoutAttr())
+      return emitOpError() << "in distributed form needs the thread, the "
+                              "thread count, the layout and the tile shape";
+    return success();
+  }
+  if (getFill().getType() != tile.getElementType())
+    return emitOpError() << "fill must be a " << tile.getElementType()
+                         << " like the tile's elements, got "
+                         << getFill().getType();
+  if (tile.getRank() != 2)
+    return emitOpError() << "masks a 2-d tile, got " << tile;
+  TileLayoutAttrInterface layout = getTileLayout(tile);
+  if (!layout || layout.getRowOffsets().empty())
+    return emitOpError() << "works on tiles in the #jfa.wgmma_acc or "
+                            "#jfa.tmem_row layout, got "
+                         << tile;
+  if (failed(verifyTileLayout(*this, tile)))
+    return failure();
+  auto expected = RankedTensorType::get(
+      {tile.getDimSize(0)}, IntegerType::get(getContext(), 32),
+      RowsOfLayoutAttr::get(getContext(), layout));
+  if (getLimit().getType() != expected)
+    return emitOpError() << "limit must be " << expected << ", got "
+                         << getLimit().getType();
   return success();
 }
 

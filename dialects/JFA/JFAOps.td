@@ -401,6 +401,29 @@ def JFA_SlotOp : JFA_Op<"slot", [Pure,
   let hasVerifier = 1;
 }
 
+def JFA_ColumnBlockOp : JFA_Op<"column_block", [Pure]> {
+  let summary = "one column block of a blocked slot, as a slot (no copy)";
+  let description = [{
+    ```mlir
+    %lo = jfa.column_block %q[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+    ```
+    A blocked slot (rows wider than its swizzle) is stored as column blocks
+    of `swizzle` bytes, each a whole rows x swizzle tile; block i is columns
+    [i * W, i * W + W) of the slot (W = swizzle / element bytes). The view
+    lets one kernel use a wide slot whole where its head dim fills it (one
+    wgmma with N or K over both blocks) and block by block where it does
+    not, or where a product needs one block (a 64-column chunk of K in the
+    attention backward's dQ).
+  }];
+  let arguments = (ins JFA_SlotType:$slot, I32:$index);
+  let results = (outs JFA_SlotType:$result);
+  let assemblyFormat = [{
+    $slot `[` $index `]` attr-dict `:` qualified(type($slot)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def JFA_TransposeOp : JFA_Op<"transpose", [Pure,
     TypesMatchWith<"result is the transposed view of the slot", "slot", "result",
                    "TransposeOp::transposedType(::llvm::cast<SlotType>($_self))">]> {
@@ -847,6 +870,40 @@ def JFA_IotaOp : JFA_Op<"iota", [Pure]> {
   let assemblyFormat = [{
     $dim ($thread^)? (`threads` `(` $threads^ `)`)? (`layout` `(` $layout^ `)`)?
     (`shape` $shape^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_MaskColsOp : JFA_Op<"mask_cols",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "keeps each row's columns below that row's limit";
+  let description = [{
+    ```mlir
+    %p = jfa.mask_cols %x, %limit, %zero
+        : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+    ```
+    Element (r, c) is `%x[r, c]` where `c < %limit[r]` and `%fill`
+    elsewhere: attention's masks (a sequence's end, the causal diagonal, a
+    window) as one bound per row. It is what `jfa.iota cols`, a
+    `jfa.broadcast_rows` of the limit, `arith.cmpi slt` and `arith.select`
+    compute, but in fewer registers: each thread compares its registers'
+    constant column offsets with the limit less its own first column, so no
+    index tile is made (the iota form kept 32 column indices live in the
+    attention backward, and ptxas spilled them; bench/NOTES.md run 39).
+  }];
+  // The distributed form carries the thread, its task's thread count, the
+  // layout and the tile shape, as jfa.iota's.
+  let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$input,
+                       AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$limit,
+                       AnyFloat:$fill, Optional<I32>:$thread,
+                       OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+  let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
+  let assemblyFormat = [{
+    $input `,` $limit `,` $fill (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
+    (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict
+    `:` type($input) `,` type($limit) `,` type($fill)
   }];
   let hasVerifier = 1;
 }

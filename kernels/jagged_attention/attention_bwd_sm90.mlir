@@ -31,10 +31,17 @@
 // (ncu, eq4k: 409 M -> 208 M L2 reduction sectors; bench/NOTES.md run 34).
 // The caller zeroes the workspace first and converts it to bf16 afterwards.
 //
-// A row of D bf16 is D/64 chunks of 64 columns (one 128-byte swizzle span):
-// chunk c of a tile lives in its own slot. Masks (the sequence's end, the
-// causal diagonal) are applied to the tiles that hold them; rows past the
-// end are never written (row-clipped stores and adds).
+// A row of D bf16 is D/64 blocks of 64 columns (one 128-byte swizzle span
+// each), stored block after block in one slot. At D = 128 the products read
+// the slots whole, which halves the shared-memory reads of the
+// transpose-A operands: S and dP with K = 128 in one chain, dV and dK with
+// N = 128 (P^T and dS^T read once, not once per 64 columns; the two 64x64
+// accumulators of each joined for the product and cut after it: register
+// moves), and dQ takes this warpgroup's own dS from registers. At D = 64
+// they read the first block (jfa.column_block). bench/NOTES.md run 39.
+// Masks (the sequence's end, the causal diagonal) are applied to the tiles
+// that hold them; rows past the end are never written (row-clipped stores
+// and adds).
 
 // The dynamic work queue (@fetch_unit, @take_unit) and the decode of its
 // units (@unit), shared with
@@ -56,12 +63,15 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // -P causal=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
-  // K, V: half g (keys [64g, 64g + 64) of the tile), chunk c in slot 2g + c.
-  %k_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
-  %v_buf = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
-  // Q, dO: stage s, chunk c in slot 2s + c.
-  %q_ring = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
-  %do_ring = jfa.local_alloc : !jfa.smem<4 x 64x64xbf16, swizzle 128>
+  // K, V: half g (keys [64g, 64g + 64) of the tile) in slot g; Q, dO: stage
+  // s in slot s. A row of D = 128 is two 64-column blocks (one 128-byte
+  // swizzle span each): the products read the slot whole (K = 128 for S and
+  // dP, N = 128 for dV and dK: P^T and dS^T read once, not once per 64
+  // columns), and, at D = 64, its first block (jfa.column_block).
+  %k_buf = jfa.local_alloc : !jfa.smem<2 x 64x128xbf16, swizzle 128>
+  %v_buf = jfa.local_alloc : !jfa.smem<2 x 64x128xbf16, swizzle 128>
+  %q_ring = jfa.local_alloc : !jfa.smem<2 x 64x128xbf16, swizzle 128>
+  %do_ring = jfa.local_alloc : !jfa.smem<2 x 64x128xbf16, swizzle 128>
   // P of MMA warpgroup g in slot g, [q, key], read back transposed by its dV.
   %p_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xbf16, swizzle 128>
   // dS, [q, key]: q tile n's in the pair n mod 2, warpgroup g's keys in slot
@@ -115,12 +125,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %ds_scale = tensor.splat %scale : tensor<64x64xf32, #jfa.wgmma_acc>
       %true = arith.constant true
       %not_causal = arith.xori %is_causal, %true : i1
-      %g1 = arith.addi %g, %g : i32
-      %g2 = arith.addi %g1, %c1 : i32
-      %k_lo = jfa.slot %k_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %k_hi = jfa.slot %k_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %v_lo = jfa.slot %v_buf[%g1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-      %v_hi = jfa.slot %v_buf[%g2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+      %k_mine = jfa.slot %k_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+      %v_mine = jfa.slot %v_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+      %g_other = arith.xori %g, %c1 : i32
+      %k_other = jfa.slot %k_buf[%g_other] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
       %dq_slot = jfa.slot %dq_buf[%g] : !jfa.smem<2 x 64x64xf32, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
@@ -156,12 +164,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %step = arith.subi %i, %q_first : i32
             %n = arith.addi %q_n, %step : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
-            %s0 = arith.muli %stage, %c2 : i32
-            %s1 = arith.addi %s0, %c1 : i32
-            %q_lo = jfa.slot %q_ring[%s0] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %q_hi = jfa.slot %q_ring[%s1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %do_lo = jfa.slot %do_ring[%s0] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %do_hi = jfa.slot %do_ring[%s1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+            %q_s = jfa.slot %q_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+            %do_s = jfa.slot %do_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
             %q_full_s = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
             %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
             %ds_free_phase = arith.xori %phase, %c1 : i32
@@ -184,14 +188,18 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             // S = Q K^T and dP = dO V^T over the D/64 chunks, one chain each.
-            %s_a = jfa.async_dot %q_lo, %k_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dp_a = jfa.async_dot %do_lo, %v_lo, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
             %sd_issued:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %s_b = jfa.async_dot %q_hi, %k_hi, %s_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dp_b = jfa.async_dot %do_hi, %v_hi, %dp_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %s_b, %dp_b : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %s_w = jfa.async_dot %q_s, %k_mine, %zero : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dp_w = jfa.async_dot %do_s, %v_mine, %zero : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %s_w, %dp_w : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
-              scf.yield %s_a, %dp_a : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %q_blk = jfa.column_block %q_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %do_blk = jfa.column_block %do_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %k_blk = jfa.column_block %k_mine[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %v_blk = jfa.column_block %v_mine[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %s_blk = jfa.async_dot %q_blk, %k_blk, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dp_blk = jfa.async_dot %do_blk, %v_blk, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %s_blk, %dp_blk : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             }
             %sd:2 = jfa.async_dot_wait pending(0) (%sd_issued#0, %sd_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
 
@@ -248,18 +256,26 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             jfa.barrier_arrive %ds_ready_s
 
             // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory).
-            %do_lo_t = jfa.transpose %do_lo : !jfa.slot<64x64xbf16, swizzle 128>
-            %q_lo_t = jfa.transpose %q_lo : !jfa.slot<64x64xbf16, swizzle 128>
-            %dv0_n = jfa.async_dot %p_t, %do_lo_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %dk0_n = jfa.async_dot %ds_mine_t, %q_lo_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-            %hi:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %do_hi_t = jfa.transpose %do_hi : !jfa.slot<64x64xbf16, swizzle 128>
-              %q_hi_t = jfa.transpose %q_hi : !jfa.slot<64x64xbf16, swizzle 128>
-              %dv1_n = jfa.async_dot %p_t, %do_hi_t, %dv1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dk1_n = jfa.async_dot %ds_mine_t, %q_hi_t, %dk1 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %dv1_n, %dk1_n : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dkv_issued:4 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+              %dv_w = tensor.concat dim(1) %dv0, %dv1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
+              %dk_w = tensor.concat dim(1) %dk0, %dk1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
+              %do_t = jfa.transpose %do_s : !jfa.slot<64x128xbf16, swizzle 128>
+              %q_t = jfa.transpose %q_s : !jfa.slot<64x128xbf16, swizzle 128>
+              %dv_n = jfa.async_dot %p_t, %do_t, %dv_w : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<128x64xbf16, swizzle 128, transposed>, tensor<64x128xf32, #jfa.wgmma_acc>
+              %dk_n = jfa.async_dot %ds_mine_t, %q_t, %dk_w : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<128x64xbf16, swizzle 128, transposed>, tensor<64x128xf32, #jfa.wgmma_acc>
+              %dv0_n = tensor.extract_slice %dv_n[0, 0] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+              %dv1_n = tensor.extract_slice %dv_n[0, 64] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+              %dk0_n = tensor.extract_slice %dk_n[0, 0] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+              %dk1_n = tensor.extract_slice %dk_n[0, 64] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %dv0_n, %dv1_n, %dk0_n, %dk1_n : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
-              scf.yield %dv1, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %do_blk = jfa.column_block %do_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %q_blk = jfa.column_block %q_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %do_blk_t = jfa.transpose %do_blk : !jfa.slot<64x64xbf16, swizzle 128>
+              %q_blk_t = jfa.transpose %q_blk : !jfa.slot<64x64xbf16, swizzle 128>
+              %dv0_n = jfa.async_dot %p_t, %do_blk_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              %dk0_n = jfa.async_dot %ds_mine_t, %q_blk_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %dv0_n, %dv1, %dk0_n, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             }
 
             // dQ = dS K over all 128 keys of the unit, once per q tile: both
@@ -271,13 +287,22 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %dq_chunk = arith.xori %g, %stage : i32
             %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32
             scf.if %has_dq {
-              %k_half1 = arith.addi %dq_chunk, %c2 : i32
-              %kq_0 = jfa.slot %k_buf[%dq_chunk] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-              %kq_1 = jfa.slot %k_buf[%k_half1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-              %kq_0_t = jfa.transpose %kq_0 : !jfa.slot<64x64xbf16, swizzle 128>
-              %kq_1_t = jfa.transpose %kq_1 : !jfa.slot<64x64xbf16, swizzle 128>
-              %dq_a = jfa.async_dot %ds_pair0, %kq_0_t, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dq_b = jfa.async_dot %ds_pair1, %kq_1_t, %dq_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+              // This warpgroup's keys with its own dS from registers (A from
+              // registers reads no shared memory), then the other half's.
+              %ds_other_i = arith.addi %ds_pair, %g_other : i32
+              %ds_other = jfa.slot %ds_buf[%ds_other_i] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+              %kq_mine = jfa.column_block %k_mine[%dq_chunk] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %kq_other = jfa.column_block %k_other[%dq_chunk] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %kq_mine_t = jfa.transpose %kq_mine : !jfa.slot<64x64xbf16, swizzle 128>
+              %kq_other_t = jfa.transpose %kq_other : !jfa.slot<64x64xbf16, swizzle 128>
+              %dq_a = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                %dq_r = jfa.async_dot %ds16, %kq_mine_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %dq_r : tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                %dq_s = jfa.async_dot %ds_mine, %kq_mine_t, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %dq_s : tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              %dq_b = jfa.async_dot %ds_other, %kq_other_t, %dq_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
               // Oldest first: the wait for dQ, the newest group, drains dV and dK too.
               %dq = jfa.async_dot_wait pending(0) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
               jfa.barrier_arrive %ds_free_s
@@ -294,7 +319,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             } else {
               jfa.barrier_arrive %ds_free_s
             }
-            %dkv:4 = jfa.async_dot_wait pending(0) (%dv0_n, %hi#0, %dk0_n, %hi#1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dkv:4 = jfa.async_dot_wait pending(0) (%dkv_issued#0, %dkv_issued#1, %dkv_issued#2, %dkv_issued#3) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             // This stage's Q and dO are read: hand them back.
             jfa.barrier_arrive %q_empty_s
             scf.yield %dkv#0, %dkv#1, %dkv#2, %dkv#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -349,38 +374,34 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c64)
             : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %col1 = arith.addi %col0, %c64 : i32
           %k_row0 = arith.addi %start, %k0 : i32
           %k_row1 = arith.addi %k_row0, %c64 : i32
-          %k0_lo = jfa.slot %k_buf[%c0] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-          %k0_hi = jfa.slot %k_buf[%c1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-          %k1_lo = jfa.slot %k_buf[%c2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-          %k1_hi = jfa.slot %k_buf[%c3] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-          %v0_lo = jfa.slot %v_buf[%c0] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-          %v0_hi = jfa.slot %v_buf[%c1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-          %v1_lo = jfa.slot %v_buf[%c2] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-          %v1_hi = jfa.slot %v_buf[%c3] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+          %k_0 = jfa.slot %k_buf[%c0] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+          %k_1 = jfa.slot %k_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+          %v_0 = jfa.slot %v_buf[%c0] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+          %v_1 = jfa.slot %v_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
 
           // K and V, once the MMA warpgroups are done with the last unit's.
           %kv_phase = arith.andi %unit_n, %c1 : i32
           %kv_free = arith.xori %kv_phase, %c1 : i32
           jfa.barrier_wait %kv_empty0, %kv_free
+          // A blocked slot takes one TMA box per 64-column block.
           scf.if %wide {
             jfa.barrier_expect %kv_full0, bytes(65536)
-            jfa.tma_load %k[%k_row0, %col0], %k0_lo, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %k[%k_row0, %col1], %k0_hi, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %k[%k_row1, %col0], %k1_lo, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %k[%k_row1, %col1], %k1_hi, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row0, %col0], %v0_lo, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row0, %col1], %v0_hi, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row1, %col0], %v1_lo, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row1, %col1], %v1_hi, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+            jfa.tma_load %k[%k_row0, %col0], %k_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+            jfa.tma_load %k[%k_row1, %col0], %k_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row0, %col0], %v_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row1, %col0], %v_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
           } else {
+            %k_0n = jfa.column_block %k_0[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+            %k_1n = jfa.column_block %k_1[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+            %v_0n = jfa.column_block %v_0[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+            %v_1n = jfa.column_block %v_1[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
             jfa.barrier_expect %kv_full0, bytes(32768)
-            jfa.tma_load %k[%k_row0, %col0], %k0_lo, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %k[%k_row1, %col0], %k1_lo, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row0, %col0], %v0_lo, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row1, %col0], %v1_lo, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+            jfa.tma_load %k[%k_row0, %col0], %k_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+            jfa.tma_load %k[%k_row1, %col0], %k_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row0, %col0], %v_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row1, %col0], %v_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
           }
 
           // Q and dO tiles through the ring.
@@ -389,12 +410,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %n = arith.addi %q_n, %step : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %free = arith.xori %phase, %c1 : i32
-            %s0 = arith.muli %stage, %c2 : i32
-            %s1 = arith.addi %s0, %c1 : i32
-            %q_lo = jfa.slot %q_ring[%s0] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %q_hi = jfa.slot %q_ring[%s1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %do_lo = jfa.slot %do_ring[%s0] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-            %do_hi = jfa.slot %do_ring[%s1] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+            %q_s = jfa.slot %q_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+            %do_s = jfa.slot %do_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
             %q_full_s = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
             %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
             %q0 = arith.muli %i, %c64 : i32
@@ -402,14 +419,14 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             jfa.barrier_wait %q_empty_s, %free
             scf.if %wide {
               jfa.barrier_expect %q_full_s, bytes(32768)
-              jfa.tma_load %q[%q_row, %col0], %q_lo, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-              jfa.tma_load %q[%q_row, %col1], %q_hi, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-              jfa.tma_load %do[%q_row, %col0], %do_lo, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-              jfa.tma_load %do[%q_row, %col1], %do_hi, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+              jfa.tma_load %q[%q_row, %col0], %q_s, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+              jfa.tma_load %do[%q_row, %col0], %do_s, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
             } else {
+              %q_blk = jfa.column_block %q_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+              %do_blk = jfa.column_block %do_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
               jfa.barrier_expect %q_full_s, bytes(16384)
-              jfa.tma_load %q[%q_row, %col0], %q_lo, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-              jfa.tma_load %do[%q_row, %col0], %do_lo, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+              jfa.tma_load %q[%q_row, %col0], %q_blk, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+              jfa.tma_load %do[%q_row, %col0], %do_blk, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
             }
           }
           %q_count = arith.subi %q_last, %q_first : i32

@@ -530,7 +530,8 @@ private:
     bool transposed = cast<SlotType>(slot.type).getTransposed();
     if (transposed)
       std::swap(r, c);
-    return b.data[(slot.index * b.rows + r) * b.cols + c];
+    // A column block's view starts `column` stored columns in.
+    return b.data[(slot.index * b.rows + r) * b.cols + c + slot.column];
   }
   /// Records reads of stored rows [lo, hi) of a slot by `e` (generic) or an
   /// async pipe of `e` (view/self given).
@@ -601,8 +602,9 @@ void CTARun::forEachBoxElement(const RtValue &desc, const RtValue &slot,
   BufferState &buf = buffers[slot.id];
   int64_t rows = coords.size() == 2 ? type.getBoxShape()[0] : 1;
   // The slot's width: a blocked slot takes one box per column block, the
-  // boxes side by side in the tensor.
-  int64_t cols = buf.cols;
+  // boxes side by side in the tensor; a column block's view (`column` stored
+  // columns into its slot) takes one.
+  int64_t cols = cast<SlotType>(slot.type).getStoredShape().back();
   int64_t row0 = coords.size() == 2 ? coords[0] : 0;
   int64_t col0 = coords.back();
   int64_t gcols = arg.dims.back();
@@ -611,7 +613,7 @@ void CTARun::forEachBoxElement(const RtValue &desc, const RtValue &slot,
     for (int64_t c = 0; c < cols; ++c) {
       int64_t gr = row0 + r, gc = col0 + c;
       bool inside = gr >= 0 && gr < grows && gc >= 0 && gc < gcols;
-      fn(buf.data[(slot.index * buf.rows + r) * buf.cols + c],
+      fn(buf.data[(slot.index * buf.rows + r) * buf.cols + c + slot.column],
          inside ? gr * gcols + gc : -1);
     }
 }
@@ -1158,6 +1160,53 @@ bool CTARun::execArith(Executor &e, Operation *op) {
     double x = scalar(e, op, splat.getInput());
     TileP t = newTile(rt);
     std::fill(t->v.begin(), t->v.end(), roundTo(t->elem, x));
+    set(e, result, makeData(t));
+    return true;
+  }
+
+  // Tiles joined or cut along columns (whole rows): register moves that
+  // need no wait, so a tile still in flight gives one still in flight (the
+  // halves of a wide accumulator, waited for with jfa.async_dot_wait).
+  auto inFlight = [&](Value v) -> const Tile & {
+    RtValue &r = get(e, v);
+    if (r.kind != RtValue::Data)
+      fail(op, "jfa-interp: internal error: operand is not data");
+    return *r.data;
+  };
+  auto keepInFlight = [](Tile &to, const Tile &from) {
+    if (from.wgmmaSeq > to.wgmmaSeq) {
+      to.wgmmaSeq = from.wgmmaSeq;
+      to.dot = from.dot;
+    }
+  };
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    TileP t = newTile(rt);
+    int64_t start = 0;
+    for (Value input : concat.getInputs()) {
+      const Tile &part = inFlight(input);
+      keepInFlight(*t, part);
+      for (int64_t r = 0; r < part.rows(); ++r)
+        for (int64_t c = 0; c < part.cols(); ++c)
+          t->v[r * t->cols() + start + c] = part.v[r * part.cols() + c];
+      start += part.cols();
+    }
+    set(e, result, makeData(t));
+    return true;
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    if (llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic) ||
+        !slice.hasUnitStride())
+      fail(op, "a slice of a register tile takes constant offsets and unit "
+               "strides");
+    const Tile &from = inFlight(slice.getSource());
+    TileP t = newTile(rt);
+    keepInFlight(*t, from);
+    int64_t row0 = slice.getStaticOffsets()[0];
+    int64_t col0 =
+        slice.getStaticOffsets().size() > 1 ? slice.getStaticOffsets()[1] : 0;
+    for (int64_t r = 0; r < t->rows(); ++r)
+      for (int64_t c = 0; c < t->cols(); ++c)
+        t->v[r * t->cols() + c] = from.v[(row0 + r) * from.cols() + col0 + c];
     set(e, result, makeData(t));
     return true;
   }
@@ -1760,6 +1809,15 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         r.type = s.getType();
         set(e, s.getResult(), r);
       })
+      .Case<ColumnBlockOp>([&](ColumnBlockOp cb) {
+        RtValue r = get(e, cb.getSlot());
+        SlotType slot = cb.getSlot().getType();
+        int64_t index = intScalar(e, op, cb.getIndex());
+        slotIndexCheck(op, index, slot.getColumnBlocks(), "column block");
+        r.column += index * cb.getType().getShape()[1];
+        r.type = cb.getType();
+        set(e, cb.getResult(), r);
+      })
       .Case<TransposeOp>([&](TransposeOp t) {
         RtValue r = get(e, t.getSlot());
         r.type = t.getType();
@@ -2054,6 +2112,17 @@ void CTARun::execJFA(Executor &e, Operation *op) {
           for (int64_t c = 0; c < out->cols(); ++c)
             out->v[r * out->cols() + c] = double(rows ? r : c);
         set(e, iota.getResult(), makeData(out));
+      })
+      .Case<MaskColsOp>([&](MaskColsOp mask) {
+        const Tile &in = data(e, op, mask.getInput());
+        const Tile &limit = data(e, op, mask.getLimit());
+        double fill = scalar(e, op, mask.getFill());
+        TileP out = newTile(mask.getType());
+        for (int64_t r = 0; r < out->rows(); ++r)
+          for (int64_t c = 0; c < out->cols(); ++c)
+            out->v[r * out->cols() + c] =
+                double(c) < limit.v[r] ? in.v[r * out->cols() + c] : fill;
+        set(e, mask.getResult(), makeData(out));
       })
       .Case<RingPositionOp>([&](RingPositionOp ring) {
         uint64_t n = asUnsigned(scalar(e, op, ring.getIndex()), 32);

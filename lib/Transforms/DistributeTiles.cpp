@@ -12,6 +12,8 @@
 #include "lib/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace jfa {
@@ -209,6 +211,25 @@ struct IotaOnFragments : DistributedOpPattern<IotaOp> {
   }
 };
 
+/// A column mask compares with the thread's first column.
+struct MaskColsOnFragments : DistributedOpPattern<MaskColsOp> {
+  using DistributedOpPattern::DistributedOpPattern;
+  LogicalResult
+  matchAndRewrite(MaskColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = dyn_cast<RankedTensorType>(op.getType());
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!tile || !fragment)
+      return failure();
+    Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
+    rewriter.replaceOpWithNewOp<MaskColsOp>(
+        op, fragment, adaptor.getInput(), adaptor.getLimit(), adaptor.getFill(),
+        thread, threadsAttr(rewriter), getTileLayout(tile),
+        shapeAttr(rewriter, tile));
+    return success();
+  }
+};
+
 /// Row vectors to and from global memory: their lowering needs the thread
 /// (which rows it holds) as well.
 struct StoreRowsOnFragments : DistributedOpPattern<StoreRowsOp> {
@@ -292,6 +313,117 @@ struct SplatToBroadcast : OpConversionPattern<tensor::SplatOp> {
   }
 };
 
+/// Tiles joined or cut along columns (`tensor.concat dim(1)`,
+/// `tensor.extract_slice` of whole rows) are register moves when the layout
+/// puts a column at the same register offset in tiles of any width: the
+/// wgmma accumulator (8-column groups in order) and tmem_row (a thread's
+/// row, column by column). For each register of `to`, the register of the
+/// side-by-side `parts` (part i starting at column starts[i]) that holds its
+/// element, counted over the parts in order; failure if none does.
+static FailureOr<SmallVector<int64_t>>
+gatherColumns(RankedTensorType to, ArrayRef<RankedTensorType> parts,
+              ArrayRef<int64_t> starts, int64_t threads) {
+  TileLayoutAttrInterface layout = getTileLayout(to);
+  if (!isa_and_nonnull<WgmmaAccLayoutAttr, TmemRowLayoutAttr>(layout))
+    return failure();
+  SmallVector<int64_t> indices;
+  for (TileOffset at : layout.getRegisterOffsets(to.getShape(), threads)) {
+    int64_t first = 0, found = -1;
+    for (auto [part, start] : llvm::zip(parts, starts)) {
+      SmallVector<TileOffset> offsets =
+          layout.getRegisterOffsets(part.getShape(), threads);
+      if (at.col >= start && at.col < start + part.getDimSize(1)) {
+        for (auto [i, offset] : llvm::enumerate(offsets))
+          if (offset.row == at.row && offset.col == at.col - start)
+            found = first + i;
+        break;
+      }
+      first += offsets.size();
+    }
+    if (found < 0)
+      return failure();
+    indices.push_back(found);
+  }
+  return indices;
+}
+
+/// The register gather of a column join or cut, failure if its tiles do not
+/// allow one (checked with a located error before the conversion).
+static FailureOr<SmallVector<int64_t>> columnMoves(Operation *op,
+                                                   int64_t threads) {
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    RankedTensorType to = concat.getResultType();
+    auto parts = llvm::map_to_vector(concat.getInputs(), [](Value v) {
+      return cast<RankedTensorType>(v.getType());
+    });
+    if (concat.getDim() != 1 || parts.size() != 2 || to.getRank() != 2)
+      return failure();
+    return gatherColumns(to, parts, {0, parts[0].getDimSize(1)}, threads);
+  }
+  auto slice = cast<tensor::ExtractSliceOp>(op);
+  RankedTensorType from = slice.getSourceType(), to = slice.getResultType();
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  if (from.getRank() != 2 || to.getRank() != 2 || !slice.hasUnitStride() ||
+      offsets[0] != 0 || ShapedType::isDynamic(offsets[1]) ||
+      to.getDimSize(0) != from.getDimSize(0))
+    return failure();
+  return gatherColumns(to, {from}, {-offsets[1]}, threads);
+}
+
+/// The located error for a join or cut that is not a register move.
+static void reportColumnMoves(Operation *op) {
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    op->emitOpError()
+        << "joins register tiles only along columns, two at a time, in the "
+           "#jfa.wgmma_acc or #jfa.tmem_row layout (where a column keeps its "
+           "register offset at any width), got "
+        << concat.getResultType();
+    return;
+  }
+  auto slice = cast<tensor::ExtractSliceOp>(op);
+  op->emitOpError() << "takes whole rows of a register tile at a constant "
+                       "column, in the #jfa.wgmma_acc or #jfa.tmem_row layout "
+                       "(where a column keeps its register offset at any "
+                       "width), got "
+                    << slice.getResultType() << " of " << slice.getSourceType();
+}
+
+struct ConcatColumnsOnFragments : OpConversionPattern<tensor::ConcatOp> {
+  ConcatColumnsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
+                           int64_t threads)
+      : OpConversionPattern(tc, ctx), threads(threads) {}
+  LogicalResult
+  matchAndRewrite(tensor::ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<SmallVector<int64_t>> indices = columnMoves(op, threads);
+    if (failed(indices))
+      return failure(); // reported before the conversion
+    ValueRange inputs = adaptor.getInputs();
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, inputs[0], inputs[1],
+                                                   *indices);
+    return success();
+  }
+  int64_t threads;
+};
+
+struct ExtractColumnsOnFragments : OpConversionPattern<tensor::ExtractSliceOp> {
+  ExtractColumnsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
+                            int64_t threads)
+      : OpConversionPattern(tc, ctx), threads(threads) {}
+  LogicalResult
+  matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<SmallVector<int64_t>> indices = columnMoves(op, threads);
+    if (failed(indices))
+      return failure(); // reported before the conversion
+    Value source = adaptor.getSource();
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, source, source,
+                                                   *indices);
+    return success();
+  }
+  int64_t threads;
+};
+
 /// Elementwise arith/math ops keep their name and attributes, on fragments.
 struct ElementwiseOnFragments : ConversionPattern {
   ElementwiseOnFragments(const TypeConverter &tc, MLIRContext *ctx)
@@ -342,6 +474,11 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
           if (failed(layout.verifyTask(tile, task.firstWarp, task.numWarps,
                                        [op] { return op->emitError(); })))
             return WalkResult::interrupt();
+          if (isa<tensor::ConcatOp, tensor::ExtractSliceOp>(op) &&
+              failed(columnMoves(op, threads))) {
+            reportColumnMoves(op);
+            return WalkResult::interrupt();
+          }
           auto constant = dyn_cast<arith::ConstantOp>(op);
           if (constant && !isa<SplatElementsAttr>(constant.getValue())) {
             op->emitError() << "only splat constant tiles are supported";
@@ -366,11 +503,13 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
         .add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
              AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment>(
             converter, ctx);
-    patterns
-        .add<IotaOnFragments, ReduceRowsOnFragments, BroadcastRowsOnFragments,
-             StoreRowsOnFragments, LoadRowsOnFragments, StoreTileOnFragments>(
-            converter, ctx, threads);
+    patterns.add<IotaOnFragments, MaskColsOnFragments, ReduceRowsOnFragments,
+                 BroadcastRowsOnFragments, StoreRowsOnFragments,
+                 LoadRowsOnFragments, StoreTileOnFragments>(converter, ctx,
+                                                            threads);
     patterns.add<TmemStoreOfFragment>(converter, ctx);
+    patterns.add<ConcatColumnsOnFragments, ExtractColumnsOnFragments>(
+        converter, ctx, threads);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     return applyPartialConversion(ops, target, std::move(patterns));
   }

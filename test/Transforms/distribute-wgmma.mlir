@@ -49,3 +49,39 @@ jfa.kernel @rows() warps(8) {
   // expected-error @+1 {{tile 'tensor<64x64xf32, #jfa.wgmma_acc>' in the wgmma layout needs 64 rows per warpgroup of its task; the task has 8 warps starting at warp 0 (whole, aligned warpgroups needed)}}
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
 }
+
+// -----
+
+// Whole-row column joins and cuts of wgmma accumulators are register moves:
+// a 64x64 tile is registers 0-31 (8-column groups 0-7), so the halves of a
+// 64x128 tile are its registers 0-31 and 32-63, in order.
+// CHECK-LABEL: jfa.kernel @join_and_cut_columns
+jfa.kernel @join_and_cut_columns() warps(4) {
+  %a = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  %b = arith.constant dense<2.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  // CHECK: %[[W:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, {{.*}}, 62, 63] : vector<32xf32>, vector<32xf32>
+  %w = tensor.concat dim(1) %a, %b : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
+  // CHECK: vector.shuffle %[[W]], %[[W]] [32, 33, 34, {{.*}}, 62, 63] : vector<64xf32>, vector<64xf32>
+  %hi = tensor.extract_slice %w[0, 64] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+  // Columns 8-23: 8-column groups 1 and 2, registers 4-11.
+  // CHECK: vector.shuffle %[[W]], %[[W]] [4, 5, 6, 7, 8, 9, 10, 11] : vector<64xf32>, vector<64xf32>
+  %mid = tensor.extract_slice %w[0, 8] [64, 16] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x16xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+// A cut inside an 8-column group is not a register move.
+jfa.kernel @cut_inside_a_group() warps(4) {
+  %w = jfa.iota cols : tensor<64x128xi32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'tensor.extract_slice' op takes whole rows of a register tile at a constant column, in the #jfa.wgmma_acc or #jfa.tmem_row layout (where a column keeps its register offset at any width), got 'tensor<64x8xi32, #jfa.wgmma_acc>' of 'tensor<64x128xi32, #jfa.wgmma_acc>'}}
+  %x = tensor.extract_slice %w[0, 4] [64, 8] [1, 1] : tensor<64x128xi32, #jfa.wgmma_acc> to tensor<64x8xi32, #jfa.wgmma_acc>
+}
+
+// -----
+
+// The blocked default layout spreads a tile by its width: no joins.
+jfa.kernel @join_blocked() warps(4) {
+  %a = jfa.iota cols : tensor<64x64xi32>
+  // expected-error @+1 {{'tensor.concat' op joins register tiles only along columns, two at a time, in the #jfa.wgmma_acc or #jfa.tmem_row layout (where a column keeps its register offset at any width), got 'tensor<64x128xi32>'}}
+  %w = tensor.concat dim(1) %a, %a : (tensor<64x64xi32>, tensor<64x64xi32>) -> tensor<64x128xi32>
+}

@@ -104,7 +104,9 @@ struct IotaLowering : JFAPattern<IotaOp> {
         layoutOrBlocked(getContext(), op.getLayoutAttr());
     ArrayRef<int64_t> shape = *op.getShape();
     int64_t threads = *op.getThreads();
-    bool wantRows = op.getDim() == IotaDim::rows;
+    // A row vector's coordinates put its row index in the column (row c of
+    // the parent is column c of the vector).
+    bool wantRows = op.getDim() == IotaDim::rows && shape.size() == 2;
     TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
                                             shape, threads);
     Value result = LLVM::PoisonOp::create(b, fragment);
@@ -113,6 +115,46 @@ struct IotaLowering : JFAPattern<IotaOp> {
       Value index =
           wantRows ? b.add(base.row, offset.row) : b.add(base.col, offset.col);
       result = b.insert(result, index, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Register i keeps its value where its column is below its row's limit.
+/// The column is the thread's base plus a constant, so each row register's
+/// limit less the base is compared with the constants: no index registers.
+struct MaskColsLowering : JFAPattern<MaskColsOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(MaskColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fragment = dyn_cast<VectorType>(op.getType());
+    TileLayoutAttrInterface layout = op.getLayoutAttr();
+    if (!fragment || !layout || !adaptor.getThread() || !op.getShape() ||
+        !op.getThreads())
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    ArrayRef<int64_t> shape = *op.getShape();
+    int64_t threads = *op.getThreads();
+    TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
+                                            shape, threads);
+    SmallVector<int64_t> rowOffsets = layout.getRowOffsets();
+    SmallVector<Value> relative;
+    for (int64_t r = 0, e = rowOffsets.size(); r < e; ++r)
+      relative.push_back(
+          LLVM::SubOp::create(b, b.element(adaptor.getLimit(), r), base.col));
+    Value result = LLVM::PoisonOp::create(b, fragment);
+    for (auto [i, offset] :
+         llvm::enumerate(layout.getRegisterOffsets(shape, threads))) {
+      Value keep = LLVM::ICmpOp::create(
+          b, LLVM::ICmpPredicate::sgt,
+          relative[rowRegister(rowOffsets, offset.row)], b.i32(offset.col));
+      result = b.insert(result,
+                        LLVM::SelectOp::create(b, keep,
+                                               b.element(adaptor.getInput(), i),
+                                               adaptor.getFill()),
+                        i);
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -219,5 +261,6 @@ struct LoadRowsLowering : JFAPattern<LoadRowsOp> {
 void jfa::populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<ReduceRowsLowering, BroadcastRowsLowering, IotaLowering,
-               StoreRowsLowering, LoadRowsLowering>(converter);
+               MaskColsLowering, StoreRowsLowering, LoadRowsLowering>(
+      converter);
 }

@@ -148,6 +148,22 @@ struct SlotLowering : JFAPattern<SlotOp> {
   }
 };
 
+/// base + index * block bytes (rows x swizzle).
+struct ColumnBlockLowering : JFAPattern<ColumnBlockOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(ColumnBlockOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SlotType slot = op.getSlot().getType();
+    int64_t bytes = slot.getShape()[0] * slot.getSwizzle();
+    Type blockType = LLVM::LLVMArrayType::get(rewriter.getI8Type(), bytes);
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, sharedPtr(getContext()), blockType, adaptor.getSlot(),
+        ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    return success();
+  }
+};
+
 /// A transposed view is the same address; its users read it differently.
 struct TransposeLowering : JFAPattern<TransposeOp> {
   using JFAPattern::JFAPattern;
@@ -250,6 +266,7 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
 
 void jfa::populateSharedMemoryToLLVMPatterns(JFATypeConverter &converter,
                                              RewritePatternSet &patterns) {
-  patterns.add<LocalAllocLowering, SlotLowering, TransposeLowering,
-               LoadFragmentLowering, StoreFragmentLowering>(converter);
+  patterns.add<LocalAllocLowering, SlotLowering, ColumnBlockLowering,
+               TransposeLowering, LoadFragmentLowering, StoreFragmentLowering>(
+      converter);
 }

@@ -14,11 +14,16 @@ using namespace mlir;
 using namespace jfa;
 
 /// The low word of the wgmma descriptor of the operand at `address` (an i64
-/// shared-memory address): start address and leading-dimension offset.
-static Value wgmmaDescriptorLow(LLVMBuilder &b, Value address) {
+/// shared-memory address): start address and leading-dimension offset. The
+/// latter is unused (1) but for an N-major B wider than its swizzle: there
+/// it is the distance between the slot's column blocks along N (CUTLASS's
+/// canonical MN-major layout ((T,8,m),(8,k)) : ((1,T,LBO),(8T,SBO)) in
+/// 16-byte units).
+static Value wgmmaDescriptorLow(LLVMBuilder &b, Value address,
+                                int64_t leadingBytes = 16) {
   Value address32 = LLVM::TruncOp::create(b, b.getI32Type(), address);
   Value start = b.lshr(LLVM::AndOp::create(b, address32, b.i32(0x3FFFF)), 4);
-  return LLVM::OrOp::create(b, start, b.i32(1 << 16));
+  return LLVM::OrOp::create(b, start, b.i32((leadingBytes >> 4) << 16));
 }
 
 /// The wgmma shared-memory matrix descriptor of a K-major operand whose rows
@@ -125,14 +130,21 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
       // An M-major A is one warpgroup's 64 rows (the verifier's rule).
       baseA = LLVM::PtrToIntOp::create(b, i64, adaptor.getA());
     } else if (slotA) {
-      // Warpgroup g multiplies rows [64g, 64g + 64) of A.
+      // Warpgroup g multiplies rows [64g, 64g + 64) of A (of each column
+      // block, when A is blocked along K).
       Value g = LLVM::ZExtOp::create(b, i64, adaptor.getWarpgroup());
-      Value rowsOffset = b.mul(g, 64 * k * bytes);
+      int64_t rowBytes =
+          slotA.getColumnBlocks() > 1 ? slotA.getSwizzle() : k * bytes;
+      Value rowsOffset = b.mul(g, 64 * rowBytes);
       baseA =
           b.add(LLVM::PtrToIntOp::create(b, i64, adaptor.getA()), rowsOffset);
     }
     Value baseB = LLVM::PtrToIntOp::create(b, i64, adaptor.getB());
-    Value lowB = wgmmaDescriptorLow(b, baseB);
+    // An N-major B of several column blocks: N steps from block to block.
+    int64_t leadingB = slotB.getTransposed() && slotB.getColumnBlocks() > 1
+                           ? slotB.getStoredShape().front() * slotB.getSwizzle()
+                           : 16;
+    Value lowB = wgmmaDescriptorLow(b, baseB, leadingB);
     Value lowA = baseA ? wgmmaDescriptorLow(b, baseA) : Value();
 
     NVVM::WgmmaFenceAlignedOp::create(b);

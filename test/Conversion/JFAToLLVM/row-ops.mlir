@@ -290,3 +290,65 @@ jfa.kernel @iota_blocked() warps(4) {
   %t = jfa.thread_id
   %br = jfa.iota rows %t threads(128) shape [16, 64] : vector<8xi32>
 }
+
+// -----
+
+// mask_cols in #jfa.wgmma_acc (64x16): each row register's limit less the
+// thread's base column (2(t%4)), then register i compares that with its
+// constant column offset (0, 1, 0, 1, 8, 9, 8, 9): no column index tile.
+// CHECK-LABEL: llvm.func @mask_cols_wgmma
+// CHECK: %[[X:.*]] = arith.constant dense<1.000000e+00> : vector<8xf32>
+// CHECK: %[[L:.*]] = arith.constant dense<5> : vector<2xi32>
+// CHECK: %[[FILL:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: %[[COL:.*]] = llvm.mul %{{.*}}, %{{.*}} : i32
+// CHECK: %[[L0:.*]] = llvm.extractelement %[[L]][%{{.*}} : i32] : vector<2xi32>
+// CHECK-NEXT: %[[R0:.*]] = llvm.sub %[[L0]], %[[COL]] : i32
+// CHECK: %[[L1:.*]] = llvm.extractelement %[[L]][%{{.*}} : i32] : vector<2xi32>
+// CHECK-NEXT: %[[R1:.*]] = llvm.sub %[[L1]], %[[COL]] : i32
+// CHECK-NEXT: llvm.mlir.poison : vector<8xf32>
+// CHECK-NEXT: %[[C0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[K0:.*]] = llvm.icmp "sgt" %[[R0]], %[[C0]] : i32
+// CHECK: %[[E0:.*]] = llvm.extractelement %[[X]]
+// CHECK-NEXT: llvm.select %[[K0]], %[[E0]], %[[FILL]] : i1, f32
+// CHECK: %[[C1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: llvm.icmp "sgt" %[[R0]], %[[C1]] : i32
+// Register 2 is row 8: the second row register.
+// CHECK: %[[C2:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.icmp "sgt" %[[R1]], %[[C2]] : i32
+// CHECK: %[[C4:.*]] = llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: llvm.icmp "sgt" %[[R0]], %[[C4]] : i32
+// CHECK: %[[C5:.*]] = llvm.mlir.constant(9 : i32)
+// CHECK-NEXT: llvm.icmp "sgt" %[[R0]], %[[C5]] : i32
+// Register 7 is row 8, column 9.
+// CHECK: %[[C7:.*]] = llvm.mlir.constant(9 : i32)
+// CHECK-NEXT: llvm.icmp "sgt" %[[R1]], %[[C7]] : i32
+// CHECK-NOT: llvm.icmp
+// CHECK: llvm.return
+jfa.kernel @mask_cols_wgmma() warps(4) {
+  %t = jfa.thread_id
+  %x = arith.constant dense<1.0> : vector<8xf32>
+  %l = arith.constant dense<5> : vector<2xi32>
+  %fill = arith.constant 0.0 : f32
+  %m = jfa.mask_cols %x, %l, %fill thread %t threads(128) layout(#jfa.wgmma_acc) shape [64, 16] : vector<8xf32>, vector<2xi32>, f32
+}
+
+// -----
+
+// A row vector's iota: row r of the parent is column r of the vector, so
+// the thread's base row plus the row offsets 0 and 8.
+// CHECK-LABEL: llvm.func @iota_row_vector
+// CHECK: llvm.udiv
+// CHECK: llvm.udiv
+// CHECK: llvm.udiv
+// CHECK-NEXT: %[[ROW:.*]] = llvm.add %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.mlir.poison : vector<2xi32>
+// CHECK-NEXT: %[[O0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.add %[[ROW]], %[[O0]] : i32
+// CHECK: %[[O1:.*]] = llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: llvm.add %[[ROW]], %[[O1]] : i32
+// CHECK: llvm.return
+jfa.kernel @iota_row_vector() warps(4) {
+  %t = jfa.thread_id
+  %r = jfa.iota rows %t threads(128) layout(#jfa.rows_of<#jfa.wgmma_acc>) shape [64] : vector<2xi32>
+}

@@ -176,3 +176,52 @@ jfa.kernel @transposed_a() warps(4) {
   %acc = arith.constant dense<0.0> : vector<32xf32>
   %d = jfa.warpgroup_dot %at, %sb, %acc, %wg : !jfa.slot<64x32xbf16, swizzle 128, transposed>, !jfa.slot<64x32xbf16, swizzle 64>, vector<32xf32>
 }
+
+// -----
+
+// Blocked slots (rows of 128 bf16: two 64-column blocks of 64 rows x 128
+// bytes = 8192 bytes each). A and B K-major over K = 128: steps 0-3 are 32
+// bytes apart in block 0, steps 4-7 start in block 1 (8192 bytes = 512
+// units on). The N-major B of dV = P^T dO (N = 128 over two blocks): the
+// leading-dimension offset is the block distance, 8192 >> 4 = 512 at bit
+// 16 (33554432); its k16 step is 16 stored rows of 128 bytes (128 units).
+// CHECK-LABEL: llvm.func @blocked_operands
+// CHECK: llvm.mlir.constant(65536 : i32)
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects "{{.*}}add.u32 lo, $1, 0;{{.*}}"
+// CHECK-NEXT: llvm.inline_asm has_side_effects "{{.*}}add.u32 lo, $1, 0;{{.*}}"
+// CHECK-NEXT: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
+// CHECK: add.u32 lo, $1, 6;
+// CHECK: add.u32 lo, $1, 6;
+// CHECK: add.u32 lo, $1, 512;
+// CHECK-NEXT: {{.*}}add.u32 lo, $1, 512;
+// CHECK-NEXT: nvvm.wgmma.mma_async
+// CHECK: add.u32 lo, $1, 518;
+// CHECK-NEXT: {{.*}}add.u32 lo, $1, 518;
+// CHECK-NEXT: nvvm.wgmma.mma_async
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// The N-major B: LBO 512 units.
+// CHECK: %[[LBO:.*]] = llvm.mlir.constant(33554432 : i32) : i32
+// CHECK-NEXT: %[[LOWB:.*]] = llvm.or %{{.*}}, %[[LBO]] : i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects "{{.*}}add.u32 lo, $1, 0;{{.*}}", "=l,r" %[[LOWB]]
+// CHECK-NEXT: llvm.inline_asm
+// CHECK-NEXT: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
+// CHECK-NEXT: llvm.inline_asm has_side_effects "{{.*}}add.u32 lo, $1, 128;{{.*}}", "=l,r" %[[LOWB]]
+// CHECK: llvm.return
+jfa.kernel @blocked_operands() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %b = jfa.local_alloc {offset = 16384 : i64} : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %p = jfa.local_alloc {offset = 32768 : i64} : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %sa = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  %sb = jfa.slot %b[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  %sp = jfa.slot %p[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %wg = arith.constant 0 : i32
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  %s = jfa.warpgroup_dot %sa, %sb, %acc, %wg : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, vector<32xf32>
+  %pt = jfa.transpose %sp : !jfa.slot<64x64xbf16, swizzle 128>
+  %bt = jfa.transpose %sb : !jfa.slot<64x128xbf16, swizzle 128>
+  %acc2 = arith.constant dense<0.0> : vector<64xf32>
+  %dv = jfa.warpgroup_dot %pt, %bt, %acc2, %wg : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<128x64xbf16, swizzle 128, transposed>, vector<64xf32>
+}

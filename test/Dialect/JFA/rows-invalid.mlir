@@ -33,8 +33,22 @@ jfa.kernel @k() warps(4) {
 // -----
 
 jfa.kernel @k() warps(4) {
-  // expected-error @+1 {{'jfa.iota' op makes a 2-d i32 tile, got 'tensor<64x64xf32>'}}
+  // expected-error @+1 {{'jfa.iota' op makes a 2-d i32 tile or an i32 row vector (#jfa.rows_of), got 'tensor<64x64xf32>'}}
   %r = jfa.iota rows : tensor<64x64xf32>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  // expected-error @+1 {{'jfa.iota' op makes a 2-d i32 tile or an i32 row vector (#jfa.rows_of), got 'tensor<64xi32, #jfa.wgmma_acc>'}}
+  %r = jfa.iota rows : tensor<64xi32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  // expected-error @+1 {{'jfa.iota' op of a row vector counts rows; 'cols' has no meaning for 'tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>'}}
+  %r = jfa.iota cols : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
 }
 
 // -----
@@ -52,4 +66,42 @@ jfa.kernel @k() warps(4) {
   %t = arith.constant dense<1.0> : tensor<64x64xbf16, #jfa.wgmma_acc>
   // expected-error @+1 {{'jfa.reduce_rows' op works on f32 tiles, got 'tensor<64x64xbf16, #jfa.wgmma_acc>'}}
   %m = jfa.reduce_rows max %t : tensor<64x64xbf16, #jfa.wgmma_acc> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  %l = arith.constant dense<3> : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %fill = arith.constant 0.0 : f16
+  // expected-error @+1 {{'jfa.mask_cols' op fill must be a 'f32' like the tile's elements, got 'f16'}}
+  %m = jfa.mask_cols %t, %l, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f16
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  %l = arith.constant dense<3.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %fill = arith.constant 0.0 : f32
+  // expected-error @+1 {{'jfa.mask_cols' op limit must be 'tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>', got 'tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>'}}
+  %m = jfa.mask_cols %t, %l, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf32>
+  %l = arith.constant dense<3> : tensor<64xi32>
+  %fill = arith.constant 0.0 : f32
+  // expected-error @+1 {{'jfa.mask_cols' op works on tiles in the #jfa.wgmma_acc or #jfa.tmem_row layout, got 'tensor<64x64xf32>'}}
+  %m = jfa.mask_cols %t, %l, %fill : tensor<64x64xf32>, tensor<64xi32>, f32
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %v = arith.constant dense<1.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  // expected-error @+1 {{'jfa.broadcast_rows' op row vector must be 'tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>', got 'tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>'}}
+  %b = jfa.broadcast_rows %v : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xi32, #jfa.wgmma_acc>
 }

@@ -102,30 +102,18 @@ jfa.kernel @k() warps(4) {
 
 // -----
 
-// A blocked slot (rows wider than the swizzle) is not a wgmma operand.
+// wgmma reads blocked slots (rows wider than the swizzle) but as an M-major
+// A, which is one warpgroup's 64 rows of one block.
 jfa.kernel @k() warps(4) {
-  %a = jfa.local_alloc : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %a = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 64>
   %b = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
   %c0 = arith.constant 0 : i32
-  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 64>, i32
+  %at = jfa.transpose %as : !jfa.slot<64x64xbf16, swizzle 64>
   %bs = jfa.slot %b[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
-  // expected-error @+1 {{'jfa.async_dot' op B cannot be the blocked slot '!jfa.slot<64x128xbf16, swizzle 128>' (rows wider than its swizzle); only register tiles (jfa.local_store, jfa.local_load), TMA copies (one per block) and jfa.tc_dot's A use those}}
-  %d = jfa.async_dot %bs, %as, %z : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-}
-
-// -----
-
-jfa.kernel @k() warps(4) {
-  %a = jfa.local_alloc : !jfa.smem<1 x 64x128xbf16, swizzle 128>
-  %b = jfa.local_alloc : !jfa.smem<1 x 128x64xbf16, swizzle 128>
-  %c0 = arith.constant 0 : i32
-  %as = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
-  %bs = jfa.slot %b[%c0] : !jfa.smem<1 x 128x64xbf16, swizzle 128>, i32
-  %bt = jfa.transpose %bs : !jfa.slot<128x64xbf16, swizzle 128>
-  %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
-  // expected-error @+1 {{'jfa.async_dot' op A cannot be the blocked slot '!jfa.slot<64x128xbf16, swizzle 128>'}}
-  %d = jfa.async_dot %as, %bt, %z : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.async_dot' op an M-major A cannot be the blocked slot '!jfa.slot<64x64xbf16, swizzle 64, transposed>' (rows wider than its swizzle)}}
+  %d = jfa.async_dot %at, %bs, %z : !jfa.slot<64x64xbf16, swizzle 64, transposed>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
 // -----
