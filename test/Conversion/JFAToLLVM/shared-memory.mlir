@@ -347,3 +347,18 @@ jfa.kernel @blocked_layout_blocked() warps(4) {
   %v = arith.constant dense<1.0> : vector<128xbf16>
   jfa.store_fragment %v, %s, %t threads(128) : vector<128xbf16> -> !jfa.slot<128x128xbf16, swizzle 128>
 }
+
+// -----
+
+// A column block of a blocked slot is a GEP with the block's bytes as stride
+// (64 rows x 128 bytes = 8192).
+// CHECK-LABEL: llvm.func @column_block
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16384 x i8>
+// CHECK: llvm.getelementptr %[[SLOT]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<8192 x i8>
+jfa.kernel @column_block(%i: i32) warps(4) {
+  %buf = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<2 x 64x128xbf16, swizzle 128>
+  %c1 = arith.constant 1 : i32
+  %s = jfa.slot %buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+  %b = jfa.column_block %s[%i] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+  %t = jfa.transpose %b : !jfa.slot<64x64xbf16, swizzle 128>
+}

@@ -158,3 +158,57 @@ jfa.kernel @k() warps(4) {
   // expected-error @+1 {{'jfa.tc_dot' op a transposed (M-major) A must be 128 rows stored as column blocks of a 128-byte swizzle}}
   jfa.tc_dot %at, %bs, %acc, %true : !jfa.slot<64x64xbf16, swizzle 64, transposed>, !jfa.slot<128x32xbf16, swizzle 64>, !jfa.tmem<128x128xf32>
 }
+
+// -----
+
+// Column blocks: of a stored blocked slot, in range, one block wide.
+// CHECK-LABEL: jfa.kernel @column_block
+jfa.kernel @column_block() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<2 x 64x128xbf16, swizzle 128>
+  %c1 = arith.constant 1 : i32
+  %s = jfa.slot %a[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
+  // CHECK: jfa.column_block %{{.*}}[%{{.*}}] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+  %ok = jfa.column_block %s[%c1] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  // expected-error @+1 {{'jfa.column_block' op block 2 is out of range: '!jfa.slot<64x128xbf16, swizzle 128>' has 2 column blocks}}
+  %b = jfa.column_block %s[%c2] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  // expected-error @+1 {{'jfa.column_block' op a block of '!jfa.slot<64x128xbf16, swizzle 128>' is '!jfa.slot<64x64xbf16, swizzle 128>', got '!jfa.slot<64x64xf16, swizzle 128>'}}
+  %b = jfa.column_block %s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xf16, swizzle 128>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  // expected-error @+1 {{'jfa.column_block' op takes a block of a blocked slot (2-d, rows wider than its swizzle), got '!jfa.slot<64x64xbf16, swizzle 128>'}}
+  %b = jfa.column_block %s[%c0] : !jfa.slot<64x64xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 128x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 128x64xbf16, swizzle 128>, i32
+  %t = jfa.transpose %s : !jfa.slot<128x64xbf16, swizzle 128>
+  // expected-error @+1 {{'jfa.column_block' op takes a block of a stored slot, not of the transposed view '!jfa.slot<64x128xbf16, swizzle 128, transposed>'; transpose the block instead}}
+  %b = jfa.column_block %t[%c0] : !jfa.slot<64x128xbf16, swizzle 128, transposed> -> !jfa.slot<64x64xbf16, swizzle 128>
+}
