@@ -236,6 +236,23 @@ class BackwardKernelLookup(unittest.TestCase):
             self.assertEqual(paths["attention_bwd_sm100"],
                              os.path.join(d, "attention_bwd_sm100_sm_100a.cubin"))
 
+    def test_dq_kind(self):
+        """How the backward kernel takes the dq workspace comes from its
+        metadata (parameter 6), not from a table per target."""
+        from jfa import _backward
+        tma = {"kind": "tma", "element_type": "f32", "box": [64, 64], "swizzle": 0}
+        ptr = {"kind": "ptr", "element_type": "f32"}
+        with tempfile.TemporaryDirectory() as d:
+            cubin = os.path.join(d, "attention_bwd_sm90_sm_90a.cubin")
+            for dq, want in ((tma, "tma"), (ptr, "ptr")):
+                with open(cubin + ".meta", "w") as f:
+                    f.write(metadata_text("attention_bwd_sm90", arguments=[ptr] * 6 + [dq]))
+                self.assertEqual(_backward.dq_kind(cubin, "attention_bwd_sm90"), want)
+            with open(cubin + ".meta", "w") as f:
+                f.write(metadata_text("attention_bwd_sm90", arguments=[ptr] * 6 + [{"kind": "i32"}]))
+            with self.assertRaisesRegex(RuntimeError, "parameter 6 of attention_bwd_sm90 \\(dq\\) is 'i32'"):
+                _backward.dq_kind(cubin, "attention_bwd_sm90")
+
 
     def test_variants(self):
         """The variant is the one whose metadata params match the call; names
