@@ -136,7 +136,7 @@ std::string buildMetadata(ModuleOp module, const Target &target,
       for (auto kernel : module.getOps<KernelOp>()) {
         json.object([&] {
           json.attribute("name", kernel.getSymName());
-          json.attribute("arch", target.chip);
+          json.attribute("arch", target.name);
           json.attribute("threads", int64_t(kernel.getNumThreads()));
           SmallVector<int32_t> cluster = {1, 1, 1};
           if (auto dims = kernel.getClusterDims())

@@ -80,7 +80,7 @@ LogicalResult specialize(ModuleOp module, ArrayRef<std::string> params,
 void buildLoweringPipeline(OpPassManager &pm, const Target *target,
                            bool debugBarriers) {
   if (target)
-    pm.addPass(createJFACheckTarget(JFACheckTargetOptions{target->chip}));
+    pm.addPass(createJFACheckTarget(JFACheckTargetOptions{target->name}));
   pm.addPass(createJFACheckBarriers());
   pm.addPass(createJFAAllocateSharedMemory());
   pm.addPass(createJFADistributeTiles());
@@ -107,7 +107,7 @@ namespace {
 struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
   Option<std::string> arch{*this, "arch",
                            llvm::cl::desc("Check the ops against this target "
-                                          "(sm_90a, sm_100a) first")};
+                                          "(a name of Targets.def) first")};
   ListOption<std::string> params{
       *this, "params",
       llvm::cl::desc("NAME=VALUE for the kernel's compile-time parameters")};
@@ -137,7 +137,7 @@ void registerPasses() {
       "first, as jfac does",
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
         buildFrontEndPipeline(pm, options.params, options.includeDirs);
-        std::optional<Target> target;
+        const Target *target = nullptr;
         if (!options.arch.empty())
           target = lookupTarget(options.arch);
         if (!options.arch.empty() && !target) {
@@ -145,7 +145,7 @@ void registerPasses() {
           pm.addPass(createJFACheckTarget(JFACheckTargetOptions{options.arch}));
           return;
         }
-        buildLoweringPipeline(pm, target ? &*target : nullptr);
+        buildLoweringPipeline(pm, target);
       });
 }
 
@@ -159,7 +159,7 @@ LogicalResult lowerToLLVMDialect(ModuleOp module,
                         [](Pass *, Operation *) { return true; },
                         /*printModuleScope=*/true);
   }
-  buildLoweringPipeline(pm, &options.target, options.debugBarriers);
+  buildLoweringPipeline(pm, options.target, options.debugBarriers);
   return pm.run(module);
 }
 
@@ -192,11 +192,11 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
       : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                               : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, options.target.chip, options.target.ptxFeatures,
+      triple, options.target->name, options.target->ptxFeatures(),
       llvm::TargetOptions(), std::nullopt, std::nullopt, level));
   if (!machine)
     return module.emitError() << "cannot create an NVPTX target machine for "
-                              << options.target.chip;
+                              << options.target->name;
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
 
@@ -285,7 +285,7 @@ LogicalResult runPtxas(llvm::StringRef ptx, llvm::StringRef cubinPath,
   }
   llvm::sys::fs::createTemporaryFile("jfa-ptxas", "log", logFile);
 
-  std::string arch = "-arch=" + options.target.chip;
+  std::string arch = std::string("-arch=") + options.target->name;
   std::string opt = fmt::format("-O{}", std::min(options.optLevel, 3u));
   llvm::SmallVector<llvm::StringRef> args = {ptxas,   arch, opt,      "-v",
                                              ptxFile, "-o", cubinPath};

@@ -20,7 +20,8 @@
 namespace jfa {
 
 struct CompileOptions {
-  Target target;
+  /// What to compile for: an entry of kTargets (Targets.def); required.
+  const Target *target = nullptr;
   unsigned optLevel = 3;
   /// ptxas to run; empty: $CUDA_HOME/bin, /usr/local/cuda/bin, then $PATH.
   std::string ptxas;

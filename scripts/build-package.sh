@@ -32,11 +32,9 @@ if [[ ${#kernels[@]} -eq 0 ]]; then
 fi
 for k in "${kernels[@]}"; do
   name=$(basename "$k" .mlir)
-  case $name in
-    *sm90*) archs=(sm_90a) ;;
-    *sm100*) archs=(sm_100a) ;;
-    *) archs=(sm_90a sm_100a) ;;
-  esac
+  # The targets its first line names (`// jfa-targets: sm_90a`), else every
+  # target of dialects/JFA/Targets.def.
+  mapfile -t archs < <(python3 scripts/kernel_variants.py --targets "$k")
   # One cubin per declared variant (`// jfa-variants:`, see
   # scripts/kernel_variants.py); the metadata records each one's values.
   mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build jfac, and compile the flagship
-# kernels (kernels/jagged_attention/attention_fwd_sm90.mlir for sm_90a,
+# kernels (kernels/jagged_attention/attention_fwd_<suffix>.mlir for each
+# target of dialects/JFA/Targets.def: attention_fwd_sm90.mlir for sm_90a,
 # attention_fwd_sm100.mlir for sm_100a) and the small example kernel
-# (kernels/examples/scale_ring.mlir, both targets) to cubins, printing where
+# (kernels/examples/scale_ring.mlir, every target) to cubins, printing where
 # each cubin is and its resource use (ptxas -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,13 +14,14 @@ cmake --build "$build" -j2 --target jfac
 mkdir -p "$build/kernels"
 # One variant of each forward (head dim 128, causal); the runtime embeds all
 # four per target (kernels/jagged_attention/README.md).
-"$build/bin/jfac" compile kernels/jagged_attention/attention_fwd_sm90.mlir \
-  --arch sm_90a -P head_dim=128 -P causal=1 \
-  -o "$build/kernels/attention_fwd_sm90_sm_90a.head_dim=128.causal=1.cubin"
-"$build/bin/jfac" compile kernels/jagged_attention/attention_fwd_sm100.mlir \
-  --arch sm_100a -P head_dim=128 -P causal=1 \
-  -o "$build/kernels/attention_fwd_sm100_sm_100a.head_dim=128.causal=1.cubin"
-for arch in ${ARCHS:-sm_100a sm_90a}; do
+for k in kernels/jagged_attention/attention_fwd_*.mlir; do
+  name=$(basename "$k" .mlir)
+  for arch in $(python3 scripts/kernel_variants.py --targets "$k"); do
+    "$build/bin/jfac" compile "$k" --arch "$arch" -P head_dim=128 -P causal=1 \
+      -o "$build/kernels/${name}_$arch.head_dim=128.causal=1.cubin"
+  done
+done
+for arch in ${ARCHS:-$(python3 scripts/kernel_variants.py --targets kernels/examples/scale_ring.mlir)}; do
   "$build/bin/jfac" compile kernels/examples/scale_ring.mlir --arch "$arch" \
     -o "$build/kernels/scale_ring_$arch.cubin"
 done

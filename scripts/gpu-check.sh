@@ -45,7 +45,8 @@ fi
 build=${BUILD_DIR:-build}
 cmake --build "$build" -j2 --target jfac scale_ring_test row_softmax_test jfart_shared
 mkdir -p .gpu
-for a in sm_90a sm_100a; do
+# Every target of dialects/JFA/Targets.def (the H200 runs the sm_90a ones).
+for a in $(python3 scripts/kernel_variants.py --targets kernels/examples/scale_ring.mlir); do
   for k in scale_ring row_softmax; do
     "$build/bin/jfac" compile "kernels/examples/$k.mlir" --arch "$a" \
       -o ".gpu/${k}_$a.cubin" --quiet
@@ -53,7 +54,8 @@ for a in sm_90a sm_100a; do
 done
 for k in kernels/gemm/*.mlir kernels/examples/*_sm90.mlir kernels/examples/*_sm100.mlir; do
   name=$(basename "$k" .mlir)
-  case $name in *sm90*) arch=sm_90a ;; *) arch=sm_100a ;; esac
+  # The one target its first line names (`// jfa-targets:`).
+  arch=$(python3 scripts/kernel_variants.py --targets "$k" | head -n 1)
   "$build/bin/jfac" compile "$k" --arch "$arch" -o ".gpu/${name}_$arch.cubin" --quiet
 done
 mkdir -p .gpu/debug

@@ -13,12 +13,36 @@ variant by reading the metadata, never by parsing these names.
 
     kernel_variants.py KERNEL.mlir     one variant per line: NAME=VALUE ...
                                        (one empty line: no variants)
+    kernel_variants.py --targets KERNEL.mlir
+                                       the targets to compile it for, one
+                                       per line (targets() below)
 """
 import itertools
 import pathlib
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+from jfa import _targets  # noqa: E402  (the target description, no torch)
+
 PREFIX = "// jfa-variants:"
+TARGETS_PREFIX = "// jfa-targets:"
+
+
+def targets(path):
+    """The targets a kernel is compiled for: those its first line names
+    (`// jfa-targets: sm_90a`), else every target of the description
+    (dialects/JFA/Targets.def through python/jfa/_targets.py). Raises
+    ValueError for a name that is not a target."""
+    lines = pathlib.Path(path).read_text().splitlines()
+    first = lines[0].strip() if lines else ""
+    if not first.startswith(TARGETS_PREFIX):
+        return list(_targets.NAMES)
+    named = first[len(TARGETS_PREFIX):].split()
+    for name in named:
+        if name not in _targets.NAMES:
+            raise ValueError(f"{path}:1: '{name}' is not a target (known: "
+                             f"{', '.join(_targets.NAMES)})")
+    return named
 
 
 def variants(path):
@@ -49,6 +73,12 @@ def suffix(variant):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--targets":
+        try:
+            print("\n".join(targets(sys.argv[2])))
+        except (OSError, ValueError) as e:
+            sys.exit(f"kernel_variants: {e}")
+        sys.exit(0)
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     try:

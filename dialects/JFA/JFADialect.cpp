@@ -61,6 +61,19 @@ LogicalResult JFADialect::verifyOperationAttribute(Operation *op,
                                 "a jfa.kernel";
     return success();
   }
+  // The target the module is compiled for (jfa-check-target records it; the
+  // passes after it read it): a known target's name on a module.
+  if (name.getValue() == kTargetAttrName) {
+    auto target = dyn_cast<StringAttr>(attribute.getValue());
+    if (!isa<ModuleOp>(op) || !target)
+      return op->emitError()
+             << "'" << kTargetAttrName << "' is a target name on a module";
+    if (!lookupTarget(target.getValue()))
+      return op->emitError()
+             << "'" << kTargetAttrName << "' names unknown target '"
+             << target.getValue() << "'; known targets: " << knownTargetNames();
+    return success();
+  }
   if (name != getSharedBytesAttrHelper().getName() &&
       name != getEntryRegistersAttrHelper().getName())
     return op->emitError() << "unknown JFA attribute '" << name.getValue()

@@ -268,14 +268,16 @@ LogicalResult KernelOp::verifyRegions() {
   int64_t columns = 0;
   for (auto alloc : body.getOps<TmemAllocOp>())
     columns += alloc.getType().getColumns();
-  if (columns > 512)
+  if (columns > kTensorMemoryColumns)
     return emitOpError() << "allocates " << columns
-                         << " tensor-memory columns; an SM has 512";
+                         << " tensor-memory columns; an SM has "
+                         << kTensorMemoryColumns;
   int64_t total = computeSharedMemoryBytes();
   if (total > kMaxSharedMemoryBytes) {
     auto diag = emitOpError()
                 << "uses " << total << " bytes of shared memory, more than "
-                << "the " << kMaxSharedMemoryBytes << " bytes (227 KiB) a CTA "
+                << "the " << kMaxSharedMemoryBytes << " bytes ("
+                << kMaxSharedMemoryBytes / 1024 << " KiB) a CTA "
                 << "can have";
     for (auto [op, offset] : computeSharedMemoryLayout(*this).offsets)
       diag.attachNote(op->getLoc()) << "allocation at offset " << offset;
@@ -1012,8 +1014,8 @@ LogicalResult TmemAllocOp::verify() {
   int64_t cols = getType().getColumns();
   if (cols < 32 || (cols & (cols - 1)) != 0)
     return emitOpError() << "tensor memory is allocated in powers of two of "
-                            "32 to 512 columns, got "
-                         << cols;
+                            "32 to "
+                         << kTensorMemoryColumns << " columns, got " << cols;
   return success();
 }
 

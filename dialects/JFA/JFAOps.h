@@ -74,9 +74,15 @@ struct TileCoords {
 #include "JFA/JFAOps.h.inc"
 
 namespace jfa {
-/// Hardware limits shared by sm_90a and sm_100a.
-constexpr int64_t kMaxSharedMemoryBytes = 232448; // 227 KiB per CTA
-constexpr int64_t kRegistersPerSM = 65536;
+/// The verifier does not know the target: it accepts what some target
+/// (Targets.def) accepts; jfa-check-target holds a kernel to its target's own
+/// limits.
+constexpr int64_t kMaxSharedMemoryBytes =
+    maxOverTargets(&Target::maxSharedMemoryPerBlock);
+constexpr int64_t kRegistersPerSM = maxOverTargets(&Target::registersPerSM);
+constexpr int64_t kTensorMemoryColumns =
+    maxOverTargets(&Target::tensorMemoryColumns);
+/// CUDA's limits on every target.
 constexpr int64_t kSharedBufferAlignment = 1024; // what 128B swizzles need
 constexpr int64_t kMaxWarpsPerCTA = 32;
 

@@ -56,7 +56,7 @@ def JFA_BarrierMemory : Resource<"::jfa::BarrierResource">;
 def JFA_AsyncGroups : Resource<"::jfa::AsyncGroupsResource">;
 
 // Ops that exist only on targets with a hardware feature; jfa-check-target
-// rejects them elsewhere, through the one target table (Targets.h).
+// rejects them elsewhere, through the one target description (Targets.def).
 class JFA_RequiresFeature<string feature>
     : ParamNativeOpTrait<"RequiresTargetFeature",
                          "::jfa::TargetFeature::" # feature> {
@@ -64,6 +64,7 @@ class JFA_RequiresFeature<string feature>
 }
 def JFA_RequiresWgmma : JFA_RequiresFeature<"Wgmma">;
 def JFA_RequiresTensorMemory : JFA_RequiresFeature<"TensorMemory">;
+def JFA_RequiresTma : JFA_RequiresFeature<"Tma">;
 
 //===----------------------------------------------------------------------===//
 // Kernel and tasks
@@ -632,7 +633,7 @@ def JFA_BarrierWaitOp : JFA_Op<"barrier_wait", [MemoryEffects<[
 // TMA and fences
 //===----------------------------------------------------------------------===//
 
-def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue]> {
+def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue, JFA_RequiresTma]> {
   let summary = "copies a box of a global tensor into a slot (async)";
   let description = [{
     ```mlir
@@ -655,7 +656,7 @@ def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue]> {
   let hasVerifier = 1;
 }
 
-def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue]> {
+def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue, JFA_RequiresTma]> {
   let summary = "copies a slot into a box of a global tensor (async)";
   let description = [{
     ```mlir
@@ -684,7 +685,7 @@ def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue]> {
   let hasVerifier = 1;
 }
 
-def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue]> {
+def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue, JFA_RequiresTma]> {
   let summary = "waits until at most `pending` TMA stores still read shared memory";
   let description = [{
     ```mlir

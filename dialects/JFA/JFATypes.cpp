@@ -333,8 +333,8 @@ TensorMemoryType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "bf16/f16 (MMA operands), got "
                        << elementType;
   int64_t cols = shape[1] * elementType.getIntOrFloatBitWidth() / 32;
-  if (shape[1] < 1 || cols > 512)
-    return emitError() << "tensor memory has 512 columns, got a tile of "
-                       << cols;
+  if (shape[1] < 1 || cols > kTensorMemoryColumns)
+    return emitError() << "tensor memory has " << kTensorMemoryColumns
+                       << " columns, got a tile of " << cols;
   return success();
 }

@@ -1,37 +1,19 @@
 //===- Targets.cpp - the GPUs JFA generates code for ----------------------===//
 #include "JFA/Targets.h"
+#include "JFA/JFAOps.h"
 
 using namespace mlir;
 
 namespace jfa {
-namespace {
-// PTX 8.6 is the first ISA with sm_100a; CUDA 12.8+ ptxas accepts it.
-const Target kTargets[] = {
-    {"sm_90a", 90, "+ptx86", /*hasWgmma=*/true, /*hasTensorMemory=*/false},
-    {"sm_100a", 100, "+ptx86", /*hasWgmma=*/false, /*hasTensorMemory=*/true},
-};
-} // namespace
 
-std::optional<Target> lookupTarget(llvm::StringRef name) {
-  for (const Target &t : kTargets)
-    if (t.chip == name)
-      return t;
-  return std::nullopt;
+const Target *getModuleTarget(ModuleOp module) {
+  auto name = module->getAttrOfType<StringAttr>(kTargetAttrName);
+  return name ? lookupTarget(name.getValue()) : nullptr;
 }
 
-std::string knownTargetNames() {
-  std::string names;
-  for (const Target &t : kTargets)
-    names += (names.empty() ? "" : ", ") + t.chip;
-  return names;
-}
-
-std::string targetsWith(TargetFeature feature) {
-  std::string names;
-  for (const Target &t : kTargets)
-    if (t.has(feature))
-      names += (names.empty() ? "" : ", ") + t.chip;
-  return names;
+void setModuleTarget(ModuleOp module, const Target &target) {
+  module->setAttr(kTargetAttrName,
+                  StringAttr::get(module.getContext(), target.name));
 }
 
 std::optional<TargetFeature> getRequiredTargetFeature(Operation *op) {
@@ -39,6 +21,11 @@ std::optional<TargetFeature> getRequiredTargetFeature(Operation *op) {
     return TargetFeature::Wgmma;
   if (op->hasTrait<RequiresTargetFeature<TargetFeature::TensorMemory>::Impl>())
     return TargetFeature::TensorMemory;
+  if (op->hasTrait<RequiresTargetFeature<TargetFeature::Tma>::Impl>())
+    return TargetFeature::Tma;
+  // A register budget is a setmaxnreg (jfa-lower-async-tasks).
+  if (auto task = dyn_cast<TaskOp>(op); task && task.getRegisters())
+    return TargetFeature::Setmaxnreg;
   return std::nullopt;
 }
 } // namespace jfa

@@ -1,45 +1,38 @@
 //===- Targets.h - the GPUs JFA generates code for --------------*- C++ -*-===//
 //
-// The one table of targets: jfac's --arch, the NVPTX features, and which
-// hardware features each has (which ops jfa-check-target accepts there).
+// The compiler's side of the target description (JFA/Targets.def, as data in
+// JFA/TargetDescription.h): which ops need which hardware feature, and the
+// target a module is compiled for (`jfa.target` on the module, set by
+// jfa-check-target and read by the passes and the conversion after it).
 //
 //===----------------------------------------------------------------------===//
 #ifndef JFA_DIALECT_TARGETS_H
 #define JFA_DIALECT_TARGETS_H
 
+#include "JFA/TargetDescription.h"
+
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
-#include <string>
 
 namespace jfa {
 
-/// A hardware feature some ops need (see JFA_RequiresFeature in JFAOps.td).
-enum class TargetFeature {
-  Wgmma,        // warpgroup MMA with register accumulators (sm_90a)
-  TensorMemory, // tcgen05 and tensor memory (sm_100a)
-};
+/// The target named `name`, or null (findTarget for llvm::StringRef).
+inline const Target *lookupTarget(llvm::StringRef name) {
+  return findTarget(std::string_view(name.data(), name.size()));
+}
 
-/// A GPU the compiler generates code for.
-struct Target {
-  std::string chip;        // "sm_90a"
-  int smVersion;           // 90
-  std::string ptxFeatures; // "+ptx86"
-  bool hasWgmma;
-  bool hasTensorMemory;
+/// The module attribute naming the target a module is compiled for.
+constexpr llvm::StringLiteral kTargetAttrName = "jfa.target";
 
-  bool has(TargetFeature feature) const {
-    return feature == TargetFeature::Wgmma ? hasWgmma : hasTensorMemory;
-  }
-};
-
-/// The targets jfac knows, by name; std::nullopt for any other.
-std::optional<Target> lookupTarget(llvm::StringRef name);
-/// "sm_90a, sm_100a", for messages.
-std::string knownTargetNames();
-/// The targets that have `feature`, as "sm_90a" or "sm_90a, sm_100a".
-std::string targetsWith(TargetFeature feature);
+/// The target `module` is compiled for (its `jfa.target`), or null when none
+/// was chosen (jfa-opt without jfa-check-target: the passes then accept what
+/// any target accepts and the conversion lowers every feature's ops).
+const Target *getModuleTarget(mlir::ModuleOp module);
+/// Records `target` on `module` as `jfa.target`.
+void setModuleTarget(mlir::ModuleOp module, const Target &target);
 
 /// Marks an op that exists only on targets with `Feature`.
 template <TargetFeature Feature> struct RequiresTargetFeature {

@@ -14,7 +14,10 @@ def JFAConvertToLLVM : Pass<"jfa-convert-to-llvm", "::mlir::ModuleOp"> {
     for the upstream conversions that follow in `jfa-lower-to-llvm`. Run
     after `jfa-lower-async-tasks` (it takes the distributed form: fragments,
     `jfa.warpgroup_dot`, `jfa.load_fragment`). The patterns live one file
-    per hardware concept in lib/Conversion/JFAToLLVM.
+    per hardware concept in lib/Conversion/JFAToLLVM. The target is the
+    module's `jfa.target` (set by `jfa-check-target`): the wgmma, tcgen05
+    and TMA patterns are added only where it has the feature (all of them
+    when no target was chosen).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];

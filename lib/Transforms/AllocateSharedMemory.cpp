@@ -19,12 +19,19 @@ struct AllocateSharedMemory
     : jfa::impl::JFAAllocateSharedMemoryBase<AllocateSharedMemory> {
   void runOnOperation() override {
     Builder b(&getContext());
+    // The module's target (jfa-check-target), else what any target allows.
+    const Target *target = getModuleTarget(getOperation());
+    int64_t limit =
+        target ? target->maxSharedMemoryPerBlock : kMaxSharedMemoryBytes;
     for (auto kernel : getOperation().getOps<KernelOp>()) {
       SharedMemoryLayout layout = computeSharedMemoryLayout(kernel);
-      if (layout.totalBytes > kMaxSharedMemoryBytes) {
-        kernel.emitError() << "uses " << layout.totalBytes
-                           << " bytes of shared memory, more than the "
-                           << kMaxSharedMemoryBytes << " a CTA can have";
+      if (layout.totalBytes > limit) {
+        InFlightDiagnostic diag = kernel.emitError()
+                                  << "uses " << layout.totalBytes
+                                  << " bytes of shared memory, more than the "
+                                  << limit << " a CTA can have";
+        if (target)
+          diag << " on " << target->name;
         return signalPassFailure();
       }
       for (auto [op, offset] : layout.offsets) {

@@ -1,10 +1,14 @@
 //===- CheckTarget.cpp - reject ops the target GPU lacks ------------------===//
 //
 // Ops declare the hardware feature they need (JFA_RequiresFeature in
-// JFAOps.td); the target table (JFA/Targets.h) says which GPU has which.
+// JFAOps.td); the target description (JFA/Targets.def) says which GPU has
+// which, and its limits. The target is recorded on the module (`jfa.target`)
+// for the passes after this one.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Transforms/Passes.h"
+
+#include "JFA/TaskInfo.h"
 
 namespace jfa {
 #define GEN_PASS_DEF_JFACHECKTARGET
@@ -27,16 +31,63 @@ void describeMissing(InFlightDiagnostic &diag, Operation *op,
     diag << "with a register accumulator is wgmma, which " << arch
          << " does not have (" << where << " only); on " << arch
          << " accumulate in tensor memory (jfa.tc_dot)";
-  else
+  else if (feature == TargetFeature::TensorMemory)
     diag << "uses tensor memory (tcgen05), which " << arch << " does not have ("
          << where << " only); on " << arch << " use jfa.async_dot (wgmma)";
+  else if (feature == TargetFeature::Setmaxnreg)
+    diag << "sets a register budget (setmaxnreg), which " << arch
+         << " does not have (" << where << " only)";
+  else
+    diag << "needs " << featureName(feature) << ", which " << arch
+         << " does not have (" << where << " only)";
+}
+
+/// The target's own limits, which may be below the largest of any target
+/// (what the verifier checks).
+bool checkLimits(KernelOp kernel, const Target &target) {
+  bool ok = true;
+  int64_t shared = kernel.computeSharedMemoryBytes();
+  if (shared > target.maxSharedMemoryPerBlock) {
+    kernel.emitOpError() << "uses " << shared
+                         << " bytes of shared memory, more than the "
+                         << target.maxSharedMemoryPerBlock << " a CTA has on "
+                         << target.name;
+    ok = false;
+  }
+  int64_t columns = 0;
+  for (auto alloc : kernel.getBodyBlock().getOps<TmemAllocOp>())
+    columns += alloc.getType().getColumns();
+  // No tensor memory at all is the feature check's to report.
+  if (target.tensorMemoryColumns > 0 && columns > target.tensorMemoryColumns) {
+    kernel.emitOpError() << "allocates " << columns
+                         << " tensor-memory columns; an SM of " << target.name
+                         << " has " << target.tensorMemoryColumns;
+    ok = false;
+  }
+  int64_t budget = 0;
+  for (auto tasks : kernel.getBodyBlock().getOps<AsyncTasksOp>()) {
+    FailureOr<SmallVector<TaskInfo>> layout = computeTaskLayout(tasks);
+    if (failed(layout))
+      continue; // the verifier reports it
+    for (const TaskInfo &info : *layout)
+      if (info.registers)
+        budget += int64_t(*info.registers) * info.numThreads() * info.replicas;
+  }
+  if (budget > target.registersPerSM) {
+    kernel.emitOpError() << "register budgets add up to " << budget
+                         << " registers, more than the "
+                         << target.registersPerSM << " of an SM of "
+                         << target.name;
+    ok = false;
+  }
+  return ok;
 }
 
 struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
   using JFACheckTargetBase::JFACheckTargetBase;
 
   void runOnOperation() override {
-    std::optional<Target> target = lookupTarget(arch);
+    const Target *target = lookupTarget(arch);
     if (!target) {
       getOperation().emitError() << "jfa-check-target: unknown arch '" << arch
                                  << "'; known targets: " << knownTargetNames();
@@ -51,8 +102,11 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
       describeMissing(diag, op, *feature, arch);
       failed = true;
     });
+    for (auto kernel : getOperation().getOps<KernelOp>())
+      failed |= !checkLimits(kernel, *target);
     if (failed)
-      signalPassFailure();
+      return signalPassFailure();
+    setModuleTarget(getOperation(), *target);
   }
 };
 } // namespace

@@ -11,6 +11,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <limits>
+
 namespace jfa {
 #define GEN_PASS_DEF_JFALOWERASYNCTASKS
 #include "lib/Transforms/Passes.h.inc"
@@ -26,10 +28,18 @@ Value constI32(OpBuilder &b, Location loc, int64_t v) {
 }
 
 /// The per-thread register count the kernel starts with when tasks re-budget
-/// registers: the whole register file shared evenly, a multiple of 8 (what
-/// setmaxnreg counts in), at most 248 (ptxas's cap is 255).
-int64_t entryRegisters(int64_t threads) {
-  return std::min<int64_t>(248, (kRegistersPerSM / threads) / 8 * 8);
+/// registers: the whole register file of the target (else the smallest of
+/// any target) shared evenly, a multiple of 8 (what setmaxnreg counts in),
+/// at most the target's per-thread cap rounded down to 8 (248 of 255).
+int64_t entryRegisters(const Target *target, int64_t threads) {
+  int64_t file = std::numeric_limits<int64_t>::max(), cap = file;
+  for (const Target &t : kTargets) {
+    if (target && &t != target)
+      continue;
+    file = std::min(file, t.registersPerSM);
+    cap = std::min(cap, t.maxRegistersPerThread);
+  }
+  return std::min<int64_t>(cap / 8 * 8, (file / threads) / 8 * 8);
 }
 
 struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
@@ -98,7 +108,8 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
     auto layout = computeTaskLayout(tasks);
     assert(succeeded(layout) && "verified");
     auto taskOps = llvm::to_vector(tasks.getBody().front().getOps<TaskOp>());
-    int64_t entry = entryRegisters(kernel.getNumThreads());
+    int64_t entry =
+        entryRegisters(getModuleTarget(getOperation()), kernel.getNumThreads());
     bool budgets = llvm::any_of(
         *layout, [](const TaskInfo &t) { return t.registers.has_value(); });
     if (budgets)

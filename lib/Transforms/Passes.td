@@ -81,14 +81,22 @@ def JFAReplicateTasks : Pass<"jfa-replicate-tasks", "::mlir::ModuleOp"> {
 def JFACheckTarget : Pass<"jfa-check-target", "::mlir::ModuleOp"> {
   let summary = "rejects ops the chosen GPU does not have";
   let description = [{
-    Register-accumulator `jfa.async_dot` is wgmma: sm_90a only. Tensor
-    memory and tcgen05 (`jfa.tmem_alloc`, `jfa.tc_dot`, `jfa.tc_commit`,
-    `jfa.tmem_load`) are sm_100a only. Each op the target lacks gets an error
-    at its location naming the target.
+    Ops declare the hardware feature they need (register-accumulator
+    `jfa.async_dot` is wgmma; `jfa.tmem_alloc`, `jfa.tc_dot`, `jfa.tc_commit`,
+    `jfa.tmem_load` are tcgen05; the TMA copies are tma; a task's
+    `registers(N)` is setmaxnreg) and the target description
+    (`dialects/JFA/Targets.def`) says which target has which. Each op the
+    target lacks gets an error at its location naming the target and the
+    targets that have it. Each kernel is held to the target's own limits
+    (shared memory per CTA, tensor-memory columns, the register file), which
+    the verifier checks only against the largest of any target. Records the
+    target on the module (`jfa.target`), where the passes after it
+    (jfa-allocate-shared-memory, jfa-lower-async-tasks, jfa-convert-to-llvm)
+    take it from. An unknown arch is an error listing the known targets.
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"\"",
-           "target GPU (sm_90a or sm_100a)">
+           "target GPU, a name of Targets.def (jfac --version lists them)">
   ];
 }
 
@@ -97,7 +105,9 @@ def JFAAllocateSharedMemory : Pass<"jfa-allocate-shared-memory", "::mlir::Module
   let description = [{
     Sets `offset` on every `jfa.local_alloc` and `jfa.alloc_barriers` and
     `jfa.shared_bytes` on each kernel (the dynamic shared memory to launch
-    with). Buffers are 1024-byte aligned, barrier arrays 8-byte aligned.
+    with). Buffers are 1024-byte aligned, barrier arrays 8-byte aligned. A
+    kernel over the shared memory of the module's target (`jfa.target`;
+    without one, of every target) is an error.
   }];
 }
 

@@ -1,5 +1,6 @@
-"""attention_backward: the gradients of jagged_attention (sm_90a and sm_100a;
-torch is imported on first use).
+"""attention_backward: the gradients of jagged_attention (every target of
+jfa._targets that has its backward kernel: sm_90a and sm_100a; torch is
+imported on first use).
 
 Two kernels from the package's kernel folder (kernels/jagged_attention/),
 launched one after the other on the caller's stream through the runtime's
@@ -9,12 +10,14 @@ threads and shared memory from each cubin's .meta):
   attention_bwd_delta  (attention_bwd_delta_<arch>.cubin)
       delta[h, t] = sum_d o[t, h, d] * do[t, h, d], f32 [H, T];
       grid ceil(T / 128) x H.
-  attention_bwd_sm90 / attention_bwd_sm100  (<name>_<arch>.<variant>.cubin)
+  attention_bwd_<suffix>  (<name>_<arch>.<variant>.cubin; the target's kernel
+      suffix: attention_bwd_sm90 for sm_90a, attention_bwd_sm100 for sm_100a)
       dk, dv (bf16 [T, H, D], written) and dq into an f32 [T, H*D]
       workspace that it adds to atomically (zeroed before, converted to
       bf16 after); a persistent 1-d grid of min(#SMs, B * H * k_tiles) CTAs.
       The two take the same arguments but for the workspace: a TMA tensor
-      for sm90 (its reduce-add), a pointer for sm100. The head dim and the
+      for sm90 (its reduce-add), a pointer for sm100, as each kernel's
+      metadata says (dq_kind). The head dim and the
       mask are compile-time parameters: one cubin per (head_dim, causal),
       chosen by the `params` its metadata records (variant_table).
 
@@ -30,21 +33,40 @@ import math
 import os
 import threading
 
-from . import _lib, _metadata, _schedule, _validate
+from . import _lib, _metadata, _schedule, _targets, _validate
 from ._api import _check_no_alias, _check_tensor, _import_torch
 
 DELTA_KERNEL = "attention_bwd_delta"
-# compute capability -> (target, backward kernel, how the dq workspace is passed)
-BACKWARDS = {
-    (9, 0): ("sm_90a", "attention_bwd_sm90", "tma"),
-    (10, 0): ("sm_100a", "attention_bwd_sm100", "ptr"),
-}
+DQ_ARGUMENT = 6  # the dq workspace among the backward kernel's parameters
+
+
+def backward_for(capability):
+    """(target name, backward kernel) for a device of compute capability
+    (major, minor), from the target description (jfa._targets): the kernel
+    is attention_bwd_<the target's kernel suffix>. None for a device no
+    target runs on."""
+    target = _targets.by_capability(capability)
+    if target is None:
+        return None
+    return target.name, f"attention_bwd_{target.kernel_suffix}"
+
+
+def dq_kind(cubin, kernel):
+    """How `kernel` takes the dq workspace: "tma" (a TMA tensor, reduce-add)
+    or "ptr" (a pointer, atomic adds), as the metadata beside `cubin` says."""
+    args = _metadata.kernel(cubin + ".meta", kernel).get("arguments", [])
+    kind = args[DQ_ARGUMENT].get("kind") if len(args) > DQ_ARGUMENT else None
+    if kind not in ("tma", "ptr"):
+        raise RuntimeError(f"jfa.attention_backward: {cubin}.meta: parameter {DQ_ARGUMENT} "
+                           f"of {kernel} (dq) is {kind!r}, not a TMA tensor or a pointer")
+    return kind
+
 DELTA_ROWS = 128  # token rows per CTA of attention_bwd_delta
 LOG2E = 1.0 / math.log(2.0)
 
 _lock = threading.Lock()
 _modules = {}  # CUDA device ordinal -> {cubin path: jfa_module_t}
-_variants = {}  # (kernel folder, arch, kernel, head_dim, causal) -> cubin_paths
+_variants = {}  # (kernel folder, arch, kernel, head_dim, causal) -> (cubin_paths, dq_kind)
 
 
 def variant_table(kdir, kernel, arch):
@@ -85,7 +107,7 @@ def _describe(params):
                     for n, v in sorted(params.items())) or "(no parameters)"
 
 
-def cubin_paths(arch="sm_90a", bwd_kernel="attention_bwd_sm90", options=None):
+def cubin_paths(arch, bwd_kernel, options=None):
     """{kernel name: cubin path} of the backward's kernels for `arch` in the
     kernel folder, the backward's variant chosen for `options` (its
     compile-time parameters: {"head_dim": 128, "causal": False} by default);
@@ -234,9 +256,9 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     check_offsets: as in jagged_attention (a host copy of the offsets, which
     synchronizes); without it wrong offsets give undefined results.
 
-    sm_90a (compute capability 9.0: H100, H200) and sm_100a (10.0: B200;
-    not run on hardware yet) have backward kernels: other devices raise
-    NotImplementedError. The kernels come from
+    The targets of jfa._targets have backward kernels (sm_90a, compute
+    capability 9.0: H100, H200; sm_100a, 10.0: B200, not run on hardware
+    yet): other devices raise NotImplementedError. The kernels come from
     the package's kernel folder (see jfa.kernel_dir()); without them
     RuntimeError says how to get them. Launches on
     torch.cuda.current_stream(q.device). Wrong types or dtypes raise
@@ -279,13 +301,14 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     _validate.check_backward_sizes(t_, h, d, b, k_tiles)
     device = _device_index(torch, q.device)
     cap = _device_capability(torch, device)
-    if cap not in BACKWARDS:
+    backward = backward_for(cap)
+    if backward is None:
         raise NotImplementedError(
-            f"jfa.attention_backward runs on sm_90a and sm_100a devices only (compute "
-            f"capability 9.0: H100, H200; 10.0: B200); CUDA device {device} "
+            f"jfa.attention_backward runs on {' and '.join(_targets.NAMES)} devices only "
+            f"(compute capability {_targets.describe()}); CUDA device {device} "
             f"({torch.cuda.get_device_name(device)}) has compute capability "
             f"{cap[0]}.{cap[1]}.")
-    arch, bwd_kernel, dq_arg = BACKWARDS[cap]
+    arch, bwd_kernel = backward
     if check_offsets:
         _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
 
@@ -299,10 +322,11 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
         stream = torch.cuda.current_stream(device).cuda_stream
         # The variant compiled for this head dim and mask (looked up once).
         key = (_lib.kernel_dir(), arch, bwd_kernel, d, bool(causal))
-        paths = _variants.get(key)
-        if paths is None:
+        found = _variants.get(key)
+        if found is None:
             paths = cubin_paths(arch, bwd_kernel, {"head_dim": d, "causal": bool(causal)})
-            _variants[key] = paths
+            found = _variants[key] = (paths, dq_kind(paths[bwd_kernel], bwd_kernel))
+        paths, dq_arg = found
         mods = _modules_for(device, paths)
         q2, k2, v2, o2, do2 = (_tma_input(torch, t) for t in (q, k, v, o, do))
         lse2 = lse.contiguous()

@@ -31,12 +31,10 @@ import shutil
 import subprocess
 import tempfile
 
-from . import _lib
+from . import _lib, _targets
 from ._module import load
 
 CACHE_FORMAT = 1  # bump when the layout of an entry changes
-# compute capability -> jfac target, for arch=None.
-ARCH_OF_CAPABILITY = {(9, 0): "sm_90a", (10, 0): "sm_100a"}
 _PARAM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _versions = {}  # (jfac path, size, mtime) -> `jfac --version` output
 
@@ -161,16 +159,18 @@ def current_arch():
         torch = None
     if torch is None or not torch.cuda.is_available():
         why = "PyTorch is not installed" if torch is None else "no CUDA device is available"
+        choices = " or ".join(f"arch='{t.name}' (compute capability "
+                              f"{t.capability[0]}.{t.capability[1]})" for t in _targets.TARGETS)
         raise ValueError(f"jfa.compile: arch=None compiles for the current GPU, but {why}; "
-                         "pass arch='sm_90a' (H100, H200) or arch='sm_100a' (B200)")
+                         f"pass {choices}")
     cap = tuple(torch.cuda.get_device_capability())
-    arch = ARCH_OF_CAPABILITY.get(cap)
-    if arch is None:
+    target = _targets.by_capability(cap)
+    if target is None:
         raise ValueError(f"jfa.compile: the current GPU ({torch.cuda.get_device_name()}) has "
                          f"compute capability {cap[0]}.{cap[1]}; jfac targets "
-                         + ", ".join(f"{a} ({c[0]}.{c[1]})"
-                                     for c, a in sorted(ARCH_OF_CAPABILITY.items())))
-    return arch
+                         + ", ".join(f"{t.name} ({t.capability[0]}.{t.capability[1]})"
+                                     for t in _targets.TARGETS))
+    return target.name
 
 
 def param_args(params):
@@ -231,8 +231,9 @@ def compile_to_cache(source, arch, params=None, include_dirs=(), jfac=None, extr
             text = f.read()
     except OSError as e:
         raise FileNotFoundError(f"jfa.compile: cannot read {source}: {e}") from None
-    if not isinstance(arch, str) or not re.match(r"^sm_\d+a?$", arch):
-        raise ValueError(f"jfa.compile: arch must be a target name like 'sm_90a', got {arch!r}")
+    if arch not in _targets.NAMES:
+        raise ValueError(f"jfa.compile: arch must be a target name "
+                         f"({', '.join(_targets.NAMES)}), got {arch!r}")
     jfac = os.path.abspath(os.fspath(jfac)) if jfac else find_jfac()
     includes = [os.path.abspath(os.fspath(d)) for d in include_dirs]
     pargs = param_args(params)
@@ -294,8 +295,8 @@ def compile_to_cache(source, arch, params=None, include_dirs=(), jfac=None, extr
 def compile(source, arch=None, params=None, out_dir=None, *, include_dirs=(), jfac=None):
     """Compiles a kernel file with jfac (cached) and loads it (jfa.load).
 
-    source: a .mlir file; arch: 'sm_90a' or 'sm_100a' (None: the current
-    GPU's, through PyTorch); params: {name: value} compile-time parameters
+    source: a .mlir file; arch: a target of jfa._targets, 'sm_90a' or
+    'sm_100a' (None: the current GPU's, through PyTorch); params: {name: value} compile-time parameters
     (jfac -P; bools, ints, floats, words); include_dirs: folders for
     jfa.import (jfac -I); out_dir: also copy the cubin and its .meta there
     (<stem>_<arch>.cubin) and load that copy; jfac: the compiler to use

@@ -22,6 +22,11 @@ set(JFA_JFAC "" CACHE FILEPATH
   "jfac used to compile the embedded kernels (empty: this build's jfac target)")
 
 include(${CMAKE_CURRENT_LIST_DIR}/EmbedKernelWrite.cmake)
+# The targets: one forward kernel each, attention_fwd_<kernel suffix>
+# (dialects/JFA/Targets.def, read without Python).
+include(${PROJECT_SOURCE_DIR}/cmake/JFATargets.cmake)
+jfa_read_targets()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${JFA_TARGETS_DEF})
 
 set(_jfa_embed_dir ${CMAKE_CURRENT_BINARY_DIR}/embedded)
 set(_jfa_kernel_dir ${PROJECT_SOURCE_DIR}/kernels/jagged_attention)
@@ -86,10 +91,8 @@ endfunction()
 set(_jfa_embedded_symbols)
 set(_jfa_embedded_entries)
 
-foreach(_jfa_target attention_fwd_sm90:sm_90a attention_fwd_sm100:sm_100a)
-  string(REPLACE ":" ";" _jfa_target ${_jfa_target})
-  list(GET _jfa_target 0 _jfa_kernel)
-  list(GET _jfa_target 1 _jfa_arch)
+foreach(_jfa_arch ${JFA_TARGETS})
+  set(_jfa_kernel attention_fwd_${JFA_TARGET_${_jfa_arch}_KERNEL_SUFFIX})
   set(_jfa_mlir ${_jfa_kernel_dir}/${_jfa_kernel}.mlir)
   # Configure again when the kernel's variant line changes.
   if(EXISTS ${_jfa_mlir})

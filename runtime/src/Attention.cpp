@@ -8,6 +8,7 @@
 #include "jfa/attention.hpp"
 
 #include "EmbeddedKernels.h"
+#include "JFA/TargetDescription.h"
 
 #include <fmt/format.h>
 
@@ -107,22 +108,30 @@ float effectiveScale(const AttentionForwardArgs &a) {
                                : a.softmaxScale;
 }
 
-/// The kernels per target. Each is compiled once per compile-time variant
-/// its source declares (`// jfa-variants: head_dim=64,128 causal=0,1`): in a
-/// kernel_dir as <kernel>_<arch>.head_dim=64.causal=0.cubin (what
+/// The kernels per target of the description (Targets.def): the forward
+/// kernel of a target is attention_fwd_<its kernel suffix>
+/// (attention_fwd_sm90 for sm_90a). Each is compiled once per compile-time
+/// variant its source declares (`// jfa-variants: head_dim=64,128 causal=0,1`):
+/// in a kernel_dir as <kernel>_<arch>.head_dim=64.causal=0.cubin (what
 /// scripts/build-package.sh writes), in the library as one embedded kernel
 /// each. A call picks the variant whose metadata "params" match its head dim
 /// and mask; the names are never parsed.
-struct Target {
-  const char *kernel;
+struct AttentionTarget {
+  std::string kernel;
   const char *arch;
-  const char *capability;
+  std::string capability;
 };
-const Target kTargets[] = {
-    {"attention_fwd_sm90", "sm_90a", "9.0"},
-    {"attention_fwd_sm100", "sm_100a", "10.0"},
-};
-constexpr size_t kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]);
+constexpr size_t kNumTargets = jfa::kNumTargets;
+const AttentionTarget *targets() {
+  static const std::vector<AttentionTarget> all = [] {
+    std::vector<AttentionTarget> out;
+    for (const jfa::Target &t : jfa::kTargets)
+      out.push_back({fmt::format("attention_fwd_{}", t.kernelSuffix), t.name,
+                     t.capability()});
+    return out;
+  }();
+  return all.data();
+}
 
 /// Compile-time parameters, name -> value, the values as the metadata writes
 /// them with booleans as 0/1 (jfac -P causal=1 and "causal": true agree).
@@ -173,7 +182,7 @@ Params wantedParams(const AttentionForwardArgs &a) {
           {"head_dim", std::to_string(a.headDim)}};
 }
 
-std::string cubinPattern(const Target &t) {
+std::string cubinPattern(const AttentionTarget &t) {
   return fmt::format("{}_{}.*.cubin", t.kernel, t.arch);
 }
 
@@ -284,15 +293,22 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
 }
 
 AttentionKernelChoice attentionKernelFor(int major, int minor) {
-  if (major == 9 && minor == 0)
-    return {"attention_fwd_sm90", "sm_90a"};
-  // sm_100a code loads on compute capability 10.0 only (B200/GB200).
-  if (major == 10 && minor == 0)
-    return {"attention_fwd_sm100", "sm_100a"};
+  // An "a" target's code loads on its own compute capability only (sm_100a:
+  // 10.0, B200/GB200).
+  for (size_t i = 0; i < kNumTargets; ++i)
+    if (jfa::kTargets[i].ccMajor == major && jfa::kTargets[i].ccMinor == minor)
+      return {targets()[i].kernel, targets()[i].arch};
+  std::string supported;
+  for (size_t i = 0; i < kNumTargets; ++i)
+    supported += fmt::format("{}{} ({})",
+                             i == 0                ? ""
+                             : i + 1 < kNumTargets ? ", "
+                                                   : " and ",
+                             targets()[i].capability, targets()[i].arch);
   throw Error(fmt::format("jagged attention does not support this device "
                           "(compute capability {}.{}); the kernels run on "
-                          "compute capability 9.0 (sm_90a) and 10.0 (sm_100a)",
-                          major, minor));
+                          "compute capability {}",
+                          major, minor, supported));
 }
 
 unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors) {
@@ -394,13 +410,13 @@ struct Attention::Impl {
 
   size_t indexOf(const std::string &arch) const {
     for (size_t i = 0; i < kNumTargets; ++i)
-      if (arch == kTargets[i].arch)
+      if (arch == targets()[i].arch)
         return i;
     throw Error(fmt::format("no jagged attention kernel for arch '{}'", arch));
   }
 
   /// Parses and checks an image's metadata; returns its kernel's params.
-  static Params check(const Target &t, const std::string &metadata,
+  static Params check(const AttentionTarget &t, const std::string &metadata,
                       const std::string &source) {
     std::vector<KernelInfo> kernels = parseMetadata(metadata, source);
     for (const KernelInfo &k : kernels)
@@ -457,7 +473,7 @@ Attention Attention::load(const std::string &kernelDir) {
     dir += '/';
   bool any = false;
   for (size_t i = 0; i < kNumTargets; ++i) {
-    const Target &t = kTargets[i];
+    const AttentionTarget &t = targets()[i];
     std::string prefix = fmt::format("{}_{}.", t.kernel, t.arch);
     for (const std::string &name : files) {
       if (name.size() <= prefix.size() + 6 || name.rfind(prefix, 0) != 0 ||
@@ -484,10 +500,14 @@ Attention Attention::load(const std::string &kernelDir) {
           "capability {})",
           kernelDir, cubinPattern(t), t.arch, t.capability);
   }
-  if (!any)
-    throw Error(fmt::format("kernel_dir '{}' holds neither {} nor {}",
-                            kernelDir, cubinPattern(kTargets[0]),
-                            cubinPattern(kTargets[1])));
+  if (!any) {
+    std::string patterns;
+    for (size_t i = 0; i < kNumTargets; ++i)
+      patterns += fmt::format("{}{}", i == 0 ? "" : " nor ",
+                              cubinPattern(targets()[i]));
+    throw Error(
+        fmt::format("kernel_dir '{}' holds neither {}", kernelDir, patterns));
+  }
   // The cubin pointers, once the vectors no longer move their images.
   for (auto &variants : impl->images)
     for (Impl::Image &img : variants)
@@ -498,7 +518,7 @@ Attention Attention::load(const std::string &kernelDir) {
 Attention Attention::embedded() {
   auto impl = std::make_unique<Impl>();
   for (size_t i = 0; i < kNumTargets; ++i) {
-    const Target &t = kTargets[i];
+    const AttentionTarget &t = targets()[i];
     for (const detail::EmbeddedKernel *const *e = detail::embeddedKernels; *e;
          ++e) {
       const detail::EmbeddedKernel &k = **e;
@@ -549,7 +569,7 @@ Attention Attention::embedded() {
 
 bool Attention::hasKernel(const std::string &arch) const {
   for (size_t i = 0; i < kNumTargets; ++i)
-    if (arch == kTargets[i].arch)
+    if (arch == targets()[i].arch)
       return impl->anyPresent(i);
   return false;
 }

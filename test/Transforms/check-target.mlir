@@ -3,6 +3,8 @@
 // RUN: not jfa-opt %s --jfa-check-target=arch=sm_80 2>&1 | FileCheck %s --check-prefix=ARCH
 // wgmma (register-accumulator async_dot) exists on sm_90a only.
 
+// jfa-check-target records the target for the passes after it.
+// CHECK: module attributes {jfa.target = "sm_90a"}
 // CHECK: jfa.async_dot
 // ARCH: error: jfa-check-target: unknown arch 'sm_80'; known targets: sm_90a, sm_100a
 jfa.kernel @k() warps(4) {

@@ -50,13 +50,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // tasks expanded, before the metadata and the lowering look at it.
   if (failed(jfa::specialize(*module, {})))
     return 0;
-  for (const char *arch : {"sm_90a", "sm_100a"}) {
-    std::optional<jfa::Target> target = jfa::lookupTarget(arch);
-    if (!target)
-      continue;
+  for (const jfa::Target &t : jfa::kTargets) {
+    const jfa::Target *target = &t; // every target of Targets.def
     OwningOpRef<ModuleOp> copy = module->clone();
     jfa::CompileOptions options;
-    options.target = *target;
+    options.target = target;
     options.optLevel = 1;
     (void)jfa::buildMetadata(*copy, *target);
     if (failed(jfa::lowerToLLVMDialect(*copy, options)))

@@ -1,9 +1,10 @@
 """Compiles every kernels/**/*.mlir with jfac for its targets (ptxas runs).
 
-A kernel is compiled for sm_90a and sm_100a unless its first line names its
-targets, as in `// jfa-targets: sm_90a` (wgmma kernels are sm_90a-only,
-tensor-memory kernels sm_100a-only). Such a kernel must also be rejected
-with a clear error for the other target.
+A kernel is compiled for every target of the description
+(dialects/JFA/Targets.def) unless its first line names its targets, as in
+`// jfa-targets: sm_90a` (wgmma kernels are sm_90a-only, tensor-memory
+kernels sm_100a-only). Such a kernel must also be rejected with a clear
+error for the other targets.
 
 kernels/lib/ holds libraries of helpers (`jfa.import`ed by kernels), not
 kernels: each must parse and have its own imports resolve
@@ -31,13 +32,15 @@ for library in libraries:
     if result.returncode != 0:
         failed += 1
         print(f"FAILED: the library {library} does not load:\n{result.stderr}")
-ALL = ("sm_90a", "sm_100a")
+ALL = kernel_variants._targets.NAMES
 counts = {a: 0 for a in ALL}
 for kernel in kernels:
-    first = kernel.read_text().splitlines()[0]
-    targets = ALL
-    if first.startswith("// jfa-targets:"):
-        targets = tuple(first.split(":", 1)[1].split())
+    try:
+        targets = kernel_variants.targets(kernel)
+    except ValueError as e:
+        failed += 1
+        print(f"FAILED: {e}")
+        continue
     for arch in ALL:
         if arch in targets:
             continue
@@ -61,5 +64,6 @@ for kernel in kernels:
                 print(f"FAILED {kernel} for {arch} {' '.join(params)}:\n{result.stderr}")
 if failed:
     sys.exit(f"{failed} compilations failed")
-print(f"compiled {len(kernels)} kernels: {counts['sm_90a']} for sm_90a, "
-      f"{counts['sm_100a']} for sm_100a; {len(libraries)} libraries load")
+print(f"compiled {len(kernels)} kernels: "
+      + ", ".join(f"{counts[a]} for {a}" for a in ALL)
+      + f"; {len(libraries)} libraries load")

@@ -205,7 +205,7 @@ class BackwardKernelLookup(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             os.environ["JFA_KERNEL_DIR"] = d
             with self.assertRaises(RuntimeError) as cm:
-                _backward.cubin_paths()
+                _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
             msg = str(cm.exception)
             for needle in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a*.cubin",
                            "build-package.sh", "JFA_KERNEL_DIR", d):
@@ -213,16 +213,18 @@ class BackwardKernelLookup(unittest.TestCase):
             for name in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a.cubin"):
                 open(os.path.join(d, name), "w").close()
             with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm90_sm_90a\.cubin\.meta"):
-                _backward.cubin_paths()
+                _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
             for kernel in ("attention_bwd_delta", "attention_bwd_sm90"):
                 with open(os.path.join(d, kernel + "_sm_90a.cubin.meta"), "w") as f:
                     f.write(metadata_text(kernel))
-            paths = _backward.cubin_paths()
+            paths = _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
             self.assertEqual(sorted(paths), ["attention_bwd_delta", "attention_bwd_sm90"])
             self.assertEqual(paths["attention_bwd_sm90"],
                              os.path.join(d, "attention_bwd_sm90_sm_90a.cubin"))
             # sm_100a (compute capability 10.0) has its own backward kernel.
-            self.assertEqual(_backward.BACKWARDS[(10, 0)][:2], ("sm_100a", "attention_bwd_sm100"))
+            self.assertEqual(_backward.backward_for((10, 0)), ("sm_100a", "attention_bwd_sm100"))
+            self.assertEqual(_backward.backward_for((9, 0)), ("sm_90a", "attention_bwd_sm90"))
+            self.assertIsNone(_backward.backward_for((8, 0)))
             with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm100_sm_100a\*\.cubin"):
                 _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
             for kernel in ("attention_bwd_delta", "attention_bwd_sm100"):
@@ -233,6 +235,23 @@ class BackwardKernelLookup(unittest.TestCase):
             paths = _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
             self.assertEqual(paths["attention_bwd_sm100"],
                              os.path.join(d, "attention_bwd_sm100_sm_100a.cubin"))
+
+    def test_dq_kind(self):
+        """How the backward kernel takes the dq workspace comes from its
+        metadata (parameter 6), not from a table per target."""
+        from jfa import _backward
+        tma = {"kind": "tma", "element_type": "f32", "box": [64, 64], "swizzle": 0}
+        ptr = {"kind": "ptr", "element_type": "f32"}
+        with tempfile.TemporaryDirectory() as d:
+            cubin = os.path.join(d, "attention_bwd_sm90_sm_90a.cubin")
+            for dq, want in ((tma, "tma"), (ptr, "ptr")):
+                with open(cubin + ".meta", "w") as f:
+                    f.write(metadata_text("attention_bwd_sm90", arguments=[ptr] * 6 + [dq]))
+                self.assertEqual(_backward.dq_kind(cubin, "attention_bwd_sm90"), want)
+            with open(cubin + ".meta", "w") as f:
+                f.write(metadata_text("attention_bwd_sm90", arguments=[ptr] * 6 + [{"kind": "i32"}]))
+            with self.assertRaisesRegex(RuntimeError, "parameter 6 of attention_bwd_sm90 \\(dq\\) is 'i32'"):
+                _backward.dq_kind(cubin, "attention_bwd_sm90")
 
 
     def test_variants(self):
@@ -289,14 +308,14 @@ class BackwardKernelLookup(unittest.TestCase):
             with open(meta, "w") as f:
                 f.write("jfa-metadata 1\nkernel attention_bwd_sm90\nthreads 384\nend\n")
             with self.assertRaises(RuntimeError) as cm:
-                _backward.cubin_paths()
+                _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
             for needle in (meta, "old line format", "rebuild", "build-package.sh"):
                 self.assertIn(needle, str(cm.exception))
             with open(meta, "w") as f:
                 f.write(metadata_text("attention_bwd_delta"))
             with self.assertRaisesRegex(RuntimeError, re.escape(
                     f"{meta}: no kernel named 'attention_bwd_sm90'")):
-                _backward.cubin_paths()
+                _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
 
 
 class Metadata(unittest.TestCase):

@@ -35,9 +35,9 @@ static cl::OptionCategory category("jfa-interp options");
 static cl::list<std::string> positional(cl::Positional, cl::OneOrMore,
                                         cl::desc("<kernel.mlir> <arg>..."),
                                         cl::cat(category));
-static cl::opt<std::string> arch("arch",
-                                 cl::desc("target: sm_90a or sm_100a"),
-                                 cl::cat(category));
+// The targets of Targets.def, for --help.
+static const std::string archHelp = "target: " + jfa::knownTargetNames();
+static cl::opt<std::string> arch("arch", cl::desc(archHelp), cl::cat(category));
 static cl::opt<std::string> grid("grid", cl::desc("X[,Y[,Z]] CTAs"),
                                  cl::init("1"), cl::cat(category));
 static cl::opt<std::string>
@@ -70,11 +70,10 @@ static int fail(const Twine &message) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "jfa-interp: runs a JFA kernel on the CPU and checks its "
-      "synchronization\n\n  jfa-interp KERNEL.mlir --arch sm_90a|sm_100a "
-      "--grid X[,Y[,Z]] ARG...\n");
+  std::string overview = "jfa-interp: runs a JFA kernel on the CPU and checks "
+                         "its synchronization\n\n  jfa-interp KERNEL.mlir "
+                         "--arch TARGET --grid X[,Y[,Z]] ARG...\n";
+  cl::ParseCommandLineOptions(argc, argv, overview);
 
   std::string inputFile = positional.front();
   jfa::interp::RunOptions options;
@@ -83,8 +82,7 @@ int main(int argc, char **argv) {
         arch.getNumOccurrences()
             ? "--arch is empty; known targets: " + jfa::knownTargetNames()
             : "give the target with --arch (" + jfa::knownTargetNames() + ")");
-  std::optional<jfa::Target> target = jfa::lookupTarget(arch);
-  if (!target)
+  if (!jfa::lookupTarget(arch))
     return fail("unknown --arch '" + arch +
                 "'; known targets: " + jfa::knownTargetNames());
   {

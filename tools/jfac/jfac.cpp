@@ -39,12 +39,13 @@ cl::opt<std::string> outputFile("o",
                                 cl::desc("Output file (default: the input "
                                          "with .cubin/.ptx/.ll/.llvm.mlir)"),
                                 cl::value_desc("file"), cl::cat(category));
-cl::opt<std::string>
-    arch("arch",
-         cl::desc("Target GPU: sm_90a or sm_100a (default: the one target "
-                  "the kernel's first line names, `// jfa-targets: sm_90a`, "
-                  "else sm_100a)"),
-         cl::cat(category));
+// From the target description (Targets.def).
+const std::string archHelp =
+    "Target GPU: one of " + jfa::knownTargetNames() +
+    " (default: the one target the kernel's first line names, `// "
+    "jfa-targets: " +
+    jfa::kTargets[0].name + "`, else " + jfa::kDefaultTargetName + ")";
+cl::opt<std::string> arch("arch", cl::desc(archHelp), cl::cat(category));
 cl::opt<Emit> emit(
     "emit", cl::desc("What to write"), cl::init(Emit::Cubin),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "MLIR in the LLVM/NVVM dialects"),
@@ -198,8 +199,13 @@ constexpr const char *kVersion = "0.3";
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  const char *usage = "usage: jfac compile <kernel.mlir> [-o <file>] "
-                      "[--arch=sm_90a|sm_100a] [--emit=mlir|llvm|ptx|cubin] "
+  std::string archs;
+  for (const jfa::Target &t : jfa::kTargets)
+    archs += (archs.empty() ? "" : "|") + std::string(t.name);
+  std::string usage = "usage: jfac compile <kernel.mlir> [-o <file>] "
+                      "[--arch=" +
+                      archs +
+                      "] [--emit=mlir|llvm|ptx|cubin] "
                       "[-O<n>] [--ptxas=<path>]\n";
   if (argc < 2) {
     llvm::errs() << usage;
@@ -211,9 +217,34 @@ int main(int argc, char **argv) {
                  << "; targets: " << jfa::knownTargetNames() << ")\n";
     return 0;
   }
+  if (command == "targets") {
+    // The target description (Targets.def) as the compiler has it, one
+    // target a line; test/targets/ checks the Python and CMake forms
+    // against it.
+    for (const jfa::Target &t : jfa::kTargets) {
+      std::string features;
+      for (jfa::TargetFeature f :
+           {jfa::TargetFeature::Wgmma, jfa::TargetFeature::TensorMemory,
+            jfa::TargetFeature::Tma, jfa::TargetFeature::Setmaxnreg})
+        if (t.has(f))
+          features +=
+              (features.empty() ? "" : ",") + std::string(jfa::featureName(f));
+      llvm::outs() << fmt::format(
+          "{} kernel_suffix={} capability={} ptx={} features={} "
+          "max_shared_bytes={} registers_per_sm={} "
+          "max_registers_per_thread={} tmem_columns={}\n",
+          t.name, t.kernelSuffix, t.capability(), t.ptxVersion, features,
+          t.maxSharedMemoryPerBlock, t.registersPerSM, t.maxRegistersPerThread,
+          t.tensorMemoryColumns);
+    }
+    llvm::outs() << "default " << jfa::kDefaultTargetName << "\n";
+    return 0;
+  }
   if (command == "--help" || command == "-h" || command == "help") {
     llvm::outs() << "jfac: the JFA kernel compiler\n\n"
-                 << usage << "\nRun `jfac compile --help` for every option.\n";
+                 << usage
+                 << "\nRun `jfac compile --help` for every option; `jfac "
+                    "targets` lists the targets and their facts.\n";
     return 0;
   }
   if (command != "compile")
@@ -240,9 +271,9 @@ int main(int argc, char **argv) {
     return fail("--arch is empty; known targets: " + jfa::knownTargetNames());
   if (arch.empty()) {
     std::string declared = declaredTarget(*buffer);
-    arch = declared.empty() ? "sm_100a" : declared;
+    arch = declared.empty() ? jfa::kDefaultTargetName : declared;
   }
-  std::optional<jfa::Target> target = jfa::lookupTarget(arch);
+  const jfa::Target *target = jfa::lookupTarget(arch);
   if (!target)
     return fail("unknown --arch '" + arch +
                 "'; known targets: " + jfa::knownTargetNames());
@@ -251,7 +282,7 @@ int main(int argc, char **argv) {
                             optLevel.getValue()));
 
   jfa::CompileOptions options;
-  options.target = *target;
+  options.target = target;
   options.optLevel = optLevel;
   options.ptxas = ptxas;
   options.printIRAfterAll = printIRAfterAll;
@@ -346,7 +377,7 @@ int main(int argc, char **argv) {
     return fail(error);
   warnAboutSpills(log, budgets);
   if (!quiet) {
-    llvm::outs() << "jfac: wrote " << output << " (" << target->chip << ")";
+    llvm::outs() << "jfac: wrote " << output << " (" << target->name << ")";
     if (metaPath.empty())
       llvm::outs() << " and no metadata (the output is not a regular file; "
                       "give --metadata=FILE)\n";

@@ -57,12 +57,14 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
       if (failed(convertKernelSignature(kernel, converter)))
         return signalPassFailure();
 
+    // The target jfa-check-target recorded; none: every feature lowers.
+    TargetInfo targetInfo(getModuleTarget(module));
     RewritePatternSet patterns(ctx);
     populateSharedMemoryToLLVMPatterns(converter, patterns);
     populateBarrierToLLVMPatterns(converter, patterns);
-    populateTMAToLLVMPatterns(converter, patterns);
-    populateWGMMAToLLVMPatterns(converter, patterns);
-    populateTensorMemoryToLLVMPatterns(converter, patterns);
+    populateTMAToLLVMPatterns(converter, patterns, targetInfo);
+    populateWGMMAToLLVMPatterns(converter, patterns, targetInfo);
+    populateTensorMemoryToLLVMPatterns(converter, patterns, targetInfo);
     populateRowOpsToLLVMPatterns(converter, patterns);
     populateKernelToLLVMPatterns(converter, patterns);
     populateMathToLLVMPatterns(converter, patterns);

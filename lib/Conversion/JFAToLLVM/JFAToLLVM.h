@@ -5,12 +5,15 @@
 //   SharedMemoryToLLVM.cpp  buffers, slots, fragments of register tiles
 //   BarrierToLLVM.cpp       mbarriers and named barriers
 //   TMAToLLVM.cpp           TMA copies and the async-proxy fence
-//   WGMMAToLLVM.cpp         wgmma (sm_90a)
-//   TensorMemoryToLLVM.cpp  tensor memory and tcgen05 (sm_100a)
+//   WGMMAToLLVM.cpp         wgmma (targets with the wgmma feature)
+//   TensorMemoryToLLVM.cpp  tensor memory and tcgen05 (the tcgen05 feature)
 //   RowOpsToLLVM.cpp        row reductions, row broadcasts, index tiles
 //   KernelToLLVM.cpp        the kernel signature and grid/thread ids
 //   MathToLLVM.cpp          logarithms (lg2.approx), which NVPTX lacks
 //   DebugToLLVM.cpp         the --debug-barriers probes and reports
+//
+// The files whose ops exist on some targets only take a TargetInfo (Utils.h)
+// and add their patterns where the target has the feature.
 //
 //===----------------------------------------------------------------------===//
 #ifndef JFA_CONVERSION_JFATOLLVM_JFATOLLVM_H
@@ -27,11 +30,14 @@ void populateSharedMemoryToLLVMPatterns(JFATypeConverter &converter,
 void populateBarrierToLLVMPatterns(JFATypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateTMAToLLVMPatterns(JFATypeConverter &converter,
-                               mlir::RewritePatternSet &patterns);
+                               mlir::RewritePatternSet &patterns,
+                               const TargetInfo &targetInfo);
 void populateWGMMAToLLVMPatterns(JFATypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns);
+                                 mlir::RewritePatternSet &patterns,
+                                 const TargetInfo &targetInfo);
 void populateTensorMemoryToLLVMPatterns(JFATypeConverter &converter,
-                                        mlir::RewritePatternSet &patterns);
+                                        mlir::RewritePatternSet &patterns,
+                                        const TargetInfo &targetInfo);
 void populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateKernelToLLVMPatterns(JFATypeConverter &converter,

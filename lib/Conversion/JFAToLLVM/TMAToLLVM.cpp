@@ -117,7 +117,10 @@ struct FenceAsyncSharedLowering : JFAPattern<FenceAsyncSharedOp> {
 } // namespace
 
 void jfa::populateTMAToLLVMPatterns(JFATypeConverter &converter,
-                                    RewritePatternSet &patterns) {
-  patterns.add<TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering,
-               FenceAsyncSharedLowering>(converter);
+                                    RewritePatternSet &patterns,
+                                    const TargetInfo &targetInfo) {
+  patterns.add<FenceAsyncSharedLowering>(converter);
+  if (targetInfo.has(TargetFeature::Tma))
+    patterns.add<TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering>(
+        converter);
 }

@@ -283,7 +283,10 @@ struct TmemStoreLowering : JFAPattern<TmemStoreOp> {
 } // namespace
 
 void jfa::populateTensorMemoryToLLVMPatterns(JFATypeConverter &converter,
-                                             RewritePatternSet &patterns) {
+                                             RewritePatternSet &patterns,
+                                             const TargetInfo &targetInfo) {
+  if (!targetInfo.has(TargetFeature::TensorMemory))
+    return;
   patterns.add<TmemAllocLowering, TmemDeallocLowering, TcDotLowering,
                TcCommitLowering, TmemSliceLowering, TmemLoadLowering,
                TmemStoreLowering>(converter);

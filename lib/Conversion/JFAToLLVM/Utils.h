@@ -36,6 +36,25 @@ struct JFATypeConverter : mlir::LLVMTypeConverter {
   explicit JFATypeConverter(mlir::MLIRContext *ctx);
 };
 
+/// The target facts the patterns need (Triton's TargetInfo), handed to the
+/// populate* functions that depend on the target: the module's target
+/// (`jfa.target`, recorded by jfa-check-target), or none when no target was
+/// chosen (jfa-opt running the conversion alone), in which case every
+/// feature's patterns are added.
+class TargetInfo {
+public:
+  explicit TargetInfo(const Target *target) : target(target) {}
+  /// The target, or null when none was chosen.
+  const Target *getTarget() const { return target; }
+  /// Whether ops needing `feature` lower here (always without a target).
+  bool has(TargetFeature feature) const {
+    return !target || target->has(feature);
+  }
+
+private:
+  const Target *target;
+};
+
 /// The base of every JFA lowering pattern.
 template <typename Op> struct JFAPattern : mlir::ConvertOpToLLVMPattern<Op> {
   using mlir::ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;

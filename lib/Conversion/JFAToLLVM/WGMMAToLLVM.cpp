@@ -230,6 +230,9 @@ struct AsyncDotWaitLowering : JFAPattern<AsyncDotWaitOp> {
 } // namespace
 
 void jfa::populateWGMMAToLLVMPatterns(JFATypeConverter &converter,
-                                      RewritePatternSet &patterns) {
+                                      RewritePatternSet &patterns,
+                                      const TargetInfo &targetInfo) {
+  if (!targetInfo.has(TargetFeature::Wgmma))
+    return;
   patterns.add<WarpgroupDotLowering, AsyncDotWaitLowering>(converter);
 }
