@@ -352,6 +352,40 @@ struct NamedBarrierState {
   std::map<int64_t, VC> completedVC;
 };
 
+/// What one executor did, for --stats.
+struct ExecStats {
+  /// Executions per op (scf.for counts once per loop, not per trip).
+  llvm::DenseMap<OperationName, uint64_t> ops;
+  uint64_t numOps = 0;
+  uint64_t tmaLoads = 0, tmaLoadBytes = 0;
+  uint64_t tmaStores = 0, tmaStoreBytes = 0;
+  /// async_dot (wgmma) and tc_dot (tcgen05) products issued.
+  uint64_t mmas = 0;
+  /// barrier_wait and barrier_try_wait; of those, the ones that had to wait.
+  uint64_t mbarrierWaits = 0, mbarrierWaitsBlocked = 0;
+  /// named_barrier_sync, task_barrier (and convert_layout's syncs).
+  uint64_t namedSyncs = 0;
+
+  void add(const ExecStats &other) {
+    for (const auto &[name, n] : other.ops)
+      ops[name] += n;
+    numOps += other.numOps;
+    tmaLoads += other.tmaLoads;
+    tmaLoadBytes += other.tmaLoadBytes;
+    tmaStores += other.tmaStores;
+    tmaStoreBytes += other.tmaStoreBytes;
+    mmas += other.mmas;
+    mbarrierWaits += other.mbarrierWaits;
+    mbarrierWaitsBlocked += other.mbarrierWaitsBlocked;
+    namedSyncs += other.namedSyncs;
+  }
+};
+
+/// Prints `stats` (one per executor, labelled) as two tables: the counters
+/// per executor, then the op counts per executor.
+void printStats(llvm::raw_ostream &os, const Twine &title,
+                ArrayRef<std::string> labels, ArrayRef<ExecStats> stats);
+
 struct Executor {
   int id = 0;
   int taskIndex = -1; // -1: the whole CTA (no async_tasks)
@@ -376,6 +410,8 @@ struct Executor {
   bool done = false, progressed = false, blocked = false;
   Operation *blockedOp = nullptr;
   std::function<std::string()> blockedWhy;
+
+  ExecStats stats;
 };
 
 class CTARun;
@@ -396,6 +432,13 @@ public:
   std::vector<ArgState> args;
   DenseMap<Value, std::string> names;
   std::array<int64_t, 3> ctaId = {0, 0, 0};
+  /// --stats over the CTAs run so far, per executor.
+  std::vector<std::string> statLabels;
+  std::vector<ExecStats> statTotals;
+  int64_t ctasRun = 0;
+
+  void addStats(ArrayRef<std::string> labels, ArrayRef<ExecStats> stats);
+  void printStatTotals();
 
   LogicalResult loadArguments();
   LogicalResult writeArguments();
@@ -883,6 +926,23 @@ LogicalResult CTARun::run() {
   if (failed(setUp()))
     return failure();
   schedule();
+  if (interp.options.stats) {
+    std::vector<std::string> labels;
+    std::vector<ExecStats> stats;
+    for (auto &e : execs) {
+      labels.push_back(e->label);
+      stats.push_back(e->stats);
+    }
+    if (interp.options.statsPerCta) {
+      const auto &cta = interp.ctaId;
+      printStats(llvm::outs(),
+                 llvm::formatv("CTA ({0}, {1}, {2}){3}", cta[0], cta[1], cta[2],
+                               hasFailed ? ", stopped by an error" : "")
+                     .str(),
+                 labels, stats);
+    }
+    interp.addStats(labels, stats);
+  }
   return failure(hasFailed);
 }
 
@@ -936,6 +996,13 @@ SmallVector<RtValue> CTARun::runRegion(Executor &e, Region &region,
 
 void CTARun::exec(Executor &e, Operation *op) {
   e.progressed = true;
+  // One thread of the task issues these: the warpgroup that holds it.
+  if (op->hasTrait<SingleThreadIssue>() && e.wg != 0)
+    return;
+  if (interp.options.stats) {
+    ++e.stats.numOps;
+    ++e.stats.ops[op->getName()];
+  }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
     int64_t lb = intScalar(e, op, forOp.getLowerBound());
     int64_t ub = intScalar(e, op, forOp.getUpperBound());
@@ -1552,6 +1619,7 @@ void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
   ++e.vc[execComp(e)];
   if (!wait)
     return;
+  ++e.stats.namedSyncs;
   block(
       e, op, [&n, generation] { return n.generation > generation; },
       [&n, id] {
@@ -1632,9 +1700,6 @@ void CTARun::accessTmem(Executor &e, Operation *op, int64_t lo, int64_t hi,
 //===----------------------------------------------------------------------===//
 
 void CTARun::execJFA(Executor &e, Operation *op) {
-  // One thread of the task issues these: the warpgroup that holds it.
-  if (op->hasTrait<SingleThreadIssue>() && e.wg != 0)
-    return;
   auto &cta = interp.ctaId;
   const RunOptions &options = interp.options;
   Access self = genericAccess(e, op);
@@ -1850,6 +1915,9 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         if (parity != 0 && parity != 1)
           fail(op, "waits for phase parity " + Twine(parity) +
                        "; a parity is 0 or 1");
+        ++e.stats.mbarrierWaits;
+        if (!phaseDone(b, parity))
+          ++e.stats.mbarrierWaitsBlocked;
         block(
             e, op, [&] { return phaseDone(b, parity); },
             [this, b, parity] {
@@ -1868,6 +1936,9 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         int b = get(e, wait.getBarrier()).id;
         int64_t parity = intScalar(e, op, wait.getPhase());
         bool ready = (parity == 0 || parity == 1) && phaseDone(b, parity);
+        ++e.stats.mbarrierWaits;
+        if (!ready)
+          ++e.stats.mbarrierWaitsBlocked;
         if (ready)
           acquirePhase(e, b, parity);
         else
@@ -1889,7 +1960,10 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {
           x = g < 0 ? 0.0 : roundTo(buf.elem, arg.load(g));
         });
-        completeTx(op, b, cast<SlotType>(slot.type).getBytes());
+        int64_t bytes = cast<SlotType>(slot.type).getBytes();
+        ++e.stats.tmaLoads;
+        e.stats.tmaLoadBytes += bytes;
+        completeTx(op, b, bytes);
       })
       .Case<TMAStoreOp>([&](TMAStoreOp store) {
         RtValue slot = get(e, store.getSlot());
@@ -1898,6 +1972,8 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         SmallVector<int64_t, 2> coords;
         for (Value c : store.getCoords())
           coords.push_back(intScalar(e, op, c));
+        ++e.stats.tmaStores;
+        e.stats.tmaStoreBytes += cast<SlotType>(slot.type).getBytes();
         // The bulk copy reads the slot asynchronously.
         ++e.storesIssued;
         VC view = e.vc;
@@ -1934,6 +2010,7 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         int64_t k = cast<SlotType>(b.type).getShape()[1];
         auto [lo, hi] = ownedRows(e, op, acc.layout, m);
         ++e.dotsIssued;
+        ++e.stats.mmas;
         join(e.wgmmaVC, e.vc);
         e.wgmmaVC[wgmmaComp(e)] = uint32_t(e.dotsIssued);
         Access read{wgmmaComp(e), uint32_t(e.dotsIssued), op, e.id};
@@ -1970,6 +2047,7 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         int64_t n = cast<SlotType>(b.type).getShape()[0];
         int64_t k = cast<SlotType>(b.type).getShape()[1];
         ++e.tcIssued;
+        ++e.stats.mmas;
         join(e.tcVC, e.vc);
         e.tcVC[tcComp(e)] = uint32_t(e.tcIssued);
         Access access{tcComp(e), uint32_t(e.tcIssued), op, e.id};
@@ -2160,6 +2238,88 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         fail(op, "jfa-interp does not model '" + op->getName().getStringRef() +
                      "'");
       });
+}
+
+//===----------------------------------------------------------------------===//
+// --stats
+//===----------------------------------------------------------------------===//
+
+void Interpreter::addStats(ArrayRef<std::string> labels,
+                           ArrayRef<ExecStats> stats) {
+  ++ctasRun;
+  // Every CTA has the same executors.
+  if (statLabels.empty()) {
+    statLabels.assign(labels.begin(), labels.end());
+    statTotals.resize(stats.size());
+  }
+  for (auto [total, s] : llvm::zip(statTotals, stats))
+    total.add(s);
+}
+
+/// Prints rows of cells as columns: the first `textColumns` left-aligned,
+/// the rest (numbers) right-aligned, two spaces apart.
+void printTable(llvm::raw_ostream &os,
+                const std::vector<std::vector<std::string>> &rows,
+                size_t textColumns) {
+  std::vector<size_t> widths;
+  for (const auto &row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (auto [i, cell] : llvm::enumerate(row))
+      widths[i] = std::max(widths[i], cell.size());
+  }
+  for (const auto &row : rows) {
+    std::string line = "  ";
+    for (auto [i, cell] : llvm::enumerate(row)) {
+      if (i)
+        line += "  ";
+      std::string pad(widths[i] - cell.size(), ' ');
+      line += i < textColumns ? cell + pad : pad + cell;
+    }
+    os << StringRef(line).rtrim() << "\n";
+  }
+}
+
+void printStats(llvm::raw_ostream &os, const Twine &title,
+                ArrayRef<std::string> labels, ArrayRef<ExecStats> stats) {
+  ExecStats all;
+  for (const ExecStats &s : stats)
+    all.add(s);
+  auto num = [](uint64_t n) { return std::to_string(n); };
+  os << "jfa-interp stats: " << title << "\n";
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"#", "executor", "ops", "TMA loads", "bytes loaded",
+                  "TMA stores", "bytes stored", "MMAs", "mbarrier waits",
+                  "blocked", "named-barrier syncs"});
+  auto counters = [&](std::string index, std::string label,
+                      const ExecStats &s) {
+    rows.push_back({std::move(index), std::move(label), num(s.numOps),
+                    num(s.tmaLoads), num(s.tmaLoadBytes), num(s.tmaStores),
+                    num(s.tmaStoreBytes), num(s.mmas), num(s.mbarrierWaits),
+                    num(s.mbarrierWaitsBlocked), num(s.namedSyncs)});
+  };
+  for (auto [i, label, s] : llvm::enumerate(labels, stats))
+    counters("#" + num(i), label, s);
+  counters("", "all", all);
+  printTable(os, rows, 2);
+
+  // The op counts, one column per executor, sorted by op name.
+  std::map<std::string, OperationName> names;
+  for (const auto &[name, n] : all.ops)
+    names.emplace(name.getStringRef().str(), name);
+  rows.clear();
+  std::vector<std::string> header = {"op"};
+  for (size_t i = 0; i < stats.size(); ++i)
+    header.push_back("#" + num(i));
+  header.push_back("all");
+  rows.push_back(std::move(header));
+  for (const auto &[text, name] : names) {
+    std::vector<std::string> row = {text};
+    for (const ExecStats &s : stats)
+      row.push_back(num(s.ops.lookup(name)));
+    row.push_back(num(all.ops.lookup(name)));
+    rows.push_back(std::move(row));
+  }
+  printTable(os, rows, 1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2357,13 +2517,27 @@ LogicalResult Interpreter::run() {
       for (int64_t x = 0; x < options.grid[0]; ++x) {
         ctaId = {x, y, z};
         CTARun cta(*this);
-        if (failed(cta.run()))
+        if (failed(cta.run())) {
+          printStatTotals();
           return failure();
+        }
         if (options.verbose)
           llvm::errs() << "jfa-interp: CTA (" << x << ", " << y << ", " << z
                        << ") done\n";
       }
+  printStatTotals();
   return writeArguments();
+}
+
+void Interpreter::printStatTotals() {
+  // One CTA's table is its own total.
+  if (!options.stats || (options.statsPerCta && ctasRun <= 1))
+    return;
+  printStats(llvm::outs(),
+             llvm::formatv("all {0} CTA{1} run, per executor", ctasRun,
+                           ctasRun == 1 ? "" : "s")
+                 .str(),
+             statLabels, statTotals);
 }
 
 } // namespace

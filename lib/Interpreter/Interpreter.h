@@ -28,6 +28,10 @@ struct RunOptions {
   std::vector<std::string> args;
   /// Print one line per CTA to stderr.
   bool verbose = false;
+  /// --stats: what each executor did (op counts, TMA traffic, MMAs, barrier
+  /// waits), printed to stdout per CTA (`statsPerCta`) and for the grid.
+  bool stats = false;
+  bool statsPerCta = true;
   /// Source names of values (from the parser), for messages.
   llvm::DenseMap<mlir::Value, std::string> valueNames;
 };
