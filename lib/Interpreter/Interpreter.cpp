@@ -519,6 +519,23 @@ private:
                                  ArrayRef<RtValue> blockArgs);
   void exec(Executor &e, Operation *op);
   void execJFA(Executor &e, Operation *op);
+
+  // --nan-check.
+  /// After `op` ran: fails if a result element it owns is a NaN or an
+  /// infinity while its operands are finite.
+  void checkNaN(Executor &e, Operation *op);
+  /// A tensor-core product: `out` (m x n, rows [0, m) owned) against its
+  /// operands `a`, `b` and the accumulator it started from (empty: zero).
+  void checkProductNaN(Operation *op, ArrayRef<double> out, int64_t m,
+                       int64_t n, int64_t rowOffset, ArrayRef<double> a,
+                       ArrayRef<double> b, ArrayRef<double> acc);
+  [[noreturn]] void failNaN(Operation *op, double value,
+                            const std::string &element,
+                            const std::string &operands);
+  /// The rows of a tile in `layout` that `e` holds, [lo, hi); all rows in
+  /// layouts it does not divide between warpgroups.
+  std::pair<int64_t, int64_t> heldRows(Executor &e, Attribute layout,
+                                       int64_t rows);
   bool execArith(Executor &e, Operation *op);
 
   RtValue &get(Executor &e, Value v) {
@@ -1061,12 +1078,136 @@ void CTARun::exec(Executor &e, Operation *op) {
   }
   if (op->getDialect() && op->getDialect()->getNamespace() == "jfa") {
     execJFA(e, op);
-    return;
+  } else if (!execArith(e, op)) {
+    fail(op,
+         "jfa-interp does not model '" + op->getName().getStringRef() + "'");
   }
-  if (execArith(e, op))
+  if (interp.options.nanCheck)
+    checkNaN(e, op);
+}
+
+//===----------------------------------------------------------------------===//
+// --nan-check
+//===----------------------------------------------------------------------===//
+
+std::string formatNumber(double x) {
+  if (std::isnan(x))
+    return "nan";
+  if (std::isinf(x))
+    return x > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", x);
+  return buf;
+}
+
+std::pair<int64_t, int64_t> CTARun::heldRows(Executor &e, Attribute layout,
+                                             int64_t rows) {
+  if (auto rowsOf = dyn_cast_or_null<RowsOfLayoutAttr>(layout))
+    return heldRows(e, rowsOf.getParent(), rows);
+  if (e.numWg > 1 && isa_and_nonnull<WgmmaAccLayoutAttr>(layout)) {
+    int64_t block = rows / e.numWg;
+    return {e.wg * block, (e.wg + 1) * block};
+  }
+  return {0, rows};
+}
+
+void CTARun::failNaN(Operation *op, double value, const std::string &element,
+                     const std::string &operands) {
+  fail(op, "nan-check: '" + op->getName().getStringRef() + "' turns finite " +
+               "operands into " + formatNumber(value) + element +
+               (operands.empty() ? "" : " (operands there: " + operands + ")"));
+}
+
+void CTARun::checkNaN(Executor &e, Operation *op) {
+  // Constants and loads bring values in (a NaN loaded was made elsewhere or
+  // is in the input); the tensor-core products are checked where they are
+  // computed, and async_dot_wait only passes them on.
+  if (op->getNumOperands() == 0 ||
+      isa<scf::ForOp, scf::WhileOp, scf::IfOp, LocalLoadOp, TmemLoadOp, LoadOp,
+          LoadRowsOp, LoadScalarOp, AsyncDotOp, AsyncDotWaitOp>(op))
     return;
-  fail(op, "jfa-interp does not model '" + op->getName().getStringRef() +
-               "'");
+  for (Value result : op->getResults()) {
+    auto it = e.env.find(result);
+    if (it == e.env.end() || it->second.kind != RtValue::Data)
+      continue;
+    const Tile &out = *it->second.data;
+    if (!isa<FloatType>(out.elem))
+      continue;
+    // Only the rows this executor holds: the others may be computed from
+    // data its warpgroup never reads.
+    auto [lo, hi] = heldRows(e, out.layout, out.rows());
+    int64_t cols = out.cols();
+    size_t first = out.shape.empty() ? 0 : size_t(lo * cols);
+    size_t last = out.shape.empty() ? out.v.size() : size_t(hi * cols);
+    size_t bad = last;
+    for (size_t i = first; i < last; ++i)
+      if (!std::isfinite(out.v[i])) {
+        bad = i;
+        break;
+      }
+    if (bad == last)
+      continue;
+    // Operands of the result's shape are elementwise: the element itself;
+    // others (a reduction's input) must be finite in every held row.
+    std::vector<std::string> operands;
+    bool elementwise = true;
+    for (Value v : op->getOperands()) {
+      auto in = e.env.find(v);
+      if (in == e.env.end() || in->second.kind != RtValue::Data)
+        continue;
+      const Tile &t = *in->second.data;
+      if (t.v.size() == out.v.size() && t.shape == out.shape) {
+        if (!std::isfinite(t.v[bad]))
+          return;
+        operands.push_back(formatNumber(t.v[bad]));
+      } else if (t.v.size() == 1) {
+        if (!std::isfinite(t.v[0]))
+          return;
+        operands.push_back(formatNumber(t.v[0]));
+      } else {
+        elementwise = false;
+        auto [tlo, thi] = heldRows(e, t.layout, t.rows());
+        size_t tfirst = t.shape.empty() ? 0 : size_t(tlo * t.cols());
+        size_t tlast = t.shape.empty() ? t.v.size() : size_t(thi * t.cols());
+        for (size_t i = tfirst; i < tlast; ++i)
+          if (!std::isfinite(t.v[i]))
+            return;
+      }
+    }
+    std::string element;
+    if (out.shape.size() == 2)
+      element =
+          llvm::formatv(" at element [{0}, {1}]", bad / cols, bad % cols).str();
+    else if (out.shape.size() == 1)
+      element = llvm::formatv(" at element [{0}]", bad).str();
+    else if (out.varying)
+      element = llvm::formatv(" in thread {0}", e.firstThread + bad).str();
+    if (op->getNumResults() > 1)
+      element += llvm::formatv(" of result #{0}",
+                               cast<OpResult>(result).getResultNumber())
+                     .str();
+    failNaN(op, out.v[bad], element,
+            elementwise ? llvm::join(operands, ", ") : "");
+  }
+}
+
+void CTARun::checkProductNaN(Operation *op, ArrayRef<double> out, int64_t m,
+                             int64_t n, int64_t rowOffset, ArrayRef<double> a,
+                             ArrayRef<double> b, ArrayRef<double> acc) {
+  auto finite = [](ArrayRef<double> xs) {
+    return llvm::all_of(xs, [](double x) { return std::isfinite(x); });
+  };
+  for (int64_t i = 0; i < m * n; ++i) {
+    if (std::isfinite(out[i]))
+      continue;
+    if (!finite(a) || !finite(b) || !finite(acc))
+      return;
+    failNaN(op, out[i],
+            llvm::formatv(" at element [{0}, {1}] of the product",
+                          rowOffset + i / n, i % n)
+                .str(),
+            "");
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -2023,6 +2164,11 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         std::vector<double> av = operandRows(a, lo, hi, k);
         std::vector<double> bv = operandRows(b, 0, n, k);
         product(&out->v[lo * n], av, bv, hi - lo, n, k, n);
+        if (interp.options.nanCheck)
+          checkProductNaN(op,
+                          ArrayRef<double>(out->v).slice(lo * n, (hi - lo) * n),
+                          hi - lo, n, lo, av, bv,
+                          ArrayRef<double>(acc.v).slice(lo * n, (hi - lo) * n));
         out->wgmmaSeq = e.dotsIssued;
         out->dot = op;
         set(e, dot.getResult(), makeData(out));
@@ -2069,7 +2215,12 @@ void CTARun::execJFA(Executor &e, Operation *op) {
           for (int64_t r = 0; r < m; ++r)
             for (int64_t c = 0; c < n; ++c)
               acc[r * n + c] = tmemLoad(d, r, c);
+        std::vector<double> before;
+        if (interp.options.nanCheck && accumulate)
+          before = acc;
         product(acc.data(), av, bv, m, n, k, n);
+        if (interp.options.nanCheck)
+          checkProductNaN(op, acc, m, n, 0, av, bv, before);
         for (int64_t r = 0; r < m; ++r)
           for (int64_t c = 0; c < n; ++c)
             tmemStore(d, r, c, acc[r * n + c]);

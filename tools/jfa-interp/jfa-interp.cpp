@@ -1,7 +1,7 @@
 //===- jfa-interp.cpp - run a JFA kernel on the CPU -----------------------===//
 //
 //   jfa-interp KERNEL.mlir --arch sm_100a|sm_90a --grid X[,Y[,Z]]
-//              [--stats[=totals]] ARG...
+//              [--stats[=totals]] [--nan-check] ARG...
 //
 // One ARG per kernel parameter, in order: a .npy file for a TMA descriptor
 // or pointer (read before the run, written back after it), or TYPE:VALUE for
@@ -66,6 +66,11 @@ static const char statsHelp[] =
     "per CTA\n"
     "                        and for the grid (cta, the default), or for the "
     "grid only\n";
+static cl::opt<bool> nanCheck(
+    "nan-check",
+    cl::desc("stop at the first op that makes a NaN or an infinity from "
+             "finite operands, naming the op and the element"),
+    cl::cat(category));
 static cl::opt<uint64_t> maxCtas(
     "max-ctas",
     cl::desc("refuse grids of more CTAs than this (default 100000: the "
@@ -153,6 +158,7 @@ int main(int argc, char **argv) {
   options.verbose = verbose;
   options.stats = stats != StatsMode::None;
   options.statsPerCta = stats == StatsMode::PerCta;
+  options.nanCheck = nanCheck;
 
   std::string error;
   auto buffer = jfa::readInputFile(inputFile, error);
