@@ -619,6 +619,8 @@ private:
   }
   void namedBarrier(Executor &e, Operation *op, int64_t id, int64_t threads,
                     bool wait);
+  /// Why a wait for `parity` on barrier `b` cannot return yet.
+  std::string describeWait(int b, int64_t parity);
 
   // Tensor memory.
   uint32_t &tmemWord(int64_t lane, int64_t column) {
@@ -1731,6 +1733,54 @@ void CTARun::completeTx(Operation *op, int b, int64_t bytes) {
   maybeCompletePhase(b);
 }
 
+std::string CTARun::describeWait(int b, int64_t parity) {
+  BarrierState &s = barriers[b];
+  // A wait for a parity returns once a phase of that parity has completed,
+  // that is, while the phase in progress has the other parity: this one is
+  // blocked on the phase in progress.
+  std::string text =
+      llvm::formatv("waits on {0} for a phase of parity {1} "
+                    "to complete, but the barrier's phase {2} "
+                    "(parity {3}) is still in progress: ",
+                    barrierName(b), parity, s.completed, s.completed % 2)
+          .str();
+  int64_t missing = s.count - s.arrivals;
+  if (s.arrivals == 0)
+    text += s.count == 1 ? std::string("its one arrival has not been made")
+                         : llvm::formatv("none of its {0} arrivals has been "
+                                         "made",
+                                         s.count)
+                               .str();
+  else if (missing > 0)
+    text += llvm::formatv("{0} of its {1} arrivals ha{2} been made, {3} "
+                          "{4} missing",
+                          s.arrivals, s.count, s.arrivals == 1 ? "s" : "ve",
+                          missing, missing == 1 ? "is" : "are")
+                .str();
+  else
+    text +=
+        llvm::formatv("all {0} of its arrivals have been made", s.count).str();
+  if (s.tx > 0)
+    text += llvm::formatv(" and {0} transaction bytes are still to come "
+                          "(expected by jfa.barrier_expect, not yet brought "
+                          "by TMA)",
+                          s.tx)
+                .str();
+  else if (s.tx < 0)
+    text += llvm::formatv(" and TMA has brought {0} bytes more than "
+                          "jfa.barrier_expect announced",
+                          -s.tx)
+                .str();
+  else
+    text += " and no transaction bytes are pending";
+  if (s.completed == 0)
+    text += llvm::formatv("; no phase of {0} has completed yet (on a fresh "
+                          "barrier a wait for parity {1} returns at once)",
+                          barrierName(b), 1 - parity)
+                .str();
+  return text;
+}
+
 void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
                           int64_t threads, bool wait) {
   NamedBarrierState &n = named[id];
@@ -1763,10 +1813,17 @@ void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
   ++e.stats.namedSyncs;
   block(
       e, op, [&n, generation] { return n.generation > generation; },
-      [&n, id] {
-        return llvm::formatv("waits at named barrier {0} (threads({1})) "
-                             "where {2} threads have arrived",
-                             id, n.threads, n.arrived)
+      [&n, id, op] {
+        std::string what =
+            isa<TaskBarrierOp>(op)     ? " (the task's jfa.task_barrier)"
+            : isa<ConvertLayoutOp>(op) ? " (jfa.convert_layout's sync)"
+                                       : "";
+        return llvm::formatv("waits at named barrier {0}{1} for threads({2}), "
+                             "but its phase is still in progress: {3} "
+                             "thread{4} arrived, {5} still missing",
+                             id, what, n.threads, n.arrived,
+                             n.arrived == 1 ? " has" : "s have",
+                             n.threads - n.arrived)
             .str();
       });
   join(e.vc, n.completedVC[generation]);
@@ -2061,16 +2118,7 @@ void CTARun::execJFA(Executor &e, Operation *op) {
           ++e.stats.mbarrierWaitsBlocked;
         block(
             e, op, [&] { return phaseDone(b, parity); },
-            [this, b, parity] {
-              BarrierState &s = barriers[b];
-              return llvm::formatv(
-                         "waits on {0} for phase parity {1}; the barrier is in "
-                         "phase {2} (parity {3}) with {4} of {5} arrivals and "
-                         "{6} transaction bytes pending",
-                         barrierName(b), parity, s.completed, s.completed % 2,
-                         s.arrivals, s.count, s.tx)
-                  .str();
-            });
+            [this, b, parity] { return describeWait(b, parity); });
         acquirePhase(e, b, parity);
       })
       .Case<BarrierTryWaitOp>([&](BarrierTryWaitOp wait) {
