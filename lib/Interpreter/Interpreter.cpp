@@ -394,7 +394,13 @@ struct Executor {
   int64_t taskFirstThread = 0, taskThreads = 0; // the task's
   std::string label;
 
-  VC vc;
+  /// What the executor's threads know: the view of the ops all of them run
+  /// (their component is execComp). `lvc` is what the one thread that
+  /// issues the single-thread ops (TMA, expect, tc_dot, tc_commit) knows
+  /// (its component is leaderComp): the two differ until a barrier orders
+  /// the threads with each other, so the threads' writes reach a TMA store
+  /// or a tc_dot only through a jfa.task_barrier or an mbarrier wait.
+  VC vc, lvc;
   DenseMap<Value, RtValue> env;
 
   // Asynchronous pipes.
@@ -403,7 +409,9 @@ struct Executor {
   int64_t tcIssued = 0;
   VC tcVC;
   int64_t storesIssued = 0;
-  std::vector<uint32_t> fences;
+  /// The threads' and the issuing thread's clocks at each
+  /// jfa.fence_async_shared.
+  std::vector<uint32_t> fences, leaderFences;
 
   // Scheduling.
   std::thread thread;
@@ -493,7 +501,10 @@ private:
   uint32_t storeComp(const Executor &e) const {
     return 3 * execs.size() + e.id;
   }
-  uint32_t barrierComp(int b) const { return 4 * execs.size() + b; }
+  uint32_t leaderComp(const Executor &e) const {
+    return 4 * execs.size() + e.id;
+  }
+  uint32_t barrierComp(int b) const { return 5 * execs.size() + b; }
 
   LogicalResult setUp();
   void schedule();
@@ -577,7 +588,13 @@ private:
   // Memory checks.
   void checkRead(Executor &e, Operation *op, Shadow &s, const VC &view,
                  Access self, const std::string &what, bool asyncProxy);
-  bool fencedSince(int exec, uint32_t clock, const VC &view);
+  /// Whether the threads that made `access` (by threads) issued a
+  /// jfa.fence_async_shared after it that `view` has seen.
+  bool fencedSince(const Access &access, const VC &view);
+  /// Whether `access` was made by the threads of `e` and `op` is a
+  /// single-thread op of `e`: the issuing thread sees the others' accesses
+  /// only through a barrier.
+  bool byOtherThreads(Executor &e, Operation *op, const Access &access);
   void checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
                   Access self, const std::string &what, bool generic);
   std::string slotWhat(const RtValue &slot, int64_t row);
@@ -600,8 +617,30 @@ private:
   void writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
                      int64_t lo, int64_t hi, const VC &view, Access self,
                      bool generic);
+  /// An access by the executor's threads (all of them).
   Access genericAccess(Executor &e, Operation *op) {
     return Access{execComp(e), e.vc[execComp(e)], op, e.id};
+  }
+  /// An access by the thread that issues the single-thread ops.
+  Access leaderAccess(Executor &e, Operation *op) {
+    return Access{leaderComp(e), e.lvc[leaderComp(e)], op, e.id};
+  }
+  /// What the executor releases when all its threads arrive: what the
+  /// threads and the issuing thread know.
+  VC releaseView(Executor &e) {
+    VC view = e.vc;
+    join(view, e.lvc);
+    return view;
+  }
+  /// After a release by all threads: later accesses are not covered by it.
+  void tickAll(Executor &e) {
+    ++e.vc[execComp(e)];
+    ++e.lvc[leaderComp(e)];
+  }
+  /// Every thread of the executor (the issuing one too) acquires `from`.
+  void acquire(Executor &e, const VC &from) {
+    join(e.vc, from);
+    join(e.lvc, from);
   }
 
   // Barriers.
@@ -615,7 +654,7 @@ private:
   }
   void acquirePhase(Executor &e, int b, int64_t parity) {
     if (barriers[b].doneValid[parity])
-      join(e.vc, barriers[b].done[parity]);
+      acquire(e, barriers[b].done[parity]);
   }
   void namedBarrier(Executor &e, Operation *op, int64_t id, int64_t threads,
                     bool wait);
@@ -926,10 +965,12 @@ LogicalResult CTARun::setUp() {
   tmem.assign(kTmemLanes * kTmemColumns, 0x7fc00000u);
   tmemShadow.assign(kTmemColumns, Shadow());
 
-  numComps = 4 * execs.size() + barriers.size();
+  numComps = 5 * execs.size() + barriers.size();
   for (auto &e : execs) {
     e->vc.assign(numComps, 0);
     e->vc[execComp(*e)] = 1;
+    e->lvc.assign(numComps, 0);
+    e->lvc[leaderComp(*e)] = 1;
     e->wgmmaVC.assign(numComps, 0);
     e->tcVC.assign(numComps, 0);
   }
@@ -1612,14 +1653,21 @@ void CTARun::checkRead(Executor &e, Operation *op, Shadow &s, const VC &view,
                        bool asyncProxy) {
   if (s.write.comp == kNone)
     fail(op, "reads " + what + ", which nothing has written");
+  if (view[s.write.comp] < s.write.clock && byOtherThreads(e, op, s.write))
+    fail(op,
+         "race: the one thread that issues '" + op->getName().getStringRef() +
+             "' reads " + what + ", which the other threads of " + e.label +
+             " wrote; nothing orders their writes before it (a "
+             "jfa.task_barrier, or a wait on an mbarrier they all arrived "
+             "on, between the write and this op would)",
+         s.write.op, "the threads' write");
   if (view[s.write.comp] < s.write.clock)
     fail(op,
          "race: reads " + what +
              " without waiting for its last write (no barrier wait, "
              "jfa.async_dot_wait or commit orders the write before this read)",
          s.write.op, "the write");
-  if (asyncProxy && s.generic &&
-      !fencedSince(s.write.exec, s.write.clock, view))
+  if (asyncProxy && s.generic && !fencedSince(s.write, view))
     fail(op,
          "the async proxy (TMA, tensor cores) reads " + what +
              ", which threads wrote without a jfa.fence_async_shared "
@@ -1635,29 +1683,62 @@ void CTARun::checkRead(Executor &e, Operation *op, Shadow &s, const VC &view,
   s.reads.push_back(read);
 }
 
-/// Whether executor `exec` issued a jfa.fence_async_shared after its clock
-/// reached `clock` that `view` has seen.
-bool CTARun::fencedSince(int exec, uint32_t clock, const VC &view) {
-  Executor &e = *execs[exec];
-  auto it = std::lower_bound(e.fences.begin(), e.fences.end(), clock);
-  return it != e.fences.end() && view[execComp(e)] >= *it;
+bool CTARun::fencedSince(const Access &access, const VC &view) {
+  Executor &e = *execs[access.exec];
+  bool leader = access.comp == leaderComp(e);
+  const std::vector<uint32_t> &fences = leader ? e.leaderFences : e.fences;
+  auto it = std::lower_bound(fences.begin(), fences.end(), access.clock);
+  return it != fences.end() &&
+         view[leader ? leaderComp(e) : execComp(e)] >= *it;
+}
+
+bool CTARun::byOtherThreads(Executor &e, Operation *op, const Access &access) {
+  return op->hasTrait<SingleThreadIssue>() && access.exec == e.id &&
+         access.comp == execComp(e);
 }
 
 void CTARun::checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
                         Access self, const std::string &what, bool generic) {
+  StringRef name = op->getName().getStringRef();
+  if (s.write.comp != kNone && view[s.write.comp] < s.write.clock &&
+      byOtherThreads(e, op, s.write))
+    fail(op,
+         "race: the one thread that issues '" + name + "' overwrites " + what +
+             ", which the other threads of " + e.label +
+             " wrote; nothing orders their writes before it (a "
+             "jfa.task_barrier between them would)",
+         s.write.op, "the threads' write");
   if (s.write.comp != kNone && view[s.write.comp] < s.write.clock)
     fail(op,
          "race: writes " + what +
              " while an earlier write to it is not ordered before this one",
          s.write.op, "the earlier write");
-  for (Access &r : s.reads)
-    if (view[r.comp] < r.clock)
+  for (Access &r : s.reads) {
+    if (view[r.comp] >= r.clock)
+      continue;
+    if (byOtherThreads(e, op, r))
       fail(op,
-           "race: overwrites " + what +
-               " before a read of it is known to be done (the reader has "
-               "not released it through a barrier or wait this write "
-               "follows)",
-           r.op, "the read");
+           "race: the one thread that issues '" + name + "' overwrites " +
+               what + ", which the other threads of " + e.label +
+               " read; nothing orders their reads before it (a "
+               "jfa.task_barrier, or a wait on an mbarrier they all arrived "
+               "on, between the read and this op would)",
+           r.op, "the threads' read");
+    if (r.exec == e.id && r.comp == storeComp(e) && e.lvc[r.comp] >= r.clock)
+      fail(op,
+           "race: the threads of " + e.label + " overwrite " + what +
+               " while, as far as they know, a jfa.tma_store still reads it: "
+               "the jfa.tma_store_wait that completed the store tells only "
+               "the thread that issued it; a jfa.task_barrier after the wait "
+               "tells the others",
+           r.op, "the jfa.tma_store");
+    fail(op,
+         "race: overwrites " + what +
+             " before a read of it is known to be done (the reader has "
+             "not released it through a barrier or wait this write "
+             "follows)",
+         r.op, "the read");
+  }
   s.write = self;
   s.generic = generic;
   s.reads.clear();
@@ -1685,7 +1766,7 @@ void CTARun::writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
     if (!generic)
       for (Access &read : s.reads)
         if (read.generic && view[read.comp] >= read.clock &&
-            !fencedSince(read.exec, read.clock, view))
+            !fencedSince(read, view))
           fail(op,
                "the async proxy (TMA) overwrites " + slotWhat(slot, r) +
                    ", which threads read without a jfa.fence_async_shared "
@@ -1799,7 +1880,7 @@ void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
     fail(op, Twine(n.arrived) + " threads arrive at named barrier " +
                  Twine(id) + ", more than its threads(" + Twine(threads) +
                  ")");
-  join(n.joined, e.vc);
+  join(n.joined, releaseView(e));
   int64_t generation = n.generation;
   if (n.arrived == threads) {
     n.completedVC[generation] = n.joined;
@@ -1807,7 +1888,7 @@ void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
     n.arrived = 0;
     n.joined.assign(numComps, 0);
   }
-  ++e.vc[execComp(e)];
+  tickAll(e);
   if (!wait)
     return;
   ++e.stats.namedSyncs;
@@ -1826,7 +1907,7 @@ void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
                              n.threads - n.arrived)
             .str();
       });
-  join(e.vc, n.completedVC[generation]);
+  acquire(e, n.completedVC[generation]);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2099,13 +2180,13 @@ void CTARun::execJFA(Executor &e, Operation *op) {
       .Case<BarrierExpectOp>([&](BarrierExpectOp expect) {
         int b = get(e, expect.getBarrier()).id;
         barriers[b].tx += int64_t(expect.getBytes());
-        arrive(e, op, b, 1, e.vc);
-        ++e.vc[execComp(e)];
+        arrive(e, op, b, 1, e.lvc);
+        ++e.lvc[leaderComp(e)];
       })
       .Case<BarrierArriveOp>([&](BarrierArriveOp arriveOp) {
         int b = get(e, arriveOp.getBarrier()).id;
-        arrive(e, op, b, e.numThreads, e.vc);
-        ++e.vc[execComp(e)];
+        arrive(e, op, b, e.numThreads, releaseView(e));
+        tickAll(e);
       })
       .Case<BarrierWaitOp>([&](BarrierWaitOp wait) {
         int b = get(e, wait.getBarrier()).id;
@@ -2145,7 +2226,7 @@ void CTARun::execJFA(Executor &e, Operation *op) {
           coords.push_back(intScalar(e, op, c));
         BufferState &buf = buffers[slot.id];
         Access write{barrierComp(b), barriers[b].completed + 1, op, e.id};
-        writeSlotRows(e, op, slot, 0, buf.rows, e.vc, write, false);
+        writeSlotRows(e, op, slot, 0, buf.rows, e.lvc, write, false);
         forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {
           x = g < 0 ? 0.0 : roundTo(buf.elem, arg.load(g));
         });
@@ -2165,7 +2246,7 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         e.stats.tmaStoreBytes += cast<SlotType>(slot.type).getBytes();
         // The bulk copy reads the slot asynchronously.
         ++e.storesIssued;
-        VC view = e.vc;
+        VC view = e.lvc;
         view[storeComp(e)] = uint32_t(e.storesIssued);
         Access read{storeComp(e), uint32_t(e.storesIssued), op, e.id};
         BufferState &buf = buffers[slot.id];
@@ -2175,17 +2256,19 @@ void CTARun::execJFA(Executor &e, Operation *op) {
           if (g >= 0)
             arg.store(g, store.getAdd() ? double(float(arg.load(g) + x)) : x);
         });
-        ++e.vc[execComp(e)];
+        ++e.lvc[leaderComp(e)];
       })
       .Case<TMAStoreWaitOp>([&](TMAStoreWaitOp wait) {
         int64_t done = e.storesIssued - int64_t(wait.getPending());
+        // The bulk groups are the issuing thread's: the others learn of
+        // their completion through a barrier.
         if (done > 0)
-          e.vc[storeComp(e)] =
-              std::max(e.vc[storeComp(e)], uint32_t(done));
+          e.lvc[storeComp(e)] = std::max(e.lvc[storeComp(e)], uint32_t(done));
       })
       .Case<FenceAsyncSharedOp>([&](auto) {
         e.fences.push_back(e.vc[execComp(e)]);
-        ++e.vc[execComp(e)];
+        e.leaderFences.push_back(e.lvc[leaderComp(e)]);
+        tickAll(e);
       })
       .Case<AsyncDotOp>([&](AsyncDotOp dot) {
         RtValue a = get(e, dot.getA());
@@ -2226,6 +2309,8 @@ void CTARun::execJFA(Executor &e, Operation *op) {
                               e.dotsIssued - int64_t(wait.getPending()));
         e.vc[wgmmaComp(e)] =
             std::max(e.vc[wgmmaComp(e)], uint32_t(e.dotsDone));
+        e.lvc[wgmmaComp(e)] =
+            std::max(e.lvc[wgmmaComp(e)], uint32_t(e.dotsDone));
         for (auto [result, value] :
              llvm::zip(wait.getResults(), wait.getValues()))
           set(e, result, get(e, value));
@@ -2242,7 +2327,7 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         int64_t k = cast<SlotType>(b.type).getShape()[1];
         ++e.tcIssued;
         ++e.stats.mmas;
-        join(e.tcVC, e.vc);
+        join(e.tcVC, e.lvc);
         e.tcVC[tcComp(e)] = uint32_t(e.tcIssued);
         Access access{tcComp(e), uint32_t(e.tcIssued), op, e.id};
         if (a.kind == RtValue::Slot) {
@@ -2276,9 +2361,9 @@ void CTARun::execJFA(Executor &e, Operation *op) {
       .Case<TcCommitOp>([&](TcCommitOp commit) {
         int b = get(e, commit.getBarrier()).id;
         VC view = e.tcVC;
-        join(view, e.vc);
+        join(view, e.lvc);
         arrive(e, op, b, 1, view);
-        ++e.vc[execComp(e)];
+        ++e.lvc[leaderComp(e)];
       })
       .Case<TmemLoadOp>([&](TmemLoadOp load) {
         RtValue t = get(e, load.getTmem());
@@ -2371,10 +2456,10 @@ void CTARun::execJFA(Executor &e, Operation *op) {
         int64_t sum = old + intScalar(e, op, add.getValue());
         argOf(counter).store(index, double(int32_t(uint32_t(sum))));
         RtValue slot = get(e, add.getSlot());
-        writeSlotRows(e, op, slot, 0, 1, e.vc, self, true);
+        writeSlotRows(e, op, slot, 0, 1, e.lvc, leaderAccess(e, op), true);
         slotElem(slot, 0, 0) = double(old);
-        arrive(e, op, get(e, add.getBarrier()).id, 1, e.vc);
-        ++e.vc[execComp(e)];
+        arrive(e, op, get(e, add.getBarrier()).id, 1, e.lvc);
+        ++e.lvc[leaderComp(e)];
       })
       .Case<LoadRowsOp>([&](LoadRowsOp load) {
         RtValue ptr = get(e, load.getPtr());
