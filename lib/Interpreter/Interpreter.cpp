@@ -19,7 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/Interpreter.h"
+#include "lib/Interpreter/Arguments.h"
 #include "lib/Interpreter/Npy.h"
+#include "lib/Interpreter/Stats.h"
+#include "lib/Interpreter/Values.h"
 
 #include "compiler/FileIO.h"
 
@@ -54,116 +57,6 @@ namespace {
 struct Abort {};
 
 //===----------------------------------------------------------------------===//
-// Numbers
-//===----------------------------------------------------------------------===//
-
-double toBF16(double x) {
-  float f = float(x);
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if (std::isnan(f))
-    u = 0x7fc00000u;
-  else
-    u = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-uint16_t bf16Bits(double x) {
-  float f = float(toBF16(x));
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return uint16_t(u >> 16);
-}
-
-double fromBF16Bits(uint16_t bits) {
-  uint32_t u = uint32_t(bits) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-uint16_t f16Bits(double x) {
-  _Float16 h = _Float16(x);
-  uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-
-double fromF16Bits(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, 2);
-  return double(h);
-}
-
-unsigned bitWidth(Type type) {
-  if (type.isIndex())
-    return 64;
-  return type.getIntOrFloatBitWidth();
-}
-
-/// `x` as a value of `type`: rounded to its precision, integers wrapped to
-/// their width (kept sign-extended; i1 as 0 or 1).
-double roundTo(Type type, double x) {
-  if (type.isF32())
-    return double(float(x));
-  if (type.isBF16())
-    return toBF16(x);
-  if (type.isF16())
-    return double(_Float16(x));
-  if (type.isF64())
-    return x;
-  unsigned width = bitWidth(type);
-  if (width == 1)
-    return (int64_t(x) & 1) ? 1.0 : 0.0;
-  int64_t v = int64_t(x);
-  if (width < 64)
-    v = int64_t(uint64_t(v) << (64 - width)) >> (64 - width);
-  return double(v);
-}
-
-uint64_t asUnsigned(double x, unsigned width) {
-  uint64_t v = uint64_t(int64_t(x));
-  return width >= 64 ? v : v & ((uint64_t(1) << width) - 1);
-}
-
-//===----------------------------------------------------------------------===//
-// Values
-//===----------------------------------------------------------------------===//
-
-/// A scalar (rank 0) or a register tile. A per-thread scalar (from the
-/// thread ids) is `varying`: one value per thread of the executor.
-struct Tile {
-  SmallVector<int64_t, 2> shape;
-  Type elem;
-  Attribute layout;
-  std::vector<double> v;
-  bool varying = false;
-  /// The result of this executor's async_dot number `wgmmaSeq` (from 1):
-  /// readable once an async_dot_wait has completed it.
-  int64_t wgmmaSeq = 0;
-  Operation *dot = nullptr;
-
-  int64_t rows() const { return shape.empty() ? 1 : shape[0]; }
-  int64_t cols() const { return shape.size() < 2 ? 1 : shape[1]; }
-};
-using TileP = std::shared_ptr<Tile>;
-
-struct RtValue {
-  enum Kind { Empty, Data, Buffer, Slot, Barriers, Barrier, Desc, Ptr, Tmem };
-  Kind kind = Empty;
-  TileP data;
-  /// Buffer: buffer id. Slot: buffer id. Barriers/Barrier: first/own global
-  /// barrier id. Desc/Ptr: argument index.
-  int id = -1;
-  /// Slot: the slot index. Barriers: the array size.
-  int64_t index = 0;
-  /// Tmem: the first 32-bit column.
-  int64_t column = 0;
-  Type type;
-};
-
-//===----------------------------------------------------------------------===//
 // Happens-before
 //===----------------------------------------------------------------------===//
 
@@ -192,132 +85,6 @@ struct Shadow {
   bool generic = false;
   SmallVector<Access, 4> reads;
 };
-
-//===----------------------------------------------------------------------===//
-// Kernel arguments
-//===----------------------------------------------------------------------===//
-
-struct ArgState {
-  enum Kind { Scalar, Desc, Ptr } kind = Scalar;
-  std::string path;
-  /// Shared by the arguments given the same file: the same device memory.
-  std::shared_ptr<NpyArray> array;
-  Type elem;
-  /// Desc: the global tensor's sizes, outermost first, at the box's rank.
-  SmallVector<int64_t, 2> dims;
-  TileP scalar;
-  std::string name;
-
-  int64_t numElements() const { return array->numElements(); }
-
-  double load(int64_t i) const {
-    const uint8_t *p = array->data.data() + i * array->itemBytes();
-    const std::string &d = array->descr;
-    if (d == "<f4") {
-      float f;
-      std::memcpy(&f, p, 4);
-      return f;
-    }
-    if (d == "<f8") {
-      double f;
-      std::memcpy(&f, p, 8);
-      return f;
-    }
-    if (d == "<u2" || d == "<i2" || d == "<f2") {
-      uint16_t bits;
-      std::memcpy(&bits, p, 2);
-      if (elem.isBF16())
-        return fromBF16Bits(bits);
-      if (elem.isF16())
-        return fromF16Bits(bits);
-      return d == "<i2" ? double(int16_t(bits)) : double(bits);
-    }
-    if (d == "<i4") {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    if (d == "<u4") {
-      uint32_t v;
-      std::memcpy(&v, p, 4);
-      return roundTo(elem, double(v));
-    }
-    if (d == "<i8") {
-      int64_t v;
-      std::memcpy(&v, p, 8);
-      return double(v);
-    }
-    if (d == "<i1")
-      return double(int8_t(*p));
-    return double(*p); // <u1, <b1
-  }
-
-  void store(int64_t i, double x) {
-    uint8_t *p = array->data.data() + i * array->itemBytes();
-    const std::string &d = array->descr;
-    if (d == "<f4") {
-      float f = float(x);
-      std::memcpy(p, &f, 4);
-    } else if (d == "<f8") {
-      std::memcpy(p, &x, 8);
-    } else if (d == "<u2" || d == "<i2" || d == "<f2") {
-      uint16_t bits = elem.isBF16()  ? bf16Bits(x)
-                      : elem.isF16() ? f16Bits(x)
-                                     : uint16_t(int64_t(x));
-      std::memcpy(p, &bits, 2);
-    } else if (d == "<i4" || d == "<u4") {
-      int32_t v = int32_t(int64_t(x));
-      std::memcpy(p, &v, 4);
-    } else if (d == "<i8") {
-      int64_t v = int64_t(x);
-      std::memcpy(p, &v, 8);
-    } else {
-      *p = uint8_t(int64_t(x));
-    }
-  }
-};
-
-/// The .npy dtypes that hold a parameter's element type.
-bool dtypeFits(Type elem, StringRef descr) {
-  if (elem.isF32())
-    return descr == "<f4";
-  if (elem.isF64())
-    return descr == "<f8";
-  if (elem.isBF16())
-    return descr == "<u2" || descr == "<i2";
-  if (elem.isF16())
-    return descr == "<f2" || descr == "<u2";
-  if (elem.isInteger(1))
-    return descr == "<b1" || descr == "<u1";
-  if (elem.isInteger(8))
-    return descr == "<i1" || descr == "<u1";
-  if (elem.isInteger(16))
-    return descr == "<i2" || descr == "<u2";
-  if (elem.isInteger(32))
-    return descr == "<i4" || descr == "<u4";
-  if (elem.isInteger(64))
-    return descr == "<i8";
-  return false;
-}
-
-std::string dtypeFor(Type elem) {
-  if (elem.isF32())
-    return "<f4";
-  if (elem.isBF16())
-    return "<u2 (bf16 as raw 16-bit words)";
-  if (elem.isF16())
-    return "<f2";
-  if (elem.isInteger(32))
-    return "<i4";
-  if (elem.isInteger(64))
-    return "<i8";
-  if (elem.isInteger(1))
-    return "|b1";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << elem;
-  return "a dtype of " + s;
-}
 
 //===----------------------------------------------------------------------===//
 // CTA state
@@ -351,40 +118,6 @@ struct NamedBarrierState {
   VC joined;
   std::map<int64_t, VC> completedVC;
 };
-
-/// What one executor did, for --stats.
-struct ExecStats {
-  /// Executions per op (scf.for counts once per loop, not per trip).
-  llvm::DenseMap<OperationName, uint64_t> ops;
-  uint64_t numOps = 0;
-  uint64_t tmaLoads = 0, tmaLoadBytes = 0;
-  uint64_t tmaStores = 0, tmaStoreBytes = 0;
-  /// async_dot (wgmma) and tc_dot (tcgen05) products issued.
-  uint64_t mmas = 0;
-  /// barrier_wait and barrier_try_wait; of those, the ones that had to wait.
-  uint64_t mbarrierWaits = 0, mbarrierWaitsBlocked = 0;
-  /// named_barrier_sync, task_barrier (and convert_layout's syncs).
-  uint64_t namedSyncs = 0;
-
-  void add(const ExecStats &other) {
-    for (const auto &[name, n] : other.ops)
-      ops[name] += n;
-    numOps += other.numOps;
-    tmaLoads += other.tmaLoads;
-    tmaLoadBytes += other.tmaLoadBytes;
-    tmaStores += other.tmaStores;
-    tmaStoreBytes += other.tmaStoreBytes;
-    mmas += other.mmas;
-    mbarrierWaits += other.mbarrierWaits;
-    mbarrierWaitsBlocked += other.mbarrierWaitsBlocked;
-    namedSyncs += other.namedSyncs;
-  }
-};
-
-/// Prints `stats` (one per executor, labelled) as two tables: the counters
-/// per executor, then the op counts per executor.
-void printStats(llvm::raw_ostream &os, const Twine &title,
-                ArrayRef<std::string> labels, ArrayRef<ExecStats> stats);
 
 struct Executor {
   int id = 0;
@@ -1133,16 +866,6 @@ void CTARun::exec(Executor &e, Operation *op) {
 // --nan-check
 //===----------------------------------------------------------------------===//
 
-std::string formatNumber(double x) {
-  if (std::isnan(x))
-    return "nan";
-  if (std::isinf(x))
-    return x > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", x);
-  return buf;
-}
-
 std::pair<int64_t, int64_t> CTARun::heldRows(Executor &e, Attribute layout,
                                              int64_t rows) {
   if (auto rowsOf = dyn_cast_or_null<RowsOfLayoutAttr>(layout))
@@ -1335,12 +1058,6 @@ RtValue CTARun::elementwise(Executor &e, Operation *op,
     out->v[i] = roundTo(out->elem, f(buf));
   }
   return makeData(out);
-}
-
-Type elementTypeOf(Type t) {
-  if (auto shaped = dyn_cast<ShapedType>(t))
-    return shaped.getElementType();
-  return t;
 }
 
 bool CTARun::execArith(Executor &e, Operation *op) {
@@ -2540,150 +2257,9 @@ void Interpreter::addStats(ArrayRef<std::string> labels,
     total.add(s);
 }
 
-/// Prints rows of cells as columns: the first `textColumns` left-aligned,
-/// the rest (numbers) right-aligned, two spaces apart.
-void printTable(llvm::raw_ostream &os,
-                const std::vector<std::vector<std::string>> &rows,
-                size_t textColumns) {
-  std::vector<size_t> widths;
-  for (const auto &row : rows) {
-    widths.resize(std::max(widths.size(), row.size()), 0);
-    for (auto [i, cell] : llvm::enumerate(row))
-      widths[i] = std::max(widths[i], cell.size());
-  }
-  for (const auto &row : rows) {
-    std::string line = "  ";
-    for (auto [i, cell] : llvm::enumerate(row)) {
-      if (i)
-        line += "  ";
-      std::string pad(widths[i] - cell.size(), ' ');
-      line += i < textColumns ? cell + pad : pad + cell;
-    }
-    os << StringRef(line).rtrim() << "\n";
-  }
-}
-
-void printStats(llvm::raw_ostream &os, const Twine &title,
-                ArrayRef<std::string> labels, ArrayRef<ExecStats> stats) {
-  ExecStats all;
-  for (const ExecStats &s : stats)
-    all.add(s);
-  auto num = [](uint64_t n) { return std::to_string(n); };
-  os << "jfa-interp stats: " << title << "\n";
-  std::vector<std::vector<std::string>> rows;
-  rows.push_back({"#", "executor", "ops", "TMA loads", "bytes loaded",
-                  "TMA stores", "bytes stored", "MMAs", "mbarrier waits",
-                  "blocked", "named-barrier syncs"});
-  auto counters = [&](std::string index, std::string label,
-                      const ExecStats &s) {
-    rows.push_back({std::move(index), std::move(label), num(s.numOps),
-                    num(s.tmaLoads), num(s.tmaLoadBytes), num(s.tmaStores),
-                    num(s.tmaStoreBytes), num(s.mmas), num(s.mbarrierWaits),
-                    num(s.mbarrierWaitsBlocked), num(s.namedSyncs)});
-  };
-  for (auto [i, label, s] : llvm::enumerate(labels, stats))
-    counters("#" + num(i), label, s);
-  counters("", "all", all);
-  printTable(os, rows, 2);
-
-  // The op counts, one column per executor, sorted by op name.
-  std::map<std::string, OperationName> names;
-  for (const auto &[name, n] : all.ops)
-    names.emplace(name.getStringRef().str(), name);
-  rows.clear();
-  std::vector<std::string> header = {"op"};
-  for (size_t i = 0; i < stats.size(); ++i)
-    header.push_back("#" + num(i));
-  header.push_back("all");
-  rows.push_back(std::move(header));
-  for (const auto &[text, name] : names) {
-    std::vector<std::string> row = {text};
-    for (const ExecStats &s : stats)
-      row.push_back(num(s.ops.lookup(name)));
-    row.push_back(num(all.ops.lookup(name)));
-    rows.push_back(std::move(row));
-  }
-  printTable(os, rows, 1);
-}
-
 //===----------------------------------------------------------------------===//
 // Arguments and the grid
 //===----------------------------------------------------------------------===//
-
-/// `text` as a value of the scalar type `type`, exactly: a decimal integer
-/// in the type's signed range (and exact in a double, which holds the
-/// interpreter's scalars), or a float that is finite in the type unless
-/// spelled inf or nan, and not a nonzero number that rounds to zero.
-std::optional<double> parseScalar(Type type, StringRef text,
-                                  std::string &problem) {
-  if (text.empty() || text.front() == ' ' || text.back() == ' ') {
-    problem = "is not a number";
-    return std::nullopt;
-  }
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    unsigned width = intType.getWidth();
-    StringRef digits = text;
-    digits.consume_front("-") || digits.consume_front("+");
-    int64_t v;
-    if (digits.empty() || !llvm::all_of(digits, llvm::isDigit) ||
-        text.drop_front(text.front() == '+').getAsInteger(10, v)) {
-      bool number = !digits.empty() && llvm::all_of(digits, llvm::isDigit);
-      problem = number ? llvm::formatv("is out of range for i{0}", width).str()
-                       : "is not a decimal integer";
-      return std::nullopt;
-    }
-    int64_t lo = width == 1    ? 0
-                 : width >= 64 ? INT64_MIN
-                               : -(int64_t(1) << (width - 1));
-    int64_t hi = width == 1    ? 1
-                 : width >= 64 ? INT64_MAX
-                               : (int64_t(1) << (width - 1)) - 1;
-    if (v < lo || v > hi) {
-      problem =
-          llvm::formatv("is out of range for i{0} ({1} to {2})", width, lo, hi)
-              .str();
-      return std::nullopt;
-    }
-    constexpr int64_t kExact = int64_t(1) << 53;
-    if (v > kExact || v < -kExact) {
-      problem = "is past 2^53, which jfa-interp cannot hold exactly";
-      return std::nullopt;
-    }
-    return double(v);
-  }
-  auto floatType = dyn_cast<FloatType>(type);
-  if (!floatType) {
-    problem = "is not a value jfa-interp can pass";
-    return std::nullopt;
-  }
-  llvm::APFloat value(floatType.getFloatSemantics());
-  auto status =
-      value.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
-  if (!status) {
-    llvm::consumeError(status.takeError());
-    problem = "is not a number";
-    return std::nullopt;
-  }
-  StringRef lower = text.ltrim("+-");
-  bool spelledSpecial = lower.starts_with_insensitive("inf") ||
-                        lower.starts_with_insensitive("nan");
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  os << type;
-  if ((*status & llvm::APFloat::opOverflow) ||
-      (value.isInfinity() && !spelledSpecial)) {
-    problem = "is out of range for " + name + " (write inf for infinity)";
-    return std::nullopt;
-  }
-  if ((*status & llvm::APFloat::opUnderflow) && value.isZero()) {
-    problem = "is too small for " + name + ": it would be 0";
-    return std::nullopt;
-  }
-  bool losesInfo;
-  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-                &losesInfo);
-  return value.convertToDouble();
-}
 
 LogicalResult Interpreter::loadArguments() {
   Block &body = kernel.getBodyBlock();
