@@ -28,6 +28,13 @@ struct RunOptions {
   std::vector<std::string> args;
   /// Print one line per CTA to stderr.
   bool verbose = false;
+  /// --stats: what each executor did (op counts, TMA traffic, MMAs, barrier
+  /// waits), printed to stdout per CTA (`statsPerCta`) and for the grid.
+  bool stats = false;
+  bool statsPerCta = true;
+  /// --nan-check: stop at the first op that makes a NaN or an infinity from
+  /// finite operands.
+  bool nanCheck = false;
   /// Source names of values (from the parser), for messages.
   llvm::DenseMap<mlir::Value, std::string> valueNames;
 };

@@ -38,8 +38,9 @@ BF16_NAN = np.uint16(0x7FC0)
 
 
 class Run:
-    def __init__(self, interp, kernels, tmp, rng):
+    def __init__(self, interp, kernels, tmp, rng, interp_args=()):
         self.interp, self.kernels, self.tmp, self.rng = interp, kernels, tmp, rng
+        self.interp_args = list(interp_args)
 
     def save(self, name, array):
         path = os.path.join(self.tmp, name + ".npy")
@@ -59,6 +60,7 @@ class Run:
         cmd = [self.interp, os.path.join(self.kernels, kernel), "--arch", arch,
                "--grid", grid]
         cmd += [f"-P{n}={v}" for n, v in (params or {}).items()]
+        cmd += self.interp_args
         cmd += [str(a) for a in args]
         start = time.time()
         proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -428,6 +430,9 @@ def main():
     parser.add_argument("--seed", type=int, default=None,
                         help="random seed (default: fresh every run)")
     parser.add_argument("--list", action="store_true")
+    parser.add_argument("--interp-arg", action="append", default=[],
+                        help="pass this flag to every jfa-interp run too "
+                             "(repeat for several): --interp-arg=--nan-check")
     parser.add_argument("cases", nargs="*")
     opts = parser.parse_args()
     if opts.list:
@@ -443,7 +448,8 @@ def main():
         rng = np.random.default_rng(seed)
         with tempfile.TemporaryDirectory() as tmp:
             try:
-                err, secs = CASES[name](Run(opts.interp, opts.kernels, tmp, rng))
+                err, secs = CASES[name](Run(opts.interp, opts.kernels, tmp, rng,
+                                               opts.interp_arg))
                 print(f"PASS {name}: max abs error {err:.3g} ({secs:.1f} s, seed {seed})")
             except (AssertionError, RuntimeError) as e:
                 failures += 1

@@ -9,9 +9,9 @@ jfa.kernel @named() warps(8) {
   scf.if %first {
     // CHECK: named-barrier-deadlock.mlir:[[@LINE+1]]:5: error: deadlock in CTA (0, 0, 0)
     jfa.named_barrier_sync id(3) threads(256)
-    // CHECK: note: the kernel warpgroup 0 is blocked here: waits at named barrier 3 (threads(256)) where 128 threads have arrived
+    // CHECK: note: the kernel warpgroup 0 is blocked here: waits at named barrier 3 for threads(256), but its phase is still in progress: 128 threads have arrived, 128 still missing
   } else {
-    // CHECK: named-barrier-deadlock.mlir:[[@LINE+2]]:5: note: the kernel warpgroup 1 is blocked here: waits at named barrier 4 (threads(256)) where 128 threads have arrived
+    // CHECK: named-barrier-deadlock.mlir:[[@LINE+2]]:5: note: the kernel warpgroup 1 is blocked here: waits at named barrier 4 for threads(256), but its phase is still in progress: 128 threads have arrived, 128 still missing
     // CHECK-NOT: note
     jfa.named_barrier_sync id(4) threads(256)
   }

@@ -11,13 +11,16 @@
 // OK: work queue ok
 //
 // Without the producer's wait for the slot's readers, its fetches run
-// ahead of the consumer and overwrite units it never reads: the consumer
-// then waits for a phase the barrier has already left behind.
+// ahead of the readers and overwrite units they have not read. The first
+// reader it overtakes is its own task: the fetching thread writes the slot
+// its other threads read a round before, with no barrier between them.
+// (Without that check the consumer, overtaken too, then waits for a phase
+// the barrier has already left behind: a deadlock.)
 // RUN: %python %S/Inputs/make_npy.py %t.counter.npy i4 1 0
 // RUN: sed '/jfa.barrier_wait %%after_empty/d' %s > %t.no_wait.mlir
 // RUN: not jfa-interp %t.no_wait.mlir --arch sm_90a --grid 1 %t.counter.npy %t.out.npy i32:10 2>&1 | FileCheck %s --check-prefix=AHEAD
-// AHEAD: error: deadlock in CTA (0, 0, 0)
-// AHEAD: note: task 0 (warps 0-3) is blocked here: waits on %next_full[{{[01]}}]
+// AHEAD: error: race: the one thread that issues 'jfa.atomic_fetch_add' overwrites row 0 of slot {{[01]}} of %next, which the other threads of task 1 (warps 4-7) read
+// AHEAD: note: the threads' read
 jfa.kernel @work_queue(%counter: !jfa.ptr<i32>, %out: !jfa.ptr<f32>, %units: i32) warps(8) {
   %next = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>

@@ -1,6 +1,7 @@
 //===- jfa-interp.cpp - run a JFA kernel on the CPU -----------------------===//
 //
-//   jfa-interp KERNEL.mlir --arch sm_100a|sm_90a --grid X[,Y[,Z]] ARG...
+//   jfa-interp KERNEL.mlir --arch sm_100a|sm_90a --grid X[,Y[,Z]]
+//              [--stats[=totals]] [--nan-check] ARG...
 //
 // One ARG per kernel parameter, in order: a .npy file for a TMA descriptor
 // or pointer (read before the run, written back after it), or TYPE:VALUE for
@@ -55,6 +56,21 @@ static cl::list<std::string>
                 cl::value_desc("dir"), cl::Prefix, cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("one line per CTA"),
                              cl::cat(category));
+// --stats is taken out of argv before LLVM's options are parsed: LLVM
+// registers its own -stats (pass statistics) in every tool.
+enum class StatsMode { None, PerCta, Totals };
+static const char statsHelp[] =
+    "  --stats[=cta|totals]  print what each task did (ops run, TMA loads and "
+    "stores\n"
+    "                        with their bytes, MMAs, barrier waits) to stdout: "
+    "per CTA\n"
+    "                        and for the grid (cta, the default), or for the "
+    "grid only\n";
+static cl::opt<bool> nanCheck(
+    "nan-check",
+    cl::desc("stop at the first op that makes a NaN or an infinity from "
+             "finite operands, naming the op and the element"),
+    cl::cat(category));
 static cl::opt<uint64_t> maxCtas(
     "max-ctas",
     cl::desc("refuse grids of more CTAs than this (default 100000: the "
@@ -69,11 +85,33 @@ static int fail(const Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  StatsMode stats = StatsMode::None;
+  SmallVector<char *> kept;
+  for (int i = 0; i < argc; ++i) {
+    StringRef arg(argv[i]);
+    if (i > 0 &&
+        (arg.consume_front("--stats") || arg.consume_front("-stats")) &&
+        (arg.empty() || arg.front() == '=')) {
+      if (arg.empty() || arg == "=cta")
+        stats = StatsMode::PerCta;
+      else if (arg == "=totals")
+        stats = StatsMode::Totals;
+      else
+        return fail("unknown --stats" + arg +
+                    "; use --stats, --stats=cta "
+                    "or --stats=totals");
+      continue;
+    }
+    kept.push_back(argv[i]);
+  }
+  int keptArgc = int(kept.size());
   cl::HideUnrelatedOptions(category);
-  std::string overview = "jfa-interp: runs a JFA kernel on the CPU and checks "
-                         "its synchronization\n\n  jfa-interp KERNEL.mlir "
-                         "--arch TARGET --grid X[,Y[,Z]] ARG...\n";
-  cl::ParseCommandLineOptions(argc, argv, overview);
+  cl::ParseCommandLineOptions(
+      keptArgc, kept.data(),
+      std::string("jfa-interp: runs a JFA kernel on the CPU and checks its "
+                  "synchronization\n\n  jfa-interp KERNEL.mlir --arch "
+                  "TARGET --grid X[,Y[,Z]] ARG...\n\n") +
+          statsHelp);
 
   std::string inputFile = positional.front();
   jfa::interp::RunOptions options;
@@ -117,6 +155,9 @@ int main(int argc, char **argv) {
   }
   options.args.assign(positional.begin() + 1, positional.end());
   options.verbose = verbose;
+  options.stats = stats != StatsMode::None;
+  options.statsPerCta = stats == StatsMode::PerCta;
+  options.nanCheck = nanCheck;
 
   std::string error;
   auto buffer = jfa::readInputFile(inputFile, error);

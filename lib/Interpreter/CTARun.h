@@ -1,0 +1,395 @@
+//===- CTARun.h - the state and the executor of one CTA ------*- C++ -*-===//
+//
+// Private to lib/Interpreter: the happens-before types, the state of a CTA
+// (buffers, barriers, tensor memory, executors), the grid-level
+// Interpreter and CTARun, which runs one CTA. CTARun's members are defined
+// by concern: Scheduler.cpp (scheduling, set-up, control flow),
+// HappensBefore.cpp (memory checks, barriers), Arith.cpp (data, arith and
+// math), NanCheck.cpp (--nan-check), Ops.cpp (tensor memory and the jfa
+// ops); Interpreter.cpp runs the grid.
+//
+//===----------------------------------------------------------------------===//
+#ifndef JFA_INTERPRETER_CTARUN_H
+#define JFA_INTERPRETER_CTARUN_H
+
+#include "lib/Interpreter/Arguments.h"
+#include "lib/Interpreter/Interpreter.h"
+#include "lib/Interpreter/Stats.h"
+#include "lib/Interpreter/Values.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+#include <array>
+#include <condition_variable>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace jfa::interp {
+
+// The interpreter's files use MLIR's names unqualified (this header is
+// private to them).
+using namespace mlir;
+
+/// Unwinds an executor after an error or when its CTA is cancelled.
+struct Abort {};
+
+//===----------------------------------------------------------------------===//
+// Happens-before
+//===----------------------------------------------------------------------===//
+
+using VC = std::vector<uint32_t>;
+
+inline void join(VC &into, const VC &from) {
+  for (size_t i = 0; i < into.size(); ++i)
+    into[i] = std::max(into[i], from[i]);
+}
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+struct Access {
+  uint32_t comp = kNone;
+  uint32_t clock = 0;
+  Operation *op = nullptr;
+  int exec = -1;
+  /// A read by threads (generic proxy), not by TMA or the tensor cores.
+  bool generic = false;
+};
+
+/// The access history of one row of a slot or one tensor-memory column.
+struct Shadow {
+  Access write;
+  /// The last write was by threads (generic proxy), not TMA/tensor cores.
+  bool generic = false;
+  SmallVector<Access, 4> reads;
+};
+
+//===----------------------------------------------------------------------===//
+// CTA state
+//===----------------------------------------------------------------------===//
+
+struct BufferState {
+  Operation *alloc = nullptr;
+  int64_t numSlots = 0, rows = 0, cols = 0;
+  Type elem;
+  std::vector<double> data;
+  std::vector<Shadow> shadow; // one per (slot, stored row)
+};
+
+struct BarrierState {
+  Operation *alloc = nullptr;
+  int64_t indexInArray = 0;
+  int64_t count = 1;
+  int64_t arrivals = 0;
+  int64_t tx = 0;
+  uint32_t completed = 0;
+  VC phase;
+  VC done[2];
+  bool doneValid[2] = {false, false};
+};
+
+struct NamedBarrierState {
+  int64_t threads = 0;
+  int64_t arrived = 0;
+  Operation *firstOp = nullptr;
+  int64_t generation = 0;
+  VC joined;
+  std::map<int64_t, VC> completedVC;
+};
+
+struct Executor {
+  int id = 0;
+  int taskIndex = -1; // -1: the whole CTA (no async_tasks)
+  int wg = 0, numWg = 1;
+  int64_t firstThread = 0, numThreads = 0;      // in the CTA
+  int64_t taskFirstThread = 0, taskThreads = 0; // the task's
+  std::string label;
+
+  /// What the executor's threads know: the view of the ops all of them run
+  /// (their component is execComp). `lvc` is what the one thread that
+  /// issues the single-thread ops (TMA, expect, tc_dot, tc_commit) knows
+  /// (its component is leaderComp): the two differ until a barrier orders
+  /// the threads with each other, so the threads' writes reach a TMA store
+  /// or a tc_dot only through a jfa.task_barrier or an mbarrier wait.
+  VC vc, lvc;
+  DenseMap<Value, RtValue> env;
+
+  // Asynchronous pipes.
+  int64_t dotsIssued = 0, dotsDone = 0;
+  VC wgmmaVC;
+  int64_t tcIssued = 0;
+  VC tcVC;
+  int64_t storesIssued = 0;
+  /// The threads' and the issuing thread's clocks at each
+  /// jfa.fence_async_shared.
+  std::vector<uint32_t> fences, leaderFences;
+
+  // Scheduling.
+  std::thread thread;
+  bool done = false, progressed = false, blocked = false;
+  Operation *blockedOp = nullptr;
+  std::function<std::string()> blockedWhy;
+
+  ExecStats stats;
+};
+
+class CTARun;
+
+//===----------------------------------------------------------------------===//
+// The interpreter
+//===----------------------------------------------------------------------===//
+
+class Interpreter {
+public:
+  Interpreter(KernelOp kernel, const RunOptions &options)
+      : kernel(kernel), options(options) {}
+
+  LogicalResult run();
+
+  KernelOp kernel;
+  const RunOptions &options;
+  std::vector<ArgState> args;
+  DenseMap<Value, std::string> names;
+  std::array<int64_t, 3> ctaId = {0, 0, 0};
+  /// --stats over the CTAs run so far, per executor.
+  std::vector<std::string> statLabels;
+  std::vector<ExecStats> statTotals;
+  int64_t ctasRun = 0;
+
+  void addStats(ArrayRef<std::string> labels, ArrayRef<ExecStats> stats);
+  void printStatTotals();
+
+  LogicalResult loadArguments();
+  LogicalResult writeArguments();
+  std::string nameOf(Value value);
+};
+
+//===----------------------------------------------------------------------===//
+// One CTA
+//===----------------------------------------------------------------------===//
+
+class CTARun {
+public:
+  CTARun(Interpreter &interp) : interp(interp), kernel(interp.kernel) {}
+  LogicalResult run();
+
+private:
+  Interpreter &interp;
+  KernelOp kernel;
+
+  std::vector<std::unique_ptr<Executor>> execs;
+  std::vector<BufferState> buffers;
+  DenseMap<Operation *, int> bufferOf;
+  std::vector<BarrierState> barriers;
+  DenseMap<Operation *, int> barrierBaseOf;
+  DenseMap<Operation *, int64_t> tmemColumnOf;
+  static constexpr int64_t kTmemLanes = 128, kTmemColumns = 512;
+  std::vector<uint32_t> tmem;
+  std::vector<Shadow> tmemShadow;
+  NamedBarrierState named[16];
+  size_t numComps = 0;
+
+  // Baton.
+  std::mutex mutex;
+  std::condition_variable cv;
+  int running = -1; // -1: the scheduler
+  bool cancelled = false;
+  bool hasFailed = false;
+
+  // Vector-clock components.
+  uint32_t execComp(const Executor &e) const { return e.id; }
+  uint32_t wgmmaComp(const Executor &e) const { return execs.size() + e.id; }
+  uint32_t tcComp(const Executor &e) const { return 2 * execs.size() + e.id; }
+  uint32_t storeComp(const Executor &e) const {
+    return 3 * execs.size() + e.id;
+  }
+  uint32_t leaderComp(const Executor &e) const {
+    return 4 * execs.size() + e.id;
+  }
+  uint32_t barrierComp(int b) const { return 5 * execs.size() + b; }
+
+  LogicalResult setUp();
+  void schedule();
+  void executorMain(Executor &e);
+  void yieldToScheduler(Executor &e);
+  void block(Executor &e, Operation *op, const std::function<bool()> &ready,
+             std::function<std::string()> why);
+  void reportDeadlock();
+
+  [[noreturn]] void fail(Operation *op, const Twine &message,
+                         Operation *noteOp = nullptr,
+                         const Twine &note = Twine()) {
+    InFlightDiagnostic diag = op->emitError(message);
+    if (noteOp)
+      diag.attachNote(noteOp->getLoc()) << note;
+    hasFailed = true;
+    throw Abort{};
+  }
+
+  // Interpretation.
+  void runKernelBody(Executor &e);
+  SmallVector<RtValue> runRegion(Executor &e, Region &region,
+                                 ArrayRef<RtValue> blockArgs);
+  void exec(Executor &e, Operation *op);
+  void execJFA(Executor &e, Operation *op);
+
+  // --nan-check.
+  /// After `op` ran: fails if a result element it owns is a NaN or an
+  /// infinity while its operands are finite.
+  void checkNaN(Executor &e, Operation *op);
+  /// A tensor-core product: `out` (m x n, rows [0, m) owned) against its
+  /// operands `a`, `b` and the accumulator it started from (empty: zero).
+  void checkProductNaN(Operation *op, ArrayRef<double> out, int64_t m,
+                       int64_t n, int64_t rowOffset, ArrayRef<double> a,
+                       ArrayRef<double> b, ArrayRef<double> acc);
+  [[noreturn]] void failNaN(Operation *op, double value,
+                            const std::string &element,
+                            const std::string &operands);
+  /// The rows of a tile in `layout` that `e` holds, [lo, hi); all rows in
+  /// layouts it does not divide between warpgroups.
+  std::pair<int64_t, int64_t> heldRows(Executor &e, Attribute layout,
+                                       int64_t rows);
+  bool execArith(Executor &e, Operation *op);
+
+  RtValue &get(Executor &e, Value v) {
+    auto it = e.env.find(v);
+    if (it == e.env.end())
+      fail(v.getParentBlock()->getParentOp(),
+           "jfa-interp: internal error: a value is used before it is set");
+    return it->second;
+  }
+  void set(Executor &e, Value v, RtValue r) { e.env[v] = std::move(r); }
+  /// A data operand of `op`, which must not be an accumulator in flight.
+  const Tile &data(Executor &e, Operation *op, Value v);
+  /// A uniform scalar operand.
+  double scalar(Executor &e, Operation *op, Value v);
+  int64_t intScalar(Executor &e, Operation *op, Value v) {
+    return int64_t(scalar(e, op, v));
+  }
+  RtValue makeData(TileP tile) {
+    RtValue r;
+    r.kind = RtValue::Data;
+    r.data = std::move(tile);
+    return r;
+  }
+  TileP newTile(Type type);
+  TileP newScalar(Type type, double x) {
+    auto t = std::make_shared<Tile>();
+    t->elem = type;
+    t->v = {roundTo(type, x)};
+    return t;
+  }
+  RtValue elementwise(Executor &e, Operation *op,
+                      const std::function<double(const double *)> &f,
+                      Type resultType);
+
+  // Ownership: rows [lo, hi) of a tile in `layout` held by `e`.
+  std::pair<int64_t, int64_t> ownedRows(Executor &e, Operation *op,
+                                        Attribute layout, int64_t rows);
+
+  // Memory checks.
+  void checkRead(Executor &e, Operation *op, Shadow &s, const VC &view,
+                 Access self, const std::string &what, bool asyncProxy);
+  /// Whether the threads that made `access` (by threads) issued a
+  /// jfa.fence_async_shared after it that `view` has seen.
+  bool fencedSince(const Access &access, const VC &view);
+  /// Whether `access` was made by the threads of `e` and `op` is a
+  /// single-thread op of `e`: the issuing thread sees the others' accesses
+  /// only through a barrier.
+  bool byOtherThreads(Executor &e, Operation *op, const Access &access);
+  void checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
+                  Access self, const std::string &what, bool generic);
+  std::string slotWhat(const RtValue &slot, int64_t row);
+  Shadow &slotShadow(const RtValue &slot, int64_t storedRow) {
+    BufferState &b = buffers[slot.id];
+    return b.shadow[slot.index * b.rows + storedRow];
+  }
+  double &slotElem(const RtValue &slot, int64_t r, int64_t c) {
+    BufferState &b = buffers[slot.id];
+    bool transposed = cast<SlotType>(slot.type).getTransposed();
+    if (transposed)
+      std::swap(r, c);
+    // A column block's view starts `column` stored columns in.
+    return b.data[(slot.index * b.rows + r) * b.cols + c + slot.column];
+  }
+  /// Records reads of stored rows [lo, hi) of a slot by `e` (generic) or an
+  /// async pipe of `e` (view/self given).
+  void readSlotRows(Executor &e, Operation *op, const RtValue &slot,
+                    int64_t lo, int64_t hi, const VC &view, Access self,
+                    bool asyncProxy);
+  void writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
+                     int64_t lo, int64_t hi, const VC &view, Access self,
+                     bool generic);
+  /// An access by the executor's threads (all of them).
+  Access genericAccess(Executor &e, Operation *op) {
+    return Access{execComp(e), e.vc[execComp(e)], op, e.id};
+  }
+  /// An access by the thread that issues the single-thread ops.
+  Access leaderAccess(Executor &e, Operation *op) {
+    return Access{leaderComp(e), e.lvc[leaderComp(e)], op, e.id};
+  }
+  /// What the executor releases when all its threads arrive: what the
+  /// threads and the issuing thread know.
+  VC releaseView(Executor &e) {
+    VC view = e.vc;
+    join(view, e.lvc);
+    return view;
+  }
+  /// After a release by all threads: later accesses are not covered by it.
+  void tickAll(Executor &e) {
+    ++e.vc[execComp(e)];
+    ++e.lvc[leaderComp(e)];
+  }
+  /// Every thread of the executor (the issuing one too) acquires `from`.
+  void acquire(Executor &e, const VC &from) {
+    join(e.vc, from);
+    join(e.lvc, from);
+  }
+
+  // Barriers.
+  std::string barrierName(int b);
+  void arrive(Executor &e, Operation *op, int b, int64_t count,
+              const VC &view);
+  void completeTx(Operation *op, int b, int64_t bytes);
+  void maybeCompletePhase(int b);
+  bool phaseDone(int b, int64_t parity) {
+    return int64_t(barriers[b].completed % 2) != parity;
+  }
+  void acquirePhase(Executor &e, int b, int64_t parity) {
+    if (barriers[b].doneValid[parity])
+      acquire(e, barriers[b].done[parity]);
+  }
+  void namedBarrier(Executor &e, Operation *op, int64_t id, int64_t threads,
+                    bool wait);
+  /// Why a wait for `parity` on barrier `b` cannot return yet.
+  std::string describeWait(int b, int64_t parity);
+
+  // Tensor memory.
+  uint32_t &tmemWord(int64_t lane, int64_t column) {
+    return tmem[lane * kTmemColumns + column];
+  }
+  double tmemLoad(const RtValue &t, int64_t r, int64_t c);
+  void tmemStore(const RtValue &t, int64_t r, int64_t c, double x);
+  std::pair<int64_t, int64_t> tmemColumns(Operation *op, const RtValue &t,
+                                          int64_t firstElem, int64_t elems);
+  void accessTmem(Executor &e, Operation *op, int64_t lo, int64_t hi,
+                  bool write, const VC &view, Access self, bool generic);
+
+  // Global memory.
+  ArgState &argOf(const RtValue &v) { return interp.args[v.id]; }
+  /// Calls fn(slot element, global element or -1 when outside the tensor)
+  /// for each element of the box at `coords` (outermost first) that a TMA
+  /// copy between `slot` and `desc` moves.
+  void forEachBoxElement(const RtValue &desc, const RtValue &slot,
+                         ArrayRef<int64_t> coords,
+                         function_ref<void(double &, int64_t)> fn);
+  void checkGlobal(Operation *op, const RtValue &ptr, int64_t index,
+                   const char *verb);
+};
+
+} // namespace jfa::interp
+
+#endif // JFA_INTERPRETER_CTARUN_H

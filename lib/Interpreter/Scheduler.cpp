@@ -1,0 +1,423 @@
+//===- Scheduler.cpp - jfa-interp's executors and control flow --------------===//
+//
+// Scheduling the executors of a CTA (one runs at a time, handing a baton
+// to the scheduler when it blocks; deadlock when none can move), setting
+// up the CTA's state, and scf control flow.
+//===----------------------------------------------------------------------===//
+#include "lib/Interpreter/CTARun.h"
+
+#include "JFA/TaskInfo.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace jfa::interp {
+
+//===----------------------------------------------------------------------===//
+// Scheduling
+//===----------------------------------------------------------------------===//
+
+void CTARun::yieldToScheduler(Executor &e) {
+  std::unique_lock<std::mutex> lock(mutex);
+  running = -1;
+  cv.notify_all();
+  cv.wait(lock, [&] { return running == e.id; });
+  if (cancelled)
+    throw Abort{};
+}
+
+void CTARun::block(Executor &e, Operation *op,
+                   const std::function<bool()> &ready,
+                   std::function<std::string()> why) {
+  if (ready())
+    return;
+  e.blocked = true;
+  e.blockedOp = op;
+  e.blockedWhy = std::move(why);
+  while (!ready())
+    yieldToScheduler(e);
+  e.blocked = false;
+  e.progressed = true;
+}
+
+void CTARun::executorMain(Executor &e) {
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    cv.wait(lock, [&] { return running == e.id; });
+  }
+  try {
+    if (!cancelled)
+      runKernelBody(e);
+  } catch (Abort &) {
+  } catch (std::exception &ex) {
+    kernel.emitError("jfa-interp: internal error in ")
+        << e.label << ": " << ex.what();
+    hasFailed = true;
+  }
+  std::unique_lock<std::mutex> lock(mutex);
+  e.done = true;
+  e.progressed = true;
+  running = -1;
+  cv.notify_all();
+}
+
+void CTARun::schedule() {
+  for (auto &e : execs)
+    e->thread = std::thread([this, ex = e.get()] { executorMain(*ex); });
+  auto resume = [&](Executor &e) {
+    std::unique_lock<std::mutex> lock(mutex);
+    running = e.id;
+    cv.notify_all();
+    cv.wait(lock, [&] { return running == -1; });
+  };
+  while (!hasFailed) {
+    bool anyLeft = false, anyProgress = false;
+    for (auto &e : execs) {
+      if (e->done)
+        continue;
+      anyLeft = true;
+      e->progressed = false;
+      resume(*e);
+      anyProgress |= e->progressed;
+      if (hasFailed)
+        break;
+    }
+    if (!anyLeft || hasFailed)
+      break;
+    if (!anyProgress) {
+      reportDeadlock();
+      hasFailed = true;
+    }
+  }
+  cancelled = true;
+  for (auto &e : execs)
+    if (!e->done)
+      resume(*e);
+  for (auto &e : execs)
+    e->thread.join();
+}
+
+void CTARun::reportDeadlock() {
+  Executor *first = nullptr;
+  for (auto &e : execs)
+    if (!e->done && e->blocked) {
+      first = e.get();
+      break;
+    }
+  const auto &cta = interp.ctaId;
+  InFlightDiagnostic diag =
+      (first ? first->blockedOp : kernel.getOperation())
+          ->emitError("deadlock in CTA (")
+      << cta[0] << ", " << cta[1] << ", " << cta[2]
+      << "): every task that has not finished is blocked";
+  for (auto &e : execs) {
+    if (e->done) {
+      diag.attachNote(kernel.getLoc()) << e->label << " has finished";
+      continue;
+    }
+    diag.attachNote(e->blockedOp->getLoc())
+        << e->label << " is blocked here: " << e->blockedWhy();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Set-up
+//===----------------------------------------------------------------------===//
+
+LogicalResult CTARun::setUp() {
+  Block &body = kernel.getBodyBlock();
+  if (auto cluster = kernel.getClusterDims())
+    for (int32_t d : *cluster)
+      if (d > 1)
+        return kernel.emitError("jfa-interp does not model clusters of more "
+                                "than one CTA (cluster(...))");
+  AsyncTasksOp tasks;
+  for (Operation &op : body)
+    if (auto t = dyn_cast<AsyncTasksOp>(op))
+      tasks = t;
+
+  // The per-thread (distributed) forms hold vectors; the interpreter runs
+  // kernels as written.
+  WalkResult distributed = kernel.walk([&](Operation *op) {
+    auto isVector = [](Type t) { return isa<VectorType>(t); };
+    if (llvm::any_of(op->getOperandTypes(), isVector) ||
+        llvm::any_of(op->getResultTypes(), isVector)) {
+      op->emitError("jfa-interp runs kernels as written: this op works on a "
+                    "per-thread vector (the form jfa-distribute-tiles makes)");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (distributed.wasInterrupted())
+    return failure();
+  // In a kernel with tasks, what is outside them runs on every warp: the
+  // interpreter takes only values and allocations from there.
+  if (tasks) {
+    for (Operation &op : body) {
+      if (isa<AsyncTasksOp, LocalAllocOp, AllocBarriersOp, TmemAllocOp,
+              LoadOp>(op) ||
+          isMemoryEffectFree(&op))
+        continue;
+      return op.emitError("jfa-interp models side effects outside "
+                          "jfa.async_tasks only in kernels without tasks; "
+                          "move this op into a task");
+    }
+  }
+
+  auto addExecutors = [&](int taskIndex, int64_t firstWarp,
+                          int64_t numWarps) {
+    int numWg = numWarps % 4 == 0 ? int(numWarps / 4) : 1;
+    for (int g = 0; g < numWg; ++g) {
+      auto e = std::make_unique<Executor>();
+      e->id = int(execs.size());
+      e->taskIndex = taskIndex;
+      e->wg = g;
+      e->numWg = numWg;
+      e->taskFirstThread = firstWarp * 32;
+      e->taskThreads = numWarps * 32;
+      e->numThreads = e->taskThreads / numWg;
+      e->firstThread = e->taskFirstThread + g * e->numThreads;
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      if (taskIndex < 0)
+        os << "the kernel";
+      else
+        os << "task " << taskIndex << " (warps " << firstWarp << "-"
+           << firstWarp + numWarps - 1 << ")";
+      if (numWg > 1)
+        os << " warpgroup " << g;
+      e->label = s;
+      execs.push_back(std::move(e));
+    }
+  };
+  if (tasks) {
+    auto layout = computeTaskLayout(tasks);
+    if (failed(layout))
+      return tasks.emitError("the tasks' warps do not add up to the kernel's");
+    int i = 0;
+    for (auto task : tasks.getBody().front().getOps<TaskOp>()) {
+      addExecutors(i, (*layout)[i].firstWarp, (*layout)[i].numWarps);
+      ++i;
+    }
+  } else {
+    addExecutors(-1, 0, kernel.getNumWarps());
+  }
+
+  // Shared memory, barriers and tensor memory, in program order.
+  int64_t tmemNext = 0;
+  for (Operation &op : body) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      auto type = cast<SharedBufferType>(alloc.getType());
+      BufferState b;
+      b.alloc = &op;
+      b.numSlots = type.getNumSlots();
+      ArrayRef<int64_t> shape = type.getShape();
+      // A rank-1 slot is N rows of one element, as a rank-1 tile is.
+      b.rows = shape[0];
+      b.cols = shape.size() == 2 ? shape[1] : 1;
+      if (shape.size() > 2)
+        return alloc.emitError("jfa-interp models slots of rank 1 and 2");
+      b.elem = type.getElementType();
+      // Poison: a read of what nothing wrote shows up as NaN (and as an
+      // error from the race checker).
+      b.data.assign(b.numSlots * b.rows * b.cols,
+                    std::numeric_limits<double>::quiet_NaN());
+      b.shadow.resize(b.numSlots * b.rows);
+      bufferOf[&op] = int(buffers.size());
+      buffers.push_back(std::move(b));
+    } else if (auto alloc = dyn_cast<AllocBarriersOp>(op)) {
+      auto type = cast<BarrierArrayType>(alloc.getType());
+      barrierBaseOf[&op] = int(barriers.size());
+      for (int64_t i = 0; i < type.getSize(); ++i) {
+        BarrierState s;
+        s.alloc = &op;
+        s.indexInArray = i;
+        s.count = alloc.getArriveCount();
+        barriers.push_back(std::move(s));
+      }
+    } else if (auto alloc = dyn_cast<TmemAllocOp>(op)) {
+      auto type = cast<TensorMemoryType>(alloc.getType());
+      tmemColumnOf[&op] = tmemNext;
+      tmemNext += type.getColumns();
+      if (tmemNext > kTmemColumns)
+        return alloc.emitError("the kernel allocates ")
+               << tmemNext << " tensor-memory columns; a CTA has "
+               << kTmemColumns;
+    }
+  }
+  tmem.assign(kTmemLanes * kTmemColumns, 0x7fc00000u);
+  tmemShadow.assign(kTmemColumns, Shadow());
+
+  numComps = 5 * execs.size() + barriers.size();
+  for (auto &e : execs) {
+    e->vc.assign(numComps, 0);
+    e->vc[execComp(*e)] = 1;
+    e->lvc.assign(numComps, 0);
+    e->lvc[leaderComp(*e)] = 1;
+    e->wgmmaVC.assign(numComps, 0);
+    e->tcVC.assign(numComps, 0);
+  }
+  for (auto &b : barriers) {
+    b.phase.assign(numComps, 0);
+  }
+  for (auto &n : named)
+    n.joined.assign(numComps, 0);
+  return success();
+}
+
+LogicalResult CTARun::run() {
+  if (failed(setUp()))
+    return failure();
+  schedule();
+  if (interp.options.stats) {
+    std::vector<std::string> labels;
+    std::vector<ExecStats> stats;
+    for (auto &e : execs) {
+      labels.push_back(e->label);
+      stats.push_back(e->stats);
+    }
+    if (interp.options.statsPerCta) {
+      const auto &cta = interp.ctaId;
+      printStats(llvm::outs(),
+                 llvm::formatv("CTA ({0}, {1}, {2}){3}", cta[0], cta[1], cta[2],
+                               hasFailed ? ", stopped by an error" : "")
+                     .str(),
+                 labels, stats);
+    }
+    interp.addStats(labels, stats);
+  }
+  return failure(hasFailed);
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+void CTARun::runKernelBody(Executor &e) {
+  Block &body = kernel.getBodyBlock();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    ArgState &state = interp.args[i];
+    RtValue r;
+    r.type = arg.getType();
+    r.id = int(i);
+    if (state.kind == ArgState::Scalar) {
+      r = makeData(state.scalar);
+    } else {
+      r.kind = state.kind == ArgState::Desc ? RtValue::Desc : RtValue::Ptr;
+    }
+    set(e, arg, r);
+  }
+  for (Operation &op : body) {
+    if (auto tasks = dyn_cast<AsyncTasksOp>(op)) {
+      int i = 0;
+      for (auto task : tasks.getBody().front().getOps<TaskOp>()) {
+        if (i++ == e.taskIndex)
+          runRegion(e, task.getBody(), {});
+      }
+      continue;
+    }
+    exec(e, &op);
+  }
+}
+
+SmallVector<RtValue> CTARun::runRegion(Executor &e, Region &region,
+                                       ArrayRef<RtValue> blockArgs) {
+  Block &block = region.front();
+  for (auto [arg, value] : llvm::zip(block.getArguments(), blockArgs))
+    set(e, arg, value);
+  for (Operation &op : block) {
+    if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      SmallVector<RtValue> results;
+      for (Value v : yield.getOperands())
+        results.push_back(get(e, v));
+      return results;
+    }
+    exec(e, &op);
+  }
+  return {};
+}
+
+void CTARun::exec(Executor &e, Operation *op) {
+  e.progressed = true;
+  // One thread of the task issues these: the warpgroup that holds it.
+  if (op->hasTrait<SingleThreadIssue>() && e.wg != 0)
+    return;
+  if (interp.options.stats) {
+    ++e.stats.numOps;
+    ++e.stats.ops[op->getName()];
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    int64_t lb = intScalar(e, op, forOp.getLowerBound());
+    int64_t ub = intScalar(e, op, forOp.getUpperBound());
+    int64_t step = intScalar(e, op, forOp.getStep());
+    if (step <= 0)
+      fail(op, "scf.for with step " + Twine(step) +
+                   ": the step must be positive");
+    Type ivType = forOp.getInductionVar().getType();
+    SmallVector<RtValue> carried;
+    for (Value v : forOp.getInitArgs())
+      carried.push_back(get(e, v));
+    for (int64_t iv = lb; iv < ub; iv += step) {
+      SmallVector<RtValue> blockArgs;
+      blockArgs.push_back(makeData(newScalar(ivType, double(iv))));
+      blockArgs.append(carried.begin(), carried.end());
+      carried = runRegion(e, forOp.getRegion(), blockArgs);
+    }
+    for (auto [result, value] : llvm::zip(forOp.getResults(), carried))
+      set(e, result, value);
+    return;
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    SmallVector<RtValue> carried;
+    for (Value v : whileOp.getInits())
+      carried.push_back(get(e, v));
+    while (true) {
+      Block &before = whileOp.getBefore().front();
+      for (auto [arg, value] : llvm::zip(before.getArguments(), carried))
+        set(e, arg, value);
+      for (Operation &inner : before.without_terminator())
+        exec(e, &inner);
+      scf::ConditionOp condition = whileOp.getConditionOp();
+      SmallVector<RtValue> forwarded;
+      for (Value v : condition.getArgs())
+        forwarded.push_back(get(e, v));
+      if (scalar(e, op, condition.getCondition()) == 0) {
+        carried = std::move(forwarded);
+        break;
+      }
+      carried = runRegion(e, whileOp.getAfter(), forwarded);
+    }
+    for (auto [result, value] : llvm::zip(whileOp.getResults(), carried))
+      set(e, result, value);
+    return;
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    bool cond = scalar(e, op, ifOp.getCondition()) != 0;
+    SmallVector<RtValue> results;
+    if (cond)
+      results = runRegion(e, ifOp.getThenRegion(), {});
+    else if (!ifOp.getElseRegion().empty())
+      results = runRegion(e, ifOp.getElseRegion(), {});
+    for (auto [result, value] : llvm::zip(ifOp.getResults(), results))
+      set(e, result, value);
+    return;
+  }
+  if (op->getDialect() && op->getDialect()->getNamespace() == "jfa") {
+    execJFA(e, op);
+  } else if (!execArith(e, op)) {
+    fail(op,
+         "jfa-interp does not model '" + op->getName().getStringRef() + "'");
+  }
+  if (interp.options.nanCheck)
+    checkNaN(e, op);
+}
+
+} // namespace jfa::interp
