@@ -78,7 +78,11 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
 
     check_offsets: check the offsets' values and max_seqlen on the host first
     (copies offsets to the host: synchronizes). Without it, wrong offsets or
-    a too small max_seqlen give undefined results.
+    a too small max_seqlen give undefined results. While the current stream
+    is being captured into a CUDA graph (torch.cuda.graph) the check is
+    skipped, since capture forbids the copy: the graph replays with whatever
+    the offsets tensor then holds, so check the offsets eagerly (a call
+    before the capture does) and keep them valid between replays.
 
     Autograd: when grad mode is on and q, k or v requires grad, the call goes
     through the custom op jfa::jagged_attention, whose backward is
@@ -134,7 +138,7 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
             _validate.check_output_lse(lse.shape, lse.stride(), (h, t_))
     _check_no_alias([("o", o), ("lse", lse)],
                     [("q", q), ("k", k), ("v", v), ("offsets", offsets)])
-    if check_offsets and not compiling:
+    if check_offsets and not compiling and not torch.cuda.is_current_stream_capturing():
         _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
     if use_op:
         from . import _ops

@@ -50,8 +50,10 @@ def backward_schedule(torch, offsets, batch, k_tiles):
     live = k0[None, :] < lengths[:, None]
     key = torch.where(live, lengths[:, None].expand(-1, k_tiles), -1).reshape(-1)
     order = torch.sort(key, descending=True, stable=True).indices
+    # Device tensors only: `schedule[1] = 0` would copy a CPU scalar, which a
+    # CUDA graph capture refuses.
     schedule = torch.empty(2 + batch * k_tiles, dtype=torch.int32, device=device)
-    schedule[0] = live.sum()
-    schedule[1] = 0
-    schedule[2:] = order
+    schedule[0:1].copy_(live.sum().reshape(1))
+    schedule[1:2].zero_()
+    schedule[2:].copy_(order)
     return schedule
