@@ -256,6 +256,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             jfa.barrier_arrive %ds_ready_s
 
             // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory).
+            // D = 128: one N = 128 product each over dO's and Q's two blocks
+            // (each pair of 64x64 accumulators joined for it and cut after
+            // it: register moves); D = 64: the first block.
             %dkv_issued:4 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %dv_w = tensor.concat dim(1) %dv0, %dv1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
               %dk_w = tensor.concat dim(1) %dk0, %dk1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
@@ -287,8 +290,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %dq_chunk = arith.xori %g, %stage : i32
             %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32
             scf.if %has_dq {
-              // This warpgroup's keys with its own dS from registers (A from
-              // registers reads no shared memory), then the other half's.
+              // This warpgroup's keys with its own dS (at D = 128 from
+              // registers: A from registers reads no shared memory), then
+              // the other half's.
               %ds_other_i = arith.addi %ds_pair, %g_other : i32
               %ds_other = jfa.slot %ds_buf[%ds_other_i] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
               %kq_mine = jfa.column_block %k_mine[%dq_chunk] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
