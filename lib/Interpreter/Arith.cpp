@@ -23,11 +23,15 @@ namespace jfa::interp {
 // Data
 //===----------------------------------------------------------------------===//
 
-const Tile &CTARun::data(Executor &e, Operation *op, Value v) {
+const Tile &CTARun::dataInFlight(Executor &e, Operation *op, Value v) {
   RtValue &r = get(e, v);
   if (r.kind != RtValue::Data)
     fail(op, "jfa-interp: internal error: operand is not data");
-  const Tile &t = *r.data;
+  return *r.data;
+}
+
+const Tile &CTARun::data(Executor &e, Operation *op, Value v) {
+  const Tile &t = dataInFlight(e, op, v);
   if (t.wgmmaSeq > e.dotsDone)
     fail(op,
          "reads the accumulator of a jfa.async_dot that is still in flight "
@@ -176,12 +180,6 @@ bool CTARun::execArith(Executor &e, Operation *op) {
   // Tiles joined or cut along columns (whole rows): register moves that
   // need no wait, so a tile still in flight gives one still in flight (the
   // halves of a wide accumulator, waited for with jfa.async_dot_wait).
-  auto inFlight = [&](Value v) -> const Tile & {
-    RtValue &r = get(e, v);
-    if (r.kind != RtValue::Data)
-      fail(op, "jfa-interp: internal error: operand is not data");
-    return *r.data;
-  };
   auto keepInFlight = [](Tile &to, const Tile &from) {
     if (from.wgmmaSeq > to.wgmmaSeq) {
       to.wgmmaSeq = from.wgmmaSeq;
@@ -192,7 +190,7 @@ bool CTARun::execArith(Executor &e, Operation *op) {
     TileP t = newTile(rt);
     int64_t start = 0;
     for (Value input : concat.getInputs()) {
-      const Tile &part = inFlight(input);
+      const Tile &part = dataInFlight(e, op, input);
       keepInFlight(*t, part);
       for (int64_t r = 0; r < part.rows(); ++r)
         for (int64_t c = 0; c < part.cols(); ++c)
@@ -207,7 +205,7 @@ bool CTARun::execArith(Executor &e, Operation *op) {
         !slice.hasUnitStride())
       fail(op, "a slice of a register tile takes constant offsets and unit "
                "strides");
-    const Tile &from = inFlight(slice.getSource());
+    const Tile &from = dataInFlight(e, op, slice.getSource());
     TileP t = newTile(rt);
     keepInFlight(*t, from);
     int64_t row0 = slice.getStaticOffsets()[0];

@@ -264,6 +264,9 @@ private:
   void set(Executor &e, Value v, RtValue r) { e.env[v] = std::move(r); }
   /// A data operand of `op`, which must not be an accumulator in flight.
   const Tile &data(Executor &e, Operation *op, Value v);
+  /// A data operand that may still be in flight (for register moves, which
+  /// need no wait: the result is in flight as long as the operand).
+  const Tile &dataInFlight(Executor &e, Operation *op, Value v);
   /// A uniform scalar operand.
   double scalar(Executor &e, Operation *op, Value v);
   int64_t intScalar(Executor &e, Operation *op, Value v) {

@@ -326,12 +326,13 @@ gatherColumns(RankedTensorType to, ArrayRef<RankedTensorType> parts,
   TileLayoutAttrInterface layout = getTileLayout(to);
   if (!isa_and_nonnull<WgmmaAccLayoutAttr, TmemRowLayoutAttr>(layout))
     return failure();
+  auto partOffsets = llvm::map_to_vector(parts, [&](RankedTensorType part) {
+    return layout.getRegisterOffsets(part.getShape(), threads);
+  });
   SmallVector<int64_t> indices;
   for (TileOffset at : layout.getRegisterOffsets(to.getShape(), threads)) {
     int64_t first = 0, found = -1;
-    for (auto [part, start] : llvm::zip(parts, starts)) {
-      SmallVector<TileOffset> offsets =
-          layout.getRegisterOffsets(part.getShape(), threads);
+    for (auto [part, start, offsets] : llvm::zip(parts, starts, partOffsets)) {
       if (at.col >= start && at.col < start + part.getDimSize(1)) {
         for (auto [i, offset] : llvm::enumerate(offsets))
           if (offset.row == at.row && offset.col == at.col - start)
@@ -388,10 +389,8 @@ static void reportColumnMoves(Operation *op) {
                     << slice.getResultType() << " of " << slice.getSourceType();
 }
 
-struct ConcatColumnsOnFragments : OpConversionPattern<tensor::ConcatOp> {
-  ConcatColumnsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
-                           int64_t threads)
-      : OpConversionPattern(tc, ctx), threads(threads) {}
+struct ConcatColumnsOnFragments : DistributedOpPattern<tensor::ConcatOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(tensor::ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -403,13 +402,11 @@ struct ConcatColumnsOnFragments : OpConversionPattern<tensor::ConcatOp> {
                                                    *indices);
     return success();
   }
-  int64_t threads;
 };
 
-struct ExtractColumnsOnFragments : OpConversionPattern<tensor::ExtractSliceOp> {
-  ExtractColumnsOnFragments(const TypeConverter &tc, MLIRContext *ctx,
-                            int64_t threads)
-      : OpConversionPattern(tc, ctx), threads(threads) {}
+struct ExtractColumnsOnFragments
+    : DistributedOpPattern<tensor::ExtractSliceOp> {
+  using DistributedOpPattern::DistributedOpPattern;
   LogicalResult
   matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -421,7 +418,6 @@ struct ExtractColumnsOnFragments : OpConversionPattern<tensor::ExtractSliceOp> {
                                                    *indices);
     return success();
   }
-  int64_t threads;
 };
 
 /// Elementwise arith/math ops keep their name and attributes, on fragments.
