@@ -1189,6 +1189,14 @@ LogicalResult LoadOp::verify() {
   return success();
 }
 
+LogicalResult StoreOp::verify() {
+  Type element = getPtr().getType().getElementType();
+  if (getValue().getType() != element)
+    return emitOpError() << "stores " << getValue().getType() << " to "
+                         << getPtr().getType() << ", not " << element;
+  return success();
+}
+
 /// A slot read or written element by element: unswizzled, as stored.
 static LogicalResult verifyScalarSlot(Operation *op, SlotType slot,
                                       Type element) {

@@ -1030,6 +1030,28 @@ def JFA_LoadOp : JFA_Op<"load"> {
   let hasVerifier = 1;
 }
 
+def JFA_StoreOp : JFA_Op<"store"> {
+  let summary = "stores one element to global memory";
+  let description = [{
+    ```mlir
+    jfa.store %pair, %schedule[%at] : i32, !jfa.ptr<i32>
+    ```
+    Every thread that runs it writes `%value` to `%ptr[%index]`; the value
+    and the index may differ from thread to thread (`jfa.thread_id`), so a
+    CTA can scatter a list it computed, one element per thread. Threads that
+    write the same element must write the same value (clamping a thread past
+    the end to the last element is the way to avoid a branch): which one
+    lands is not specified, and jfa-interp reports two different values.
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$value,
+                       Arg<JFA_GlobalPtrType, "", [MemWrite]>:$ptr,
+                       I32:$index);
+  let assemblyFormat = [{
+    $value `,` $ptr `[` $index `]` attr-dict `:` type($value) `,` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
 def JFA_AtomicFetchAddOp : JFA_Op<"atomic_fetch_add", [JFA_SingleThreadIssue]> {
   let summary = "adds to a global counter; the old value goes to a slot, then an arrival";
   let description = [{

@@ -593,10 +593,39 @@ void CTARun::execJFA(Executor &e, Operation *op) {
       })
       .Case<LoadOp>([&](LoadOp load) {
         RtValue ptr = get(e, load.getPtr());
-        int64_t index = intScalar(e, op, load.getIndex());
-        ptrIndexCheck(ptr, index, "reads");
-        set(e, load.getResult(),
-            makeData(newScalar(load.getType(), argOf(ptr).load(index))));
+        // A per-thread index reads per thread.
+        const Tile &index = data(e, op, load.getIndex());
+        TileP out = newScalar(load.getType(), 0.0);
+        out->varying = index.varying;
+        out->v.resize(index.v.size());
+        for (auto [i, at] : llvm::enumerate(index.v)) {
+          ptrIndexCheck(ptr, int64_t(at), "reads");
+          out->v[i] = roundTo(out->elem, argOf(ptr).load(int64_t(at)));
+        }
+        set(e, load.getResult(), makeData(out));
+      })
+      .Case<StoreOp>([&](StoreOp store) {
+        RtValue ptr = get(e, store.getPtr());
+        const Tile &value = data(e, op, store.getValue());
+        const Tile &index = data(e, op, store.getIndex());
+        size_t n = std::max(value.v.size(), index.v.size());
+        // Threads may write one element only with one value (the hardware
+        // keeps any one of them).
+        llvm::SmallDenseMap<int64_t, double> written;
+        for (size_t i = 0; i < n; ++i) {
+          int64_t at = int64_t(index.v.size() == 1 ? index.v[0] : index.v[i]);
+          double x = value.v.size() == 1 ? value.v[0] : value.v[i];
+          ptrIndexCheck(ptr, at, "writes");
+          auto [it, fresh] = written.try_emplace(at, x);
+          if (!fresh && it->second != x)
+            fail(op, "threads " + Twine(e.firstThread) + ".." +
+                         Twine(e.firstThread + int64_t(n) - 1) +
+                         " write different values (" +
+                         formatNumber(it->second) + " and " + formatNumber(x) +
+                         ") to element " + Twine(at) + " of argument " +
+                         Twine(ptr.id) + " (" + argOf(ptr).name + ")");
+          argOf(ptr).store(at, x);
+        }
       })
       .Case<LoadScalarOp>([&](LoadScalarOp load) {
         RtValue slot = get(e, load.getSlot());

@@ -203,6 +203,6 @@ def _run_kernel(q, k, v, o, lse, offsets, max_seqlen, causal, scale, check_offse
     args.softmax_scale = scale
     args.check_offsets = 1 if check_offsets else 0
     device = q.device.index if q.device.index is not None else torch.cuda.current_device()
-    with torch.cuda.device(device):
-        stream = torch.cuda.current_stream(device).cuda_stream
-        _lib.forward(device, args, stream)
+    # current_stream(device) needs no device switch (a `with
+    # torch.cuda.device` costs more host time than the launch).
+    _lib.forward(device, args, torch.cuda.current_stream(device).cuda_stream)

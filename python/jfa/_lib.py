@@ -4,10 +4,13 @@
     void jfa_attention_destroy(jfa_attention_t);
     int jfa_attention_forward(jfa_attention_t, const jfa_attention_forward_args *,
                               CUstream);
+    int jfa_attention_backward_workspace_size(const jfa_attention_backward_args *,
+                                              size_t *bytes);
+    int jfa_attention_backward(jfa_attention_t, const jfa_attention_backward_args *,
+                               CUstream);
     const char *jfa_last_error(void);
 
-and, for the backward kernels (launched one by one, see _backward.py), the
-generic module API of runtime.h:
+and the generic module API of runtime.h (jfa.load's kernels):
 
     int jfa_module_load_file(const char *cubin_path, const char *metadata_path,
                              jfa_module_t *module);
@@ -44,6 +47,33 @@ class ForwardArgs(ctypes.Structure):
         ("o_strides", ctypes.c_int64 * 3),
         ("lse", ctypes.c_uint64),
         ("offsets", ctypes.c_uint64),
+        ("dtype", ctypes.c_char_p),
+        ("offsets_dtype", ctypes.c_char_p),
+        ("total_tokens", ctypes.c_int64),
+        ("num_heads", ctypes.c_int64),
+        ("head_dim", ctypes.c_int64),
+        ("batch", ctypes.c_int64),
+        ("max_seqlen", ctypes.c_int64),
+        ("causal", ctypes.c_int),
+        ("softmax_scale", ctypes.c_float),
+        ("check_offsets", ctypes.c_int),
+    ]
+
+
+class BackwardArgs(ctypes.Structure):
+    """jfa_attention_backward_args, field for field (the order is the C order)."""
+    _fields_ = [(name, ctypes.c_uint64) for name in ("dout", "q", "k", "v", "o")] + [
+        (name + "_strides", ctypes.c_int64 * 3) for name in ("dout", "q", "k", "v", "o")] + [
+        ("lse", ctypes.c_uint64),
+        ("offsets", ctypes.c_uint64),
+        ("dq", ctypes.c_uint64),
+        ("dk", ctypes.c_uint64),
+        ("dv", ctypes.c_uint64),
+        ("dq_strides", ctypes.c_int64 * 3),
+        ("dk_strides", ctypes.c_int64 * 3),
+        ("dv_strides", ctypes.c_int64 * 3),
+        ("workspace", ctypes.c_uint64),
+        ("workspace_bytes", ctypes.c_size_t),
         ("dtype", ctypes.c_char_p),
         ("offsets_dtype", ctypes.c_char_p),
         ("total_tokens", ctypes.c_int64),
@@ -150,6 +180,15 @@ def lib():
                 handle.jfa_attention_forward.argtypes = [ctypes.c_void_p,
                                                          ctypes.POINTER(ForwardArgs),
                                                          ctypes.c_void_p]
+                handle.jfa_attention_backward_workspace_size.restype = ctypes.c_int
+                handle.jfa_attention_backward_workspace_size.argtypes = [
+                    ctypes.POINTER(BackwardArgs), ctypes.POINTER(ctypes.c_size_t)]
+                handle.jfa_attention_backward.restype = ctypes.c_int
+                handle.jfa_attention_backward.argtypes = [ctypes.c_void_p,
+                                                          ctypes.POINTER(BackwardArgs),
+                                                          ctypes.c_void_p]
+                handle.jfa_attention_has_backward.restype = ctypes.c_int
+                handle.jfa_attention_has_backward.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
                 handle.jfa_module_load_file.restype = ctypes.c_int
                 handle.jfa_module_load_file.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
                                                         ctypes.POINTER(ctypes.c_void_p)]
@@ -240,6 +279,34 @@ def forward(device, args, stream):
     h = handle()
     if lib().jfa_attention_forward(h, ctypes.byref(args), ctypes.c_void_p(stream or None)) != 0:
         raise RuntimeError(f"jfa_attention_forward failed: {last_error()}")
+
+
+def backward_workspace_size(args):
+    """jfa_attention_backward_workspace_size: the bytes of workspace a
+    BackwardArgs' sizes need. Raises RuntimeError."""
+    out = ctypes.c_size_t()
+    if lib().jfa_attention_backward_workspace_size(ctypes.byref(args), ctypes.byref(out)) != 0:
+        raise RuntimeError(f"jfa_attention_backward_workspace_size failed: {last_error()}")
+    return out.value
+
+
+def backward(device, args, stream):
+    """jfa_attention_backward on CUDA device `device` with a filled
+    BackwardArgs; stream is a CUstream (int) or 0. Raises RuntimeError with
+    jfa_last_error()."""
+    ensure_context(device)
+    h = handle()
+    if lib().jfa_attention_backward(h, ctypes.byref(args), ctypes.c_void_p(stream or None)) != 0:
+        raise RuntimeError(f"jfa_attention_backward failed: {last_error()}")
+
+
+def has_backward(arch):
+    """(True, "") when the attention handle has the backward's kernels for
+    arch, else (False, why)."""
+    rc = lib().jfa_attention_has_backward(handle(), arch.encode())
+    if rc < 0:
+        raise RuntimeError(f"jfa_attention_has_backward failed: {last_error()}")
+    return (True, "") if rc == 1 else (False, last_error())
 
 
 def module_load_file(device, cubin_path, metadata_path=None):

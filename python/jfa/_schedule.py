@@ -1,5 +1,7 @@
 """The backward kernels' work schedule: the (sequence, 128-key tile) pairs
-that hold keys, longest sequence first.
+that hold keys, longest sequence first. The runtime builds it on the device
+with kernels/jagged_attention/attention_bwd_schedule.mlir; this is its
+reference and the reasoning behind the order.
 
 The backward kernels are persistent: CTA i of G takes units i, i + G, ...,
 a unit being one listed pair for one head (unit u is pair u // H, head
@@ -31,29 +33,12 @@ KEY_TILE = 128
 
 
 def backward_schedule_list(lengths, k_tiles):
-    """The schedule as a Python list (the reference for the torch version and
-    what the interpreter's tests pass)."""
+    """The schedule as a Python list: the reference that the device's
+    kernels/jagged_attention/attention_bwd_schedule.mlir is checked against
+    (test/interp/kernels.py, test/gpu/attention_bwd_test.py) and what the
+    interpreter's backward tests pass."""
     pairs = [(b, kt) for b in range(len(lengths)) for kt in range(k_tiles)]
     live = [kt * KEY_TILE < lengths[b] for b, kt in pairs]
     order = sorted(range(len(pairs)),  # stable: b, then kt, within a length
                    key=lambda j: -lengths[pairs[j][0]] if live[j] else 1)
     return [sum(live), 0] + order
-
-
-def backward_schedule(torch, offsets, batch, k_tiles):
-    """The schedule on the offsets' device, without a host synchronisation
-    (so the call can be captured in a CUDA graph): an int32 tensor of
-    2 + batch * k_tiles elements, equal to backward_schedule_list."""
-    device = offsets.device
-    lengths = (offsets[1:batch + 1] - offsets[:batch]).to(torch.int64)
-    k0 = torch.arange(k_tiles, device=device, dtype=torch.int64) * KEY_TILE
-    live = k0[None, :] < lengths[:, None]
-    key = torch.where(live, lengths[:, None].expand(-1, k_tiles), -1).reshape(-1)
-    order = torch.sort(key, descending=True, stable=True).indices
-    # Device tensors only: `schedule[1] = 0` would copy a CPU scalar, which a
-    # CUDA graph capture refuses.
-    schedule = torch.empty(2 + batch * k_tiles, dtype=torch.int32, device=device)
-    schedule[0:1].copy_(live.sum().reshape(1))
-    schedule[1:2].zero_()
-    schedule[2:].copy_(order)
-    return schedule

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "jfa/attention.hpp"
 
+#include "AttentionBackward.h"
+#include "AttentionCommon.h"
 #include "EmbeddedKernels.h"
 #include "JFA/TargetDescription.h"
 
@@ -24,67 +26,9 @@
 
 namespace jfa::rt {
 
+using namespace detail;
+
 namespace {
-
-constexpr int64_t kInt32Max = INT32_MAX;
-
-/// Sizes are >= 0 and fit the kernels' i32 parameters.
-void checkSize(const char *name, int64_t v) {
-  if (v < 0)
-    throw Error(fmt::format("{} must be >= 0, got {}", name, v));
-  if (v > kInt32Max)
-    throw Error(fmt::format("{} {} does not fit the kernels' 32-bit "
-                            "parameters (at most {})",
-                            name, v, kInt32Max));
-}
-
-/// q, k, v and o: bf16 [T, H, D] with strides [>= H*D, D, 1], the token
-/// stride a multiple of 8 elements (16 bytes) and a 16-byte aligned base.
-void checkTensor(const char *name, CUdeviceptr data,
-                 const std::array<int64_t, 3> &strides,
-                 const AttentionForwardArgs &a, bool hasWork, bool isOutput) {
-  if (strides[2] != 1)
-    throw Error(fmt::format("{}_strides[2] (the dim stride) must be 1, got {}",
-                            name, strides[2]));
-  if (strides[1] != a.headDim)
-    throw Error(fmt::format("{}_strides[1] (the head stride) must equal "
-                            "head_dim {}, got {}",
-                            name, a.headDim, strides[1]));
-  int64_t row = a.numHeads * a.headDim;
-  if (strides[0] < row)
-    throw Error(fmt::format("{}_strides[0] (the token stride) must be at least "
-                            "num_heads * head_dim = {}, got {}",
-                            name, row, strides[0]));
-  if (strides[0] % 8 != 0)
-    throw Error(fmt::format("{}_strides[0] (the token stride) must be a "
-                            "multiple of 8 elements (16 bytes, a TMA rule), "
-                            "got {}",
-                            name, strides[0]));
-  // TMA strides are below 2^40 bytes; o's is a 32-bit kernel parameter.
-  int64_t limit = isOutput ? kInt32Max : (int64_t(1) << 39) - 1;
-  if (strides[0] > limit)
-    throw Error(fmt::format("{}_strides[0] (the token stride) {} is too large "
-                            "(at most {})",
-                            name, strides[0], limit));
-  if (!hasWork)
-    return;
-  if (data == 0)
-    throw Error(fmt::format("{} is a null address", name));
-  if (data % 16 != 0)
-    throw Error(fmt::format("{} must be 16-byte aligned{}, got address {:#x}",
-                            name, isOutput ? "" : " (a TMA rule)", data));
-}
-
-void checkPointer(const char *name, CUdeviceptr data, unsigned alignment,
-                  bool hasWork) {
-  if (!hasWork)
-    return;
-  if (data == 0)
-    throw Error(fmt::format("{} is a null address", name));
-  if (data % alignment != 0)
-    throw Error(fmt::format("{} must be {}-byte aligned, got address {:#x}",
-                            name, alignment, data));
-}
 
 int64_t qTiles(int64_t maxSeqlen) {
   return (maxSeqlen + kAttentionQTile - 1) / kAttentionQTile;
@@ -133,49 +77,6 @@ const AttentionTarget *targets() {
   return all.data();
 }
 
-/// Compile-time parameters, name -> value, the values as the metadata writes
-/// them with booleans as 0/1 (jfac -P causal=1 and "causal": true agree).
-using Params = std::map<std::string, std::string>;
-
-std::string normalizeValue(const std::string &v) {
-  if (v == "true")
-    return "1";
-  if (v == "false")
-    return "0";
-  return v;
-}
-
-Params normalize(const Params &params) {
-  Params out;
-  for (const auto &[name, value] : params)
-    out[name] = normalizeValue(value);
-  return out;
-}
-
-/// "head_dim=64,causal=0" (the embedding's text) as Params.
-Params parseParams(const std::string &text) {
-  Params out;
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t comma = text.find(',', at);
-    std::string item = text.substr(at, comma - at);
-    size_t eq = item.find('=');
-    if (eq != std::string::npos)
-      out[item.substr(0, eq)] = normalizeValue(item.substr(eq + 1));
-    if (comma == std::string::npos)
-      break;
-    at = comma + 1;
-  }
-  return out;
-}
-
-std::string paramsText(const Params &params) {
-  std::string out;
-  for (const auto &[name, value] : params)
-    out += fmt::format("{}{}={}", out.empty() ? "" : ", ", name, value);
-  return out.empty() ? "no parameters" : out;
-}
-
 /// The variant a call needs.
 Params wantedParams(const AttentionForwardArgs &a) {
   return {{"causal", a.causal ? "1" : "0"},
@@ -184,17 +85,6 @@ Params wantedParams(const AttentionForwardArgs &a) {
 
 std::string cubinPattern(const AttentionTarget &t) {
   return fmt::format("{}_{}.*.cubin", t.kernel, t.arch);
-}
-
-bool fileExists(const std::string &path) {
-  return std::ifstream(path, std::ios::binary).good();
-}
-
-std::string readFile(const std::string &path, const char *what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(fmt::format("cannot read {} '{}'", what, path));
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 } // namespace
@@ -274,10 +164,10 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
                             "means 1/sqrt(head_dim)), got {}",
                             a.softmaxScale));
   bool work = attentionHasWork(a);
-  checkTensor("q", a.q, a.qStrides, a, work, false);
-  checkTensor("k", a.k, a.kStrides, a, work, false);
-  checkTensor("v", a.v, a.vStrides, a, work, false);
-  checkTensor("o", a.o, a.oStrides, a, work, true);
+  checkTensor("q", a.q, a.qStrides, a.numHeads, a.headDim, work, false);
+  checkTensor("k", a.k, a.kStrides, a.numHeads, a.headDim, work, false);
+  checkTensor("v", a.v, a.vStrides, a.numHeads, a.headDim, work, false);
+  checkTensor("o", a.o, a.oStrides, a.numHeads, a.headDim, work, true);
   checkPointer("lse", a.lse, 4, work);
   checkPointer("offsets", a.offsets, 4, work);
   // The kernels address o and lse with 32-bit element offsets: past 2^31
@@ -407,6 +297,8 @@ struct Attention::Impl {
   std::mutex mutex;
   /// Loaded modules, per context, target and variant.
   std::map<std::tuple<CUcontext, size_t, size_t>, Module> modules;
+  /// The backward's kernels (from a kernel folder only).
+  std::unique_ptr<BackwardKernels> backward;
 
   size_t indexOf(const std::string &arch) const {
     for (size_t i = 0; i < kNumTargets; ++i)
@@ -508,6 +400,7 @@ Attention Attention::load(const std::string &kernelDir) {
     throw Error(
         fmt::format("kernel_dir '{}' holds neither {}", kernelDir, patterns));
   }
+  impl->backward = BackwardKernels::fromFolder(kernelDir, files);
   // The cubin pointers, once the vectors no longer move their images.
   for (auto &variants : impl->images)
     for (Impl::Image &img : variants)
@@ -517,6 +410,10 @@ Attention Attention::load(const std::string &kernelDir) {
 
 Attention Attention::embedded() {
   auto impl = std::make_unique<Impl>();
+  impl->backward = BackwardKernels::absent(
+      "this library embeds the forward kernels only; the backward's come "
+      "from a kernel folder: pass a kernel_dir (scripts/build-package.sh "
+      "writes one)");
   for (size_t i = 0; i < kNumTargets; ++i) {
     const AttentionTarget &t = targets()[i];
     for (const detail::EmbeddedKernel *const *e = detail::embeddedKernels; *e;
@@ -577,6 +474,18 @@ bool Attention::hasKernel(const std::string &arch) const {
 std::string Attention::absentReason(const std::string &arch) const {
   size_t i = impl->indexOf(arch);
   return impl->anyPresent(i) ? "" : impl->whyNone(i);
+}
+
+void Attention::backward(const AttentionBackwardArgs &args, CUstream stream) {
+  impl->backward->run(args, stream);
+}
+
+bool Attention::hasBackward(const std::string &arch) const {
+  return impl->backward->has(arch);
+}
+
+std::string Attention::backwardAbsentReason(const std::string &arch) const {
+  return impl->backward->whyNot(arch);
 }
 
 void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {

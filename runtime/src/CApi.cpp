@@ -186,6 +186,90 @@ int jfa_attention_forward(jfa_attention_t attention,
   });
 }
 
+int jfa_attention_has_backward(jfa_attention_t attention, const char *arch) {
+  if (!attention || !arch)
+    return fail("jfa_attention_has_backward: attention and arch must not be "
+                "NULL");
+  if (attention->attention.hasBackward(arch)) {
+    lastError.clear();
+    return 1;
+  }
+  lastError = attention->attention.backwardAbsentReason(arch);
+  return 0;
+}
+
+namespace {
+jfa::rt::AttentionBackwardArgs
+backwardArgs(const jfa_attention_backward_args &c) {
+  jfa::rt::AttentionBackwardArgs a;
+  a.dout = c.dout;
+  a.q = c.q;
+  a.k = c.k;
+  a.v = c.v;
+  a.o = c.o;
+  a.dq = c.dq;
+  a.dk = c.dk;
+  a.dv = c.dv;
+  for (int i = 0; i < 3; ++i) {
+    a.doutStrides[i] = c.dout_strides[i];
+    a.qStrides[i] = c.q_strides[i];
+    a.kStrides[i] = c.k_strides[i];
+    a.vStrides[i] = c.v_strides[i];
+    a.oStrides[i] = c.o_strides[i];
+    a.dqStrides[i] = c.dq_strides[i];
+    a.dkStrides[i] = c.dk_strides[i];
+    a.dvStrides[i] = c.dv_strides[i];
+  }
+  a.lse = c.lse;
+  a.offsets = c.offsets;
+  a.workspace = c.workspace;
+  a.workspaceBytes = c.workspace_bytes;
+  a.dtype = c.dtype;
+  a.offsetsDtype = c.offsets_dtype;
+  a.totalTokens = c.total_tokens;
+  a.numHeads = c.num_heads;
+  a.headDim = c.head_dim;
+  a.batch = c.batch;
+  a.maxSeqlen = c.max_seqlen;
+  a.causal = c.causal != 0;
+  a.softmaxScale = c.softmax_scale;
+  a.checkOffsets = c.check_offsets != 0;
+  return a;
+}
+
+int checkStrings(const jfa_attention_backward_args &c) {
+  if (!c.dtype)
+    return fail("dtype is NULL; dout, q, k, v, o, dq, dk and dv must be "
+                "\"bf16\"");
+  if (!c.offsets_dtype)
+    return fail("offsets_dtype is NULL; offsets must be \"i32\"");
+  return 0;
+}
+} // namespace
+
+int jfa_attention_backward_workspace_size(
+    const jfa_attention_backward_args *args, size_t *bytes) {
+  if (!args || !bytes)
+    return fail("jfa_attention_backward_workspace_size: args and bytes must "
+                "not be NULL");
+  if (checkStrings(*args))
+    return -1;
+  return guarded([&] {
+    *bytes = jfa::rt::attentionBackwardWorkspaceBytes(backwardArgs(*args));
+  });
+}
+
+int jfa_attention_backward(jfa_attention_t attention,
+                           const jfa_attention_backward_args *args,
+                           CUstream stream) {
+  if (!attention || !args)
+    return fail("jfa_attention_backward: attention and args must not be NULL");
+  if (checkStrings(*args))
+    return -1;
+  return guarded(
+      [&] { attention->attention.backward(backwardArgs(*args), stream); });
+}
+
 int jfa_synchronize(void) {
   return guarded([] { jfa::rt::synchronize(); });
 }

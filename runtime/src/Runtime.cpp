@@ -39,7 +39,8 @@ namespace {
   X(cuMemcpyDtoH)                                                              \
   X(cuMemcpyDtoHAsync)                                                         \
   X(cuStreamSynchronize)                                                       \
-  X(cuMemsetD8)
+  X(cuMemsetD8)                                                                \
+  X(cuMemsetD32Async)
 
 /// The driver entry points, resolved from libcuda.so.1.
 struct Driver {
@@ -500,6 +501,11 @@ void copyToHost(void *dst, CUdeviceptr src, size_t bytes) {
 }
 void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes) {
   check(driver().cuMemsetD8(dst, value, bytes), "cuMemsetD8");
+}
+void deviceMemsetD32OnStream(CUdeviceptr dst, uint32_t value, size_t count,
+                             CUstream stream) {
+  check(driver().cuMemsetD32Async(dst, value, count, stream),
+        "cuMemsetD32Async");
 }
 void synchronize() {
   checkExecution(driver().cuCtxSynchronize(), "kernel execution failed");

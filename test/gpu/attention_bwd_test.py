@@ -57,7 +57,7 @@ import torch.nn.functional as F
 
 import jfa
 from gpu_common import describe, expect_error, make_offsets, random_lengths, start
-from jfa import _backward, _schedule
+from jfa import _backward, _lib, _schedule
 
 GRAD_MAX_REL = 2e-2
 GRAD_MAX_ATOL = 1e-4
@@ -253,16 +253,28 @@ def error_paths(res):
                      "sm_90a and sm_100a", "8.0")
     finally:
         _backward._device_capability = saved
-    # No backward cubins in the kernel folder: RuntimeError that says how to get them.
-    saved_modules, saved_env = _backward._modules, os.environ.get("JFA_KERNEL_DIR")
-    with tempfile.TemporaryDirectory() as empty:
-        _backward._modules = {}
-        os.environ["JFA_KERNEL_DIR"] = empty
+    # No backward cubins in the kernel folder: RuntimeError that says which
+    # are missing and how to get them. A handle of its own, on a folder with
+    # the forward's cubins only.
+    saved_handle, saved_available = _lib._handle, dict(_backward._available)
+    saved_env = os.environ.get("JFA_KERNEL_DIR")
+    with tempfile.TemporaryDirectory() as forward_only:
+        for name in os.listdir(_lib.kernel_dir()):
+            if name.startswith("attention_fwd_"):
+                os.symlink(os.path.join(_lib.kernel_dir(), name),
+                           os.path.join(forward_only, name))
+        os.environ["JFA_KERNEL_DIR"] = forward_only
+        _lib._handle = None
+        _backward._available.clear()
         try:
-            expect_error(res, "no backward cubins", RuntimeError, f(), "attention_bwd",
-                         "build-package.sh", "JFA_KERNEL_DIR")
+            expect_error(res, "no backward cubins", RuntimeError, f(),
+                         "lacks attention_bwd_sm90_sm_90a.*.cubin",
+                         "attention_bwd_schedule_sm_90a.cubin", "build-package.sh",
+                         "JFA_KERNEL_DIR")
         finally:
-            _backward._modules = saved_modules
+            _lib._handle = saved_handle
+            _backward._available.clear()
+            _backward._available.update(saved_available)
             if saved_env is None:
                 os.environ.pop("JFA_KERNEL_DIR", None)
             else:
@@ -272,15 +284,21 @@ def error_paths(res):
 
 
 def schedule_check(res, rng):
-    """The work list built on the device (no host synchronisation) is the
-    pure-Python reference's, for empty, short, long and tied sequences."""
+    """The work list attention_bwd_schedule builds on the device (no host
+    synchronisation), launched alone through jfa.load and read back, is the
+    pure-Python reference's entry for entry, for empty, short, long and
+    tied sequences and batches over one CTA."""
+    cubin = os.path.join(_lib.kernel_dir(), "attention_bwd_schedule_sm_90a.cubin")
+    kernel = jfa.load(cubin).attention_bwd_schedule
     batches = [[0], [1], [128, 129, 0, 256], [300, 300, 5], [0, 0, 0]]
-    batches += [random_lengths(rng, rng.randint(1, 60), 0, 3000) for _ in range(4)]
+    batches += [random_lengths(rng, rng.randint(1, 300), 0, 3000) for _ in range(4)]
     for lengths in batches:
         k_tiles = max(1, -(-max(lengths) // 128))
         offsets = make_offsets(lengths)
-        got = _schedule.backward_schedule(torch, offsets, len(lengths), k_tiles).tolist()
         want = _schedule.backward_schedule_list(lengths, k_tiles)
+        out = torch.full((len(want),), -7, dtype=torch.int32, device="cuda")
+        kernel(-(-len(lengths) // 128), offsets, out, len(lengths), k_tiles)
+        got = out.tolist()
         res.report(got == want, f"schedule on the device, {len(lengths)} sequences "
                    f"(max {max(lengths)}): {got[:6]}... == the reference")
 

@@ -15,8 +15,7 @@ import sys
 
 import torch
 
-from jfa import _lib
-from jfa._backward import _Args
+import jfa
 
 
 def main():
@@ -24,12 +23,8 @@ def main():
     rows = 128 * 5
     x = torch.randn((rows, 128), device="cuda").to(torch.bfloat16)
     ys = [torch.full_like(x, float("nan")) for _ in range(2)]  # poisoned
-    module = _lib.module_load_file(0, cubin)
-    a = _Args(3)
-    for t in (x, *ys):
-        a.tensor_2d(t)
-    _lib.launch(0, module, "blocked_roundtrip", (rows // 128, 1, 1), a.done(),
-                torch.cuda.current_stream().cuda_stream)
+    module = jfa.load(cubin)
+    module.blocked_roundtrip((rows // 128, 1, 1), x, *ys)
     torch.cuda.synchronize()
     failed = False
     for y, plus in zip(ys, (1, 2)):

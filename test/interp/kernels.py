@@ -329,6 +329,53 @@ def attention_delta(run, arch, tokens, heads, head_dim):
     return check("delta", run.load(delta_path), want, 1e-5, 1e-5), secs
 
 
+def attention_schedule(run, arch, lengths, k_tiles):
+    """The backward's work list on the device: equal, entry for entry, to the
+    reference (python/jfa/_schedule.py). Poisoned with -7 first: an entry
+    the kernel did not write stays -7. 130+ sequences take two CTAs."""
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    want = backward_schedule_list(list(lengths), k_tiles)
+    offsets_path = run.save("offsets", offsets)
+    out_path = run.save("schedule", np.full(len(want), -7, dtype=np.int32))
+    grid = str(max(1, math.ceil(len(lengths) / 128)))
+    secs = run.interp_run("jagged_attention/attention_bwd_schedule.mlir", arch, grid,
+                          [offsets_path, out_path, f"i32:{len(lengths)}", f"i32:{k_tiles}"])
+    got = run.load(out_path).tolist()
+    if got != want:
+        first = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
+        raise AssertionError(f"schedule[{first}] = {got[first]}, want {want[first]} "
+                             f"(lengths {list(lengths)}, k_tiles {k_tiles})")
+    return 0.0, secs
+
+
+def schedule_lengths(rng):
+    """Ties, empty sequences, lengths at and around the 128-key tile."""
+    fixed = [0, 1, 127, 128, 129, 256, 300, 300, 0, 1000, 128, 5]
+    return fixed + [int(x) for x in rng.integers(0, 700, size=130)]
+
+
+def attention_dq_convert(run, arch, tokens, cols, dq_stride):
+    """dq = bf16(the f32 accumulator), rounded to nearest even; dq's token
+    stride is dq_stride >= cols (a wider tensor's rows): the padding stays
+    poisoned. cols not a multiple of 512 clamps threads to the last column."""
+    accum_stride = cols + 8
+    accum = run.rng.standard_normal((tokens, accum_stride)).astype(np.float32)
+    accum_path = run.save("dq_accum", accum)
+    dq_path = run.save("dq", np.full((tokens, dq_stride), 0x7FC0, dtype=np.uint16))
+    grid = f"{tokens},{math.ceil(cols / 512)}"
+    secs = run.interp_run("jagged_attention/attention_bwd_dq_convert.mlir", arch, grid,
+                          [accum_path, f"i32:{accum_stride}", dq_path, f"i32:{dq_stride}",
+                           f"i32:{cols}"])
+    got = run.load(dq_path)
+    if not np.array_equal(got[:, :cols], to_bf16(accum[:, :cols])):
+        bad = np.argwhere(got[:, :cols] != to_bf16(accum[:, :cols]))[0]
+        raise AssertionError(f"dq{tuple(bad)} = {got[tuple(bad)]:#x}, want "
+                             f"{to_bf16(accum[:, :cols])[tuple(bad)]:#x}")
+    if not np.all(got[:, cols:] == 0x7FC0):
+        raise AssertionError("dq: a column past cols was written")
+    return 0.0, secs
+
+
 def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
     """dq, dk, dv of the jagged attention against numpy (float64 of the bf16
     inputs): P = softmax(scale S) masked, dV = P^T dO, dP = dO V^T,
@@ -410,6 +457,15 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
     for d in (64, 128):
         CASES[f"attention_delta_{suffix}_d{d}"] = (
             lambda run, arch=arch, d=d: attention_delta(run, arch, 300, 3, d))
+for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
+    CASES[f"attention_schedule_{suffix}"] = (
+        lambda run, arch=arch: attention_schedule(run, arch, schedule_lengths(run.rng), 8))
+    CASES[f"attention_dq_convert_{suffix}"] = (
+        lambda run, arch=arch: attention_dq_convert(run, arch, 5, 3 * 128 + 64, 520))
+CASES["attention_schedule_one_sequence"] = (
+    lambda run: attention_schedule(run, "sm_90a", [1], 1))
+CASES["attention_dq_convert_wide"] = (
+    lambda run: attention_dq_convert(run, "sm_90a", 3, 8 * 128, 8 * 128))
 CASES.update(attention_cases("sm_90a", "sm90"))
 for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
     for d in (64, 128):

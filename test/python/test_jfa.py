@@ -188,134 +188,17 @@ class BackwardSchedule(unittest.TestCase):
         self.assertEqual(S.backward_schedule_list([128], 2), [1, 0, 0, 1])  # tile 1 empty
 
 
-class BackwardKernelLookup(unittest.TestCase):
-    """The backward's cubins come from the kernel folder; what is missing is named."""
+class BackwardFor(unittest.TestCase):
+    """The backward's target per compute capability comes from the target
+    description. Which of its kernels a folder holds, the variant a call
+    takes and the arguments bound by name are the runtime's
+    (test/runtime/AttentionBackwardTest.cpp)."""
 
-    def setUp(self):
-        self.saved = os.environ.get("JFA_KERNEL_DIR")
-
-    def tearDown(self):
-        if self.saved is None:
-            os.environ.pop("JFA_KERNEL_DIR", None)
-        else:
-            os.environ["JFA_KERNEL_DIR"] = self.saved
-
-    def test_missing(self):
+    def test_targets(self):
         from jfa import _backward
-        with tempfile.TemporaryDirectory() as d:
-            os.environ["JFA_KERNEL_DIR"] = d
-            with self.assertRaises(RuntimeError) as cm:
-                _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
-            msg = str(cm.exception)
-            for needle in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a*.cubin",
-                           "build-package.sh", "JFA_KERNEL_DIR", d):
-                self.assertIn(needle, msg)
-            for name in ("attention_bwd_delta_sm_90a.cubin", "attention_bwd_sm90_sm_90a.cubin"):
-                open(os.path.join(d, name), "w").close()
-            with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm90_sm_90a\.cubin\.meta"):
-                _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
-            for kernel in ("attention_bwd_delta", "attention_bwd_sm90"):
-                with open(os.path.join(d, kernel + "_sm_90a.cubin.meta"), "w") as f:
-                    f.write(metadata_text(kernel))
-            paths = _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
-            self.assertEqual(sorted(paths), ["attention_bwd_delta", "attention_bwd_sm90"])
-            self.assertEqual(paths["attention_bwd_sm90"],
-                             os.path.join(d, "attention_bwd_sm90_sm_90a.cubin"))
-            # sm_100a (compute capability 10.0) has its own backward kernel.
-            self.assertEqual(_backward.backward_for((10, 0)), ("sm_100a", "attention_bwd_sm100"))
-            self.assertEqual(_backward.backward_for((9, 0)), ("sm_90a", "attention_bwd_sm90"))
-            self.assertIsNone(_backward.backward_for((8, 0)))
-            with self.assertRaisesRegex(RuntimeError, r"attention_bwd_sm100_sm_100a\*\.cubin"):
-                _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
-            for kernel in ("attention_bwd_delta", "attention_bwd_sm100"):
-                name = os.path.join(d, kernel + "_sm_100a.cubin")
-                open(name, "w").close()
-                with open(name + ".meta", "w") as f:
-                    f.write(metadata_text(kernel, "sm_100a"))
-            paths = _backward.cubin_paths("sm_100a", "attention_bwd_sm100")
-            self.assertEqual(paths["attention_bwd_sm100"],
-                             os.path.join(d, "attention_bwd_sm100_sm_100a.cubin"))
-
-    def test_dq_kind(self):
-        """How the backward kernel takes the dq workspace comes from its
-        metadata (parameter 6), not from a table per target."""
-        from jfa import _backward
-        tma = {"kind": "tma", "element_type": "f32", "box": [64, 64], "swizzle": 0}
-        ptr = {"kind": "ptr", "element_type": "f32"}
-        with tempfile.TemporaryDirectory() as d:
-            cubin = os.path.join(d, "attention_bwd_sm90_sm_90a.cubin")
-            for dq, want in ((tma, "tma"), (ptr, "ptr")):
-                with open(cubin + ".meta", "w") as f:
-                    f.write(metadata_text("attention_bwd_sm90", arguments=[ptr] * 6 + [dq]))
-                self.assertEqual(_backward.dq_kind(cubin, "attention_bwd_sm90"), want)
-            with open(cubin + ".meta", "w") as f:
-                f.write(metadata_text("attention_bwd_sm90", arguments=[ptr] * 6 + [{"kind": "i32"}]))
-            with self.assertRaisesRegex(RuntimeError, "parameter 6 of attention_bwd_sm90 \\(dq\\) is 'i32'"):
-                _backward.dq_kind(cubin, "attention_bwd_sm90")
-
-
-    def test_variants(self):
-        """The variant is the one whose metadata params match the call; names
-        of files do not matter, params the call lacks or contradicts exclude."""
-        from jfa import _backward
-        with tempfile.TemporaryDirectory() as d:
-            os.environ["JFA_KERNEL_DIR"] = d
-            name = os.path.join(d, "attention_bwd_delta_sm_90a.cubin")
-            open(name, "w").close()
-            with open(name + ".meta", "w") as f:
-                f.write(metadata_text("attention_bwd_delta"))
-            # Deliberately misleading file names: only the metadata counts.
-            made = {}
-            for i, (hd, causal) in enumerate([(64, False), (64, True), (128, False)]):
-                name = os.path.join(d, f"attention_bwd_sm90_sm_90a.v{i}.head_dim=999.cubin")
-                open(name, "w").close()
-                with open(name + ".meta", "w") as f:
-                    f.write(metadata_text("attention_bwd_sm90",
-                                          params={"head_dim": hd, "causal": causal}))
-                made[(hd, causal)] = name
-            for (hd, causal), name in made.items():
-                paths = _backward.cubin_paths("sm_90a", "attention_bwd_sm90",
-                                              {"head_dim": hd, "causal": causal})
-                self.assertEqual(paths["attention_bwd_sm90"], name)
-                self.assertEqual(paths["attention_bwd_delta"],
-                                 os.path.join(d, "attention_bwd_delta_sm_90a.cubin"))
-            table = _backward.variant_table(d, "attention_bwd_sm90", "sm_90a")
-            self.assertEqual(len(table), 3)
-            with self.assertRaises(RuntimeError) as cm:
-                _backward.cubin_paths("sm_90a", "attention_bwd_sm90",
-                                      {"head_dim": 128, "causal": True})
-            msg = str(cm.exception)
-            for needle in ("no attention_bwd_sm90", "causal=1 head_dim=128",
-                           "causal=0 head_dim=64; causal=1 head_dim=64; causal=0 head_dim=128"):
-                self.assertIn(needle, msg)
-            # A kernel without parameters fits any call; a more specific one wins.
-            self.assertEqual(_backward.pick_variant([({}, "a"), ({"causal": 1}, "b")],
-                                                    {"causal": True, "head_dim": 64}), "b")
-            self.assertEqual(_backward.pick_variant([({}, "a"), ({"causal": 1}, "b")],
-                                                    {"causal": False}), "a")
-            self.assertIsNone(_backward.pick_variant([({"head_dim": 64}, "a")], {"causal": 0}))
-
-    def test_bad_metadata(self):
-        from jfa import _backward
-        with tempfile.TemporaryDirectory() as d:
-            os.environ["JFA_KERNEL_DIR"] = d
-            for kernel in ("attention_bwd_delta", "attention_bwd_sm90"):
-                name = os.path.join(d, kernel + "_sm_90a.cubin")
-                open(name, "w").close()
-                with open(name + ".meta", "w") as f:
-                    f.write(metadata_text(kernel))
-            meta = os.path.join(d, "attention_bwd_sm90_sm_90a.cubin.meta")
-            with open(meta, "w") as f:
-                f.write("jfa-metadata 1\nkernel attention_bwd_sm90\nthreads 384\nend\n")
-            with self.assertRaises(RuntimeError) as cm:
-                _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
-            for needle in (meta, "old line format", "rebuild", "build-package.sh"):
-                self.assertIn(needle, str(cm.exception))
-            with open(meta, "w") as f:
-                f.write(metadata_text("attention_bwd_delta"))
-            with self.assertRaisesRegex(RuntimeError, re.escape(
-                    f"{meta}: no kernel named 'attention_bwd_sm90'")):
-                _backward.cubin_paths("sm_90a", "attention_bwd_sm90")
+        self.assertEqual(_backward.backward_for((10, 0)), ("sm_100a", "attention_bwd_sm100"))
+        self.assertEqual(_backward.backward_for((9, 0)), ("sm_90a", "attention_bwd_sm90"))
+        self.assertIsNone(_backward.backward_for((8, 0)))
 
 
 class Metadata(unittest.TestCase):

@@ -29,6 +29,20 @@ struct LoadLowering : JFAPattern<LoadOp> {
   }
 };
 
+struct StoreLowering : JFAPattern<StoreOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value address = LLVM::GEPOp::create(
+        b, adaptor.getPtr().getType(), op.getValue().getType(),
+        adaptor.getPtr(), ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, adaptor.getValue(), address);
+    return success();
+  }
+};
+
 /// One element of an unswizzled slot, read by every thread.
 struct LoadScalarLowering : JFAPattern<LoadScalarOp> {
   using JFAPattern::JFAPattern;
@@ -147,6 +161,7 @@ struct RingPositionLowering : JFAPattern<RingPositionOp> {
 
 void jfa::populateGlobalMemoryToLLVMPatterns(JFATypeConverter &converter,
                                              RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, LoadScalarLowering, AtomicFetchAddLowering,
-               StoreTileLowering, RingPositionLowering>(converter);
+  patterns.add<LoadLowering, StoreLowering, LoadScalarLowering,
+               AtomicFetchAddLowering, StoreTileLowering, RingPositionLowering>(
+      converter);
 }

@@ -1,7 +1,9 @@
-/*===- attention.h - jagged attention forward (C API) -------------*- C -*-===//
+/*===- attention.h - jagged attention forward and backward (C API) -*- C
+ *-*-===//
  *
- * A C view of attention.hpp: the runtime entry point of the jagged (packed
- * variable-length) attention forward kernels of kernels/jagged_attention/.
+ * A C view of attention.hpp: the runtime entry points of the jagged (packed
+ * variable-length) attention kernels of kernels/jagged_attention/, forward
+ * and backward.
  * Like the rest of the C API (runtime.h), functions return 0 on success and
  * -1 on failure; jfa_last_error() then gives the message (per thread), which
  * names the argument at fault.
@@ -86,6 +88,61 @@ typedef struct {
 int jfa_attention_forward(jfa_attention_t attention,
                           const jfa_attention_forward_args *args,
                           CUstream stream);
+
+/* Whether the handle has the backward's kernels for arch: 1 yes, 0 no (the
+ * reason is then jfa_last_error()), -1 on a NULL argument. The backward's
+ * kernels come from a kernel_dir only (attention_bwd_<suffix>_<arch>.*.cubin
+ * per head dim and mask, and attention_bwd_{delta,schedule,dq_convert}_
+ * <arch>.cubin, as scripts/build-package.sh writes them). */
+int jfa_attention_has_backward(jfa_attention_t attention, const char *arch);
+
+typedef struct {
+  /* bf16 [T, H, D], read: the upstream gradient of o (dout), and forward's
+   * q, k, v and the o it wrote. The rules of jfa_attention_forward_args'
+   * q, k, v apply to each (o's too). */
+  CUdeviceptr dout, q, k, v, o;
+  int64_t dout_strides[3], q_strides[3], k_strides[3], v_strides[3],
+      o_strides[3];
+  /* f32 [H, T], contiguous: forward's log-sum-exp. */
+  CUdeviceptr lse;
+  /* int32 [B+1]: as in the forward. */
+  CUdeviceptr offsets;
+  /* bf16 [T, H, D], written: the gradients. Rules of the forward's o; dk
+   * and dv have the same token stride. No output may overlap an input,
+   * another output or the workspace. */
+  CUdeviceptr dq, dk, dv;
+  int64_t dq_strides[3], dk_strides[3], dv_strides[3];
+  /* Scratch device memory, 256-byte aligned, of at least
+   * jfa_attention_backward_workspace_size bytes; untouched by the caller
+   * until the call's work on the stream is done. */
+  CUdeviceptr workspace;
+  size_t workspace_bytes;
+  const char *dtype;         /* must be "bf16" */
+  const char *offsets_dtype; /* must be "i32" */
+  /* As in the forward (the same values the forward was called with). */
+  int64_t total_tokens, num_heads, head_dim, batch, max_seqlen;
+  int causal;
+  float softmax_scale;
+  int check_offsets;
+} jfa_attention_backward_args;
+
+/* The bytes of workspace a backward call with args' sizes (and dk's token
+ * stride) needs; 0 when there is nothing to compute. The addresses are not
+ * looked at. */
+int jfa_attention_backward_workspace_size(
+    const jfa_attention_backward_args *args, size_t *bytes);
+
+/* Runs the attention backward on stream (NULL: the legacy default stream)
+ * of the current context's device: dq's f32 accumulator (in the workspace)
+ * is zeroed, then four kernels run in order: the work schedule, delta =
+ * rowsum(o * dout), the backward kernel for the device, head dim and mask
+ * (dk, dv written, dq accumulated), and dq's conversion to bf16. Returns
+ * without waiting (unless check_offsets); nothing else synchronizes, so the
+ * call can be captured in a CUDA graph. dq's last bits may differ from run
+ * to run (atomic accumulation). Thread-safe. */
+int jfa_attention_backward(jfa_attention_t attention,
+                           const jfa_attention_backward_args *args,
+                           CUstream stream);
 
 #ifdef __cplusplus
 }

@@ -95,8 +95,53 @@ void checkAttentionKernelInfo(const KernelInfo &kernel,
                               const std::string &expectedArch,
                               const std::string &source);
 
-/// The attention forward kernels of both targets, loaded lazily onto each
-/// context the first time forward runs there.
+/// The arguments of one jagged attention backward pass: the gradients of
+/// forward's o for the upstream gradient dout. Tensors are device addresses;
+/// strides in elements, ordered [token, head, dim]. q, k, v, offsets, the
+/// sizes, causal and softmaxScale are forward's (same rules); o and lse are
+/// what forward wrote.
+struct AttentionBackwardArgs {
+  CUdeviceptr dout = 0, q = 0, k = 0, v = 0, o = 0; // bf16 [T, H, D]
+  std::array<int64_t, 3> doutStrides{}, qStrides{}, kStrides{}, vStrides{},
+      oStrides{};
+  CUdeviceptr lse = 0;     // f32 [H, T] contiguous
+  CUdeviceptr offsets = 0; // i32 [B + 1]
+  /// bf16 [T, H, D], written. dk and dv share one token stride (the kernel
+  /// writes both with it).
+  CUdeviceptr dq = 0, dk = 0, dv = 0;
+  std::array<int64_t, 3> dqStrides{}, dkStrides{}, dvStrides{};
+  /// Scratch device memory of at least attentionBackwardWorkspaceBytes(args)
+  /// bytes, 256-byte aligned, not overlapping any tensor; its contents on
+  /// entry do not matter and it must stay untouched until the call's work
+  /// on the stream is done.
+  CUdeviceptr workspace = 0;
+  size_t workspaceBytes = 0;
+  std::string dtype = "bf16";
+  std::string offsetsDtype = "i32";
+  int64_t totalTokens = 0, numHeads = 0, headDim = 0, batch = 0, maxSeqlen = 0;
+  bool causal = false;
+  float softmaxScale = 0.f;
+  /// As in AttentionForwardArgs.
+  bool checkOffsets = false;
+};
+
+/// Rows of k per backward work unit (both backward kernels).
+constexpr int64_t kAttentionKeyTile = 128;
+
+/// Bytes of scratch memory a backward call with these sizes needs: dq's f32
+/// accumulator ([T, dk token stride]), the row terms delta (f32 [H, T]) and
+/// the work schedule (i32 [2 + B * k_tiles]). Checks the sizes first (an
+/// Error names the one at fault); 0 when there is nothing to compute.
+size_t attentionBackwardWorkspaceBytes(const AttentionBackwardArgs &args);
+
+/// Checks every backward argument that can be checked without the GPU,
+/// including that no output overlaps an input, another output or the
+/// workspace. Throws an Error naming the argument.
+void validateAttentionBackwardArgs(const AttentionBackwardArgs &args);
+
+/// The attention kernels of both targets (forward, and the backward's four
+/// when the kernel folder has them), loaded lazily onto each context the
+/// first time a pass runs there.
 class Attention {
 public:
   /// The cubins `kernelDir` holds: attention_fwd_sm90_sm_90a.*.cubin and
@@ -125,6 +170,19 @@ public:
   /// it on `stream`. Returns at once when there is nothing to compute.
   /// Thread-safe.
   void forward(const AttentionForwardArgs &args, CUstream stream = nullptr);
+
+  /// Validates `args` and launches the backward on `stream`: dq's
+  /// accumulator is zeroed, then attention_bwd_schedule (the work list),
+  /// attention_bwd_delta (rowsum(o * dout)), the backward kernel of the
+  /// device's target for the call's head dim and mask (dk, dv; dq added into
+  /// the f32 accumulator), attention_bwd_dq_convert (dq in bf16). Arguments
+  /// are bound to each kernel's parameters by the names its metadata
+  /// records. Nothing synchronizes with the host unless args.checkOffsets,
+  /// so the call can be captured in a CUDA graph. Thread-safe.
+  void backward(const AttentionBackwardArgs &args, CUstream stream = nullptr);
+  /// Whether the backward's kernels for `arch` are available, and why not.
+  bool hasBackward(const std::string &arch) const;
+  std::string backwardAbsentReason(const std::string &arch) const;
 
 private:
   struct Impl;

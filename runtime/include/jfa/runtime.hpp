@@ -156,6 +156,10 @@ void deviceFree(CUdeviceptr ptr);
 void copyToDevice(CUdeviceptr dst, const void *src, size_t bytes);
 void copyToHost(void *dst, CUdeviceptr src, size_t bytes);
 void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes);
+/// Sets `count` 32-bit words from `dst` (4-byte aligned) to `value`, in
+/// `stream`'s order; capturable in a CUDA graph.
+void deviceMemsetD32OnStream(CUdeviceptr dst, uint32_t value, size_t count,
+                             CUstream stream);
 void synchronize();
 /// Copies `bytes` to the host in `stream`'s order, then waits for `stream`.
 void copyToHostOnStream(void *dst, CUdeviceptr src, size_t bytes,

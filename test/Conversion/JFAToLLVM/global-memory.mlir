@@ -1,5 +1,5 @@
 // RUN: jfa-opt %s --split-input-file --jfa-allocate-shared-memory --jfa-distribute-tiles --jfa-lower-async-tasks --jfa-convert-to-llvm | FileCheck %s
-// GlobalMemoryToLLVM.cpp: a scalar load, the row-clipped store of a register
+// GlobalMemoryToLLVM.cpp: a scalar load and store, the row-clipped store of a register
 // tile, and a ring's slot and phase.
 
 // CHECK-LABEL: llvm.func @load_scalar
@@ -10,6 +10,22 @@
 jfa.kernel @load_scalar(%offsets: !jfa.ptr<i32>, %b: i32, %scales: !jfa.ptr<f32>) warps(1) {
   %x = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
   %y = jfa.load %scales[%x] : !jfa.ptr<f32> -> f32
+}
+
+// -----
+
+// Every thread stores its own value at its own index (a scatter).
+// CHECK-LABEL: llvm.func @store_scalar
+// CHECK: %[[A:.*]] = llvm.getelementptr %arg0[%[[I:.*]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+// CHECK-NEXT: llvm.store %[[V:.*]], %[[A]] : i32, !llvm.ptr<1>
+// CHECK: %[[B:.*]] = llvm.getelementptr %arg1[%arg2] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, bf16
+// CHECK-NEXT: llvm.store %{{.*}}, %[[B]] : bf16, !llvm.ptr<1>
+jfa.kernel @store_scalar(%list: !jfa.ptr<i32>, %out: !jfa.ptr<bf16>, %i: i32) warps(4) {
+  %tid = jfa.thread_id
+  %at = arith.addi %tid, %i : i32
+  jfa.store %tid, %list[%at] : i32, !jfa.ptr<i32>
+  %x = arith.constant 1.5 : bf16
+  jfa.store %x, %out[%i] : bf16, !jfa.ptr<bf16>
 }
 
 // -----

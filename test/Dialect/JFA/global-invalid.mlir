@@ -1,11 +1,19 @@
 // RUN: jfa-opt %s --split-input-file --verify-diagnostics
-// Verifier errors of the plain global-memory ops: jfa.load, jfa.store_tile,
+// Verifier errors of the plain global-memory ops: jfa.load, jfa.store, jfa.store_tile,
 // jfa.atomic_fetch_add and jfa.load_scalar (the work queue),
 // and of jfa.ring_position.
 
 jfa.kernel @k(%p: !jfa.ptr<i32>, %i: i32) warps(4) {
   // expected-error @+1 {{'jfa.load' op loads 'i32' from '!jfa.ptr<i32>', not 'f32'}}
   %x = jfa.load %p[%i] : !jfa.ptr<i32> -> f32
+}
+
+// -----
+
+jfa.kernel @k(%p: !jfa.ptr<bf16>, %i: i32) warps(4) {
+  %x = arith.constant 1.0 : f32
+  // expected-error @+1 {{'jfa.store' op stores 'f32' to '!jfa.ptr<bf16>', not 'bf16'}}
+  jfa.store %x, %p[%i] : f32, !jfa.ptr<bf16>
 }
 
 // -----

@@ -1,0 +1,616 @@
+//===- AttentionBackward.cpp - jagged attention backward entry point ------===//
+//
+// Argument checks (no GPU needed), the backward's kernels per target read
+// from a kernel folder, the workspace, and the launch sequence
+//   zero dq's accumulator -> attention_bwd_schedule -> attention_bwd_delta
+//   -> attention_bwd_<suffix> (dk, dv, dq accumulated) ->
+//   attention_bwd_dq_convert.
+// Arguments reach each kernel by the parameter names its metadata records,
+// so a kernel that reorders or drops parameters needs no change here.
+//
+//===----------------------------------------------------------------------===//
+#include "AttentionBackward.h"
+
+#include "AttentionCommon.h"
+#include "JFA/TargetDescription.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace jfa::rt {
+
+using namespace detail;
+
+namespace {
+
+constexpr const char *kDeltaKernel = "attention_bwd_delta";
+constexpr const char *kScheduleKernel = "attention_bwd_schedule";
+constexpr const char *kConvertKernel = "attention_bwd_dq_convert";
+/// Rows per CTA of attention_bwd_delta, sequences per CTA of
+/// attention_bwd_schedule, columns per CTA of attention_bwd_dq_convert.
+constexpr int64_t kDeltaRows = 128, kScheduleBatch = 128, kConvertCols = 512;
+/// A grid's y extent (the delta kernel's heads, the conversion's chunks).
+constexpr int64_t kGridYMax = 65535;
+constexpr size_t kWorkspaceAlignment = 256;
+
+std::string mainKernelOf(const jfa::Target &t) {
+  return fmt::format("attention_bwd_{}", t.kernelSuffix);
+}
+
+//===----------------------------------------------------------------------===//
+// Binding arguments by name
+//===----------------------------------------------------------------------===//
+
+/// What the backward can hand a kernel parameter, by the parameter's name.
+enum Slot : uint8_t {
+  kQ,
+  kK,
+  kV,
+  kDout,
+  kO,
+  kDk,
+  kDv,
+  kDqAccum,
+  kDq,
+  kLse,
+  kDelta,
+  kOffsets,
+  kSchedule,
+  kBatch,
+  kHeads,
+  kTokens,
+  kStride,
+  kKTiles,
+  kScaleLog2,
+  kScale,
+  kHeadDim,
+  kDqAccumStride,
+  kDqStride,
+  kCols,
+  kNumSlots
+};
+/// Tensor: a [T, H*D] view, as a TMA tensor or its address, as the
+/// parameter asks.
+enum class SlotKind { Tensor, Pointer, I32, F32 };
+struct SlotSpec {
+  const char *name;
+  SlotKind kind;
+  const char *elementType;
+};
+constexpr SlotSpec kSlots[kNumSlots] = {
+    {"q", SlotKind::Tensor, "bf16"},
+    {"k", SlotKind::Tensor, "bf16"},
+    {"v", SlotKind::Tensor, "bf16"},
+    {"do", SlotKind::Tensor, "bf16"},
+    {"o", SlotKind::Tensor, "bf16"},
+    {"dk", SlotKind::Pointer, "bf16"},
+    {"dv", SlotKind::Pointer, "bf16"},
+    {"dq_accum", SlotKind::Tensor, "f32"},
+    {"dq", SlotKind::Pointer, "bf16"},
+    {"lse", SlotKind::Pointer, "f32"},
+    {"delta", SlotKind::Pointer, "f32"},
+    {"offsets", SlotKind::Pointer, "i32"},
+    {"schedule", SlotKind::Pointer, "i32"},
+    {"batch", SlotKind::I32, ""},
+    {"heads", SlotKind::I32, ""},
+    {"tokens", SlotKind::I32, ""},
+    {"stride", SlotKind::I32, ""},
+    {"k_tiles", SlotKind::I32, ""},
+    {"scale_log2", SlotKind::F32, ""},
+    {"scale", SlotKind::F32, ""},
+    {"head_dim", SlotKind::I32, ""},
+    {"dq_accum_stride", SlotKind::I32, ""},
+    {"dq_stride", SlotKind::I32, ""},
+    {"cols", SlotKind::I32, ""},
+};
+
+bool kindFits(SlotKind slot, const ParamSpec &p) {
+  switch (slot) {
+  case SlotKind::Tensor:
+    return (p.kind == ParamKind::TensorMap && p.box.size() == 2) ||
+           p.kind == ParamKind::Pointer;
+  case SlotKind::Pointer:
+    return p.kind == ParamKind::Pointer;
+  case SlotKind::I32:
+    return p.kind == ParamKind::I32;
+  case SlotKind::F32:
+    return p.kind == ParamKind::F32;
+  }
+  return false;
+}
+
+/// The slot of each of `kernel`'s parameters; an Error names the first one
+/// the backward cannot bind.
+std::vector<Slot> planArguments(const KernelInfo &kernel,
+                                const std::string &source) {
+  std::vector<Slot> plan;
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    const ParamSpec &p = kernel.params[i];
+    auto *spec =
+        std::find_if(std::begin(kSlots), std::end(kSlots),
+                     [&](const SlotSpec &s) { return p.name == s.name; });
+    std::string where = fmt::format("{}: kernel '{}' parameter {} ('{}')",
+                                    source, kernel.name, i, p.name);
+    if (spec == std::end(kSlots)) {
+      std::string names;
+      for (const SlotSpec &s : kSlots)
+        names += fmt::format("{}{}", names.empty() ? "" : ", ", s.name);
+      throw Error(fmt::format("{} is not an argument the backward provides "
+                              "(it provides {})",
+                              where, names));
+    }
+    bool typed =
+        spec->kind == SlotKind::Tensor || spec->kind == SlotKind::Pointer;
+    if (!kindFits(spec->kind, p) ||
+        (typed && p.elementType != spec->elementType))
+      throw Error(fmt::format(
+          "{} is {}{}{}; the backward passes {} {}", where,
+          paramKindName(p.kind), p.elementType.empty() ? "" : " ",
+          p.elementType,
+          spec->kind == SlotKind::Tensor    ? "a 2-d tensor (or its address) of"
+          : spec->kind == SlotKind::Pointer ? "a pointer to"
+          : spec->kind == SlotKind::I32     ? "an"
+                                            : "an",
+          typed ? spec->elementType
+                : (spec->kind == SlotKind::I32 ? "i32" : "f32")));
+    plan.push_back(Slot(spec - std::begin(kSlots)));
+  }
+  return plan;
+}
+
+std::vector<Arg> bindArguments(const std::vector<Slot> &plan,
+                               const KernelInfo &kernel,
+                               const std::array<Arg, kNumSlots> &values) {
+  std::vector<Arg> args;
+  args.reserve(plan.size());
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const Arg &value = values[plan[i]];
+    if (kSlots[plan[i]].kind == SlotKind::Tensor &&
+        kernel.params[i].kind == ParamKind::Pointer)
+      args.push_back(Arg::pointer(value.data));
+    else
+      args.push_back(value);
+  }
+  return args;
+}
+
+//===----------------------------------------------------------------------===//
+// Checks and the workspace
+//===----------------------------------------------------------------------===//
+
+AttentionForwardArgs forwardView(const AttentionBackwardArgs &a) {
+  AttentionForwardArgs f;
+  f.q = a.q;
+  f.k = a.k;
+  f.v = a.v;
+  f.o = a.o;
+  f.qStrides = a.qStrides;
+  f.kStrides = a.kStrides;
+  f.vStrides = a.vStrides;
+  f.oStrides = a.oStrides;
+  f.lse = a.lse;
+  f.offsets = a.offsets;
+  f.dtype = a.dtype;
+  f.offsetsDtype = a.offsetsDtype;
+  f.totalTokens = a.totalTokens;
+  f.numHeads = a.numHeads;
+  f.headDim = a.headDim;
+  f.batch = a.batch;
+  f.maxSeqlen = a.maxSeqlen;
+  f.causal = a.causal;
+  f.softmaxScale = a.softmaxScale;
+  return f;
+}
+
+/// 128-key tiles of the longest sequence (no sequence is longer than T),
+/// at least 1.
+int64_t keyTiles(const AttentionBackwardArgs &a) {
+  int64_t longest = std::min(a.maxSeqlen, a.totalTokens);
+  return std::max<int64_t>(1, (longest + kAttentionKeyTile - 1) /
+                                  kAttentionKeyTile);
+}
+
+size_t alignUp(size_t n) {
+  return (n + kWorkspaceAlignment - 1) / kWorkspaceAlignment *
+         kWorkspaceAlignment;
+}
+
+struct WorkspaceLayout {
+  size_t accum = 0, delta = 0, schedule = 0, bytes = 0;
+  size_t accumElements = 0;
+};
+
+/// dq's f32 accumulator [T, dk token stride], delta f32 [H, T], the schedule
+/// i32 [2 + B * k_tiles]; each 256-byte aligned. `a`'s sizes are checked.
+WorkspaceLayout workspaceLayout(const AttentionBackwardArgs &a) {
+  WorkspaceLayout w;
+  w.accumElements = size_t(a.totalTokens) * size_t(a.dkStrides[0]);
+  w.delta = alignUp(w.accumElements * sizeof(float));
+  w.schedule =
+      w.delta + alignUp(size_t(a.numHeads) * size_t(a.totalTokens) * 4);
+  w.bytes = w.schedule + alignUp((2 + size_t(a.batch) * size_t(keyTiles(a))) *
+                                 sizeof(int32_t));
+  return w;
+}
+
+/// The sizes the backward adds to the forward's rules.
+void checkBackwardSizes(const AttentionBackwardArgs &a) {
+  if (a.numHeads > kGridYMax)
+    throw Error(fmt::format("num_heads {} is more than the backward takes (at "
+                            "most {}: a grid dimension)",
+                            a.numHeads, kGridYMax));
+  int64_t tiles = keyTiles(a);
+  if (__int128(a.batch) * a.numHeads * tiles > kInt32Max)
+    throw Error(fmt::format(
+        "batch * num_heads * ceil(max_seqlen / {}) = {} work units do not fit "
+        "the backward's 32-bit indices (at most {}); use a tighter max_seqlen",
+        kAttentionKeyTile, int64_t(__int128(a.batch) * a.numHeads * tiles),
+        kInt32Max));
+  for (auto [name, strides] :
+       {std::pair{"dk", &a.dkStrides}, std::pair{"dq", &a.dqStrides}}) {
+    __int128 elements = __int128(a.totalTokens) * (*strides)[0];
+    if (elements > kInt32Max)
+      throw Error(fmt::format(
+          "{} spans {} elements (total_tokens * {}_strides[0]); the backward "
+          "kernels address at most {}: split the batch into calls of fewer "
+          "tokens",
+          name, int64_t(elements), name, kInt32Max));
+  }
+}
+
+/// A tensor's bytes as rows: `rows` rows of `rowBytes` bytes, `stride` bytes
+/// apart, from `start` (one row when the layout is not row-packed).
+struct Extent {
+  const char *name;
+  CUdeviceptr start;
+  uint64_t rows, rowBytes, stride;
+  uint64_t end() const { return start + (rows - 1) * stride + rowBytes; }
+};
+
+Extent tokenExtent(const char *name, CUdeviceptr p,
+                   const std::array<int64_t, 3> &s,
+                   const AttentionBackwardArgs &a) {
+  uint64_t row = uint64_t(a.numHeads * a.headDim) * 2;
+  return {name, p, uint64_t(a.totalTokens), row, uint64_t(s[0]) * 2};
+}
+
+Extent flatExtent(const char *name, CUdeviceptr p, uint64_t bytes) {
+  return {name, p, 1, bytes, bytes};
+}
+
+/// Whether two extents share a byte. Rows of equal stride interleave without
+/// touching when their column ranges do not meet (q, k and v packed in one
+/// [T, 3, H, D] tensor, say).
+bool overlaps(const Extent &x, const Extent &y) {
+  if (x.end() <= y.start || y.end() <= x.start)
+    return false;
+  if (x.rows > 1 && y.rows > 1 && x.stride == y.stride) {
+    uint64_t period = x.stride;
+    uint64_t shift = (y.start + period - x.start % period) % period;
+    // x's row covers [0, x.rowBytes) of each period, y's [shift, shift +
+    // y.rowBytes) (mod period).
+    return shift < x.rowBytes || shift + y.rowBytes > period;
+  }
+  return true;
+}
+
+void checkNoOverlap(const AttentionBackwardArgs &a, const WorkspaceLayout &w) {
+  Extent outputs[] = {tokenExtent("dq", a.dq, a.dqStrides, a),
+                      tokenExtent("dk", a.dk, a.dkStrides, a),
+                      tokenExtent("dv", a.dv, a.dvStrides, a),
+                      flatExtent("workspace", a.workspace, w.bytes)};
+  Extent inputs[] = {
+      tokenExtent("dout", a.dout, a.doutStrides, a),
+      tokenExtent("q", a.q, a.qStrides, a),
+      tokenExtent("k", a.k, a.kStrides, a),
+      tokenExtent("v", a.v, a.vStrides, a),
+      tokenExtent("o", a.o, a.oStrides, a),
+      flatExtent("lse", a.lse, uint64_t(a.numHeads * a.totalTokens) * 4),
+      flatExtent("offsets", a.offsets, uint64_t(a.batch + 1) * 4)};
+  for (size_t i = 0; i < std::size(outputs); ++i) {
+    for (const Extent &in : inputs)
+      if (overlaps(outputs[i], in))
+        throw Error(fmt::format("{} overlaps {}: an output must not share "
+                                "memory with an input",
+                                outputs[i].name, in.name));
+    for (size_t j = 0; j < i; ++j)
+      if (overlaps(outputs[j], outputs[i]))
+        throw Error(fmt::format("{} overlaps {}: the outputs and the "
+                                "workspace must not share memory",
+                                outputs[i].name, outputs[j].name));
+  }
+}
+
+} // namespace
+
+size_t attentionBackwardWorkspaceBytes(const AttentionBackwardArgs &a) {
+  checkSize("total_tokens", a.totalTokens);
+  checkSize("num_heads", a.numHeads);
+  checkSize("head_dim", a.headDim);
+  checkSize("batch", a.batch);
+  checkSize("max_seqlen", a.maxSeqlen);
+  if (!attentionHasWork(forwardView(a)))
+    return 0;
+  checkTensor("dk", 0, a.dkStrides, a.numHeads, a.headDim, false, true);
+  checkBackwardSizes(a);
+  return workspaceLayout(a).bytes;
+}
+
+void validateAttentionBackwardArgs(const AttentionBackwardArgs &a) {
+  AttentionForwardArgs f = forwardView(a);
+  validateAttentionArgs(f);
+  bool work = attentionHasWork(f);
+  checkTensor("dout", a.dout, a.doutStrides, a.numHeads, a.headDim, work,
+              false);
+  checkTensor("dq", a.dq, a.dqStrides, a.numHeads, a.headDim, work, true);
+  checkTensor("dk", a.dk, a.dkStrides, a.numHeads, a.headDim, work, true);
+  checkTensor("dv", a.dv, a.dvStrides, a.numHeads, a.headDim, work, true);
+  if (a.dkStrides[0] != a.dvStrides[0])
+    throw Error(fmt::format("dk_strides[0] and dv_strides[0] (the token "
+                            "strides) must be equal (the kernel writes both "
+                            "with one), got {} and {}",
+                            a.dkStrides[0], a.dvStrides[0]));
+  checkBackwardSizes(a);
+  if (!work)
+    return;
+  WorkspaceLayout w = workspaceLayout(a);
+  if (a.workspace == 0)
+    throw Error(fmt::format("workspace is a null address; the call needs {} "
+                            "bytes (jfa_attention_backward_workspace_size)",
+                            w.bytes));
+  if (a.workspace % kWorkspaceAlignment != 0)
+    throw Error(fmt::format("workspace must be {}-byte aligned, got address "
+                            "{:#x}",
+                            kWorkspaceAlignment, a.workspace));
+  if (a.workspaceBytes < w.bytes)
+    throw Error(
+        fmt::format("workspace_bytes {} is less than the {} bytes the "
+                    "call needs (jfa_attention_backward_workspace_size)",
+                    a.workspaceBytes, w.bytes));
+  checkNoOverlap(a, w);
+}
+
+//===----------------------------------------------------------------------===//
+// The kernels
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+
+struct BackwardKernels::Image {
+  std::string kernel, source; // source: the metadata's path, for errors
+  std::string cubin, metadata;
+  Params params;
+  KernelInfo info;
+  std::vector<Slot> plan;
+};
+
+struct BackwardKernels::Target {
+  const jfa::Target *target = nullptr;
+  std::vector<Image> main;                     // one per variant
+  std::vector<Image> delta, schedule, convert; // one each when present
+  std::string missing; // why the target cannot run; "" when it can
+};
+
+BackwardKernels::BackwardKernels() = default;
+BackwardKernels::~BackwardKernels() = default;
+
+std::unique_ptr<BackwardKernels> BackwardKernels::absent(std::string why) {
+  std::unique_ptr<BackwardKernels> out(new BackwardKernels());
+  for (const jfa::Target &t : jfa::kTargets) {
+    Target target;
+    target.target = &t;
+    target.missing = why;
+    out->targets.push_back(std::move(target));
+  }
+  return out;
+}
+
+namespace {
+/// Whether `file` is `<kernel>_<arch>.cubin` or `<kernel>_<arch>.*.cubin`.
+bool isCubinOf(const std::string &file, const std::string &kernel,
+               const std::string &arch) {
+  std::string stem = kernel + "_" + arch;
+  if (file.rfind(stem + ".", 0) != 0 || file.size() < stem.size() + 6)
+    return false;
+  return file.compare(file.size() - 6, 6, ".cubin") == 0;
+}
+} // namespace
+
+std::unique_ptr<BackwardKernels>
+BackwardKernels::fromFolder(const std::string &dir,
+                            const std::vector<std::string> &files) {
+  std::unique_ptr<BackwardKernels> out(new BackwardKernels());
+  std::string folder = dir.back() == '/' ? dir : dir + "/";
+  for (const jfa::Target &t : jfa::kTargets) {
+    Target target;
+    target.target = &t;
+    std::string mainKernel = mainKernelOf(t);
+    std::pair<const std::string, std::vector<Image> *> kinds[] = {
+        {mainKernel, &target.main},
+        {kDeltaKernel, &target.delta},
+        {kScheduleKernel, &target.schedule},
+        {kConvertKernel, &target.convert}};
+    std::string lacking;
+    for (auto &[kernel, images] : kinds) {
+      for (const std::string &file : files) {
+        if (!isCubinOf(file, kernel, t.name))
+          continue;
+        Image img;
+        img.kernel = kernel;
+        img.cubin = readFile(folder + file, "cubin");
+        img.source = folder + file + ".meta";
+        img.metadata = readFile(img.source, "metadata");
+        bool found = false;
+        for (const KernelInfo &k : parseMetadata(img.metadata, img.source)) {
+          if (k.name != kernel)
+            continue;
+          if (k.arch != t.name)
+            throw Error(fmt::format("{}: kernel '{}' is built for {}, "
+                                    "expected {}",
+                                    img.source, kernel, k.arch, t.name));
+          img.info = k;
+          found = true;
+        }
+        if (!found)
+          throw Error(
+              fmt::format("{}: no kernel named '{}'", img.source, kernel));
+        img.params = normalize(img.info.compileParams);
+        img.plan = planArguments(img.info, img.source);
+        for (const Image &other : *images)
+          if (other.params == img.params)
+            throw Error(fmt::format("{} and {} are the same variant ({})",
+                                    other.source, img.source,
+                                    paramsText(img.params)));
+        images->push_back(std::move(img));
+      }
+      if (images->empty())
+        lacking +=
+            fmt::format("{}{}_{}{}.cubin", lacking.empty() ? "" : ", ", kernel,
+                        t.name, kernel == mainKernel ? ".*" : "");
+      else if (kernel != mainKernel && images->size() > 1)
+        throw Error(fmt::format("kernel_dir '{}' holds {} variants of {} for "
+                                "{}; the backward takes one",
+                                dir, images->size(), kernel, t.name));
+    }
+    if (!lacking.empty())
+      target.missing = fmt::format(
+          "kernel_dir '{}' lacks {}, the backward's kernels for {} devices "
+          "(scripts/build-package.sh compiles them)",
+          dir, lacking, t.name);
+    out->targets.push_back(std::move(target));
+  }
+  return out;
+}
+
+bool BackwardKernels::has(const std::string &arch) const {
+  for (const Target &t : targets)
+    if (arch == t.target->name)
+      return t.missing.empty();
+  return false;
+}
+
+std::string BackwardKernels::whyNot(const std::string &arch) const {
+  for (const Target &t : targets)
+    if (arch == t.target->name)
+      return t.missing;
+  return fmt::format("no jagged attention kernel for arch '{}'", arch);
+}
+
+const Module &BackwardKernels::moduleFor(CUcontext context,
+                                         const Image &image) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_pair(context, &image);
+  auto it = modules.find(key);
+  if (it == modules.end())
+    it = modules
+             .emplace(key,
+                      Module::loadData(image.cubin.data(), image.cubin.size(),
+                                       image.metadata, image.source))
+             .first;
+  return it->second;
+}
+
+void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
+  validateAttentionBackwardArgs(a);
+  if (!attentionHasWork(forwardView(a)))
+    return;
+  DeviceProperties device = currentDevice();
+  // Names the supported devices when this one is not.
+  AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
+  auto target = std::find_if(targets.begin(), targets.end(), [&](auto &t) {
+    return choice.arch == t.target->name;
+  });
+  std::string onDevice =
+      fmt::format("device {} has compute capability {}.{}", device.ordinal,
+                  device.major, device.minor);
+  if (target == targets.end() || !target->missing.empty())
+    throw Error(fmt::format("{}; {}",
+                            target == targets.end() ? "no backward kernels"
+                                                    : target->missing,
+                            onDevice));
+  Params wanted = {{"causal", a.causal ? "1" : "0"},
+                   {"head_dim", std::to_string(a.headDim)}};
+  auto main = std::find_if(target->main.begin(), target->main.end(),
+                           [&](const Image &i) { return i.params == wanted; });
+  if (main == target->main.end()) {
+    std::string held;
+    for (const Image &img : target->main)
+      held += fmt::format("{}[{}]", held.empty() ? "" : ", ",
+                          paramsText(img.params));
+    throw Error(fmt::format("no {} kernel for {} was built ({}); it has {}; {}",
+                            mainKernelOf(*target->target), paramsText(wanted),
+                            choice.arch, held, onDevice));
+  }
+
+  if (a.checkOffsets) {
+    std::vector<int32_t> host(size_t(a.batch) + 1);
+    copyToHostOnStream(host.data(), a.offsets, host.size() * sizeof(int32_t),
+                       stream);
+    checkOffsets(host.data(), host.size(), a.totalTokens, a.maxSeqlen);
+  }
+
+  CUcontext context = currentContext();
+  const Image *images[] = {&target->schedule.front(), &target->delta.front(),
+                           &*main, &target->convert.front()};
+  const Module *modules[4];
+  for (int i = 0; i < 4; ++i)
+    modules[i] = &moduleFor(context, *images[i]);
+
+  WorkspaceLayout w = workspaceLayout(a);
+  CUdeviceptr accum = a.workspace + w.accum;
+  int64_t tiles = keyTiles(a);
+  uint64_t tokens = uint64_t(a.totalTokens);
+  uint64_t cols = uint64_t(a.numHeads * a.headDim);
+  auto tensor = [&](CUdeviceptr p, const char *type, int64_t stride) {
+    return Arg::tensor(p, type, {tokens, cols}, {uint64_t(stride), 1});
+  };
+  float scale = a.softmaxScale == 0.f
+                    ? float(1.0 / std::sqrt(double(a.headDim)))
+                    : a.softmaxScale;
+  std::array<Arg, kNumSlots> v;
+  v[kQ] = tensor(a.q, "bf16", a.qStrides[0]);
+  v[kK] = tensor(a.k, "bf16", a.kStrides[0]);
+  v[kV] = tensor(a.v, "bf16", a.vStrides[0]);
+  v[kDout] = tensor(a.dout, "bf16", a.doutStrides[0]);
+  v[kO] = tensor(a.o, "bf16", a.oStrides[0]);
+  v[kDk] = Arg::pointer(a.dk);
+  v[kDv] = Arg::pointer(a.dv);
+  v[kDqAccum] = tensor(accum, "f32", a.dkStrides[0]);
+  v[kDq] = Arg::pointer(a.dq);
+  v[kLse] = Arg::pointer(a.lse);
+  v[kDelta] = Arg::pointer(a.workspace + w.delta);
+  v[kOffsets] = Arg::pointer(a.offsets);
+  v[kSchedule] = Arg::pointer(a.workspace + w.schedule);
+  v[kBatch] = Arg::i32(int32_t(a.batch));
+  v[kHeads] = Arg::i32(int32_t(a.numHeads));
+  v[kTokens] = Arg::i32(int32_t(a.totalTokens));
+  v[kStride] = Arg::i32(int32_t(a.dkStrides[0]));
+  v[kKTiles] = Arg::i32(int32_t(tiles));
+  v[kScaleLog2] = Arg::f32(float(double(scale) * 1.4426950408889634));
+  v[kScale] = Arg::f32(scale);
+  v[kHeadDim] = Arg::i32(int32_t(a.headDim));
+  v[kDqAccumStride] = Arg::i32(int32_t(a.dkStrides[0]));
+  v[kDqStride] = Arg::i32(int32_t(a.dqStrides[0]));
+  v[kCols] = Arg::i32(int32_t(cols));
+
+  auto ceilDiv = [](int64_t n, int64_t d) { return unsigned((n + d - 1) / d); };
+  __int128 units = __int128(a.batch) * a.numHeads * tiles;
+  unsigned persistent = unsigned(
+      std::max<__int128>(1, std::min<__int128>(device.multiprocessors, units)));
+  Dim3 grids[] = {
+      {ceilDiv(a.batch, kScheduleBatch), 1, 1},
+      {ceilDiv(a.totalTokens, kDeltaRows), unsigned(a.numHeads), 1},
+      {persistent, 1, 1},
+      {unsigned(a.totalTokens), ceilDiv(int64_t(cols), kConvertCols), 1}};
+  deviceMemsetD32OnStream(accum, 0, w.accumElements, stream);
+  for (int i = 0; i < 4; ++i)
+    modules[i]->launch(images[i]->kernel, grids[i],
+                       bindArguments(images[i]->plan, images[i]->info, v),
+                       stream);
+}
+
+} // namespace detail
+
+} // namespace jfa::rt

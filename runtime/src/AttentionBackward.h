@@ -1,0 +1,56 @@
+//===- AttentionBackward.h - the backward's kernels (runtime-private) -*- C++
+//-*-===//
+//
+// The four kernels of one jagged attention backward per target, read from a
+// kernel folder, and the launch sequence. Attention (Attention.cpp) holds
+// one BackwardKernels and forwards Attention::backward to it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef JFA_RUNTIME_ATTENTIONBACKWARD_H
+#define JFA_RUNTIME_ATTENTIONBACKWARD_H
+
+#include "jfa/attention.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace jfa::rt::detail {
+
+class BackwardKernels {
+public:
+  /// The backward kernels among `files` (names in the folder `dir`):
+  /// attention_bwd_<suffix>_<arch>.<variant>.cubin for each target and
+  /// attention_bwd_{delta,schedule,dq_convert}_<arch>.cubin, each with its
+  /// .meta. A target lacking some is recorded (backward fails on its
+  /// devices, saying which); a present one with bad metadata throws.
+  static std::unique_ptr<BackwardKernels>
+  fromFolder(const std::string &dir, const std::vector<std::string> &files);
+  /// None: every backward call fails with `why`.
+  static std::unique_ptr<BackwardKernels> absent(std::string why);
+
+  ~BackwardKernels();
+
+  /// Whether target `arch` has every kernel; why not.
+  bool has(const std::string &arch) const;
+  std::string whyNot(const std::string &arch) const;
+
+  void run(const AttentionBackwardArgs &args, CUstream stream);
+
+  struct Image;
+  struct Target;
+
+private:
+  BackwardKernels();
+  std::vector<Target> targets;
+  std::mutex mutex;
+  std::map<std::pair<CUcontext, const Image *>, Module> modules;
+
+  const Module &moduleFor(CUcontext context, const Image &image);
+};
+
+} // namespace jfa::rt::detail
+
+#endif // JFA_RUNTIME_ATTENTIONBACKWARD_H

@@ -1,0 +1,141 @@
+//===- AttentionCommon.h - attention entry points' shared parts -*- C++ -*-===//
+//
+// What the attention entry points (forward, backward) share: argument
+// checks, and the kernels' compile-time parameters as the metadata records
+// them, read from a kernel folder.
+//
+//===----------------------------------------------------------------------===//
+#ifndef JFA_RUNTIME_ATTENTIONCOMMON_H
+#define JFA_RUNTIME_ATTENTIONCOMMON_H
+
+#include "jfa/runtime.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <climits>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+
+namespace jfa::rt::detail {
+
+constexpr int64_t kInt32Max = INT32_MAX;
+
+/// Sizes are >= 0 and fit the kernels' i32 parameters.
+inline void checkSize(const char *name, int64_t v) {
+  if (v < 0)
+    throw Error(fmt::format("{} must be >= 0, got {}", name, v));
+  if (v > kInt32Max)
+    throw Error(fmt::format("{} {} does not fit the kernels' 32-bit "
+                            "parameters (at most {})",
+                            name, v, kInt32Max));
+}
+
+/// q, k, v and o: bf16 [T, H, D] with strides [>= H*D, D, 1], the token
+/// stride a multiple of 8 elements (16 bytes) and a 16-byte aligned base.
+inline void checkTensor(const char *name, CUdeviceptr data,
+                        const std::array<int64_t, 3> &strides, int64_t numHeads,
+                        int64_t headDim, bool hasWork, bool isOutput) {
+  if (strides[2] != 1)
+    throw Error(fmt::format("{}_strides[2] (the dim stride) must be 1, got {}",
+                            name, strides[2]));
+  if (strides[1] != headDim)
+    throw Error(fmt::format("{}_strides[1] (the head stride) must equal "
+                            "head_dim {}, got {}",
+                            name, headDim, strides[1]));
+  int64_t row = numHeads * headDim;
+  if (strides[0] < row)
+    throw Error(fmt::format("{}_strides[0] (the token stride) must be at least "
+                            "num_heads * head_dim = {}, got {}",
+                            name, row, strides[0]));
+  if (strides[0] % 8 != 0)
+    throw Error(fmt::format("{}_strides[0] (the token stride) must be a "
+                            "multiple of 8 elements (16 bytes, a TMA rule), "
+                            "got {}",
+                            name, strides[0]));
+  // TMA strides are below 2^40 bytes; o's is a 32-bit kernel parameter.
+  int64_t limit = isOutput ? kInt32Max : (int64_t(1) << 39) - 1;
+  if (strides[0] > limit)
+    throw Error(fmt::format("{}_strides[0] (the token stride) {} is too large "
+                            "(at most {})",
+                            name, strides[0], limit));
+  if (!hasWork)
+    return;
+  if (data == 0)
+    throw Error(fmt::format("{} is a null address", name));
+  if (data % 16 != 0)
+    throw Error(fmt::format("{} must be 16-byte aligned{}, got address {:#x}",
+                            name, isOutput ? "" : " (a TMA rule)", data));
+}
+
+inline void checkPointer(const char *name, CUdeviceptr data, unsigned alignment,
+                         bool hasWork) {
+  if (!hasWork)
+    return;
+  if (data == 0)
+    throw Error(fmt::format("{} is a null address", name));
+  if (data % alignment != 0)
+    throw Error(fmt::format("{} must be {}-byte aligned, got address {:#x}",
+                            name, alignment, data));
+}
+
+/// Compile-time parameters, name -> value, the values as the metadata writes
+/// them with booleans as 0/1 (jfac -P causal=1 and "causal": true agree).
+using Params = std::map<std::string, std::string>;
+
+inline std::string normalizeValue(const std::string &v) {
+  if (v == "true")
+    return "1";
+  if (v == "false")
+    return "0";
+  return v;
+}
+
+inline Params normalize(const Params &params) {
+  Params out;
+  for (const auto &[name, value] : params)
+    out[name] = normalizeValue(value);
+  return out;
+}
+
+/// "head_dim=64,causal=0" (the embedding's text) as Params.
+inline Params parseParams(const std::string &text) {
+  Params out;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t comma = text.find(',', at);
+    std::string item = text.substr(at, comma - at);
+    size_t eq = item.find('=');
+    if (eq != std::string::npos)
+      out[item.substr(0, eq)] = normalizeValue(item.substr(eq + 1));
+    if (comma == std::string::npos)
+      break;
+    at = comma + 1;
+  }
+  return out;
+}
+
+inline std::string paramsText(const Params &params) {
+  std::string out;
+  for (const auto &[name, value] : params)
+    out += fmt::format("{}{}={}", out.empty() ? "" : ", ", name, value);
+  return out.empty() ? "no parameters" : out;
+}
+
+inline bool fileExists(const std::string &path) {
+  return std::ifstream(path, std::ios::binary).good();
+}
+
+inline std::string readFile(const std::string &path, const char *what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(fmt::format("cannot read {} '{}'", what, path));
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+} // namespace jfa::rt::detail
+
+#endif // JFA_RUNTIME_ATTENTIONCOMMON_H
