@@ -64,10 +64,48 @@ def profile(name, fn, calls):
     print("\n".join(out.getvalue().splitlines()[:40]))
 
 
+def captured(module, name, call):
+    """The arguments `call` hands module.name, captured from one real call."""
+    seen = []
+    real = getattr(module, name)
+
+    def spy(*a):
+        seen.append(a)
+        return real(*a)
+    setattr(module, name, spy)
+    try:
+        call()
+    finally:
+        setattr(module, name, real)
+    torch.cuda.synchronize()
+    return real, seen[0]
+
+
+def breakdown(measure, q, k, v, do, o, lse, offsets):
+    """Parts of a call, each timed alone: the runtime's C call through ctypes
+    with arguments already packed (its checks, kernel choice, TMA
+    descriptors, the launch), torch's allocations and stream lookup."""
+    from jfa import _lib
+    fn, a = captured(_lib, "forward", lambda: jfa.jagged_attention(
+        q, k, v, offsets, 156, True, check_offsets=False))
+    measure("  part: _lib.forward alone (C API call, packed args)", lambda: fn(*a))
+    fn, a = captured(_lib, "backward", lambda: jfa.attention_backward(
+        do, q, k, v, o, lse, offsets, 156, True, check_offsets=False))
+    measure("  part: _lib.backward alone (C API call, 4 kernels + memset)", lambda: fn(*a))
+    measure("  part: two torch.empty (o, lse)",
+            lambda: (torch.empty((256, 4, 128), dtype=torch.bfloat16, device="cuda"),
+                     torch.empty((4, 256), device="cuda")))
+    measure("  part: torch.cuda.current_stream(0).cuda_stream",
+            lambda: torch.cuda.current_stream(0).cuda_stream)
+    measure("  part: _lib.current_stream", lambda: _lib.current_stream(torch, 0))
+    measure("  part: _lib.ensure_context", lambda: _lib.ensure_context(0))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=200)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--breakdown", action="store_true")
     ap.add_argument("--results")
     ap.add_argument("--tag", default="")
     opts = ap.parse_args()
@@ -132,6 +170,8 @@ def main():
             lambda: torch.nn.functional.scaled_dot_product_attention(qs, ks, vs, is_causal=True),
             True)
 
+    if opts.breakdown:
+        breakdown(measure, q, k, v, do, o, lse, offsets)
     if opts.profile:
         profile("jagged_attention (check_offsets=False)",
                 lambda: jfa.jagged_attention(q, k, v, offsets, 156, True, check_offsets=False),

@@ -177,32 +177,33 @@ def _forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale):
     return o, lse
 
 
+def _kernel_view(torch, t):
+    """(t or its packed copy, its runtime strides): t itself when the kernel
+    can read it in place. Shape and strides are read once (each read of a
+    tensor attribute is host time on every call)."""
+    shape, strides = tuple(t.shape), t.stride()
+    if not _validate.input_layout_ok(shape, strides, t.data_ptr()):
+        t = _kernel_input(torch, t)
+        strides = t.stride()
+    return t, _validate.input_strides(shape, strides)
+
+
 def _run_kernel(q, k, v, o, lse, offsets, max_seqlen, causal, scale, check_offsets):
     """The runtime call alone (no Python checks of the offsets): q, k, v, o, lse,
     offsets as torch CUDA tensors, shapes already checked. check_offsets asks the
     runtime to check them (the GPU test uses this to test the runtime's checks)."""
     from . import _lib
     torch = _import_torch()
-    q, k, v = (_kernel_input(torch, t) for t in (q, k, v))
+    (q, qs), (k, ks), (v, vs) = (_kernel_view(torch, t) for t in (q, k, v))
     offsets = offsets.contiguous()
     t_, h, d = q.shape
-    o_strides = _validate.input_strides(tuple(o.shape), tuple(o.stride()))
-    args = _lib.ForwardArgs()
-    args.q, args.k, args.v, args.o = q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()
-    for field, t in (("q_strides", q), ("k_strides", k), ("v_strides", v)):
-        getattr(args, field)[:] = _validate.input_strides(tuple(t.shape), tuple(t.stride()))
-    args.o_strides[:] = o_strides
-    args.lse = lse.data_ptr()
-    args.offsets = offsets.data_ptr()
-    args.dtype = b"bf16"
-    args.offsets_dtype = b"i32"
-    args.total_tokens, args.num_heads, args.head_dim = t_, h, d
-    args.batch = offsets.shape[0] - 1
-    args.max_seqlen = max_seqlen
-    args.causal = 1 if causal else 0
-    args.softmax_scale = scale
-    args.check_offsets = 1 if check_offsets else 0
-    device = q.device.index if q.device.index is not None else torch.cuda.current_device()
-    # current_stream(device) needs no device switch (a `with
+    os_ = _validate.input_strides((t_, h, d), o.stride())
+    args = _lib.packed_forward_args(
+        q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), *qs, *ks, *vs, *os_,
+        lse.data_ptr(), offsets.data_ptr(), _lib.BF16_ADDRESS, _lib.I32_ADDRESS,
+        t_, h, d, offsets.shape[0] - 1, max_seqlen, 1 if causal else 0, scale,
+        1 if check_offsets else 0)
+    device = q.get_device()
+    # The stream of `device` needs no device switch (a `with
     # torch.cuda.device` costs more host time than the launch).
-    _lib.forward(device, args, torch.cuda.current_stream(device).cuda_stream)
+    _lib.forward(device, args, _lib.current_stream(torch, device))

@@ -19,7 +19,7 @@ hand to run it (see kernels/jagged_attention/README.md).
 import threading
 
 from . import _lib, _targets, _validate
-from ._api import _check_no_alias, _check_tensor, _import_torch, _kernel_input
+from ._api import _check_no_alias, _check_tensor, _import_torch, _kernel_view
 
 _lock = threading.Lock()
 _available = {}  # (kernel folder, arch) -> (True, "") or (False, why)
@@ -63,10 +63,17 @@ def _device_index(torch, device):
     return device.index if device.index is not None else torch.cuda.current_device()
 
 
+_capabilities = {}  # CUDA device ordinal -> (major, minor)
+
+
 def _device_capability(torch, device):
-    """(major, minor) of CUDA device `device` (an ordinal); a function of its own
-    so that the GPU test can pretend to be on another device."""
-    return tuple(torch.cuda.get_device_capability(device))
+    """(major, minor) of CUDA device `device` (an ordinal), asked once per
+    device; a function of its own so that the GPU test can pretend to be on
+    another device."""
+    cap = _capabilities.get(device)
+    if cap is None:
+        cap = _capabilities[device] = tuple(torch.cuda.get_device_capability(device))
+    return cap
 
 
 def _writable_in_place(t):
@@ -74,10 +81,6 @@ def _writable_in_place(t):
     contiguous [T, H, D] (dk and dv then share the token stride H*D), 16-byte
     aligned."""
     return t.is_contiguous() and t.data_ptr() % _validate.ALIGNMENT_BYTES == 0
-
-
-def _strides(t):
-    return _validate.input_strides(tuple(t.shape), tuple(t.stride()))
 
 
 def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
@@ -168,7 +171,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
                 dv if dv is not None else empty())
 
     _require_kernels(arch)
-    q2, k2, v2, o2, do2 = (_kernel_input(torch, t) for t in (q, k, v, o, do))
+    views = [_kernel_view(torch, t) for t in (do, q, k, v, o)]
     lse2 = lse.contiguous()
     offsets2 = offsets.contiguous()
 
@@ -177,28 +180,22 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             return given
         return torch.empty(want, dtype=torch.bfloat16, device=q.device)
     dq_out, dk_out, dv_out = out(dq), out(dk), out(dv)
-    args = _lib.BackwardArgs()
-    for name, t in (("dout", do2), ("q", q2), ("k", k2), ("v", v2), ("o", o2),
-                    ("dq", dq_out), ("dk", dk_out), ("dv", dv_out)):
-        setattr(args, name, t.data_ptr())
-        getattr(args, name + "_strides")[:] = _strides(t)
-    args.lse = lse2.data_ptr()
-    args.offsets = offsets2.data_ptr()
-    args.dtype = b"bf16"
-    args.offsets_dtype = b"i32"
-    args.total_tokens, args.num_heads, args.head_dim = t_, h, d
-    args.batch = b
-    args.max_seqlen = min(max_seqlen, t_)  # no sequence is longer than T
-    args.causal = 1 if causal else 0
-    args.softmax_scale = scale
-    args.check_offsets = 0  # checked above when asked
+    packed = (d * h, d, 1)  # the outputs' strides (contiguous)
+    fields = [t.data_ptr() for t, _ in views]
+    for _, strides in views:
+        fields += strides
+    fields += [lse2.data_ptr(), offsets2.data_ptr(), dq_out.data_ptr(), dk_out.data_ptr(),
+               dv_out.data_ptr(), *packed, *packed, *packed]
+    tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, t_, h, d, b,
+            min(max_seqlen, t_),  # no sequence is longer than T
+            1 if causal else 0, scale, 0]  # the offsets were checked above when asked
+    args = _lib.packed_backward_args(*fields, 0, 0, *tail)
     size = _lib.backward_workspace_size(args)
     # From torch's caching allocator (stream-ordered, and the graph's pool
     # under capture): reused once the call's work on this stream is done.
     workspace = torch.empty(size, dtype=torch.uint8, device=q.device)
-    args.workspace = workspace.data_ptr()
-    args.workspace_bytes = size
-    _lib.backward(device, args, torch.cuda.current_stream(device).cuda_stream)
+    args = _lib.packed_backward_args(*fields, workspace.data_ptr(), size, *tail)
+    _lib.backward(device, args, _lib.current_stream(torch, device))
     results = []
     for given, made in ((dq, dq_out), (dk, dk_out), (dv, dv_out)):
         if given is None:

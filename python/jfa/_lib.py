@@ -27,6 +27,7 @@ embedded in the library (kernel_dir NULL).
 import ctypes
 import glob
 import os
+import struct
 import threading
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -87,6 +88,74 @@ class BackwardArgs(ctypes.Structure):
     ]
 
 
+def _packer(cls):
+    """A struct.Struct laying out `cls`'s fields as the C compiler does, checked
+    against ctypes once: filling the argument structure with one pack_into
+    costs a fraction of ~30 ctypes field assignments (bench/host_overhead.py)."""
+    codes = {ctypes.c_uint64: "Q", ctypes.c_int64: "q", ctypes.c_int: "i",
+             ctypes.c_float: "f", ctypes.c_char_p: "P", ctypes.c_size_t: "N"}
+    fmt = "@"
+    for _, t in cls._fields_:
+        fmt += f"{t._length_}{codes[t._type_]}" if issubclass(t, ctypes.Array) else codes[t]
+    packer = struct.Struct(fmt)
+    # Same bytes as ctypes' own layout for distinct values in every field.
+    probe, values = cls(), []
+    for i, (name, t) in enumerate(cls._fields_):
+        if issubclass(t, ctypes.Array):
+            getattr(probe, name)[:] = [i * 10 + j for j in range(t._length_)]
+            values += [i * 10 + j for j in range(t._length_)]
+        elif t is ctypes.c_char_p:
+            setattr(probe, name, None)
+            values.append(0)
+        else:
+            setattr(probe, name, i + 1)
+            values.append(i + 1)
+    mine = bytearray(ctypes.sizeof(cls))
+    packer.pack_into(mine, 0, *values)
+    if packer.size > ctypes.sizeof(cls) or bytes(mine) != bytes(probe):
+        raise AssertionError(f"jfa: {cls.__name__}'s struct layout does not match ctypes'")
+    return packer
+
+
+class _Packed(threading.local):
+    """Per thread, one argument structure of each kind, refilled per call."""
+
+    def __init__(self):
+        self.forward = ForwardArgs()
+        self.backward = BackwardArgs()
+
+
+_FORWARD_PACKER = None
+_BACKWARD_PACKER = None
+_packed = _Packed()
+# The dtype strings the argument structures point to; they live as long as the module.
+BF16 = ctypes.create_string_buffer(b"bf16")
+I32 = ctypes.create_string_buffer(b"i32")
+BF16_ADDRESS = ctypes.addressof(BF16)
+I32_ADDRESS = ctypes.addressof(I32)
+
+
+def packed_forward_args(*values):
+    """The thread's ForwardArgs filled with `values` (the fields in order, the
+    stride arrays flattened, dtype strings as BF16_ADDRESS / I32_ADDRESS)."""
+    global _FORWARD_PACKER
+    if _FORWARD_PACKER is None:
+        _FORWARD_PACKER = _packer(ForwardArgs)
+    args = _packed.forward
+    _FORWARD_PACKER.pack_into(args, 0, *values)
+    return args
+
+
+def packed_backward_args(*values):
+    """The thread's BackwardArgs filled with `values` (as packed_forward_args)."""
+    global _BACKWARD_PACKER
+    if _BACKWARD_PACKER is None:
+        _BACKWARD_PACKER = _packer(BackwardArgs)
+    args = _packed.backward
+    _BACKWARD_PACKER.pack_into(args, 0, *values)
+    return args
+
+
 class ArgTensor(ctypes.Structure):
     """The tensor member of jfa_arg's value union (runtime.h)."""
     _fields_ = [("data", ctypes.c_uint64),  # CUdeviceptr
@@ -136,6 +205,9 @@ def library_path():
                   " (build the package with scripts/build-package.sh, or set JFA_LIBRARY)")
 
 
+_package_kernels = []  # [the package's kernel folder or None], looked up once
+
+
 def kernel_dir():
     """The folder of cubins handed to jfa_attention_create, or None (embedded)."""
     env = os.environ.get("JFA_KERNEL_DIR")
@@ -143,10 +215,10 @@ def kernel_dir():
         if not os.path.isdir(env):
             raise OSError(f"JFA_KERNEL_DIR={env} is not a folder")
         return env
-    d = os.path.join(ROOT, "kernels")
-    if glob.glob(os.path.join(d, "*.cubin")):
-        return d
-    return None
+    if not _package_kernels:  # a glob per call would cost more than the launch
+        d = os.path.join(ROOT, "kernels")
+        _package_kernels.append(d if glob.glob(os.path.join(d, "*.cubin")) else None)
+    return _package_kernels[0]
 
 
 _lock = threading.RLock()
@@ -154,6 +226,7 @@ _lib = None
 _cuda = None
 _handle = None  # jfa_attention_t, one per process
 _primary = {}  # CUDA device ordinal -> its retained primary context
+_checked = threading.local()  # .context: (CUcontext, device) seen to match
 
 
 def lib():
@@ -230,10 +303,14 @@ def ensure_context(device):
         return
     ctx = ctypes.c_void_p()
     if cuda.cuCtxGetCurrent(ctypes.byref(ctx)) == 0 and ctx.value:
+        # The common case in one call: the context this thread last checked.
+        if getattr(_checked, "context", None) == (ctx.value, device):
+            return
         dev = ctypes.c_int()
         want = ctypes.c_int()
         if (cuda.cuCtxGetDevice(ctypes.byref(dev)) == 0 and
                 cuda.cuDeviceGet(ctypes.byref(want), device) == 0 and dev.value == want.value):
+            _checked.context = (ctx.value, device)
             return
     with _lock:
         prim = _primary.get(device)
@@ -332,6 +409,16 @@ def launch(device, module, kernel, grid, args, stream):
     if lib().jfa_launch(module, kernel.encode(), gx, gy, gz, args, len(args),
                         ctypes.c_void_p(stream or None)) != 0:
         raise RuntimeError(f"jfa_launch({kernel}, grid {gx}x{gy}x{gz}) failed: {last_error()}")
+
+
+def current_stream(torch, device):
+    """torch's current CUstream on CUDA device `device` (an ordinal), as an
+    int: torch's raw accessor where it has one (a tenth of the host time of
+    torch.cuda.current_stream, which builds a Stream object)."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(device)
+    return torch.cuda.current_stream(device).cuda_stream
 
 
 def synchronize():

@@ -31,7 +31,7 @@ def _current_stream(device):
     torch = sys.modules.get("torch")
     if torch is None or device is None:
         return 0
-    return torch.cuda.current_stream(device).cuda_stream
+    return _lib.current_stream(torch, device)
 
 
 def _current_device():
