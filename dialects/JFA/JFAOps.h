@@ -108,6 +108,15 @@ TileLayoutAttrInterface layoutOrBlocked(mlir::MLIRContext *ctx,
 /// Bytes of one element of `type` (integer or float), or 0 if not a memory
 /// element type.
 int64_t getElementBytes(mlir::Type type);
+
+/// The elements a thread writes per access when jfa.store_tile stores a
+/// tile in `layout` (`threads` in its task): the layout's vector width, at
+/// most 16 bytes, or 1 for the atomic adds (`add`), which go element by
+/// element. Each access is aligned to its size. The lowering emits these
+/// accesses and jfa-interp checks their alignment with this one function.
+int64_t getStoreTileVectorWidth(TileLayoutAttrInterface layout,
+                                llvm::ArrayRef<int64_t> shape, int64_t threads,
+                                int64_t elementBytes, bool add);
 } // namespace jfa
 
 #endif // JFA_DIALECT_JFAOPS_H

@@ -32,6 +32,18 @@ TileLayoutAttrInterface jfa::getTileLayout(RankedTensorType tile) {
   return dyn_cast<TileLayoutAttrInterface>(tile.getEncoding());
 }
 
+int64_t jfa::getStoreTileVectorWidth(TileLayoutAttrInterface layout,
+                                     ArrayRef<int64_t> shape, int64_t threads,
+                                     int64_t elementBytes, bool add) {
+  if (add)
+    return 1;
+  int64_t width = layout.getVectorWidth(shape, threads, elementBytes);
+  // A global store moves at most 16 bytes.
+  while (width * elementBytes > 16)
+    width /= 2;
+  return width;
+}
+
 //===----------------------------------------------------------------------===//
 // #jfa.blocked
 //===----------------------------------------------------------------------===//

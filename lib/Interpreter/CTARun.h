@@ -4,9 +4,11 @@
 // (buffers, barriers, tensor memory, executors), the grid-level
 // Interpreter and CTARun, which runs one CTA. CTARun's members are defined
 // by concern: Scheduler.cpp (scheduling, set-up, control flow),
-// HappensBefore.cpp (memory checks, barriers), Arith.cpp (data, arith and
-// math), NanCheck.cpp (--nan-check), Ops.cpp (tensor memory and the jfa
-// ops); Interpreter.cpp runs the grid.
+// HappensBefore.cpp (memory checks, barriers), Arith.cpp (operand access,
+// tiles), NanCheck.cpp (--nan-check), TensorCoreOps.cpp (tensor memory),
+// MemoryOps.cpp and TMAOps.cpp (global memory); Interpreter.cpp runs the
+// grid. The ops themselves run through the handler table of OpHandlers.h,
+// whose handlers use CTARun's public interface.
 //
 //===----------------------------------------------------------------------===//
 #ifndef JFA_INTERPRETER_CTARUN_H
@@ -29,10 +31,6 @@
 #include <thread>
 
 namespace jfa::interp {
-
-// The interpreter's files use MLIR's names unqualified (this header is
-// private to them).
-using namespace mlir;
 
 /// Unwinds an executor after an error or when its CTA is cancelled.
 struct Abort {};
@@ -115,7 +113,7 @@ struct Executor {
   /// the threads with each other, so the threads' writes reach a TMA store
   /// or a tc_dot only through a jfa.task_barrier or an mbarrier wait.
   VC vc, lvc;
-  DenseMap<Value, RtValue> env;
+  llvm::DenseMap<mlir::Value, RtValue> env;
 
   // Asynchronous pipes.
   int64_t dotsIssued = 0, dotsDone = 0;
@@ -144,60 +142,62 @@ class CTARun;
 
 class Interpreter {
 public:
-  Interpreter(KernelOp kernel, const RunOptions &options)
-      : kernel(kernel), options(options) {}
+  Interpreter(KernelOp kernel, const RunOptions &options, const Target &target)
+      : kernel(kernel), options(options), target(target) {}
 
-  LogicalResult run();
+  mlir::LogicalResult run();
 
   KernelOp kernel;
   const RunOptions &options;
+  /// The target the kernel runs on (its module's `jfa.target`): the
+  /// per-target limits, as the compiler's passes take them.
+  const Target &target;
   std::vector<ArgState> args;
-  DenseMap<Value, std::string> names;
+  llvm::DenseMap<mlir::Value, std::string> names;
   std::array<int64_t, 3> ctaId = {0, 0, 0};
   /// --stats over the CTAs run so far, per executor.
   std::vector<std::string> statLabels;
   std::vector<ExecStats> statTotals;
   int64_t ctasRun = 0;
 
-  void addStats(ArrayRef<std::string> labels, ArrayRef<ExecStats> stats);
+  void addStats(llvm::ArrayRef<std::string> labels,
+                llvm::ArrayRef<ExecStats> stats);
   void printStatTotals();
 
-  LogicalResult loadArguments();
-  LogicalResult writeArguments();
-  std::string nameOf(Value value);
+  mlir::LogicalResult loadArguments();
+  mlir::LogicalResult writeArguments();
+  std::string nameOf(mlir::Value value);
 };
 
 //===----------------------------------------------------------------------===//
 // One CTA
 //===----------------------------------------------------------------------===//
 
+/// Runs one CTA. The public members are what the op handlers
+/// (OpHandlers.h) use: the CTA's state, operand access, the memory checks
+/// and the barriers.
 class CTARun {
 public:
-  CTARun(Interpreter &interp) : interp(interp), kernel(interp.kernel) {}
-  LogicalResult run();
+  CTARun(Interpreter &interp);
+  mlir::LogicalResult run();
 
-private:
   Interpreter &interp;
   KernelOp kernel;
 
   std::vector<std::unique_ptr<Executor>> execs;
   std::vector<BufferState> buffers;
-  DenseMap<Operation *, int> bufferOf;
+  llvm::DenseMap<Operation *, int> bufferOf;
   std::vector<BarrierState> barriers;
-  DenseMap<Operation *, int> barrierBaseOf;
-  DenseMap<Operation *, int64_t> tmemColumnOf;
-  static constexpr int64_t kTmemLanes = 128, kTmemColumns = 512;
+  llvm::DenseMap<Operation *, int> barrierBaseOf;
+  llvm::DenseMap<Operation *, int64_t> tmemColumnOf;
+  /// Tensor memory: 128 lanes (one per row of an MMA tile) of the target's
+  /// columns (Targets.def), 32 bits each.
+  static constexpr int64_t kTmemLanes = 128;
+  int64_t tmemColumnsPerLane = 0;
   std::vector<uint32_t> tmem;
   std::vector<Shadow> tmemShadow;
   NamedBarrierState named[16];
   size_t numComps = 0;
-
-  // Baton.
-  std::mutex mutex;
-  std::condition_variable cv;
-  int running = -1; // -1: the scheduler
-  bool cancelled = false;
-  bool hasFailed = false;
 
   // Vector-clock components.
   uint32_t execComp(const Executor &e) const { return e.id; }
@@ -211,18 +211,18 @@ private:
   }
   uint32_t barrierComp(int b) const { return 5 * execs.size() + b; }
 
-  LogicalResult setUp();
-  void schedule();
-  void executorMain(Executor &e);
+  /// Hands the baton to the scheduler until it is `e`'s turn again.
   void yieldToScheduler(Executor &e);
+  /// Blocks `e` at `op` until `ready`; `why` says what it waits for in a
+  /// deadlock report.
   void block(Executor &e, Operation *op, const std::function<bool()> &ready,
              std::function<std::string()> why);
-  void reportDeadlock();
 
-  [[noreturn]] void fail(Operation *op, const Twine &message,
+  /// Reports `message` at `op` (with `note` at `noteOp`) and unwinds.
+  [[noreturn]] void fail(Operation *op, const llvm::Twine &message,
                          Operation *noteOp = nullptr,
-                         const Twine &note = Twine()) {
-    InFlightDiagnostic diag = op->emitError(message);
+                         const llvm::Twine &note = llvm::Twine()) {
+    mlir::InFlightDiagnostic diag = op->emitError(message);
     if (noteOp)
       diag.attachNote(noteOp->getLoc()) << note;
     hasFailed = true;
@@ -230,11 +230,10 @@ private:
   }
 
   // Interpretation.
-  void runKernelBody(Executor &e);
-  SmallVector<RtValue> runRegion(Executor &e, Region &region,
-                                 ArrayRef<RtValue> blockArgs);
+  SmallVector<RtValue> runRegion(Executor &e, mlir::Region &region,
+                                 llvm::ArrayRef<RtValue> blockArgs);
+  /// Runs `op` through its handler; an op with none is an error naming it.
   void exec(Executor &e, Operation *op);
-  void execJFA(Executor &e, Operation *op);
 
   // --nan-check.
   /// After `op` ran: fails if a result element it owns is a NaN or an
@@ -242,9 +241,9 @@ private:
   void checkNaN(Executor &e, Operation *op);
   /// A tensor-core product: `out` (m x n, rows [0, m) owned) against its
   /// operands `a`, `b` and the accumulator it started from (empty: zero).
-  void checkProductNaN(Operation *op, ArrayRef<double> out, int64_t m,
-                       int64_t n, int64_t rowOffset, ArrayRef<double> a,
-                       ArrayRef<double> b, ArrayRef<double> acc);
+  void checkProductNaN(Operation *op, llvm::ArrayRef<double> out, int64_t m,
+                       int64_t n, int64_t rowOffset, llvm::ArrayRef<double> a,
+                       llvm::ArrayRef<double> b, llvm::ArrayRef<double> acc);
   [[noreturn]] void failNaN(Operation *op, double value,
                             const std::string &element,
                             const std::string &operands);
@@ -252,24 +251,23 @@ private:
   /// layouts it does not divide between warpgroups.
   std::pair<int64_t, int64_t> heldRows(Executor &e, Attribute layout,
                                        int64_t rows);
-  bool execArith(Executor &e, Operation *op);
 
-  RtValue &get(Executor &e, Value v) {
+  RtValue &get(Executor &e, mlir::Value v) {
     auto it = e.env.find(v);
     if (it == e.env.end())
       fail(v.getParentBlock()->getParentOp(),
            "jfa-interp: internal error: a value is used before it is set");
     return it->second;
   }
-  void set(Executor &e, Value v, RtValue r) { e.env[v] = std::move(r); }
+  void set(Executor &e, mlir::Value v, RtValue r) { e.env[v] = std::move(r); }
   /// A data operand of `op`, which must not be an accumulator in flight.
-  const Tile &data(Executor &e, Operation *op, Value v);
+  const Tile &data(Executor &e, Operation *op, mlir::Value v);
   /// A data operand that may still be in flight (for register moves, which
   /// need no wait: the result is in flight as long as the operand).
-  const Tile &dataInFlight(Executor &e, Operation *op, Value v);
+  const Tile &dataInFlight(Executor &e, Operation *op, mlir::Value v);
   /// A uniform scalar operand.
-  double scalar(Executor &e, Operation *op, Value v);
-  int64_t intScalar(Executor &e, Operation *op, Value v) {
+  double scalar(Executor &e, Operation *op, mlir::Value v);
+  int64_t intScalar(Executor &e, Operation *op, mlir::Value v) {
     return int64_t(scalar(e, op, v));
   }
   RtValue makeData(TileP tile) {
@@ -312,11 +310,27 @@ private:
   }
   double &slotElem(const RtValue &slot, int64_t r, int64_t c) {
     BufferState &b = buffers[slot.id];
-    bool transposed = cast<SlotType>(slot.type).getTransposed();
+    bool transposed = llvm::cast<SlotType>(slot.type).getTransposed();
     if (transposed)
       std::swap(r, c);
     // A column block's view starts `column` stored columns in.
     return b.data[(slot.index * b.rows + r) * b.cols + c + slot.column];
+  }
+  /// The stored rows an access to rows [lo, hi) of `slot` touches: all of
+  /// them in a transposed view, whose rows are stored columns.
+  std::pair<int64_t, int64_t> slotRowsTouched(const RtValue &slot, int64_t lo,
+                                              int64_t hi) {
+    if (llvm::cast<SlotType>(slot.type).getTransposed())
+      return {0, buffers[slot.id].rows};
+    return {lo, hi};
+  }
+  /// Fails unless 0 <= index < size (`what`: "slot", "barrier", ...).
+  void checkIndex(Operation *op, int64_t index, int64_t size,
+                  const char *what) {
+    if (index < 0 || index >= size)
+      fail(op, llvm::Twine(what) + " index " + llvm::Twine(index) +
+                   " is out of bounds for " + llvm::Twine(size) + " " + what +
+                   (size == 1 ? "" : "s"));
   }
   /// Records reads of stored rows [lo, hi) of a slot by `e` (generic) or an
   /// async pipe of `e` (view/self given).
@@ -372,7 +386,7 @@ private:
 
   // Tensor memory.
   uint32_t &tmemWord(int64_t lane, int64_t column) {
-    return tmem[lane * kTmemColumns + column];
+    return tmem[lane * tmemColumnsPerLane + column];
   }
   double tmemLoad(const RtValue &t, int64_t r, int64_t c);
   void tmemStore(const RtValue &t, int64_t r, int64_t c, double x);
@@ -387,10 +401,24 @@ private:
   /// for each element of the box at `coords` (outermost first) that a TMA
   /// copy between `slot` and `desc` moves.
   void forEachBoxElement(const RtValue &desc, const RtValue &slot,
-                         ArrayRef<int64_t> coords,
-                         function_ref<void(double &, int64_t)> fn);
+                         llvm::ArrayRef<int64_t> coords,
+                         llvm::function_ref<void(double &, int64_t)> fn);
   void checkGlobal(Operation *op, const RtValue &ptr, int64_t index,
                    const char *verb);
+
+private:
+  // Baton.
+  std::mutex mutex;
+  std::condition_variable cv;
+  int running = -1; // -1: the scheduler
+  bool cancelled = false;
+  bool hasFailed = false;
+
+  mlir::LogicalResult setUp();
+  void schedule();
+  void executorMain(Executor &e);
+  void reportDeadlock();
+  void runKernelBody(Executor &e);
 };
 
 } // namespace jfa::interp

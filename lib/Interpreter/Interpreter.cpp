@@ -2,8 +2,9 @@
 //
 // This file runs the grid (arguments in, CTAs one after another, arguments
 // out); CTARun.h declares the CTA state, and its members are defined by
-// concern in Scheduler.cpp, HappensBefore.cpp, Arith.cpp, NanCheck.cpp and
-// Ops.cpp.
+// concern in Scheduler.cpp, HappensBefore.cpp, Arith.cpp and NanCheck.cpp.
+// The ops run through the handler table of OpHandlers.h, one file per
+// family of ops.
 //
 // Each executor (a warpgroup of a task, or the whole task when it has fewer
 // than four warps) runs on its own host thread, but only one runs at a time:
@@ -208,7 +209,15 @@ void Interpreter::printStatTotals() {
 }
 
 LogicalResult runKernel(KernelOp kernel, const RunOptions &options) {
-  Interpreter interp(kernel, options);
+  // The target the kernel was checked for: jfa-check-target records it on
+  // the module, where the compiler's passes read it too.
+  auto module = kernel->getParentOfType<ModuleOp>();
+  const Target *target = module ? getModuleTarget(module) : nullptr;
+  if (!target)
+    return kernel.emitError("jfa-interp: the kernel's module names no target "
+                            "(jfa.target); run jfa-check-target first, as "
+                            "jfa-interp --arch does");
+  Interpreter interp(kernel, options, *target);
   interp.names = options.valueNames;
   return interp.run();
 }

@@ -4,18 +4,11 @@
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
 
-#include "JFA/TaskInfo.h"
-
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
-#include <cstring>
-#include <limits>
+
+using namespace mlir;
 
 namespace jfa::interp {
 

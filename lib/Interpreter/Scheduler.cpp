@@ -5,21 +5,23 @@
 // up the CTA's state, and scf control flow.
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
+#include "lib/Interpreter/OpHandlers.h"
 
 #include "JFA/TaskInfo.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
-#include <cstring>
 #include <limits>
 
+using namespace mlir;
+
 namespace jfa::interp {
+
+CTARun::CTARun(Interpreter &interp)
+    : interp(interp), kernel(interp.kernel),
+      tmemColumnsPerLane(interp.target.tensorMemoryColumns) {}
 
 //===----------------------------------------------------------------------===//
 // Scheduling
@@ -247,14 +249,14 @@ LogicalResult CTARun::setUp() {
       auto type = cast<TensorMemoryType>(alloc.getType());
       tmemColumnOf[&op] = tmemNext;
       tmemNext += type.getColumns();
-      if (tmemNext > kTmemColumns)
+      if (tmemNext > tmemColumnsPerLane)
         return alloc.emitError("the kernel allocates ")
                << tmemNext << " tensor-memory columns; a CTA has "
-               << kTmemColumns;
+               << tmemColumnsPerLane << " on " << interp.target.name;
     }
   }
-  tmem.assign(kTmemLanes * kTmemColumns, 0x7fc00000u);
-  tmemShadow.assign(kTmemColumns, Shadow());
+  tmem.assign(kTmemLanes * tmemColumnsPerLane, 0x7fc00000u);
+  tmemShadow.assign(tmemColumnsPerLane, Shadow());
 
   numComps = 5 * execs.size() + barriers.size();
   for (auto &e : execs) {
@@ -354,70 +356,80 @@ void CTARun::exec(Executor &e, Operation *op) {
     ++e.stats.numOps;
     ++e.stats.ops[op->getName()];
   }
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    int64_t lb = intScalar(e, op, forOp.getLowerBound());
-    int64_t ub = intScalar(e, op, forOp.getUpperBound());
-    int64_t step = intScalar(e, op, forOp.getStep());
-    if (step <= 0)
-      fail(op, "scf.for with step " + Twine(step) +
-                   ": the step must be positive");
-    Type ivType = forOp.getInductionVar().getType();
-    SmallVector<RtValue> carried;
-    for (Value v : forOp.getInitArgs())
-      carried.push_back(get(e, v));
-    for (int64_t iv = lb; iv < ub; iv += step) {
-      SmallVector<RtValue> blockArgs;
-      blockArgs.push_back(makeData(newScalar(ivType, double(iv))));
-      blockArgs.append(carried.begin(), carried.end());
-      carried = runRegion(e, forOp.getRegion(), blockArgs);
-    }
-    for (auto [result, value] : llvm::zip(forOp.getResults(), carried))
-      set(e, result, value);
-    return;
-  }
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-    SmallVector<RtValue> carried;
-    for (Value v : whileOp.getInits())
-      carried.push_back(get(e, v));
-    while (true) {
-      Block &before = whileOp.getBefore().front();
-      for (auto [arg, value] : llvm::zip(before.getArguments(), carried))
-        set(e, arg, value);
-      for (Operation &inner : before.without_terminator())
-        exec(e, &inner);
-      scf::ConditionOp condition = whileOp.getConditionOp();
-      SmallVector<RtValue> forwarded;
-      for (Value v : condition.getArgs())
-        forwarded.push_back(get(e, v));
-      if (scalar(e, op, condition.getCondition()) == 0) {
-        carried = std::move(forwarded);
-        break;
-      }
-      carried = runRegion(e, whileOp.getAfter(), forwarded);
-    }
-    for (auto [result, value] : llvm::zip(whileOp.getResults(), carried))
-      set(e, result, value);
-    return;
-  }
-  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    bool cond = scalar(e, op, ifOp.getCondition()) != 0;
-    SmallVector<RtValue> results;
-    if (cond)
-      results = runRegion(e, ifOp.getThenRegion(), {});
-    else if (!ifOp.getElseRegion().empty())
-      results = runRegion(e, ifOp.getElseRegion(), {});
-    for (auto [result, value] : llvm::zip(ifOp.getResults(), results))
-      set(e, result, value);
-    return;
-  }
-  if (op->getDialect() && op->getDialect()->getNamespace() == "jfa") {
-    execJFA(e, op);
-  } else if (!execArith(e, op)) {
+  const OpHandler *handler = getOpHandlers().lookup(op);
+  if (!handler)
     fail(op,
          "jfa-interp does not model '" + op->getName().getStringRef() + "'");
-  }
+  (*handler)(*this, e, op);
   if (interp.options.nanCheck)
     checkNaN(e, op);
+}
+
+//===----------------------------------------------------------------------===//
+// Control-flow handlers
+//===----------------------------------------------------------------------===//
+
+static void runFor(CTARun &run, Executor &e, scf::ForOp forOp) {
+  Operation *op = forOp;
+  int64_t lb = run.intScalar(e, op, forOp.getLowerBound());
+  int64_t ub = run.intScalar(e, op, forOp.getUpperBound());
+  int64_t step = run.intScalar(e, op, forOp.getStep());
+  if (step <= 0)
+    run.fail(op, "scf.for with step " + Twine(step) +
+                     ": the step must be positive");
+  Type ivType = forOp.getInductionVar().getType();
+  SmallVector<RtValue> carried;
+  for (Value v : forOp.getInitArgs())
+    carried.push_back(run.get(e, v));
+  for (int64_t iv = lb; iv < ub; iv += step) {
+    SmallVector<RtValue> blockArgs;
+    blockArgs.push_back(run.makeData(run.newScalar(ivType, double(iv))));
+    blockArgs.append(carried.begin(), carried.end());
+    carried = run.runRegion(e, forOp.getRegion(), blockArgs);
+  }
+  for (auto [result, value] : llvm::zip(forOp.getResults(), carried))
+    run.set(e, result, value);
+}
+
+static void runWhile(CTARun &run, Executor &e, scf::WhileOp whileOp) {
+  SmallVector<RtValue> carried;
+  for (Value v : whileOp.getInits())
+    carried.push_back(run.get(e, v));
+  while (true) {
+    Block &before = whileOp.getBefore().front();
+    for (auto [arg, value] : llvm::zip(before.getArguments(), carried))
+      run.set(e, arg, value);
+    for (Operation &inner : before.without_terminator())
+      run.exec(e, &inner);
+    scf::ConditionOp condition = whileOp.getConditionOp();
+    SmallVector<RtValue> forwarded;
+    for (Value v : condition.getArgs())
+      forwarded.push_back(run.get(e, v));
+    if (run.scalar(e, whileOp, condition.getCondition()) == 0) {
+      carried = std::move(forwarded);
+      break;
+    }
+    carried = run.runRegion(e, whileOp.getAfter(), forwarded);
+  }
+  for (auto [result, value] : llvm::zip(whileOp.getResults(), carried))
+    run.set(e, result, value);
+}
+
+static void runIf(CTARun &run, Executor &e, scf::IfOp ifOp) {
+  bool cond = run.scalar(e, ifOp, ifOp.getCondition()) != 0;
+  SmallVector<RtValue> results;
+  if (cond)
+    results = run.runRegion(e, ifOp.getThenRegion(), {});
+  else if (!ifOp.getElseRegion().empty())
+    results = run.runRegion(e, ifOp.getElseRegion(), {});
+  for (auto [result, value] : llvm::zip(ifOp.getResults(), results))
+    run.set(e, result, value);
+}
+
+void registerControlFlowHandlers(OpHandlerTable &table) {
+  table.add<scf::ForOp>(runFor);
+  table.add<scf::WhileOp>(runWhile);
+  table.add<scf::IfOp>(runIf);
 }
 
 } // namespace jfa::interp

@@ -100,13 +100,9 @@ struct StoreTileLowering : JFAPattern<StoreTileOp> {
     int64_t threads = *op.getThreads();
     Type element = fragment.getElementType();
     SmallVector<TileOffset> offsets = layout.getRegisterOffsets(shape, threads);
-    int64_t width =
-        layout.getVectorWidth(shape, threads, getElementBytes(element));
-    // At most 16 bytes per store; the atomic adds go element by element.
-    while (width * getElementBytes(element) > 16)
-      width /= 2;
-    if (op.getAdd())
-      width = 1;
+    // The atomic adds go element by element (width 1).
+    int64_t width = getStoreTileVectorWidth(
+        layout, shape, threads, getElementBytes(element), op.getAdd());
     TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
                                             shape, threads);
     Value ptr = adaptor.getPtr();

@@ -1,0 +1,279 @@
+//===- MemoryOps.cpp - jfa-interp's shared and global memory --------------===//
+//
+// The handlers of the shared-memory ops (buffers, slots and their views,
+// loads and stores of register tiles, layout conversions through scratch)
+// and of the global-memory ops that do not go through TMA.
+//===----------------------------------------------------------------------===//
+#include "lib/Interpreter/CTARun.h"
+#include "lib/Interpreter/OpHandlers.h"
+
+using namespace mlir;
+
+namespace jfa::interp {
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+static void localAlloc(CTARun &run, Executor &e, LocalAllocOp op) {
+  RtValue r;
+  r.kind = RtValue::Buffer;
+  r.id = run.bufferOf.lookup(op);
+  r.type = op.getType();
+  run.set(e, op.getResult(), r);
+}
+
+static void slot(CTARun &run, Executor &e, SlotOp op) {
+  RtValue buffer = run.get(e, op.getBuffer());
+  int64_t index = run.intScalar(e, op, op.getIndex());
+  run.checkIndex(op, index, run.buffers[buffer.id].numSlots, "slot");
+  RtValue r = buffer;
+  r.kind = RtValue::Slot;
+  r.index = index;
+  r.type = op.getType();
+  run.set(e, op.getResult(), r);
+}
+
+static void columnBlock(CTARun &run, Executor &e, ColumnBlockOp op) {
+  RtValue r = run.get(e, op.getSlot());
+  int64_t index = run.intScalar(e, op, op.getIndex());
+  run.checkIndex(op, index, op.getSlot().getType().getColumnBlocks(),
+                 "column block");
+  r.column += index * op.getType().getShape()[1];
+  r.type = op.getType();
+  run.set(e, op.getResult(), r);
+}
+
+static void transpose(CTARun &run, Executor &e, TransposeOp op) {
+  RtValue r = run.get(e, op.getSlot());
+  r.type = op.getType();
+  run.set(e, op.getResult(), r);
+}
+
+/// Every thread reads what it holds; the tile is the whole slot.
+static void localLoad(CTARun &run, Executor &e, LocalLoadOp op) {
+  RtValue slot = run.get(e, op.getSlot());
+  TileP t = run.newTile(op.getType());
+  auto [lo, hi] = run.ownedRows(e, op, t->layout, t->rows());
+  auto [slo, shi] = run.slotRowsTouched(slot, lo, hi);
+  run.readSlotRows(e, op, slot, slo, shi, e.vc, run.genericAccess(e, op),
+                   false);
+  for (int64_t r = 0; r < t->rows(); ++r)
+    for (int64_t c = 0; c < t->cols(); ++c)
+      t->v[r * t->cols() + c] = run.slotElem(slot, r, c);
+  run.set(e, op.getResult(), run.makeData(t));
+}
+
+static void localStore(CTARun &run, Executor &e, LocalStoreOp op) {
+  const Tile &t = run.data(e, op, op.getValue());
+  RtValue slot = run.get(e, op.getSlot());
+  auto [lo, hi] = run.ownedRows(e, op, t.layout, t.rows());
+  auto [slo, shi] = run.slotRowsTouched(slot, lo, hi);
+  run.writeSlotRows(e, op, slot, slo, shi, e.vc, run.genericAccess(e, op),
+                    true);
+  Type elem = run.buffers[slot.id].elem;
+  for (int64_t r = lo; r < hi; ++r)
+    for (int64_t c = 0; c < t.cols(); ++c)
+      run.slotElem(slot, r, c) = roundTo(elem, t.v[r * t.cols() + c]);
+}
+
+/// Through the scratch slot, as the lowering does: each thread stores what
+/// it holds, the task synchronizes (when it has several warpgroups), each
+/// thread loads what it holds in the new layout, and the task synchronizes
+/// again before the scratch is reused.
+static void convertLayout(CTARun &run, Executor &e, ConvertLayoutOp op) {
+  const Tile &in = run.data(e, op, op.getValue());
+  RtValue slot = run.get(e, op.getScratch());
+  TileP out = run.newTile(op.getType());
+  auto [lo, hi] = run.ownedRows(e, op, in.layout, in.rows());
+  run.writeSlotRows(e, op, slot, lo, hi, e.vc, run.genericAccess(e, op), true);
+  for (int64_t r = lo; r < hi; ++r)
+    for (int64_t c = 0; c < in.cols(); ++c)
+      run.slotElem(slot, r, c) = in.v[r * in.cols() + c];
+  int64_t id = e.taskIndex + 1;
+  if (e.numWg > 1)
+    run.namedBarrier(e, op, id, e.taskThreads, true);
+  auto [olo, ohi] = run.ownedRows(e, op, out->layout, out->rows());
+  run.readSlotRows(e, op, slot, olo, ohi, e.vc, run.genericAccess(e, op),
+                   false);
+  for (int64_t r = 0; r < out->rows(); ++r)
+    for (int64_t c = 0; c < out->cols(); ++c)
+      out->v[r * out->cols() + c] = run.slotElem(slot, r, c);
+  if (e.numWg > 1)
+    run.namedBarrier(e, op, id, e.taskThreads, true);
+  run.set(e, op.getResult(), run.makeData(out));
+}
+
+/// The per-thread forms: the interpreter runs kernels as written.
+static void distributedForm(CTARun &run, Executor &, Operation *op) {
+  run.fail(op, "'" + op->getName().getStringRef() +
+                   "' is the per-thread form jfa-distribute-tiles makes; "
+                   "run jfa-interp on the kernel as written");
+}
+
+static void loadScalar(CTARun &run, Executor &e, LoadScalarOp op) {
+  RtValue slot = run.get(e, op.getSlot());
+  BufferState &buf = run.buffers[slot.id];
+  int64_t index = run.intScalar(e, op, op.getIndex());
+  if (index < 0 || index >= buf.rows * buf.cols)
+    run.fail(op, "reads element " + Twine(index) + " of a slot of " +
+                     Twine(buf.rows * buf.cols) + " elements");
+  int64_t r = index / buf.cols, c = index % buf.cols;
+  run.readSlotRows(e, op, slot, r, r + 1, e.vc, run.genericAccess(e, op),
+                   false);
+  run.set(e, op.getResult(),
+          run.makeData(run.newScalar(op.getType(), run.slotElem(slot, r, c))));
+}
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+void CTARun::checkGlobal(Operation *op, const RtValue &ptr, int64_t index,
+                         const char *verb) {
+  ArgState &arg = argOf(ptr);
+  if (index < 0 || index >= arg.numElements())
+    fail(op, Twine(op->getName().getStringRef()) + " " + verb + " element " +
+                 Twine(index) + " of argument " + Twine(ptr.id) + " (" +
+                 arg.name + ", " + arg.path + "), which has " +
+                 Twine(arg.numElements()) + " elements");
+}
+
+/// A per-thread index reads per thread.
+static void load(CTARun &run, Executor &e, LoadOp op) {
+  RtValue ptr = run.get(e, op.getPtr());
+  const Tile &index = run.data(e, op, op.getIndex());
+  TileP out = run.newScalar(op.getType(), 0.0);
+  out->varying = index.varying;
+  out->v.resize(index.v.size());
+  for (auto [i, at] : llvm::enumerate(index.v)) {
+    run.checkGlobal(op, ptr, int64_t(at), "reads");
+    out->v[i] = roundTo(out->elem, run.argOf(ptr).load(int64_t(at)));
+  }
+  run.set(e, op.getResult(), run.makeData(out));
+}
+
+/// Each thread its value at its index; threads may write one element only
+/// with one value (the hardware keeps any one of them).
+static void store(CTARun &run, Executor &e, StoreOp op) {
+  RtValue ptr = run.get(e, op.getPtr());
+  const Tile &value = run.data(e, op, op.getValue());
+  const Tile &index = run.data(e, op, op.getIndex());
+  size_t n = std::max(value.v.size(), index.v.size());
+  llvm::SmallDenseMap<int64_t, double> written;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t at = int64_t(index.v.size() == 1 ? index.v[0] : index.v[i]);
+    double x = value.v.size() == 1 ? value.v[0] : value.v[i];
+    run.checkGlobal(op, ptr, at, "writes");
+    auto [it, fresh] = written.try_emplace(at, x);
+    if (!fresh && it->second != x)
+      run.fail(op, "threads " + Twine(e.firstThread) + ".." +
+                       Twine(e.firstThread + int64_t(n) - 1) +
+                       " write different values (" + formatNumber(it->second) +
+                       " and " + formatNumber(x) + ") to element " + Twine(at) +
+                       " of argument " + Twine(ptr.id) + " (" +
+                       run.argOf(ptr).name + ")");
+    run.argOf(ptr).store(at, x);
+  }
+}
+
+static void atomicFetchAdd(CTARun &run, Executor &e, AtomicFetchAddOp op) {
+  RtValue counter = run.get(e, op.getCounter());
+  int64_t index = run.intScalar(e, op, op.getIndex());
+  run.checkGlobal(op, counter, index, "updates");
+  // CTAs run one after another here, so the first takes every unit a
+  // dynamic schedule hands out: one of the orders a GPU may produce.
+  ArgState &arg = run.argOf(counter);
+  int64_t old = int64_t(arg.load(index));
+  int64_t sum = old + run.intScalar(e, op, op.getValue());
+  arg.store(index, double(int32_t(uint32_t(sum))));
+  RtValue slot = run.get(e, op.getSlot());
+  run.writeSlotRows(e, op, slot, 0, 1, e.lvc, run.leaderAccess(e, op), true);
+  run.slotElem(slot, 0, 0) = double(old);
+  run.arrive(e, op, run.get(e, op.getBarrier()).id, 1, e.lvc);
+  ++e.lvc[run.leaderComp(e)];
+}
+
+static void loadRows(CTARun &run, Executor &e, LoadRowsOp op) {
+  RtValue ptr = run.get(e, op.getPtr());
+  int64_t offset = run.intScalar(e, op, op.getOffset());
+  int64_t count = run.intScalar(e, op, op.getCount());
+  TileP out = run.newTile(op.getType());
+  for (int64_t r = 0; r < std::min(out->rows(), count); ++r) {
+    run.checkGlobal(op, ptr, offset + r, "reads");
+    out->v[r] = roundTo(out->elem, run.argOf(ptr).load(offset + r));
+  }
+  run.set(e, op.getResult(), run.makeData(out));
+}
+
+static void storeRows(CTARun &run, Executor &e, StoreRowsOp op) {
+  const Tile &in = run.data(e, op, op.getValue());
+  RtValue ptr = run.get(e, op.getPtr());
+  int64_t offset = run.intScalar(e, op, op.getOffset());
+  int64_t count = run.intScalar(e, op, op.getCount());
+  auto [lo, hi] = run.ownedRows(e, op, in.layout, in.rows());
+  for (int64_t r = lo; r < std::min(hi, count); ++r) {
+    run.checkGlobal(op, ptr, offset + r, "writes");
+    run.argOf(ptr).store(offset + r, in.v[r]);
+  }
+}
+
+static void storeTile(CTARun &run, Executor &e, StoreTileOp op) {
+  const Tile &in = run.data(e, op, op.getValue());
+  RtValue ptr = run.get(e, op.getPtr());
+  int64_t offset = run.intScalar(e, op, op.getOffset());
+  int64_t stride = run.intScalar(e, op, op.getRowStride());
+  int64_t count = run.intScalar(e, op, op.getCount());
+  auto [lo, hi] = run.ownedRows(e, op, in.layout, in.rows());
+  hi = std::min(hi, count);
+  // The accesses the lowering emits, from the same function: runs of
+  // `width` columns of one row, starting at a multiple of `width` columns,
+  // each aligned to its size. The tensor starts aligned (cudaMalloc), so a
+  // run is aligned when its first element index is a multiple of `width`.
+  auto tile = cast<RankedTensorType>(op.getValue().getType());
+  int64_t bytes = getElementBytes(tile.getElementType());
+  int64_t width = getStoreTileVectorWidth(getTileLayout(tile), tile.getShape(),
+                                          e.taskThreads, bytes, op.getAdd());
+  for (int64_t r = lo; r < hi; ++r) {
+    int64_t first = offset + r * stride;
+    if (first % width != 0)
+      run.fail(op, "jfa.store_tile stores runs of " + Twine(width) +
+                       " elements, so its offset (" + Twine(offset) +
+                       ") and row stride (" + Twine(stride) +
+                       ") must be multiples of " + Twine(width) + ": row " +
+                       Twine(r) + " starts at element " + Twine(first) +
+                       ", not aligned to its run's " + Twine(width * bytes) +
+                       " bytes (the GPU faults on a misaligned address)");
+  }
+  ArgState &arg = run.argOf(ptr);
+  for (int64_t r = lo; r < hi; ++r)
+    for (int64_t c = 0; c < in.cols(); ++c) {
+      int64_t index = offset + r * stride + c;
+      run.checkGlobal(op, ptr, index, "writes");
+      double x = in.v[r * in.cols() + c];
+      if (op.getAdd())
+        x = double(float(arg.load(index) + x));
+      arg.store(index, x);
+    }
+}
+
+void registerMemoryHandlers(OpHandlerTable &table) {
+  table.add<LocalAllocOp>(localAlloc);
+  table.add<SlotOp>(slot);
+  table.add<ColumnBlockOp>(columnBlock);
+  table.add<TransposeOp>(transpose);
+  table.add<LocalLoadOp>(localLoad);
+  table.add<LocalStoreOp>(localStore);
+  table.add<ConvertLayoutOp>(convertLayout);
+  table.addForEach<LoadFragmentOp, StoreFragmentOp, WarpgroupDotOp>(
+      distributedForm);
+  table.add<LoadScalarOp>(loadScalar);
+  table.add<LoadOp>(load);
+  table.add<StoreOp>(store);
+  table.add<AtomicFetchAddOp>(atomicFetchAdd);
+  table.add<LoadRowsOp>(loadRows);
+  table.add<StoreRowsOp>(storeRows);
+  table.add<StoreTileOp>(storeTile);
+}
+
+} // namespace jfa::interp

@@ -1,0 +1,103 @@
+//===- TMAOps.cpp - jfa-interp's TMA copies -------------------------------===//
+//
+// The handlers of the TMA loads and stores (cp.async.bulk.tensor) and of
+// the wait for the stores, and the box a copy moves.
+//===----------------------------------------------------------------------===//
+#include "lib/Interpreter/CTARun.h"
+#include "lib/Interpreter/OpHandlers.h"
+
+using namespace mlir;
+
+namespace jfa::interp {
+
+void CTARun::forEachBoxElement(const RtValue &desc, const RtValue &slot,
+                               ArrayRef<int64_t> coords,
+                               function_ref<void(double &, int64_t)> fn) {
+  ArgState &arg = argOf(desc);
+  auto type = cast<TensorDescType>(desc.type);
+  BufferState &buf = buffers[slot.id];
+  int64_t rows = coords.size() == 2 ? type.getBoxShape()[0] : 1;
+  // The slot's width: a blocked slot takes one box per column block, the
+  // boxes side by side in the tensor; a column block's view (`column` stored
+  // columns into its slot) takes one.
+  int64_t cols = cast<SlotType>(slot.type).getStoredShape().back();
+  int64_t row0 = coords.size() == 2 ? coords[0] : 0;
+  int64_t col0 = coords.back();
+  int64_t gcols = arg.dims.back();
+  int64_t grows = arg.dims.size() == 2 ? arg.dims[0] : 1;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t gr = row0 + r, gc = col0 + c;
+      bool inside = gr >= 0 && gr < grows && gc >= 0 && gc < gcols;
+      fn(buf.data[(slot.index * buf.rows + r) * buf.cols + c + slot.column],
+         inside ? gr * gcols + gc : -1);
+    }
+}
+
+static SmallVector<int64_t, 2> boxCoords(CTARun &run, Executor &e,
+                                         Operation *op, ValueRange coords) {
+  SmallVector<int64_t, 2> out;
+  for (Value c : coords)
+    out.push_back(run.intScalar(e, op, c));
+  return out;
+}
+
+/// The copy writes the slot when the barrier's current phase completes:
+/// the write belongs to that phase, so reading it needs a wait on it.
+static void tmaLoad(CTARun &run, Executor &e, TMALoadOp op) {
+  RtValue desc = run.get(e, op.getDesc());
+  RtValue slot = run.get(e, op.getSlot());
+  int b = run.get(e, op.getBarrier()).id;
+  ArgState &arg = run.argOf(desc);
+  SmallVector<int64_t, 2> coords = boxCoords(run, e, op, op.getCoords());
+  BufferState &buf = run.buffers[slot.id];
+  Access write{run.barrierComp(b), run.barriers[b].completed + 1, op, e.id};
+  run.writeSlotRows(e, op, slot, 0, buf.rows, e.lvc, write, false);
+  // Out-of-bounds parts of the box are zero-filled.
+  run.forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {
+    x = g < 0 ? 0.0 : roundTo(buf.elem, arg.load(g));
+  });
+  int64_t bytes = cast<SlotType>(slot.type).getBytes();
+  ++e.stats.tmaLoads;
+  e.stats.tmaLoadBytes += bytes;
+  run.completeTx(op, b, bytes);
+}
+
+static void tmaStore(CTARun &run, Executor &e, TMAStoreOp op) {
+  RtValue slot = run.get(e, op.getSlot());
+  RtValue desc = run.get(e, op.getDesc());
+  ArgState &arg = run.argOf(desc);
+  SmallVector<int64_t, 2> coords = boxCoords(run, e, op, op.getCoords());
+  ++e.stats.tmaStores;
+  e.stats.tmaStoreBytes += cast<SlotType>(slot.type).getBytes();
+  // The bulk copy reads the slot asynchronously.
+  ++e.storesIssued;
+  VC view = e.lvc;
+  view[run.storeComp(e)] = uint32_t(e.storesIssued);
+  Access read{run.storeComp(e), uint32_t(e.storesIssued), op, e.id};
+  BufferState &buf = run.buffers[slot.id];
+  run.readSlotRows(e, op, slot, 0, buf.rows, view, read, true);
+  // Out-of-bounds parts of the box are not written.
+  bool add = op.getAdd();
+  run.forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {
+    if (g >= 0)
+      arg.store(g, add ? double(float(arg.load(g) + x)) : x);
+  });
+  ++e.lvc[run.leaderComp(e)];
+}
+
+static void tmaStoreWait(CTARun &run, Executor &e, TMAStoreWaitOp op) {
+  int64_t done = e.storesIssued - int64_t(op.getPending());
+  // The bulk groups are the issuing thread's: the others learn of their
+  // completion through a barrier.
+  if (done > 0)
+    e.lvc[run.storeComp(e)] = std::max(e.lvc[run.storeComp(e)], uint32_t(done));
+}
+
+void registerTMAHandlers(OpHandlerTable &table) {
+  table.add<TMALoadOp>(tmaLoad);
+  table.add<TMAStoreOp>(tmaStore);
+  table.add<TMAStoreWaitOp>(tmaStoreWait);
+}
+
+} // namespace jfa::interp
