@@ -1,63 +1,23 @@
 """jagged_attention: the torch-facing entry point (torch is imported on first use)."""
-from . import _validate
+from . import _forward, _ops, _validate
+from ._torch import check_no_alias, check_tensor, import_torch, is_compiling
 
-_torch = None
+_registered = None  # torch, once the custom ops are registered
 
 
 def _import_torch():
     """torch, imported on first use; the custom ops (_ops.py) are registered then."""
-    global _torch
-    if _torch is None:
-        try:
-            import torch
-        except ImportError as e:
-            raise ImportError("jfa.jagged_attention needs PyTorch (with CUDA): "
-                              f"'import torch' failed: {e}") from e
-        from . import _ops
-        if _is_compiling(torch):
+    global _registered
+    if _registered is None:
+        torch = import_torch()
+        if is_compiling(torch):
             # First use inside a function torch.compile traces: register eagerly
             # (a graph break) rather than trace the registration.
             torch.compiler.disable(_ops.register)(torch)
         else:
             _ops.register(torch)
-        _torch = torch
-    return _torch
-
-
-def _is_compiling(torch):
-    """Whether torch.compile (Dynamo) is tracing the caller."""
-    compiler = getattr(torch, "compiler", None)
-    fn = getattr(compiler, "is_compiling", None)
-    return bool(fn()) if fn is not None else False
-
-
-def _check_tensor(torch, name, t, dtype):
-    if not isinstance(t, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
-    if t.dtype != dtype:
-        raise TypeError(f"{name} must be {dtype}, got {t.dtype}")
-
-
-def _memory(t):
-    """What _validate.check_no_alias needs of a tensor."""
-    return tuple(t.shape), tuple(t.stride()), t.data_ptr(), t.element_size()
-
-
-def _check_no_alias(outputs, inputs):
-    """outputs, inputs: [(name, tensor or None)]; the given outputs must not
-    overlap the inputs or each other (ValueError naming both)."""
-    outs = [(n, _memory(t)) for n, t in outputs if t is not None]
-    if outs:
-        _validate.check_no_alias(outs, [(n, _memory(t)) for n, t in inputs if t is not None])
-
-
-def _kernel_input(torch, t):
-    """t itself when the kernel can read it in place, else a packed copy."""
-    if _validate.input_layout_ok(tuple(t.shape), tuple(t.stride()), t.data_ptr()):
-        return t
-    packed = torch.empty(t.shape, dtype=t.dtype, device=t.device)
-    packed.copy_(t)
-    return packed
+        _registered = torch
+    return _registered
 
 
 def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=None,
@@ -103,8 +63,8 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     """
     torch = _import_torch()
     for name, t in (("q", q), ("k", k), ("v", v)):
-        _check_tensor(torch, name, t, torch.bfloat16)
-    _check_tensor(torch, "offsets", offsets, torch.int32)
+        check_tensor(torch, name, t, torch.bfloat16)
+    check_tensor(torch, "offsets", offsets, torch.int32)
     t_, h, d, b = _validate.check_shapes(q.shape, k.shape, v.shape, offsets.shape)
     if q.device.type != "cuda":
         raise ValueError(f"q must be a CUDA tensor, got device {q.device}")
@@ -114,12 +74,12 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     max_seqlen = _validate.check_max_seqlen(max_seqlen, t_)
     _validate.check_sizes(t_, b, max_seqlen)
     scale = _validate.check_softmax_scale(softmax_scale, d)
-    compiling = _is_compiling(torch)
+    compiling = is_compiling(torch)
     needs_grad = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or
                                               v.requires_grad)
     use_op = compiling or needs_grad
     if o is not None:
-        _check_tensor(torch, "o", o, torch.bfloat16)
+        check_tensor(torch, "o", o, torch.bfloat16)
         if o.device != q.device:
             raise ValueError(f"o must be on q's device {q.device}, got {o.device}")
         if use_op:  # filled by a copy: any layout
@@ -128,7 +88,7 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
         else:
             _validate.check_output_o(o.shape, o.stride(), o.data_ptr(), (t_, h, d))
     if lse is not None:
-        _check_tensor(torch, "lse", lse, torch.float32)
+        check_tensor(torch, "lse", lse, torch.float32)
         if lse.device != q.device:
             raise ValueError(f"lse must be on q's device {q.device}, got {lse.device}")
         if use_op:
@@ -136,12 +96,11 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
                 raise ValueError(f"lse must be [H, T] = {[h, t_]}, got {list(lse.shape)}")
         else:
             _validate.check_output_lse(lse.shape, lse.stride(), (h, t_))
-    _check_no_alias([("o", o), ("lse", lse)],
+    check_no_alias([("o", o), ("lse", lse)],
                     [("q", q), ("k", k), ("v", v), ("offsets", offsets)])
     if check_offsets and not compiling and not torch.cuda.is_current_stream_capturing():
         _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
     if use_op:
-        from . import _ops
         _ops.require(torch, "autograd" if needs_grad else "torch.compile")
         o_new, lse_new = torch.ops.jfa.jagged_attention(q, k, v, offsets, max_seqlen,
                                                         bool(causal), scale)
@@ -160,50 +119,5 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
         return o, lse
     # A sequence is never longer than T: a tighter bound means fewer empty tiles.
     # The offsets were checked above if asked: the runtime need not check them again.
-    _run_kernel(q, k, v, o, lse, offsets, min(max_seqlen, t_), bool(causal), scale, False)
+    _forward.run_kernel(q, k, v, o, lse, offsets, min(max_seqlen, t_), bool(causal), scale, False)
     return o, lse
-
-
-def _forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale):
-    """The custom op's real implementation: fresh o and lse (no offsets check;
-    jagged_attention checked the rest)."""
-    torch = _import_torch()
-    t_, h, d, _ = _validate.check_shapes(q.shape, k.shape, v.shape, offsets.shape)
-    o = torch.empty((t_, h, d), dtype=torch.bfloat16, device=q.device)
-    lse = torch.empty((h, t_), dtype=torch.float32, device=q.device)
-    if t_ > 0:
-        _run_kernel(q, k, v, o, lse, offsets, min(int(max_seqlen), t_), bool(causal),
-                    float(softmax_scale), False)
-    return o, lse
-
-
-def _kernel_view(torch, t):
-    """(t or its packed copy, its runtime strides): t itself when the kernel
-    can read it in place. Shape and strides are read once (each read of a
-    tensor attribute is host time on every call)."""
-    shape, strides = tuple(t.shape), t.stride()
-    if not _validate.input_layout_ok(shape, strides, t.data_ptr()):
-        t = _kernel_input(torch, t)
-        strides = t.stride()
-    return t, _validate.input_strides(shape, strides)
-
-
-def _run_kernel(q, k, v, o, lse, offsets, max_seqlen, causal, scale, check_offsets):
-    """The runtime call alone (no Python checks of the offsets): q, k, v, o, lse,
-    offsets as torch CUDA tensors, shapes already checked. check_offsets asks the
-    runtime to check them (the GPU test uses this to test the runtime's checks)."""
-    from . import _lib
-    torch = _import_torch()
-    (q, qs), (k, ks), (v, vs) = (_kernel_view(torch, t) for t in (q, k, v))
-    offsets = offsets.contiguous()
-    t_, h, d = q.shape
-    os_ = _validate.input_strides((t_, h, d), o.stride())
-    args = _lib.packed_forward_args(
-        q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), *qs, *ks, *vs, *os_,
-        lse.data_ptr(), offsets.data_ptr(), _lib.BF16_ADDRESS, _lib.I32_ADDRESS,
-        t_, h, d, offsets.shape[0] - 1, max_seqlen, 1 if causal else 0, scale,
-        1 if check_offsets else 0)
-    device = q.get_device()
-    # The stream of `device` needs no device switch (a `with
-    # torch.cuda.device` costs more host time than the launch).
-    _lib.forward(device, args, _lib.current_stream(torch, device))

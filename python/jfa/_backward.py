@@ -19,7 +19,7 @@ hand to run it (see kernels/jagged_attention/README.md).
 import threading
 
 from . import _lib, _targets, _validate
-from ._api import _check_no_alias, _check_tensor, _import_torch, _kernel_view
+from ._torch import check_no_alias, check_tensor, import_torch, kernel_view
 
 _lock = threading.Lock()
 _available = {}  # (kernel folder, arch) -> (True, "") or (False, why)
@@ -116,11 +116,11 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     torch.cuda.current_stream(q.device). Wrong types or dtypes raise
     TypeError, wrong shapes, devices, offsets or sizes ValueError.
     """
-    torch = _import_torch()
+    torch = import_torch("jfa.attention_backward")
     for name, t in (("do", do), ("q", q), ("k", k), ("v", v), ("o", o)):
-        _check_tensor(torch, name, t, torch.bfloat16)
-    _check_tensor(torch, "lse", lse, torch.float32)
-    _check_tensor(torch, "offsets", offsets, torch.int32)
+        check_tensor(torch, name, t, torch.bfloat16)
+    check_tensor(torch, "lse", lse, torch.float32)
+    check_tensor(torch, "offsets", offsets, torch.int32)
     t_, h, d, b = _validate.check_shapes(q.shape, k.shape, v.shape, offsets.shape)
     want = (t_, h, d)
     for name, t in (("do", do), ("o", o)):
@@ -138,12 +138,12 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     for name, t in (("dq", dq), ("dk", dk), ("dv", dv)):
         if t is None:
             continue
-        _check_tensor(torch, name, t, torch.bfloat16)
+        check_tensor(torch, name, t, torch.bfloat16)
         if tuple(t.shape) != want:
             raise ValueError(f"{name} must have the shape of q {list(want)}, got {list(t.shape)}")
         if t.device != q.device:
             raise ValueError(f"{name} must be on q's device {q.device}, got {t.device}")
-    _check_no_alias([("dq", dq), ("dk", dk), ("dv", dv)],
+    check_no_alias([("dq", dq), ("dk", dk), ("dv", dv)],
                     [("do", do), ("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse),
                      ("offsets", offsets)])
     max_seqlen = _validate.check_max_seqlen(max_seqlen, t_)
@@ -171,7 +171,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
                 dv if dv is not None else empty())
 
     _require_kernels(arch)
-    views = [_kernel_view(torch, t) for t in (do, q, k, v, o)]
+    views = [kernel_view(torch, t) for t in (do, q, k, v, o)]
     lse2 = lse.contiguous()
     offsets2 = offsets.contiguous()
 

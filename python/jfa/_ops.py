@@ -18,6 +18,8 @@ offsets check): call them through jfa.jagged_attention, which does.
 """
 import threading
 
+from . import _backward, _forward
+
 _lock = threading.Lock()
 _registered = False
 _error = None  # why registration failed (an old PyTorch), or None
@@ -54,12 +56,11 @@ def _define(torch):
 
     from torch import Tensor
 
-    from . import _api, _backward
 
     @torch.library.custom_op("jfa::jagged_attention", mutates_args=())
     def jagged_attention_op(q: Tensor, k: Tensor, v: Tensor, offsets: Tensor, max_seqlen: int,
                             causal: bool, softmax_scale: float) -> Tuple[Tensor, Tensor]:
-        return _api._forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale)
+        return _forward.forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale)
 
     @jagged_attention_op.register_fake
     def _(q, k, v, offsets, max_seqlen, causal, softmax_scale):

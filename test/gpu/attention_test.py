@@ -40,7 +40,7 @@ import torch
 
 import jfa
 from gpu_common import describe, expect_error, make_offsets, random_lengths, start
-from jfa import _api
+from jfa import _forward
 
 O_MAX_REL = 1e-2
 O_MEAN_REL = 4e-3
@@ -195,7 +195,7 @@ def error_paths(res):
                           ("not ending at T", make_offsets([5, 0, 8]), 9),
                           ("max_seqlen too small", offs, 8)):
         expect_error(res, f"runtime check: offsets {name}", RuntimeError,
-                     lambda: (_api._run_kernel(q, k, v, o, lse, bad, ms, False, scale, True),
+                     lambda: (_forward.run_kernel(q, k, v, o, lse, bad, ms, False, scale, True),
                               torch.cuda.synchronize()))
     # Nothing above may have broken the context: a good call still works.
     run_case(res, "after the error paths", lengths, h, d, False)

@@ -188,6 +188,41 @@ class BackwardSchedule(unittest.TestCase):
         self.assertEqual(S.backward_schedule_list([128], 2), [1, 0, 0, 1])  # tile 1 empty
 
 
+class ImportGraph(unittest.TestCase):
+    """python/jfa's modules import one another without a cycle, counting the
+    imports inside functions: each layer only uses those below it."""
+
+    def test_acyclic(self):
+        import ast
+        pkg = os.path.dirname(jfa.__file__)
+        graph = {}
+        for name in os.listdir(pkg):
+            if not name.endswith(".py") or name == "__init__.py":
+                continue
+            tree = ast.parse(open(os.path.join(pkg, name)).read())
+            deps = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    if node.module:
+                        deps.add(node.module)
+                    else:
+                        deps.update(a.name for a in node.names)
+            graph[name[:-3]] = deps
+        state = {}
+
+        def visit(m, path):
+            if state.get(m) == "done":
+                return
+            if state.get(m) == "open":
+                self.fail("import cycle: " + " -> ".join(path + [m]))
+            state[m] = "open"
+            for d in sorted(graph.get(m, ())):
+                visit(d, path + [m])
+            state[m] = "done"
+        for m in sorted(graph):
+            visit(m, [])
+
+
 class BackwardFor(unittest.TestCase):
     """The backward's target per compute capability comes from the target
     description. Which of its kernels a folder holds, the variant a call

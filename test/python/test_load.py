@@ -541,21 +541,21 @@ class Aliasing(unittest.TestCase):
         """What jagged_attention and attention_backward call on their tensors
         (no torch needed: anything with shape, stride(), data_ptr() and
         element_size())."""
-        from jfa import _api
+        from jfa import _torch
         q = FakeTensor((128, 2, 64), "bfloat16", ptr=0x100000)
         k = FakeTensor((128, 2, 64), "bfloat16", ptr=0x200000)
         with self.assertRaisesRegex(ValueError, "^o overlaps the input q in memory"):
-            _api._check_no_alias([("o", q), ("lse", None)], [("q", q), ("k", k)])
+            _torch.check_no_alias([("o", q), ("lse", None)], [("q", q), ("k", k)])
         # lse inside k's memory.
         lse = FakeTensor((2, 128), "float32", ptr=0x200000 + 1024)
         with self.assertRaisesRegex(ValueError, "^lse overlaps the input k"):
-            _api._check_no_alias([("o", None), ("lse", lse)], [("q", q), ("k", k)])
+            _torch.check_no_alias([("o", None), ("lse", lse)], [("q", q), ("k", k)])
         with self.assertRaisesRegex(ValueError, "^dv overlaps the output dk"):
-            _api._check_no_alias([("dq", None), ("dk", FakeTensor((128, 2, 64), "bfloat16")),
-                                  ("dv", FakeTensor((128, 2, 64), "bfloat16"))],
-                                 [("q", q), ("k", k)])
-        _api._check_no_alias([("o", None), ("lse", None)], [("q", q), ("k", k)])
-        _api._check_no_alias([("o", FakeTensor((128, 2, 64), "bfloat16", ptr=0x300000))],
+            _torch.check_no_alias([("dq", None), ("dk", FakeTensor((128, 2, 64), "bfloat16")),
+                                   ("dv", FakeTensor((128, 2, 64), "bfloat16"))],
+                                  [("q", q), ("k", k)])
+        _torch.check_no_alias([("o", None), ("lse", None)], [("q", q), ("k", k)])
+        _torch.check_no_alias([("o", FakeTensor((128, 2, 64), "bfloat16", ptr=0x300000))],
                              [("q", q), ("k", k)])
 
 
