@@ -59,9 +59,9 @@ def profile(name, fn, calls):
     prof.disable()
     torch.cuda.synchronize()
     out = io.StringIO()
-    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(18)
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(25)
     print(f"--- cProfile of {calls} calls: {name} (tottime per call = column / {calls})")
-    print("\n".join(out.getvalue().splitlines()[:40]))
+    print("\n".join(out.getvalue().splitlines()[:45]))
 
 
 def captured(module, name, call):
@@ -138,7 +138,13 @@ def main():
     def autograd_step():
         out, _ = jfa.jagged_attention(qg, kg, vg, offsets, 156, True, check_offsets=False)
         out.backward(do)
-    measure("forward + backward through autograd (torch.library op)", autograd_step)
+    measure("forward + backward through autograd (eager)", autograd_step)
+    measure("  forward alone in grad mode (no backward)",
+            lambda: jfa.jagged_attention(qg, kg, vg, offsets, 156, True, check_offsets=False))
+    scale = 1.0 / 128 ** 0.5
+    measure("  torch.ops.jfa.jagged_attention_backward called directly",
+            lambda: torch.ops.jfa.jagged_attention_backward(do, q, k, v, o, lse, offsets, 156,
+                                                            True, scale))
 
     prebuilt = os.path.join(os.path.dirname(jfa.__file__), "..", "..", "kernels", "tutorial")
     cubin = os.path.join(prebuilt, "scale_add_sm_90a.cubin")
@@ -176,6 +182,12 @@ def main():
         profile("jagged_attention (check_offsets=False)",
                 lambda: jfa.jagged_attention(q, k, v, offsets, 156, True, check_offsets=False),
                 opts.calls)
+        qa, ka, va = (x.detach().clone().requires_grad_() for x in (q, k, v))
+
+        def step():
+            out, _ = jfa.jagged_attention(qa, ka, va, offsets, 156, True, check_offsets=False)
+            out.backward(do)
+        profile("forward + backward through autograd", step, opts.calls)
         profile("attention_backward (check_offsets=False)",
                 lambda: jfa.attention_backward(do, q, k, v, o, lse, offsets, 156, True,
                                                check_offsets=False), opts.calls)

@@ -45,9 +45,9 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     before the capture does) and keep them valid between replays.
 
     Autograd: when grad mode is on and q, k or v requires grad, the call goes
-    through the custom op jfa::jagged_attention, whose backward is
-    jfa.attention_backward (sm_90a and sm_100a devices; elsewhere backward()
-    raises NotImplementedError). o is differentiable; lse is not (it is marked
+    through a torch.autograd.Function (under torch.compile: the custom op
+    jfa::jagged_attention) whose backward is jfa.attention_backward (sm_90a
+    and sm_100a devices; elsewhere backward() raises NotImplementedError). o is differentiable; lse is not (it is marked
     non-differentiable: a loss that uses lse gets no gradient through it).
     On this path a given o / lse is filled by a copy (any layout).
 
@@ -101,9 +101,13 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     if check_offsets and not compiling and not torch.cuda.is_current_stream_capturing():
         _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
     if use_op:
-        _ops.require(torch, "autograd" if needs_grad else "torch.compile")
-        o_new, lse_new = torch.ops.jfa.jagged_attention(q, k, v, offsets, max_seqlen,
-                                                        bool(causal), scale)
+        if compiling:
+            _ops.require(torch, "torch.compile")
+            o_new, lse_new = torch.ops.jfa.jagged_attention(q, k, v, offsets, max_seqlen,
+                                                            bool(causal), scale)
+        else:
+            o_new, lse_new = _ops.eager_function(torch).apply(q, k, v, offsets, max_seqlen,
+                                                              bool(causal), scale)
         if o is not None:
             o.copy_(o_new)
             o_new = o

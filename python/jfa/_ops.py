@@ -12,7 +12,10 @@ torch.compile support (registered once, when jfa first imports torch):
 
 Both have fake (meta) implementations, so torch.compile traces through them
 without running a kernel; the forward's autograd formula calls the backward
-op. lse is not differentiable (marked so): a loss that depends on lse gets
+op. Eager autograd (no torch.compile) uses eager_function(torch) instead, a
+torch.autograd.Function around the same two implementations: torch.library's
+custom-op dispatch costs about 0.6 ms of host time per forward + backward on
+the H200 (bench/NOTES.md run 43), which Dynamo needs and eager code does not. lse is not differentiable (marked so): a loss that depends on lse gets
 no gradient through it. The ops do not check their arguments' values (no
 offsets check): call them through jfa.jagged_attention, which does.
 """
@@ -23,6 +26,7 @@ from . import _backward, _forward
 _lock = threading.Lock()
 _registered = False
 _error = None  # why registration failed (an old PyTorch), or None
+_eager = None  # the torch.autograd.Function of eager_function
 
 
 def register(torch):
@@ -40,6 +44,35 @@ def register(torch):
             except Exception as e:  # noqa: BLE001 - reported when the ops are needed
                 _error = f"{type(e).__name__}: {e}"
     return _registered
+
+
+def eager_function(torch):
+    """The torch.autograd.Function behind jagged_attention's eager autograd:
+    apply(q, k, v, offsets, max_seqlen, causal, softmax_scale) -> (o, lse),
+    lse non-differentiable, backward through jfa.attention_backward."""
+    global _eager
+    if _eager is None:
+        class JaggedAttention(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, q, k, v, offsets, max_seqlen, causal, softmax_scale):
+                o, lse = _forward.forward_new(q, k, v, offsets, max_seqlen, causal,
+                                              softmax_scale)
+                ctx.save_for_backward(q, k, v, offsets, o, lse)
+                ctx.max_seqlen, ctx.causal, ctx.softmax_scale = max_seqlen, causal, softmax_scale
+                ctx.mark_non_differentiable(lse)
+                return o, lse
+
+            @staticmethod
+            def backward(ctx, do, dlse):
+                q, k, v, offsets, o, lse = ctx.saved_tensors
+                # The forward's caller checked the offsets (or was told not to).
+                dq, dk, dv = _backward.attention_backward(
+                    do, q, k, v, o, lse, offsets, ctx.max_seqlen, ctx.causal,
+                    ctx.softmax_scale, check_offsets=False)
+                return dq, dk, dv, None, None, None, None
+
+        _eager = JaggedAttention
+    return _eager
 
 
 def require(torch, why):
