@@ -1,5 +1,5 @@
-# Embeds the jagged attention kernels (kernels/jagged_attention/) in the
-# runtime: at build time jfac compiles each to a cubin + metadata, and a
+# Embeds the jagged attention kernels (kernels/jagged_attention/: forward
+# and backward) in the runtime: at build time jfac compiles each to a cubin + metadata, and a
 # generated C++ source holds their bytes (EmbedKernelWrite.cmake). Defines the
 # OBJECT library jfa_attention_kernels, which jfart and jfart_shared link.
 #
@@ -91,69 +91,75 @@ endfunction()
 set(_jfa_embedded_symbols)
 set(_jfa_embedded_entries)
 
+# Per target: the forward, the backward (attention_fwd_/attention_bwd_<kernel
+# suffix>) and the backward's three target-free kernels.
+set(_jfa_shared_kernels attention_bwd_delta attention_bwd_schedule attention_bwd_dq_convert)
 foreach(_jfa_arch ${JFA_TARGETS})
-  set(_jfa_kernel attention_fwd_${JFA_TARGET_${_jfa_arch}_KERNEL_SUFFIX})
-  set(_jfa_mlir ${_jfa_kernel_dir}/${_jfa_kernel}.mlir)
-  # Configure again when the kernel's variant line changes.
-  if(EXISTS ${_jfa_mlir})
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_jfa_mlir})
-  endif()
-  _jfa_kernel_variants(${_jfa_mlir} _jfa_variants)
-  if(NOT _jfa_variants)
-    set(_jfa_variants "<none>")
-  endif()
-  foreach(_jfa_variant ${_jfa_variants})
-    if(_jfa_variant STREQUAL "<none>")
-      set(_jfa_variant "")
+  set(_jfa_suffix_of_target ${JFA_TARGET_${_jfa_arch}_KERNEL_SUFFIX})
+  foreach(_jfa_kernel attention_fwd_${_jfa_suffix_of_target}
+                       attention_bwd_${_jfa_suffix_of_target} ${_jfa_shared_kernels})
+    set(_jfa_mlir ${_jfa_kernel_dir}/${_jfa_kernel}.mlir)
+    # Configure again when the kernel's variant line changes.
+    if(EXISTS ${_jfa_mlir})
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_jfa_mlir})
     endif()
-    # head_dim=64:causal=0 -> file suffix .head_dim=64.causal=0, symbol
-    # suffix _head_dim_64_causal_0, jfac -P head_dim=64 -P causal=0.
-    string(REPLACE ":" ";" _jfa_pairs "${_jfa_variant}")
-    set(_jfa_suffix "")
-    set(_jfa_symbol ${_jfa_kernel}_${_jfa_arch})
-    set(_jfa_params "")
-    foreach(_jfa_pair ${_jfa_pairs})
-      string(APPEND _jfa_suffix ".${_jfa_pair}")
-      string(REGEX REPLACE "[^A-Za-z0-9_]" "_" _jfa_pair_id "${_jfa_pair}")
-      string(APPEND _jfa_symbol "_${_jfa_pair_id}")
-      list(APPEND _jfa_params ${_jfa_pair})
-    endforeach()
-    string(REPLACE ";" "," _jfa_params_text "${_jfa_params}")
-    list(APPEND _jfa_embedded_symbols ${_jfa_symbol})
-    set(_jfa_out ${_jfa_embed_dir}/${_jfa_kernel}_${_jfa_arch}${_jfa_suffix}.cpp)
-    set(_jfa_reason)
-    if(NOT JFA_EMBED_ATTENTION_KERNELS)
-      set(_jfa_reason "it was configured with JFA_EMBED_ATTENTION_KERNELS=OFF")
-    elseif(NOT _jfa_jfac)
-      set(_jfa_reason "it was configured without a jfac: JFA_BUILD_COMPILER=OFF and no JFA_JFAC")
-    elseif(NOT EXISTS ${_jfa_mlir})
-      set(_jfa_reason "kernels/jagged_attention/${_jfa_kernel}.mlir did not exist when it was configured")
-      # Configure again once the kernel appears.
-      if(EXISTS ${_jfa_kernel_dir})
-        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_jfa_kernel_dir})
-      else()
-        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels)
+    _jfa_kernel_variants(${_jfa_mlir} _jfa_variants)
+    if(NOT _jfa_variants)
+      set(_jfa_variants "<none>")
+    endif()
+    foreach(_jfa_variant ${_jfa_variants})
+      if(_jfa_variant STREQUAL "<none>")
+        set(_jfa_variant "")
       endif()
-    endif()
-    if(_jfa_reason)
-      message(STATUS "jfart: not embedding ${_jfa_kernel} (${_jfa_arch}${_jfa_suffix}): ${_jfa_reason}")
-      jfa_write_embedded_kernel(${_jfa_out} ${_jfa_symbol} ${_jfa_kernel} ${_jfa_arch}
-                                "${_jfa_params_text}" "" "" "${_jfa_reason}")
-    else()
-      add_custom_command(
-        OUTPUT ${_jfa_out}
-        COMMAND ${CMAKE_COMMAND} -DJFAC=${_jfa_jfac} -DMLIR=${_jfa_mlir}
-                -DKERNEL=${_jfa_kernel} -DARCH=${_jfa_arch} -DWORK=${_jfa_embed_dir}
-                -DSYMBOL=${_jfa_symbol} "-DPARAMS=${_jfa_params_text}"
-                -DOUT=${_jfa_out} -DSTRICT=${JFA_EMBED_ATTENTION_KERNELS_STRICT}
-                -P ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
-        DEPENDS ${_jfa_mlir} ${_jfa_libraries} ${_jfa_jfac_depends}
-                ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
-                ${CMAKE_CURRENT_LIST_DIR}/EmbedKernelWrite.cmake
-        COMMENT "jfac: embedding ${_jfa_kernel} for ${_jfa_arch}${_jfa_suffix}"
-        VERBATIM)
-    endif()
-    list(APPEND _jfa_embed_sources ${_jfa_out})
+      # head_dim=64:causal=0 -> file suffix .head_dim=64.causal=0, symbol
+      # suffix _head_dim_64_causal_0, jfac -P head_dim=64 -P causal=0.
+      string(REPLACE ":" ";" _jfa_pairs "${_jfa_variant}")
+      set(_jfa_suffix "")
+      set(_jfa_symbol ${_jfa_kernel}_${_jfa_arch})
+      set(_jfa_params "")
+      foreach(_jfa_pair ${_jfa_pairs})
+        string(APPEND _jfa_suffix ".${_jfa_pair}")
+        string(REGEX REPLACE "[^A-Za-z0-9_]" "_" _jfa_pair_id "${_jfa_pair}")
+        string(APPEND _jfa_symbol "_${_jfa_pair_id}")
+        list(APPEND _jfa_params ${_jfa_pair})
+      endforeach()
+      string(REPLACE ";" "," _jfa_params_text "${_jfa_params}")
+      list(APPEND _jfa_embedded_symbols ${_jfa_symbol})
+      set(_jfa_out ${_jfa_embed_dir}/${_jfa_kernel}_${_jfa_arch}${_jfa_suffix}.cpp)
+      set(_jfa_reason)
+      if(NOT JFA_EMBED_ATTENTION_KERNELS)
+        set(_jfa_reason "it was configured with JFA_EMBED_ATTENTION_KERNELS=OFF")
+      elseif(NOT _jfa_jfac)
+        set(_jfa_reason "it was configured without a jfac: JFA_BUILD_COMPILER=OFF and no JFA_JFAC")
+      elseif(NOT EXISTS ${_jfa_mlir})
+        set(_jfa_reason "kernels/jagged_attention/${_jfa_kernel}.mlir did not exist when it was configured")
+        # Configure again once the kernel appears.
+        if(EXISTS ${_jfa_kernel_dir})
+          set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_jfa_kernel_dir})
+        else()
+          set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels)
+        endif()
+      endif()
+      if(_jfa_reason)
+        message(STATUS "jfart: not embedding ${_jfa_kernel} (${_jfa_arch}${_jfa_suffix}): ${_jfa_reason}")
+        jfa_write_embedded_kernel(${_jfa_out} ${_jfa_symbol} ${_jfa_kernel} ${_jfa_arch}
+                                  "${_jfa_params_text}" "" "" "${_jfa_reason}")
+      else()
+        add_custom_command(
+          OUTPUT ${_jfa_out}
+          COMMAND ${CMAKE_COMMAND} -DJFAC=${_jfa_jfac} -DMLIR=${_jfa_mlir}
+                  -DKERNEL=${_jfa_kernel} -DARCH=${_jfa_arch} -DWORK=${_jfa_embed_dir}
+                  -DSYMBOL=${_jfa_symbol} "-DPARAMS=${_jfa_params_text}"
+                  -DOUT=${_jfa_out} -DSTRICT=${JFA_EMBED_ATTENTION_KERNELS_STRICT}
+                  -P ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
+          DEPENDS ${_jfa_mlir} ${_jfa_libraries} ${_jfa_jfac_depends}
+                  ${CMAKE_CURRENT_LIST_DIR}/EmbedKernel.cmake
+                  ${CMAKE_CURRENT_LIST_DIR}/EmbedKernelWrite.cmake
+          COMMENT "jfac: embedding ${_jfa_kernel} for ${_jfa_arch}${_jfa_suffix}"
+          VERBATIM)
+      endif()
+      list(APPEND _jfa_embed_sources ${_jfa_out})
+    endforeach()
   endforeach()
 endforeach()
 

@@ -410,10 +410,7 @@ Attention Attention::load(const std::string &kernelDir) {
 
 Attention Attention::embedded() {
   auto impl = std::make_unique<Impl>();
-  impl->backward = BackwardKernels::absent(
-      "this library embeds the forward kernels only; the backward's come "
-      "from a kernel folder: pass a kernel_dir (scripts/build-package.sh "
-      "writes one)");
+  impl->backward = BackwardKernels::fromEmbedded();
   for (size_t i = 0; i < kNumTargets; ++i) {
     const AttentionTarget &t = targets()[i];
     for (const detail::EmbeddedKernel *const *e = detail::embeddedKernels; *e;

@@ -12,6 +12,7 @@
 #include "AttentionBackward.h"
 
 #include "AttentionCommon.h"
+#include "EmbeddedKernels.h"
 #include "JFA/TargetDescription.h"
 
 #include <fmt/format.h>
@@ -396,17 +397,6 @@ struct BackwardKernels::Target {
 BackwardKernels::BackwardKernels() = default;
 BackwardKernels::~BackwardKernels() = default;
 
-std::unique_ptr<BackwardKernels> BackwardKernels::absent(std::string why) {
-  std::unique_ptr<BackwardKernels> out(new BackwardKernels());
-  for (const jfa::Target &t : jfa::kTargets) {
-    Target target;
-    target.target = &t;
-    target.missing = why;
-    out->targets.push_back(std::move(target));
-  }
-  return out;
-}
-
 namespace {
 /// Whether `file` is `<kernel>_<arch>.cubin` or `<kernel>_<arch>.*.cubin`.
 bool isCubinOf(const std::string &file, const std::string &kernel,
@@ -418,6 +408,43 @@ bool isCubinOf(const std::string &file, const std::string &kernel,
 }
 } // namespace
 
+BackwardKernels::Image BackwardKernels::makeImage(const std::string &kernel,
+                                                  const jfa::Target &t,
+                                                  std::string cubin,
+                                                  std::string metadata,
+                                                  std::string source) {
+  Image img;
+  img.kernel = kernel;
+  img.cubin = std::move(cubin);
+  img.metadata = std::move(metadata);
+  img.source = std::move(source);
+  bool found = false;
+  for (const KernelInfo &k : parseMetadata(img.metadata, img.source)) {
+    if (k.name != kernel)
+      continue;
+    if (k.arch != t.name)
+      throw Error(fmt::format("{}: kernel '{}' is built for {}, expected {}",
+                              img.source, kernel, k.arch, t.name));
+    img.info = k;
+    found = true;
+  }
+  if (!found)
+    throw Error(fmt::format("{}: no kernel named '{}'", img.source, kernel));
+  img.params = normalize(img.info.compileParams);
+  img.plan = planArguments(img.info, img.source);
+  return img;
+}
+
+/// The four kinds of kernel of a target's backward, and where its images go.
+static std::vector<
+    std::pair<std::string, std::vector<BackwardKernels::Image> *>>
+kindsOf(BackwardKernels::Target &target, const std::string &mainKernel) {
+  return {{mainKernel, &target.main},
+          {kDeltaKernel, &target.delta},
+          {kScheduleKernel, &target.schedule},
+          {kConvertKernel, &target.convert}};
+}
+
 std::unique_ptr<BackwardKernels>
 BackwardKernels::fromFolder(const std::string &dir,
                             const std::vector<std::string> &files) {
@@ -427,37 +454,14 @@ BackwardKernels::fromFolder(const std::string &dir,
     Target target;
     target.target = &t;
     std::string mainKernel = mainKernelOf(t);
-    std::pair<const std::string, std::vector<Image> *> kinds[] = {
-        {mainKernel, &target.main},
-        {kDeltaKernel, &target.delta},
-        {kScheduleKernel, &target.schedule},
-        {kConvertKernel, &target.convert}};
     std::string lacking;
-    for (auto &[kernel, images] : kinds) {
+    for (auto &[kernel, images] : kindsOf(target, mainKernel)) {
       for (const std::string &file : files) {
         if (!isCubinOf(file, kernel, t.name))
           continue;
-        Image img;
-        img.kernel = kernel;
-        img.cubin = readFile(folder + file, "cubin");
-        img.source = folder + file + ".meta";
-        img.metadata = readFile(img.source, "metadata");
-        bool found = false;
-        for (const KernelInfo &k : parseMetadata(img.metadata, img.source)) {
-          if (k.name != kernel)
-            continue;
-          if (k.arch != t.name)
-            throw Error(fmt::format("{}: kernel '{}' is built for {}, "
-                                    "expected {}",
-                                    img.source, kernel, k.arch, t.name));
-          img.info = k;
-          found = true;
-        }
-        if (!found)
-          throw Error(
-              fmt::format("{}: no kernel named '{}'", img.source, kernel));
-        img.params = normalize(img.info.compileParams);
-        img.plan = planArguments(img.info, img.source);
+        Image img = makeImage(kernel, t, readFile(folder + file, "cubin"),
+                              readFile(folder + file + ".meta", "metadata"),
+                              folder + file + ".meta");
         for (const Image &other : *images)
           if (other.params == img.params)
             throw Error(fmt::format("{} and {} are the same variant ({})",
@@ -479,6 +483,53 @@ BackwardKernels::fromFolder(const std::string &dir,
           "kernel_dir '{}' lacks {}, the backward's kernels for {} devices "
           "(scripts/build-package.sh compiles them)",
           dir, lacking, t.name);
+    out->targets.push_back(std::move(target));
+  }
+  return out;
+}
+
+std::unique_ptr<BackwardKernels> BackwardKernels::fromEmbedded() {
+  std::unique_ptr<BackwardKernels> out(new BackwardKernels());
+  for (const jfa::Target &t : jfa::kTargets) {
+    Target target;
+    target.target = &t;
+    std::string mainKernel = mainKernelOf(t);
+    // A kernel that is absent or does not fit leaves the target without a
+    // backward (the forward and the other target stay usable).
+    for (auto &[kernel, images] : kindsOf(target, mainKernel)) {
+      for (const EmbeddedKernel *const *e = embeddedKernels; *e; ++e) {
+        const EmbeddedKernel &k = **e;
+        if (kernel != k.kernel || std::string(t.name) != k.arch)
+          continue;
+        std::string variant = paramsText(parseParams(k.params));
+        if (!k.cubin || !k.metadata) {
+          if (target.missing.empty())
+            target.missing = fmt::format(
+                "this library was built without the embedded {} for {} ({}: "
+                "{}); pass a kernel_dir",
+                kernel, t.name, variant,
+                k.absentReason ? k.absentReason : "no reason recorded");
+          continue;
+        }
+        try {
+          images->push_back(makeImage(
+              kernel, t,
+              std::string(reinterpret_cast<const char *>(k.cubin), k.cubinSize),
+              k.metadata,
+              fmt::format("the embedded {}_{} ({}) metadata", kernel, t.name,
+                          variant)));
+        } catch (const Error &error) {
+          if (target.missing.empty())
+            target.missing = fmt::format("this library's embedded {} for {} "
+                                         "is unusable; pass a kernel_dir ({})",
+                                         kernel, t.name, error.what());
+        }
+      }
+      if (images->empty() && target.missing.empty())
+        target.missing = fmt::format("this library was built without the "
+                                     "embedded {} for {}; pass a kernel_dir",
+                                     kernel, t.name);
+    }
     out->targets.push_back(std::move(target));
   }
   return out;

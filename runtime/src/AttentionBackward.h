@@ -11,6 +11,10 @@
 
 #include "jfa/attention.hpp"
 
+namespace jfa {
+struct Target;
+}
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,8 +32,10 @@ public:
   /// devices, saying which); a present one with bad metadata throws.
   static std::unique_ptr<BackwardKernels>
   fromFolder(const std::string &dir, const std::vector<std::string> &files);
-  /// None: every backward call fails with `why`.
-  static std::unique_ptr<BackwardKernels> absent(std::string why);
+  /// The backward's kernels embedded in the library at build time
+  /// (EmbeddedKernels.h). A target lacking one, or with one that does not
+  /// fit, is recorded with the reason.
+  static std::unique_ptr<BackwardKernels> fromEmbedded();
 
   ~BackwardKernels();
 
@@ -43,6 +49,13 @@ public:
   struct Target;
 
 private:
+  /// An image of `kernel` for target `t`; throws an Error naming `source`
+  /// when its metadata does not describe it or its parameters cannot be
+  /// bound.
+  static Image makeImage(const std::string &kernel, const jfa::Target &t,
+                         std::string cubin, std::string metadata,
+                         std::string source);
+
   BackwardKernels();
   std::vector<Target> targets;
   std::mutex mutex;

@@ -320,11 +320,16 @@ TEST(AttentionBackwardLoad, ArgumentsAreBoundByName) {
   EXPECT_TRUE(Attention::load(dir).hasBackward("sm_90a"));
 }
 
-TEST(AttentionBackwardLoad, EmbeddedHasNoBackward) {
+TEST(AttentionBackwardLoad, Embedded) {
+  // The library embeds the backward's kernels unless configured not to (or
+  // jfac failed on one): present, or saying why not.
   Attention attn = Attention::embedded();
-  EXPECT_FALSE(attn.hasBackward("sm_90a"));
-  EXPECT_NE(attn.backwardAbsentReason("sm_90a").find("pass a kernel_dir"),
-            std::string::npos);
+  for (const char *arch : {"sm_90a", "sm_100a"}) {
+    std::string why = attn.backwardAbsentReason(arch);
+    EXPECT_EQ(attn.hasBackward(arch), why.empty()) << why;
+    if (!why.empty())
+      EXPECT_NE(why.find("pass a kernel_dir"), std::string::npos) << why;
+  }
 }
 
 //===----------------------------------------------------------------------===//

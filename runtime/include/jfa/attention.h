@@ -90,10 +90,12 @@ int jfa_attention_forward(jfa_attention_t attention,
                           CUstream stream);
 
 /* Whether the handle has the backward's kernels for arch: 1 yes, 0 no (the
- * reason is then jfa_last_error()), -1 on a NULL argument. The backward's
- * kernels come from a kernel_dir only (attention_bwd_<suffix>_<arch>.*.cubin
- * per head dim and mask, and attention_bwd_{delta,schedule,dq_convert}_
- * <arch>.cubin, as scripts/build-package.sh writes them). */
+ * reason is then jfa_last_error()), -1 on a NULL argument. They come from
+ * the kernel_dir (attention_bwd_<suffix>_<arch>.*.cubin per head dim and
+ * mask, and attention_bwd_{delta,schedule,dq_convert}_<arch>.cubin, as
+ * scripts/build-package.sh writes them) or, for a handle made with NULL,
+ * from the library (JFA_EMBED_ATTENTION_KERNELS embeds them beside the
+ * forward's). */
 int jfa_attention_has_backward(jfa_attention_t attention, const char *arch);
 
 typedef struct {

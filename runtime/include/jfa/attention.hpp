@@ -140,8 +140,8 @@ size_t attentionBackwardWorkspaceBytes(const AttentionBackwardArgs &args);
 void validateAttentionBackwardArgs(const AttentionBackwardArgs &args);
 
 /// The attention kernels of both targets (forward, and the backward's four
-/// when the kernel folder has them), loaded lazily onto each context the
-/// first time a pass runs there.
+/// where the kernel folder or the library has them), loaded lazily onto each
+/// context the first time a pass runs there.
 class Attention {
 public:
   /// The cubins `kernelDir` holds: attention_fwd_sm90_sm_90a.*.cubin and
