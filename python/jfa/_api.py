@@ -1,5 +1,5 @@
 """jagged_attention: the torch-facing entry point (torch is imported on first use)."""
-from . import _forward, _ops, _validate
+from . import _forward, _lib, _ops, _validate
 from ._torch import check_no_alias, check_tensor, import_torch, is_compiling
 
 _registered = None  # torch, once the custom ops are registered
@@ -99,7 +99,7 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     check_no_alias([("o", o), ("lse", lse)],
                     [("q", q), ("k", k), ("v", v), ("offsets", offsets)])
     if check_offsets and not compiling and not torch.cuda.is_current_stream_capturing():
-        _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
+        _lib.check_offsets(offsets.tolist(), t_, max_seqlen)
     if use_op:
         if compiling:
             _ops.require(torch, "torch.compile")

@@ -162,7 +162,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             f"{cap[0]}.{cap[1]}.")
     arch = backward[0]
     if check_offsets and not torch.cuda.is_current_stream_capturing():
-        _validate.check_offsets(offsets.tolist(), t_, max_seqlen)
+        _lib.check_offsets(offsets.tolist(), t_, max_seqlen)
 
     if t_ == 0:
         def empty():

@@ -8,6 +8,8 @@
                                               size_t *bytes);
     int jfa_attention_backward(jfa_attention_t, const jfa_attention_backward_args *,
                                CUstream);
+    int jfa_check_offsets(const int32_t *offsets, size_t count, int64_t total_tokens,
+                          int64_t max_seqlen);
     const char *jfa_last_error(void);
 
 and the generic module API of runtime.h (jfa.load's kernels):
@@ -260,6 +262,10 @@ def lib():
                 handle.jfa_attention_backward.argtypes = [ctypes.c_void_p,
                                                           ctypes.POINTER(BackwardArgs),
                                                           ctypes.c_void_p]
+                handle.jfa_check_offsets.restype = ctypes.c_int
+                handle.jfa_check_offsets.argtypes = [ctypes.POINTER(ctypes.c_int32),
+                                                     ctypes.c_size_t, ctypes.c_int64,
+                                                     ctypes.c_int64]
                 handle.jfa_attention_has_backward.restype = ctypes.c_int
                 handle.jfa_attention_has_backward.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
                 handle.jfa_module_load_file.restype = ctypes.c_int
@@ -375,6 +381,15 @@ def backward(device, args, stream):
     h = handle()
     if lib().jfa_attention_backward(h, ctypes.byref(args), ctypes.c_void_p(stream or None)) != 0:
         raise RuntimeError(f"jfa_attention_backward failed: {last_error()}")
+
+
+def check_offsets(offsets, total_tokens, max_seqlen):
+    """The runtime's check of offsets (a list of ints, [B + 1]): ValueError
+    naming the first bad entry (offsets[0] == 0, non-decreasing, offsets[B]
+    == T, no sequence longer than max_seqlen)."""
+    values = (ctypes.c_int32 * len(offsets))(*offsets)
+    if lib().jfa_check_offsets(values, len(offsets), total_tokens, max_seqlen) != 0:
+        raise ValueError(last_error())
 
 
 def has_backward(arch):

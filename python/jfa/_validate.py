@@ -91,34 +91,6 @@ def check_softmax_scale(softmax_scale, head_dim):
     return value
 
 
-def check_offsets(offsets, total_tokens, max_seqlen):
-    """Checks the offsets' values (a list of ints): offsets[0] = 0, non-decreasing,
-    offsets[B] = T, and max_seqlen >= every sequence's length. Returns the longest
-    sequence's length."""
-    n = len(offsets)
-    if n < 1:
-        raise ValueError("offsets must have at least one element ([B + 1], offsets[0] = 0)")
-    if offsets[0] != 0:
-        raise ValueError(f"offsets[0] must be 0, got {offsets[0]}")
-    longest, longest_at = 0, -1
-    prev = 0
-    for i in range(1, n):
-        cur = offsets[i]
-        if cur < prev:
-            raise ValueError(f"offsets must be non-decreasing: offsets[{i}] = {cur} < "
-                             f"offsets[{i - 1}] = {prev}")
-        if cur - prev > longest:
-            longest, longest_at = cur - prev, i - 1
-        prev = cur
-    if prev != total_tokens:
-        raise ValueError(f"offsets[{n - 1}] (the last offset) = {prev} must equal the number "
-                         f"of tokens T = {total_tokens} (q.shape[0])")
-    if max_seqlen < longest:
-        raise ValueError(f"max_seqlen = {max_seqlen} is smaller than the longest sequence: "
-                         f"sequence {longest_at} has {longest} tokens")
-    return longest
-
-
 def input_layout_ok(shape, strides, data_ptr):
     """Whether a bf16 [T, H, D] input (q, k or v) can be handed to the kernel as is:
     unit dim stride, head stride D, token stride a multiple of 8 elements and at

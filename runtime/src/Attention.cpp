@@ -96,7 +96,8 @@ std::string cubinPattern(const AttentionTarget &t) {
 void checkOffsets(const int32_t *offsets, size_t count, int64_t totalTokens,
                   int64_t maxSeqlen) {
   if (count == 0)
-    throw Error("offsets must hold batch + 1 >= 1 entries, got none");
+    throw Error("offsets must have at least one element ([B + 1], "
+                "offsets[0] = 0), got none");
   if (!offsets)
     throw Error("offsets is a null host address");
   if (offsets[0] != 0)
@@ -108,16 +109,17 @@ void checkOffsets(const int32_t *offsets, size_t count, int64_t totalTokens,
                               "{} is less than offsets[{}] = {}",
                               i, cur, i - 1, prev));
     if (cur > totalTokens)
-      throw Error(fmt::format("offsets[{}] = {} is more than total_tokens {}",
-                              i, cur, totalTokens));
+      throw Error(
+          fmt::format("offsets[{}] = {} is more than total_tokens T = {}", i,
+                      cur, totalTokens));
     if (cur - prev > maxSeqlen)
       throw Error(fmt::format("sequence {0} (offsets[{1}] - offsets[{0}]) has "
-                              "{2} tokens, more than max_seqlen {3}",
+                              "{2} tokens, more than max_seqlen = {3}",
                               i - 1, i, cur - prev, maxSeqlen));
   }
   if (offsets[count - 1] != totalTokens)
     throw Error(fmt::format("offsets[{}] (offsets[batch]) must equal "
-                            "total_tokens {}, got {}",
+                            "total_tokens T = {}, got {}",
                             count - 1, totalTokens, offsets[count - 1]));
 }
 

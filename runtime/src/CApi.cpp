@@ -149,6 +149,12 @@ int jfa_attention_has_kernel(jfa_attention_t attention, const char *arch) {
   return attention->attention.hasKernel(arch) ? 1 : 0;
 }
 
+int jfa_check_offsets(const int32_t *offsets, size_t count,
+                      int64_t total_tokens, int64_t max_seqlen) {
+  return guarded(
+      [&] { jfa::rt::checkOffsets(offsets, count, total_tokens, max_seqlen); });
+}
+
 int jfa_attention_forward(jfa_attention_t attention,
                           const jfa_attention_forward_args *args,
                           CUstream stream) {

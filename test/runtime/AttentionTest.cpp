@@ -134,21 +134,21 @@ TEST(CheckOffsets, Decreasing) {
 TEST(CheckOffsets, EntryAboveTotalTokens) {
   std::vector<int32_t> o = {0, 1200, 1000};
   EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 5000); }),
-            "offsets[1] = 1200 is more than total_tokens 1000");
+            "offsets[1] = 1200 is more than total_tokens T = 1000");
 }
 
 TEST(CheckOffsets, SequenceLongerThanMaxSeqlen) {
   std::vector<int32_t> o = {0, 100, 400, 1000};
   EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 500); }),
             "sequence 2 (offsets[3] - offsets[2]) has 600 tokens, more than "
-            "max_seqlen 500");
+            "max_seqlen = 500");
 }
 
 TEST(CheckOffsets, LastEntryNotTotalTokens) {
   std::vector<int32_t> o = {0, 100, 900};
   EXPECT_EQ(errorOf([&] { checkOffsets(o.data(), o.size(), 1000, 1000); }),
-            "offsets[2] (offsets[batch]) must equal total_tokens 1000, got "
-            "900");
+            "offsets[2] (offsets[batch]) must equal total_tokens T = 1000, "
+            "got 900");
 }
 
 TEST(CheckOffsets, FirstBadEntryIsReported) {
@@ -158,7 +158,7 @@ TEST(CheckOffsets, FirstBadEntryIsReported) {
 }
 
 TEST(CheckOffsets, NoEntries) {
-  EXPECT_ERROR(checkOffsets(nullptr, 0, 0, 0), "got none");
+  EXPECT_ERROR(checkOffsets(nullptr, 0, 0, 0), "at least one element");
 }
 
 //===----------------------------------------------------------------------===//

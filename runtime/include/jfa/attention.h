@@ -78,6 +78,14 @@ typedef struct {
   int check_offsets;
 } jfa_attention_forward_args;
 
+/* Checks `count` (= B + 1) offsets in host memory as check_offsets does:
+ * offsets[0] == 0, non-decreasing, offsets[B] == total_tokens, no sequence
+ * longer than max_seqlen. 0 when they are good; -1 and jfa_last_error()
+ * naming the first bad entry otherwise. The one offsets check of the
+ * project: the Python package uses it too. */
+int jfa_check_offsets(const int32_t *offsets, size_t count,
+                      int64_t total_tokens, int64_t max_seqlen);
+
 /* Runs the attention forward pass on stream (NULL: the legacy default
  * stream) of the current context's device, making device 0's primary
  * context current if no context is. Picks the kernel for the device:
