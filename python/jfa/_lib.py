@@ -94,11 +94,14 @@ def _packer(cls):
     """A struct.Struct laying out `cls`'s fields as the C compiler does, checked
     against ctypes once: filling the argument structure with one pack_into
     costs a fraction of ~30 ctypes field assignments (bench/host_overhead.py)."""
-    codes = {ctypes.c_uint64: "Q", ctypes.c_int64: "q", ctypes.c_int: "i",
-             ctypes.c_float: "f", ctypes.c_char_p: "P", ctypes.c_size_t: "N"}
+    # By ctypes' own type codes: c_uint64 and c_size_t are one class on
+    # 64-bit Linux, their codes say what they are.
+    codes = {"Q": "Q", "L": "Q", "q": "q", "l": "q", "i": "i", "f": "f", "z": "P"}
     fmt = "@"
     for _, t in cls._fields_:
-        fmt += f"{t._length_}{codes[t._type_]}" if issubclass(t, ctypes.Array) else codes[t]
+        elem = t._type_ if issubclass(t, ctypes.Array) else t
+        code = codes[elem._type_]
+        fmt += f"{t._length_}{code}" if issubclass(t, ctypes.Array) else code
     packer = struct.Struct(fmt)
     # Same bytes as ctypes' own layout for distinct values in every field.
     probe, values = cls(), []

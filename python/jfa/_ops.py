@@ -63,6 +63,7 @@ def eager_function(torch):
                 return o, lse
 
             @staticmethod
+            @torch.autograd.function.once_differentiable
             def backward(ctx, do, dlse):
                 q, k, v, offsets, o, lse = ctx.saved_tensors
                 # The forward's caller checked the offsets (or was told not to).

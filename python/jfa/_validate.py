@@ -154,6 +154,9 @@ def check_output_lse(shape, strides, expected_shape):
 BACKWARD_KEY_TILE = 128  # keys per work unit of attention_bwd_sm90
 
 
+GRID_Y_MAX = 65535  # the backward's delta kernel has one grid row per head
+
+
 def backward_k_tiles(max_seqlen, total_tokens):
     """k_tiles of the backward kernel: 128-key tiles of the longest sequence
     (bounded by T: no sequence is longer), at least 1."""
@@ -170,6 +173,9 @@ def check_backward_sizes(total_tokens, heads, head_dim, batch, k_tiles):
         raise ValueError(f"T * H * D = {total_tokens} * {heads} * {head_dim} = {elements} "
                          f"elements exceeds the backward kernel's int32 offsets ({INT32_MAX}); "
                          f"split the batch")
+    if heads > GRID_Y_MAX:
+        raise ValueError(f"H = {heads} heads is more than the backward takes (at most "
+                         f"{GRID_Y_MAX}: a grid dimension)")
     units = batch * heads * k_tiles
     if units > INT32_MAX:
         raise ValueError(f"B * H * ceil(max_seqlen / {BACKWARD_KEY_TILE}) = {units} work units "

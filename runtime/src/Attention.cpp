@@ -299,7 +299,7 @@ struct Attention::Impl {
   std::mutex mutex;
   /// Loaded modules, per context, target and variant.
   std::map<std::tuple<CUcontext, size_t, size_t>, Module> modules;
-  /// The backward's kernels (from a kernel folder only).
+  /// The backward's kernels (from the kernel folder or the library).
   std::unique_ptr<BackwardKernels> backward;
 
   size_t indexOf(const std::string &arch) const {

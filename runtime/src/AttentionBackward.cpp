@@ -152,7 +152,6 @@ std::vector<Slot> planArguments(const KernelInfo &kernel,
           p.elementType,
           spec->kind == SlotKind::Tensor    ? "a 2-d tensor (or its address) of"
           : spec->kind == SlotKind::Pointer ? "a pointer to"
-          : spec->kind == SlotKind::I32     ? "an"
                                             : "an",
           typed ? spec->elementType
                 : (spec->kind == SlotKind::I32 ? "i32" : "f32")));
@@ -387,7 +386,7 @@ struct BackwardKernels::Image {
   std::vector<Slot> plan;
 };
 
-struct BackwardKernels::Target {
+struct BackwardKernels::TargetKernels {
   const jfa::Target *target = nullptr;
   std::vector<Image> main;                     // one per variant
   std::vector<Image> delta, schedule, convert; // one each when present
@@ -438,7 +437,7 @@ BackwardKernels::Image BackwardKernels::makeImage(const std::string &kernel,
 /// The four kinds of kernel of a target's backward, and where its images go.
 static std::vector<
     std::pair<std::string, std::vector<BackwardKernels::Image> *>>
-kindsOf(BackwardKernels::Target &target, const std::string &mainKernel) {
+kindsOf(BackwardKernels::TargetKernels &target, const std::string &mainKernel) {
   return {{mainKernel, &target.main},
           {kDeltaKernel, &target.delta},
           {kScheduleKernel, &target.schedule},
@@ -451,34 +450,40 @@ BackwardKernels::fromFolder(const std::string &dir,
   std::unique_ptr<BackwardKernels> out(new BackwardKernels());
   std::string folder = dir.back() == '/' ? dir : dir + "/";
   for (const jfa::Target &t : jfa::kTargets) {
-    Target target;
+    TargetKernels target;
     target.target = &t;
     std::string mainKernel = mainKernelOf(t);
     std::string lacking;
-    for (auto &[kernel, images] : kindsOf(target, mainKernel)) {
-      for (const std::string &file : files) {
-        if (!isCubinOf(file, kernel, t.name))
-          continue;
-        Image img = makeImage(kernel, t, readFile(folder + file, "cubin"),
-                              readFile(folder + file + ".meta", "metadata"),
-                              folder + file + ".meta");
-        for (const Image &other : *images)
-          if (other.params == img.params)
-            throw Error(fmt::format("{} and {} are the same variant ({})",
-                                    other.source, img.source,
-                                    paramsText(img.params)));
-        images->push_back(std::move(img));
+    // A backward cubin that does not fit leaves this target without a
+    // backward; the forward and the other target stay usable.
+    try {
+      for (auto &[kernel, images] : kindsOf(target, mainKernel)) {
+        for (const std::string &file : files) {
+          if (!isCubinOf(file, kernel, t.name))
+            continue;
+          Image img = makeImage(kernel, t, readFile(folder + file, "cubin"),
+                                readFile(folder + file + ".meta", "metadata"),
+                                folder + file + ".meta");
+          for (const Image &other : *images)
+            if (other.params == img.params)
+              throw Error(fmt::format("{} and {} are the same variant ({})",
+                                      other.source, img.source,
+                                      paramsText(img.params)));
+          images->push_back(std::move(img));
+        }
+        if (images->empty())
+          lacking +=
+              fmt::format("{}{}_{}{}.cubin", lacking.empty() ? "" : ", ",
+                          kernel, t.name, kernel == mainKernel ? ".*" : "");
+        else if (kernel != mainKernel && images->size() > 1)
+          throw Error(fmt::format("kernel_dir '{}' holds {} variants of {} for "
+                                  "{}; the backward takes one",
+                                  dir, images->size(), kernel, t.name));
       }
-      if (images->empty())
-        lacking +=
-            fmt::format("{}{}_{}{}.cubin", lacking.empty() ? "" : ", ", kernel,
-                        t.name, kernel == mainKernel ? ".*" : "");
-      else if (kernel != mainKernel && images->size() > 1)
-        throw Error(fmt::format("kernel_dir '{}' holds {} variants of {} for "
-                                "{}; the backward takes one",
-                                dir, images->size(), kernel, t.name));
+    } catch (const Error &error) {
+      target.missing = error.what();
     }
-    if (!lacking.empty())
+    if (target.missing.empty() && !lacking.empty())
       target.missing = fmt::format(
           "kernel_dir '{}' lacks {}, the backward's kernels for {} devices "
           "(scripts/build-package.sh compiles them)",
@@ -491,7 +496,7 @@ BackwardKernels::fromFolder(const std::string &dir,
 std::unique_ptr<BackwardKernels> BackwardKernels::fromEmbedded() {
   std::unique_ptr<BackwardKernels> out(new BackwardKernels());
   for (const jfa::Target &t : jfa::kTargets) {
-    Target target;
+    TargetKernels target;
     target.target = &t;
     std::string mainKernel = mainKernelOf(t);
     // A kernel that is absent or does not fit leaves the target without a
@@ -503,7 +508,10 @@ std::unique_ptr<BackwardKernels> BackwardKernels::fromEmbedded() {
           continue;
         std::string variant = paramsText(parseParams(k.params));
         if (!k.cubin || !k.metadata) {
-          if (target.missing.empty())
+          // A missing variant of the backward kernel fails only the calls
+          // that need it (run() names those there are); a missing helper
+          // kernel, every call.
+          if (kernel != mainKernel && target.missing.empty())
             target.missing = fmt::format(
                 "this library was built without the embedded {} for {} ({}: "
                 "{}); pass a kernel_dir",
@@ -536,14 +544,14 @@ std::unique_ptr<BackwardKernels> BackwardKernels::fromEmbedded() {
 }
 
 bool BackwardKernels::has(const std::string &arch) const {
-  for (const Target &t : targets)
+  for (const TargetKernels &t : targets)
     if (arch == t.target->name)
       return t.missing.empty();
   return false;
 }
 
 std::string BackwardKernels::whyNot(const std::string &arch) const {
-  for (const Target &t : targets)
+  for (const TargetKernels &t : targets)
     if (arch == t.target->name)
       return t.missing;
   return fmt::format("no jagged attention kernel for arch '{}'", arch);

@@ -1,9 +1,9 @@
-//===- AttentionBackward.h - the backward's kernels (runtime-private) -*- C++
-//-*-===//
+//===- AttentionBackward.h - the backward's kernels ------------*- C++ -*-===//
 //
 // The four kernels of one jagged attention backward per target, read from a
-// kernel folder, and the launch sequence. Attention (Attention.cpp) holds
-// one BackwardKernels and forwards Attention::backward to it.
+// kernel folder or the library's embedded cubins, and the launch sequence.
+// Attention (Attention.cpp) holds one BackwardKernels and forwards
+// Attention::backward to it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef JFA_RUNTIME_ATTENTIONBACKWARD_H
@@ -11,15 +11,15 @@
 
 #include "jfa/attention.hpp"
 
-namespace jfa {
-struct Target;
-}
-
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+
+namespace jfa {
+struct Target;
+} // namespace jfa
 
 namespace jfa::rt::detail {
 
@@ -28,8 +28,8 @@ public:
   /// The backward kernels among `files` (names in the folder `dir`):
   /// attention_bwd_<suffix>_<arch>.<variant>.cubin for each target and
   /// attention_bwd_{delta,schedule,dq_convert}_<arch>.cubin, each with its
-  /// .meta. A target lacking some is recorded (backward fails on its
-  /// devices, saying which); a present one with bad metadata throws.
+  /// .meta. A target lacking some, or with one whose metadata does not fit,
+  /// is recorded: backward fails on its devices, saying why.
   static std::unique_ptr<BackwardKernels>
   fromFolder(const std::string &dir, const std::vector<std::string> &files);
   /// The backward's kernels embedded in the library at build time
@@ -46,7 +46,7 @@ public:
   void run(const AttentionBackwardArgs &args, CUstream stream);
 
   struct Image;
-  struct Target;
+  struct TargetKernels;
 
 private:
   /// An image of `kernel` for target `t`; throws an Error naming `source`
@@ -57,7 +57,7 @@ private:
                          std::string source);
 
   BackwardKernels();
-  std::vector<Target> targets;
+  std::vector<TargetKernels> targets;
   std::mutex mutex;
   std::map<std::pair<CUcontext, const Image *>, Module> modules;
 

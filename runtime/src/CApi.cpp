@@ -196,12 +196,14 @@ int jfa_attention_has_backward(jfa_attention_t attention, const char *arch) {
   if (!attention || !arch)
     return fail("jfa_attention_has_backward: attention and arch must not be "
                 "NULL");
-  if (attention->attention.hasBackward(arch)) {
-    lastError.clear();
-    return 1;
-  }
-  lastError = attention->attention.backwardAbsentReason(arch);
-  return 0;
+  // 0 with the reason in jfa_last_error() when absent.
+  return guarded([&] {
+           if (!attention->attention.hasBackward(arch))
+             throw jfa::rt::Error(
+                 attention->attention.backwardAbsentReason(arch));
+         }) == 0
+             ? 1
+             : 0;
 }
 
 namespace {

@@ -374,18 +374,18 @@ class Layout(unittest.TestCase):
 
 
 C_TYPES = {"CUdeviceptr": ctypes.c_uint64, "int64_t": ctypes.c_int64, "int": ctypes.c_int,
-           "float": ctypes.c_float, "const char *": ctypes.c_char_p}
+           "float": ctypes.c_float, "const char *": ctypes.c_char_p, "size_t": ctypes.c_size_t}
 
 
-def header_fields(path):
-    """(name, ctype, array length) of jfa_attention_forward_args, from the header."""
+def header_fields(path, struct="jfa_attention_forward_args"):
+    """(name, ctype, array length) of a struct of the header."""
     with open(path) as f:
         text = f.read()
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     text = re.sub(r"//[^\n]*", "", text)
-    m = re.search(r"typedef\s+struct\s*\{(.*?)\}\s*jfa_attention_forward_args\s*;", text, re.S)
+    m = re.search(r"typedef\s+struct\s*\{([^{}]*)\}\s*" + struct + r"\s*;", text, re.S)
     if not m:
-        raise AssertionError(f"no jfa_attention_forward_args in {path}")
+        raise AssertionError(f"no {struct} in {path}")
     fields = []
     for decl in m.group(1).split(";"):
         decl = " ".join(decl.split())
@@ -407,8 +407,15 @@ class ForwardArgsMatchesHeader(unittest.TestCase):
 
     @unittest.skipUnless(os.path.isfile(HEADER), "runtime/include/jfa/attention.h not there")
     def test_fields(self):
-        fields = header_fields(self.HEADER)
-        ours = _lib.ForwardArgs._fields_
+        self.check("jfa_attention_forward_args", _lib.ForwardArgs)
+
+    @unittest.skipUnless(os.path.isfile(HEADER), "runtime/include/jfa/attention.h not there")
+    def test_backward_fields(self):
+        self.check("jfa_attention_backward_args", _lib.BackwardArgs)
+
+    def check(self, struct, cls):
+        fields = header_fields(self.HEADER, struct)
+        ours = cls._fields_
         self.assertEqual([f[0] for f in fields], [f[0] for f in ours])
         for (name, ctype, length), (_, ct) in zip(fields, ours):
             want = C_TYPES[ctype] * length if length else C_TYPES[ctype]
@@ -492,6 +499,27 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
                 where = str(e)
             raise AssertionError(f"JFA_REQUIRE_LIBRARY is set but there is no libjfart.so with "
                                  f"the attention API to load ({where})")
+
+    def test_backward_args_reach_the_runtime(self):
+        """The packed backward arguments land where the C code reads them:
+        the workspace size of test/runtime/AttentionBackwardTest.cpp's
+        arguments (T = 1000, H = 4, D = 128, B = 3, max_seqlen = 500), and a
+        field error named by the runtime."""
+        s = (512, 128, 1)
+        fields = [0x1000000 + i * 0x100000 for i in range(5)] + list(s) * 5
+        fields += [0x1500000, 0x1600000, 0x1700000, 0x1800000, 0x1900000] + list(s) * 3
+        tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, 1000, 4, 128, 3, 500, 0, 0.0, 0]
+        args = _lib.packed_backward_args(*fields, 0x2000000, 16 << 20, *tail)
+        self.assertEqual(_lib.backward_workspace_size(args), 2064384)
+        bad = _lib.packed_backward_args(*fields[:5], *list(s) * 4, 512, 128, 2,
+                                        *fields[20:], 0x2000000, 16 << 20, *tail)
+        h = ctypes.c_void_p()
+        self.assertEqual(_lib.lib().jfa_attention_create(None, ctypes.byref(h)), 0)
+        try:
+            self.assertEqual(_lib.lib().jfa_attention_backward(h, ctypes.byref(bad), None), -1)
+            self.assertEqual(_lib.last_error(), "o_strides[2] (the dim stride) must be 1, got 2")
+        finally:
+            _lib.lib().jfa_attention_destroy(h)
 
     def test_library_is_the_required_one(self):
         want = os.environ.get("JFA_LIBRARY")

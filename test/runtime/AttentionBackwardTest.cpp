@@ -294,7 +294,12 @@ TEST(AttentionBackwardLoad, ArgumentsAreBoundByName) {
   renamed[14] = "row_stride:i32";
   writeCubin(dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
              metadata("attention_bwd_sm90", "sm_90a", renamed, 128));
-  std::string error = errorOf([&] { Attention::load(dir); });
+  // A backward kernel that does not fit leaves the forward usable; the
+  // backward on that target says why.
+  Attention attn = Attention::load(dir);
+  EXPECT_TRUE(attn.hasKernel("sm_90a"));
+  EXPECT_FALSE(attn.hasBackward("sm_90a"));
+  std::string error = attn.backwardAbsentReason("sm_90a");
   EXPECT_NE(error.find("attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin."
                        "meta: kernel 'attention_bwd_sm90' parameter 14 "
                        "('row_stride') is not an argument the backward "
@@ -305,7 +310,7 @@ TEST(AttentionBackwardLoad, ArgumentsAreBoundByName) {
   retyped[7] = "lse:ptr:bf16";
   writeCubin(dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
              metadata("attention_bwd_sm90", "sm_90a", retyped, 128));
-  error = errorOf([&] { Attention::load(dir); });
+  error = Attention::load(dir).backwardAbsentReason("sm_90a");
   EXPECT_NE(error.find("parameter 7 ('lse') is ptr bf16; the backward passes "
                        "a pointer to f32"),
             std::string::npos)

@@ -1,5 +1,4 @@
-/*===- attention.h - jagged attention forward and backward (C API) -*- C
- *-*-===//
+/*===- attention.h - jagged attention (C API) -------------------*- C -*-===//
  *
  * A C view of attention.hpp: the runtime entry points of the jagged (packed
  * variable-length) attention kernels of kernels/jagged_attention/, forward
@@ -138,7 +137,7 @@ typedef struct {
 
 /* The bytes of workspace a backward call with args' sizes (and dk's token
  * stride) needs; 0 when there is nothing to compute. The addresses are not
- * looked at. */
+ * looked at; the sizes and the dk and dq token strides are checked. */
 int jfa_attention_backward_workspace_size(
     const jfa_attention_backward_args *args, size_t *bytes);
 
