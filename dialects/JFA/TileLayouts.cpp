@@ -48,12 +48,14 @@ int64_t jfa::getStoreTileVectorWidth(TileLayoutAttrInterface layout,
 // #jfa.blocked
 //===----------------------------------------------------------------------===//
 
-/// Elements per chunk: 4, or the largest power of two dividing a thread's
-/// share.
+/// Elements per chunk: 4, or the largest power of two dividing both a
+/// thread's share and the row, so that a chunk never runs past its row's
+/// end (a 256x2 tile over 128 threads takes chunks of 2, not 4).
 static int64_t blockedChunk(ArrayRef<int64_t> shape, int64_t threads) {
   int64_t perThread = computeProduct(shape) / threads;
+  int64_t columns = numColumns(shape);
   int64_t chunk = 4;
-  while (chunk > 1 && perThread % chunk != 0)
+  while (chunk > 1 && (perThread % chunk != 0 || columns % chunk != 0))
     chunk /= 2;
   return chunk;
 }

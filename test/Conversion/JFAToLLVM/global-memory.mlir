@@ -52,6 +52,19 @@ jfa.kernel @store_tile_wgmma(%out: !jfa.ptr<bf16>, %offset: i32, %stride: i32, %
 
 // -----
 
+// #jfa.blocked with 2 columns: a thread's 4 elements span two rows, so it
+// stores two 2-element runs, one per row (a chunk never runs past its row).
+// CHECK-LABEL: llvm.func @store_tile_blocked_narrow
+// CHECK-COUNT-2: llvm.store {{.*}} : vector<2xf32>, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+jfa.kernel @store_tile_blocked_narrow(%out: !jfa.ptr<f32>, %offset: i32, %stride: i32, %rows: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<256x2xf32, #jfa.blocked>
+  jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) : tensor<256x2xf32, #jfa.blocked>, !jfa.ptr<f32>
+}
+
+// -----
+
 // Slot n mod 3, phase (n / 3) mod 2.
 // CHECK-LABEL: llvm.func @ring
 // CHECK-DAG: %[[THREE:.*]] = llvm.mlir.constant(3 : i32) : i32
