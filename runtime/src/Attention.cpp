@@ -47,11 +47,6 @@ __int128 unitIndexSpace(const AttentionForwardArgs &a) {
   return __int128(a.batch) * a.numHeads * bands * kBand;
 }
 
-float effectiveScale(const AttentionForwardArgs &a) {
-  return a.softmaxScale == 0.f ? float(1.0 / std::sqrt(double(a.headDim)))
-                               : a.softmaxScale;
-}
-
 /// The kernels per target of the description (Targets.def): the forward
 /// kernel of a target is attention_fwd_<its kernel suffix>
 /// (attention_fwd_sm90 for sm_90a). Each is compiled once per compile-time
@@ -75,12 +70,6 @@ const AttentionTarget *targets() {
     return out;
   }();
   return all.data();
-}
-
-/// The variant a call needs.
-Params wantedParams(const AttentionForwardArgs &a) {
-  return {{"causal", a.causal ? "1" : "0"},
-          {"head_dim", std::to_string(a.headDim)}};
 }
 
 std::string cubinPattern(const AttentionTarget &t) {
@@ -227,7 +216,7 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
           Arg::i32(int32_t(a.totalTokens)),
           Arg::i32(int32_t(a.oStrides[0])),
           Arg::i32(int32_t(qTiles(a.maxSeqlen))),
-          Arg::f32(float(double(effectiveScale(a)) * 1.4426950408889634))};
+          Arg::f32(scaleLog2(effectiveScale(a.softmaxScale, a.headDim)))};
 }
 
 void checkAttentionKernelInfo(const KernelInfo &k,
@@ -494,7 +483,7 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   DeviceProperties device = currentDevice();
   AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
   size_t index = impl->indexOf(choice.arch);
-  Params wanted = wantedParams(args);
+  Params wanted = wantedParams(args.headDim, args.causal);
   size_t variant = impl->images[index].size();
   for (size_t v = 0; v < impl->images[index].size(); ++v)
     if (impl->images[index][v].params == wanted)
@@ -520,12 +509,9 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
                             img.absent, device.ordinal, device.major,
                             device.minor));
 
-  if (args.checkOffsets) {
-    std::vector<int32_t> host(size_t(args.batch) + 1);
-    copyToHostOnStream(host.data(), args.offsets, host.size() * sizeof(int32_t),
-                       stream);
-    checkOffsets(host.data(), host.size(), args.totalTokens, args.maxSeqlen);
-  }
+  if (args.checkOffsets)
+    checkOffsetsOnDevice(args.offsets, args.batch, args.totalTokens,
+                         args.maxSeqlen, stream);
 
   CUcontext ctx = currentContext();
   const Module *module;

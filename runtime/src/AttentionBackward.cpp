@@ -589,8 +589,7 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
                             target == targets.end() ? "no backward kernels"
                                                     : target->missing,
                             onDevice));
-  Params wanted = {{"causal", a.causal ? "1" : "0"},
-                   {"head_dim", std::to_string(a.headDim)}};
+  Params wanted = wantedParams(a.headDim, a.causal);
   auto main = std::find_if(target->main.begin(), target->main.end(),
                            [&](const Image &i) { return i.params == wanted; });
   if (main == target->main.end()) {
@@ -603,12 +602,9 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
                             choice.arch, held, onDevice));
   }
 
-  if (a.checkOffsets) {
-    std::vector<int32_t> host(size_t(a.batch) + 1);
-    copyToHostOnStream(host.data(), a.offsets, host.size() * sizeof(int32_t),
-                       stream);
-    checkOffsets(host.data(), host.size(), a.totalTokens, a.maxSeqlen);
-  }
+  if (a.checkOffsets)
+    checkOffsetsOnDevice(a.offsets, a.batch, a.totalTokens, a.maxSeqlen,
+                         stream);
 
   CUcontext context = currentContext();
   const Image *images[] = {&target->schedule.front(), &target->delta.front(),
@@ -625,9 +621,7 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   auto tensor = [&](CUdeviceptr p, const char *type, int64_t stride) {
     return Arg::tensor(p, type, {tokens, cols}, {uint64_t(stride), 1});
   };
-  float scale = a.softmaxScale == 0.f
-                    ? float(1.0 / std::sqrt(double(a.headDim)))
-                    : a.softmaxScale;
+  float scale = effectiveScale(a.softmaxScale, a.headDim);
   std::array<Arg, kNumSlots> v;
   v[kQ] = tensor(a.q, "bf16", a.qStrides[0]);
   v[kK] = tensor(a.k, "bf16", a.kStrides[0]);
@@ -647,7 +641,7 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   v[kTokens] = Arg::i32(int32_t(a.totalTokens));
   v[kStride] = Arg::i32(int32_t(a.dkStrides[0]));
   v[kKTiles] = Arg::i32(int32_t(tiles));
-  v[kScaleLog2] = Arg::f32(float(double(scale) * 1.4426950408889634));
+  v[kScaleLog2] = Arg::f32(scaleLog2(scale));
   v[kScale] = Arg::f32(scale);
   v[kHeadDim] = Arg::i32(int32_t(a.headDim));
   v[kDqAccumStride] = Arg::i32(int32_t(a.dkStrides[0]));

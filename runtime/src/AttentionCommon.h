@@ -8,17 +8,20 @@
 #ifndef JFA_RUNTIME_ATTENTIONCOMMON_H
 #define JFA_RUNTIME_ATTENTIONCOMMON_H
 
+#include "jfa/attention.hpp"
 #include "jfa/runtime.hpp"
 
 #include <fmt/format.h>
 
 #include <array>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace jfa::rt::detail {
 
@@ -134,6 +137,34 @@ inline std::string readFile(const std::string &path, const char *what) {
   if (!in)
     throw Error(fmt::format("cannot read {} '{}'", what, path));
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// The softmax scale a call uses: 1/sqrt(head_dim) for 0.
+inline float effectiveScale(float softmaxScale, int64_t headDim) {
+  return softmaxScale == 0.f ? float(1.0 / std::sqrt(double(headDim)))
+                             : softmaxScale;
+}
+
+/// The kernels' scale in base 2: scale * log2(e).
+inline float scaleLog2(float scale) {
+  return float(double(scale) * 1.4426950408889634);
+}
+
+/// The compile-time variant a call needs (normalized as the metadata's).
+inline Params wantedParams(int64_t headDim, bool causal) {
+  return {{"causal", causal ? "1" : "0"},
+          {"head_dim", std::to_string(headDim)}};
+}
+
+/// Copies the B + 1 offsets to the host in `stream`'s order (synchronizing
+/// it) and checks them (checkOffsets): what check_offsets asks of a pass.
+inline void checkOffsetsOnDevice(CUdeviceptr offsets, int64_t batch,
+                                 int64_t totalTokens, int64_t maxSeqlen,
+                                 CUstream stream) {
+  std::vector<int32_t> host(size_t(batch) + 1);
+  copyToHostOnStream(host.data(), offsets, host.size() * sizeof(int32_t),
+                     stream);
+  checkOffsets(host.data(), host.size(), totalTokens, maxSeqlen);
 }
 
 } // namespace jfa::rt::detail
