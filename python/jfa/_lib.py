@@ -126,12 +126,10 @@ class _Packed(threading.local):
     """Per thread, one argument structure of each kind, refilled per call."""
 
     def __init__(self):
-        self.forward = ForwardArgs()
-        self.backward = BackwardArgs()
+        self.structs = {}
 
 
-_FORWARD_PACKER = None
-_BACKWARD_PACKER = None
+_packers = {}  # ctypes Structure class -> its struct.Struct (_packer)
 _packed = _Packed()
 # The dtype strings the argument structures point to; they live as long as the module.
 BF16 = ctypes.create_string_buffer(b"bf16")
@@ -140,25 +138,27 @@ BF16_ADDRESS = ctypes.addressof(BF16)
 I32_ADDRESS = ctypes.addressof(I32)
 
 
-def packed_forward_args(*values):
-    """The thread's ForwardArgs filled with `values` (the fields in order, the
-    stride arrays flattened, dtype strings as BF16_ADDRESS / I32_ADDRESS)."""
-    global _FORWARD_PACKER
-    if _FORWARD_PACKER is None:
-        _FORWARD_PACKER = _packer(ForwardArgs)
-    args = _packed.forward
-    _FORWARD_PACKER.pack_into(args, 0, *values)
+def _packed_args(cls, values):
+    """The thread's `cls` structure filled with `values` (the fields in order,
+    the stride arrays flattened, dtype strings as BF16_ADDRESS / I32_ADDRESS)."""
+    packer = _packers.get(cls)
+    if packer is None:
+        packer = _packers[cls] = _packer(cls)
+    args = _packed.structs.get(cls)
+    if args is None:
+        args = _packed.structs[cls] = cls()
+    packer.pack_into(args, 0, *values)
     return args
+
+
+def packed_forward_args(*values):
+    """The thread's ForwardArgs filled with `values` (see _packed_args)."""
+    return _packed_args(ForwardArgs, values)
 
 
 def packed_backward_args(*values):
-    """The thread's BackwardArgs filled with `values` (as packed_forward_args)."""
-    global _BACKWARD_PACKER
-    if _BACKWARD_PACKER is None:
-        _BACKWARD_PACKER = _packer(BackwardArgs)
-    args = _packed.backward
-    _BACKWARD_PACKER.pack_into(args, 0, *values)
-    return args
+    """The thread's BackwardArgs filled with `values` (see _packed_args)."""
+    return _packed_args(BackwardArgs, values)
 
 
 class ArgTensor(ctypes.Structure):
