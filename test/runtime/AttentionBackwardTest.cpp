@@ -9,24 +9,18 @@
 #include "jfa/attention.h"
 #include "jfa/attention.hpp"
 
+#include "AttentionTestSupport.h"
+
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sys/stat.h>
+#include <cstdio>
 
 using namespace jfa::rt;
 
 namespace {
 
-template <typename F> std::string errorOf(F &&f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
+using test::errorOf;
+using test::writeCubin;
 
 /// T = 1000 tokens in B = 3 sequences, H = 4, D = 128; dense tensors 1 MiB
 /// apart, a 16 MiB workspace.
@@ -175,10 +169,7 @@ TEST(AttentionBackwardArgs, Overlaps) {
 //===----------------------------------------------------------------------===//
 
 std::string makeDir(const std::string &name) {
-  std::string dir = testing::TempDir() + "/jfa_backward_" + name;
-  std::system(("rm -rf '" + dir + "'").c_str());
-  mkdir(dir.c_str(), 0755);
-  return dir;
+  return test::makeTempDir("jfa_backward_" + name);
 }
 
 /// Metadata of `kernel` with the named arguments ("q:tma:bf16", "dk:ptr:bf16",
@@ -210,13 +201,6 @@ std::string metadata(const std::string &kernel, const std::string &arch,
     m += R"(, "params": {"causal": )" + std::string(causal ? "true" : "false") +
          R"(, "head_dim": )" + std::to_string(headDim) + "}";
   return m + "}]}\n";
-}
-
-void writeCubin(const std::string &dir, const std::string &file,
-                const std::string &meta) {
-  std::ofstream(dir + "/" + file, std::ios::binary) << "\x7f"
-                                                       "ELF fake cubin";
-  std::ofstream(dir + "/" + file + ".meta") << meta;
 }
 
 const std::vector<std::string> kMainArguments = {

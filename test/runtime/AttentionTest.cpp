@@ -9,6 +9,7 @@
 #include "jfa/attention.h"
 #include "jfa/attention.hpp"
 
+#include "AttentionTestSupport.h"
 #include "EmbeddedKernels.h"
 
 #include <gtest/gtest.h>
@@ -32,14 +33,7 @@ using namespace jfa::rt;
 
 namespace {
 
-template <typename F> std::string errorOf(F &&f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
+using test::errorOf;
 
 bool contains(const std::string &s, const std::string &part) {
   return s.find(part) != std::string::npos;
@@ -533,10 +527,7 @@ TEST(CheckAttentionKernelInfo, Contract) {
 
 /// A fresh folder under the test's temporary directory.
 std::string makeDir(const std::string &name) {
-  std::string dir = testing::TempDir() + "/jfa_attention_" + name;
-  std::system(("rm -rf '" + dir + "'").c_str());
-  mkdir(dir.c_str(), 0755);
-  return dir;
+  return test::makeTempDir("jfa_attention_" + name);
 }
 
 /// Writes <kernel>_<arch><suffix>.cubin (+ .meta) as build-package.sh names
@@ -544,11 +535,7 @@ std::string makeDir(const std::string &name) {
 void writeKernel(const std::string &dir, const std::string &kernel,
                  const std::string &arch, const std::string &metadata,
                  const std::string &suffix = ".head_dim=128.causal=0") {
-  std::string cubin = dir + "/" + kernel + "_" + arch + suffix + ".cubin";
-  std::ofstream(cubin, std::ios::binary) << "\x7f"
-                                            "ELF fake cubin";
-  if (!metadata.empty())
-    std::ofstream(cubin + ".meta") << metadata;
+  test::writeCubin(dir, kernel + "_" + arch + suffix + ".cubin", metadata);
 }
 
 TEST(AttentionLoad, MissingOrEmptyDir) {

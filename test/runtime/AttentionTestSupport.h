@@ -1,0 +1,52 @@
+//===- AttentionTestSupport.h - helpers of the attention tests --*- C++ -*-===//
+//
+// What AttentionTest.cpp and AttentionBackwardTest.cpp both need: the
+// message of a runtime Error, a fresh folder, and fake cubins with their
+// metadata as scripts/build-package.sh lays them out.
+//
+//===----------------------------------------------------------------------===//
+#ifndef JFA_TEST_RUNTIME_ATTENTIONTESTSUPPORT_H
+#define JFA_TEST_RUNTIME_ATTENTIONTESTSUPPORT_H
+
+#include "jfa/runtime.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <sys/stat.h>
+
+namespace jfa::rt::test {
+
+/// The message of the Error `f` throws; "" when it throws none.
+template <typename F> std::string errorOf(F &&f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// A fresh, empty folder `name` under the test's temporary directory.
+inline std::string makeTempDir(const std::string &name) {
+  std::string dir = testing::TempDir() + "/" + name;
+  std::system(("rm -rf '" + dir + "'").c_str());
+  mkdir(dir.c_str(), 0755);
+  return dir;
+}
+
+/// Writes the fake cubin `dir`/`file` and, unless `metadata` is empty, its
+/// `.meta` beside it.
+inline void writeCubin(const std::string &dir, const std::string &file,
+                       const std::string &metadata) {
+  std::ofstream(dir + "/" + file, std::ios::binary) << "\x7f"
+                                                       "ELF fake cubin";
+  if (!metadata.empty())
+    std::ofstream(dir + "/" + file + ".meta") << metadata;
+}
+
+} // namespace jfa::rt::test
+
+#endif // JFA_TEST_RUNTIME_ATTENTIONTESTSUPPORT_H
