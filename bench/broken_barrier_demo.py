@@ -1,13 +1,13 @@
 """The --debug-barriers demonstration (docs/BARRIERS.md) on a GPU.
 
-  python3 bench/broken_barrier_demo.py .gpu/libjfart.so .gpu/broken_phase_debug_sm_90a.cubin
+  python3 bench/broken_barrier_demo.py .gpu/libjfart.so .gpu/debug/broken_phase_sm_90a.cubin
 
-Launches kernels/examples/broken_phase_sm90.mlir, built with
-`jfac compile --debug-barriers`: its producer waits on the wrong phase, so
-every CTA deadlocks. The debug build must print the located report line and
-trap within seconds, and the runtime must turn that into an error saying so.
-Exits 0 when that is what happened. Never run the kernel built without the
-flag: it hangs the GPU.
+Launches kernels/examples/broken_phase.mlir, built with
+`jfac compile --debug-barriers`: a two-slot TMA ring copying y = x whose
+producer waits on the wrong phase, so every CTA deadlocks. The debug build
+must print the located report line and trap within seconds, and the runtime
+must turn that into an error saying so. Exits 0 when that is what happened.
+Never run the kernel built without the flag: it hangs the GPU.
 """
 import os
 import sys
@@ -21,13 +21,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import jfa  # noqa: E402
 
 mod = jfa.load(cubin)
-m = n = k = 256
-a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-c = torch.zeros(m, n, device="cuda", dtype=torch.bfloat16)
+rows = cols = 256
+x = torch.randn(rows, cols, device="cuda", dtype=torch.float32)
+y = torch.zeros(rows, cols, device="cuda", dtype=torch.float32)
 torch.cuda.synchronize()
 start = time.time()
-mod.broken_phase_sm90(2, a, b, c, m, n, k)
+mod.broken_phase((rows + 63) // 64, x, y, rows, cols)
 try:
     jfa.synchronize()  # the runtime's jfa_synchronize: explains the trap
     rc, message = 0, ""

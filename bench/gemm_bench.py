@@ -71,17 +71,18 @@ for m, n, k in shapes:
                  f"  ratio {t_blas / t_jfa:.2f}x")
     print(line, flush=True)
 # The transposed-operand paths: C = A @ B with B stored [K, N] (N-major),
-# A from shared memory (matmul_nn_sm90) or from registers (matmul_rega_sm90).
+# examples/matmul_sm90.mlir with A from shared memory (a_operand=0) or from
+# registers (a_operand=2), one cubin each.
 for path in sys.argv[3:]:
     nn = jfa.load(path)
-    name = "matmul_rega_sm90" if "rega" in path else "matmul_nn_sm90"
+    name = os.path.basename(path)
     for m, n, k in [(64, 64, 64), (128, 192, 256), (100, 72, 136), (1000, 512, 1000),
                     (1, 8, 8)]:
         a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
         c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
         grid = ((m + 63) // 64) * ((n + 63) // 64)
-        nn[name](grid, a, b, c, m, n, k)
+        nn.matmul_sm90(grid, a, b, c, m, n, k)
         torch.cuda.synchronize()
         ref = a.double() @ b.double()
         err = ((c.double() - ref).norm() / ref.norm()).item()

@@ -16,7 +16,7 @@ if [[ ${1:-} == --run ]]; then
   timeout 120 ./.gpu/row_softmax_test .gpu/row_softmax_sm_90a.cubin 2>&1 | tee "$out/row_softmax_test.log"
   rc3=${PIPESTATUS[0]}
   PYTHONUNBUFFERED=1 timeout 300 python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90_sm_90a.cubin \
-    .gpu/matmul_nn_sm90_sm_90a.cubin .gpu/matmul_rega_sm90_sm_90a.cubin \
+    ".gpu/matmul_sm90_sm_90a.a_operand=0.cubin" ".gpu/matmul_sm90_sm_90a.a_operand=2.cubin" \
     2>&1 | tee "$out/gemm_bench.log"
   rc2=${PIPESTATUS[0]}
   # Issue 7: the debug builds still pass, and the broken kernel reports and
@@ -28,7 +28,7 @@ if [[ ${1:-} == --run ]]; then
     2>&1 | tee "$out/gemm_bench_debug.log"
   rc5=${PIPESTATUS[0]}
   PYTHONUNBUFFERED=1 timeout 90 python3 bench/broken_barrier_demo.py .gpu/libjfart.so \
-    .gpu/debug/broken_phase_sm90_sm_90a.cubin 2>&1 | tee "$out/broken_barrier_demo.log"
+    .gpu/debug/broken_phase_sm_90a.cubin 2>&1 | tee "$out/broken_barrier_demo.log"
   rc6=${PIPESTATUS[0]}
   for cubin in .gpu/*.cubin; do
     name=$(basename "$cubin" .cubin)
@@ -56,11 +56,21 @@ for k in kernels/gemm/*.mlir kernels/examples/*_sm90.mlir kernels/examples/*_sm1
   name=$(basename "$k" .mlir)
   # The one target its first line names (`// jfa-targets:`).
   arch=$(python3 scripts/kernel_variants.py --targets "$k" | head -n 1)
-  "$build/bin/jfac" compile "$k" --arch "$arch" -o ".gpu/${name}_$arch.cubin" --quiet
+  # Every declared variant (`// jfa-variants:`), named like build-package.sh's.
+  mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")
+  for variant in "${variants[@]}"; do
+    params=() suffix=
+    for pair in $variant; do
+      params+=(-P "$pair")
+      suffix+=".$pair"
+    done
+    "$build/bin/jfac" compile "$k" --arch "$arch" "${params[@]}" \
+      -o ".gpu/${name}_$arch$suffix.cubin" --quiet
+  done
 done
 mkdir -p .gpu/debug
 for k in kernels/examples/scale_ring.mlir kernels/gemm/gemm_sm90.mlir \
-         kernels/examples/broken_phase_sm90.mlir; do
+         kernels/examples/broken_phase.mlir; do
   name=$(basename "$k" .mlir)
   "$build/bin/jfac" compile "$k" --arch sm_90a --debug-barriers \
     -o ".gpu/debug/${name}_sm_90a.cubin" --quiet

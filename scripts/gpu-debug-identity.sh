@@ -37,15 +37,15 @@ cmake --build "$build" -j2 --target jfac jfart_shared
 rm -rf "$out"
 mkdir -p "$out/normal" "$out/debug" "$out/lib" "$out/python"
 kernels=(kernels/examples/scale_ring.mlir kernels/examples/row_softmax.mlir
-         kernels/examples/blocked_roundtrip.mlir kernels/examples/matmul_nn_sm90.mlir
-         kernels/examples/matmul_rega_sm90.mlir kernels/examples/matmul_tn_sm90.mlir
+         kernels/examples/blocked_roundtrip.mlir kernels/examples/matmul_sm90.mlir
          kernels/gemm/gemm_sm90.mlir test/gpu/rowstats_sm90.mlir
          kernels/jagged_attention/attention_fwd_sm90.mlir
          kernels/jagged_attention/attention_bwd_sm90.mlir
          kernels/jagged_attention/attention_bwd_delta.mlir)
 for k in "${kernels[@]}"; do
   name=$(basename "$k" .mlir)
-  # Every declared variant (the attention backward is picked by them).
+  # Every declared variant (the attention backward is picked by them, the
+  # matmul example's cubins are named by them).
   mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")
   for variant in "${variants[@]}"; do
     params=() suffix=

@@ -5,9 +5,9 @@ write bit-identical outputs.
 
     python3 test/gpu/debug_identity_test.py LIBJFART NORMAL_DIR DEBUG_DIR
 
-NORMAL_DIR and DEBUG_DIR hold <kernel>_sm_90a.cubin (+ .meta) built by jfac
-without and with --debug-barriers (scripts/gpu-check.sh builds both into
-.gpu/identity/). Each case poisons its outputs identically, runs the normal
+NORMAL_DIR and DEBUG_DIR hold <kernel>_sm_90a.cubin (+ .meta; a parameterized
+kernel's variants as <kernel>_sm_90a.<param>=<value>....cubin) built by jfac
+without and with --debug-barriers (scripts/gpu-debug-identity.sh builds both). Each case poisons its outputs identically, runs the normal
 build twice and the debug build once, and compares the bytes. A kernel whose
 normal build is not deterministic run to run (none is today) is reported as
 such, and its debug output must then stay within the normal build's own
@@ -137,19 +137,22 @@ def run_examples(lib, ndir, ddir):
         case(lib, ndir, ddir, f"gemm_sm90 {m}x{n}x{k}", "gemm_sm90_sm_90a.cubin", "gemm_sm90",
              [a, b], nan((m, n), torch.bfloat16), [("i32", m), ("i32", n), ("i32", k)], (grid,))
 
-    # The transposed-operand examples: B stored [K, N] (nn, rega), A stored
-    # [K, M] too (tn); f32 out.
-    for name in ("matmul_nn_sm90", "matmul_rega_sm90", "matmul_tn_sm90"):
+    # The transposed-operand example, each variant (a_operand=0: A [M, K]
+    # from shared memory, 1: A stored [K, M], 2: A from registers); B stored
+    # [K, N]; f32 out.
+    for a_operand in (0, 1, 2):
+        cubin = f"matmul_sm90_sm_90a.a_operand={a_operand}.cubin"
         for m, n, k in [(128, 192, 256), (100, 72, 136), (1000, 512, 1000)]:
-            if name == "matmul_tn_sm90":
+            if a_operand == 1:
                 m = (m + 7) // 8 * 8  # A's rows (M of them) must be 16-byte multiples
                 a = randn(k, m, dtype=torch.bfloat16)
             else:
                 a = randn(m, k, dtype=torch.bfloat16)
             b = randn(k, n, dtype=torch.bfloat16)
             grid = ((m + 63) // 64) * ((n + 63) // 64)
-            case(lib, ndir, ddir, f"{name} {m}x{n}x{k}", f"{name}_sm_90a.cubin", name, [a, b],
-                 nan((m, n), torch.float32), [("i32", m), ("i32", n), ("i32", k)], (grid,))
+            case(lib, ndir, ddir, f"matmul_sm90 a_operand={a_operand} {m}x{n}x{k}", cubin,
+                 "matmul_sm90", [a, b], nan((m, n), torch.float32),
+                 [("i32", m), ("i32", n), ("i32", k)], (grid,))
 
     # Blocked slots: two outputs.
     rows = 128 * 5

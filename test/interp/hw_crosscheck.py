@@ -21,7 +21,7 @@ import sys
 CASES = {
     "gemm_200x296x136": ("gemm", dict(m=200, n=296, k=136)),
     "gemm_512x768x1024": ("gemm", dict(m=512, n=768, k=1024)),
-    # M-major A and N-major B (examples/matmul_tn_sm90.mlir), f32 out.
+    # M-major A and N-major B (examples/matmul_sm90.mlir, a_operand=1), f32 out.
     "matmul_tn_200x136x264": ("matmul_tn", dict(m=200, n=136, k=264)),
     # The attention backward's row term (jagged_attention/attention_bwd_delta).
     "delta_t877_h2_d128": ("delta", dict(tokens=877, heads=2, head_dim=128)),
@@ -90,7 +90,7 @@ def gpu(opts):
             b = load(os.path.join(src, "b.npy"), torch.bfloat16)
             c = torch.full((p["m"], p["n"]), float("nan"), device="cuda", dtype=torch.float32)
             grid = math.ceil(p["m"] / 64) * math.ceil(p["n"] / 64)
-            tn.matmul_tn_sm90(grid, a, b, c, p["m"], p["n"], p["k"])
+            tn.matmul_sm90(grid, a, b, c, p["m"], p["n"], p["k"])
             torch.cuda.synchronize()
             save(os.path.join(dst, "c.npy"), c)
             # The hardware against an fp64 reference as well: the new
@@ -99,7 +99,7 @@ def gpu(opts):
             err = ((c.double() - ref).abs().max() / ref.abs().max()).item()
             print(f"gpu: matmul_tn max error / max |ref| = {err:.3g}")
             if not err < 1e-5:
-                raise SystemExit("gpu: matmul_tn_sm90 is wrong on the hardware")
+                raise SystemExit("gpu: matmul_sm90 (a_operand=1) is wrong on the hardware")
         elif kind == "delta":
             t, h, d = p["tokens"], p["heads"], p["head_dim"]
             o = load(os.path.join(src, "o.npy"), torch.bfloat16)
@@ -157,8 +157,9 @@ def prepare(opts):
             b = save("b", to_bf16(rng.standard_normal((k, n))))
             c = interp("c", np.full((m, n), np.nan, dtype=np.float32))
             grid = math.ceil(m / 64) * math.ceil(n / 64)
-            cmd = [opts.interp, os.path.join(kernels, "examples/matmul_tn_sm90.mlir"), "--arch",
-                   "sm_90a", "--grid", str(grid), a, b, c, f"i32:{m}", f"i32:{n}", f"i32:{k}"]
+            cmd = [opts.interp, os.path.join(kernels, "examples/matmul_sm90.mlir"), "--arch",
+                   "sm_90a", "-Pa_operand=1", "--grid", str(grid), a, b, c, f"i32:{m}",
+                   f"i32:{n}", f"i32:{k}"]
         elif kind == "delta":
             t, h, hd = p["tokens"], p["heads"], p["head_dim"]
             o = save("o", to_bf16(rng.standard_normal((t, h * hd))))
@@ -263,7 +264,7 @@ def main():
     g.add_argument("out")
     g.add_argument("--lib", required=True)
     g.add_argument("--gemm-cubin", required=True)
-    g.add_argument("--tn-cubin", required=True, help="examples/matmul_tn_sm90.mlir compiled")
+    g.add_argument("--tn-cubin", required=True, help="examples/matmul_sm90.mlir compiled with -P a_operand=1")
     g.add_argument("--delta-cubin", required=True,
                    help="jagged_attention/attention_bwd_delta.mlir compiled for sm_90a")
     c = sub.add_parser("compare")

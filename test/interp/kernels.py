@@ -109,27 +109,22 @@ def gemm_nt(run, kernel, arch, m, n, k, c_dtype, tile_m, tile_n):
     return check("C", got, want, *tol), secs
 
 
-def matmul_nn(run, kernel, m, n, k):
-    """C[M, N] = A[M, K] B[K, N] (B N-major), f32 out, 64x64 tiles."""
-    a_path, a = run.bf16_input("a", (m, k))
+MATMUL = "examples/matmul_sm90.mlir"
+
+
+def matmul_sm90(run, a_operand, m, n, k):
+    """C[M, N] = op(A) B (B stored [K, N], N-major), f32 out, 64x64 tiles:
+    a_operand=0 A[M, K] from shared memory, 1 A stored [K, M] (C = A^T B),
+    2 A[M, K] from registers."""
+    a_path, a = run.bf16_input("a", (k, m) if a_operand == 1 else (m, k))
     b_path, b = run.bf16_input("b", (k, n))
     c_path = run.save("c", np.full((m, n), np.nan, dtype=np.float32))
     grid = math.ceil(m / 64) * math.ceil(n / 64)
-    secs = run.interp_run(kernel, "sm_90a", str(grid),
-                          [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}"])
-    return check("C", run.load(c_path), a @ b, 1e-4, 1e-5), secs
-
-
-def case_matmul_tn_sm90(run):
-    """C[M, N] = A^T B, A stored [K, M], B stored [K, N]."""
-    m, n, k = 72, 80, 100
-    a_path, a = run.bf16_input("a", (k, m))
-    b_path, b = run.bf16_input("b", (k, n))
-    c_path = run.save("c", np.full((m, n), np.nan, dtype=np.float32))
-    grid = math.ceil(m / 64) * math.ceil(n / 64)
-    secs = run.interp_run("examples/matmul_tn_sm90.mlir", "sm_90a", str(grid),
-                          [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}"])
-    return check("C", run.load(c_path), a.T @ b, 1e-4, 1e-5), secs
+    secs = run.interp_run(MATMUL, "sm_90a", str(grid),
+                          [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}"],
+                          params={"a_operand": a_operand})
+    want = (a.T if a_operand == 1 else a) @ b
+    return check("C", run.load(c_path), want, 1e-4, 1e-5), secs
 
 
 def case_gemm_sm90(run):
@@ -142,14 +137,6 @@ def case_gemm_sm100(run):
 
 def case_tmem_a_dot_sm100(run):
     return gemm_nt(run, "examples/tmem_a_dot_sm100.mlir", "sm_100a", 200, 100, 96, "f32", 128, 64)
-
-
-def case_matmul_nn_sm90(run):
-    return matmul_nn(run, "examples/matmul_nn_sm90.mlir", 100, 72, 80)
-
-
-def case_matmul_rega_sm90(run):
-    return matmul_nn(run, "examples/matmul_rega_sm90.mlir", 100, 72, 80)
 
 
 # ---------------------------------------------------------------- elementwise
@@ -438,9 +425,10 @@ def attention_cases(arch, suffix):
 CASES = {
     "gemm_sm90": case_gemm_sm90,
     "gemm_sm100": case_gemm_sm100,
-    "matmul_nn_sm90": case_matmul_nn_sm90,
-    "matmul_rega_sm90": case_matmul_rega_sm90,
-    "matmul_tn_sm90": case_matmul_tn_sm90,
+    # examples/matmul_sm90.mlir, one case per variant (-P a_operand=N).
+    "matmul_sm90_nn": lambda run: matmul_sm90(run, 0, 100, 72, 80),
+    "matmul_sm90_tn": lambda run: matmul_sm90(run, 1, 72, 80, 100),
+    "matmul_sm90_rega": lambda run: matmul_sm90(run, 2, 100, 72, 80),
     "tmem_a_dot_sm100": case_tmem_a_dot_sm100,
     "tmem_roundtrip_sm100": case_tmem_roundtrip_sm100,
     "scale_ring": case_scale_ring,

@@ -377,7 +377,7 @@ TEST(Metadata, DebugBarriers) {
 // formatting needs no GPU.
 TEST(DebugBarriers, TrapMessage) {
   std::string message = barrierTrapMessage(
-      "broken_phase_sm90", "kernel execution failed",
+      "broken_phase", "kernel execution failed",
       "an illegal instruction was encountered (CUresult 715)");
   // What failed and why, as for any other error.
   EXPECT_EQ(message.rfind("kernel execution failed: an illegal instruction "
@@ -386,14 +386,14 @@ TEST(DebugBarriers, TrapMessage) {
             0u)
       << message;
   // That the kernel trapped in a barrier wait.
-  EXPECT_NE(message.find("'broken_phase_sm90' was built with "
+  EXPECT_NE(message.find("'broken_phase' was built with "
                          "--debug-barriers"),
             std::string::npos);
   EXPECT_NE(message.find("barrier wait that timed out and trapped"),
             std::string::npos);
   // Where to look: the line the device printed (its exact start).
   EXPECT_NE(message.find("on standard output, in a line starting with 'jfa: "
-                         "kernel broken_phase_sm90: barrier wait at'"),
+                         "kernel broken_phase: barrier wait at'"),
             std::string::npos)
       << message;
   // That nothing more can be done with the context.
