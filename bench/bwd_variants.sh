@@ -3,6 +3,8 @@
 # order, same shapes), their ncu counters on issue 17's profile point, their
 # SASS spill instructions, and the quick correctness matrix.
 #   bench/bwd_variants.sh VARIANT...   (each a folder dist/var/VARIANT of cubins)
+# SHAPES (comma list, "all" for every shape), ROUNDS (the variants timed in
+# turn this many times, default 1), NO_NCU and NO_TEST skip those steps.
 # Logs go to $OUT/bwd_variants.tgz (or /tmp/bwd_variants).
 set -u
 export PYTHONPATH=${PYTHONPATH:-dist/jfa/python} PYTHONUNBUFFERED=1
@@ -17,14 +19,19 @@ for v in "$@"; do
     echo "$tag SASS: STL $(grep -c 'STL' "$logs/sass_$tag.txt") LDL $(grep -c 'LDL' "$logs/sass_$tag.txt") STS $(grep -c 'STS' "$logs/sass_$tag.txt")"
   done
 done
-for v in "$@"; do
-  echo "== bench $v"
-  JFA_KERNEL_DIR=dist/var/$v timeout 150 python3 bench/attention_bench.py --backward --only-ours \
-    --no-check --shapes "$shapes" > $logs/bench_$v.log 2>&1
-  echo "rc=$?"; grep -E "^\|" $logs/bench_$v.log | tail -6
+shape_args=(--shapes "$shapes")
+[[ $shapes == all ]] && shape_args=()
+for round in $(seq 1 "${ROUNDS:-1}"); do
+  for v in "$@"; do
+    echo "== bench $v (round $round)"
+    JFA_KERNEL_DIR=dist/var/$v timeout 240 python3 bench/attention_bench.py --backward --only-ours \
+      --no-check "${shape_args[@]}" > $logs/bench_${v}_$round.log 2>&1
+    echo "rc=$?"; grep -E "^\|" $logs/bench_${v}_$round.log | tail -n +3
+  done
 done
 m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,gpu__time_duration.sum,smsp__inst_executed.sum
 for v in "$@"; do
+  [[ -n ${NO_NCU:-} ]] && break
   JFA_KERNEL_DIR=dist/var/$v timeout 120 ncu --clock-control none --metrics $m \
     -k regex:attention_bwd_sm90 -c 1 --launch-skip 1 python3 bench/bwd_profile.py > $logs/ncu_$v.log 2>&1
   echo "== ncu $v rc=$?"; grep -E "bank|local|duration|inst_exec" $logs/ncu_$v.log

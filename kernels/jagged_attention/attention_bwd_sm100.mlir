@@ -31,6 +31,49 @@
 // attention_bwd_sm90.mlir.
 jfa.import "../lib/work_queue.mlir"
 
+// P = exp2(scale_log2 * S - lse * log2 e) for 64 of the unit's 128 keys
+// (the column block of S's tensor memory at %s_cols), zero past each row's
+// %limit keys of the block. The tile goes by in such halves: P and dP of
+// all 128 keys would need 256 registers a thread (ptxas spilled 116-148 B
+// when they were loaded whole).
+jfa.func @p_block(%s_cols: !jfa.tmem<128x64xf32>,
+                  %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
+                  %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>,
+                  %scale_log2: f32) -> tensor<128x64xf32, #jfa.tmem_row> {
+  %c0 = arith.constant 0 : i32
+  %fill = arith.constant 0.0 : f32
+  %scale_t = tensor.splat %scale_log2 : tensor<128x64xf32, #jfa.tmem_row>
+  %lse2_t = jfa.broadcast_rows %lse2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
+  %s = jfa.tmem_load %s_cols[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+  %x = arith.mulf %s, %scale_t : tensor<128x64xf32, #jfa.tmem_row>
+  %x_shift = arith.subf %x, %lse2_t : tensor<128x64xf32, #jfa.tmem_row>
+  %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
+  %p = jfa.mask_cols %p_raw, %limit, %fill : tensor<128x64xf32, #jfa.tmem_row>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32
+  jfa.return %p : tensor<128x64xf32, #jfa.tmem_row>
+}
+
+// dS = scale * P * (dP - delta) for the same 64 keys, in bf16, with P
+// computed again from S (still in tensor memory): P rounded to bf16 would
+// cost dS accuracy.
+jfa.func @ds_block(%s_cols: !jfa.tmem<128x64xf32>, %dp_cols: !jfa.tmem<128x64xf32>,
+                   %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
+                   %delta: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
+                   %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>,
+                   %scale_log2: f32, %scale: f32)
+    -> tensor<128x64xbf16, #jfa.tmem_row> {
+  %c0 = arith.constant 0 : i32
+  %p = jfa.call @p_block(%s_cols, %lse2, %limit, %scale_log2)
+      : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+  %ds_scale = tensor.splat %scale : tensor<128x64xf32, #jfa.tmem_row>
+  %delta_t = jfa.broadcast_rows %delta : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
+  %dp = jfa.tmem_load %dp_cols[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+  %dp_c = arith.subf %dp, %delta_t : tensor<128x64xf32, #jfa.tmem_row>
+  %pdp = arith.mulf %p, %dp_c : tensor<128x64xf32, #jfa.tmem_row>
+  %ds = arith.mulf %pdp, %ds_scale : tensor<128x64xf32, #jfa.tmem_row>
+  %ds16 = arith.truncf %ds : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+  jfa.return %ds16 : tensor<128x64xbf16, #jfa.tmem_row>
+}
+
 jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %k: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %v: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -81,6 +124,11 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // dQ reuses dP's columns: chunk c of D in columns [64c, 64c + 64).
   %dq_lo = jfa.tmem_slice %dp_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
   %dq_hi = jfa.tmem_slice %dp_tmem columns(64) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  // S's and dP's 64-key halves, read one at a time for dS (@ds_block).
+  %s_lo = jfa.tmem_slice %s_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %s_hi = jfa.tmem_slice %s_tmem columns(64) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %dp_lo = jfa.tmem_slice %dp_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
+  %dp_hi = jfa.tmem_slice %dp_tmem columns(64) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
   %dv_lo = jfa.tmem_slice %dv_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
   %dv_hi = jfa.tmem_slice %dv_tmem columns(64) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
   %dk_lo = jfa.tmem_slice %dk_tmem columns(0) : !jfa.tmem<128x128xf32> -> !jfa.tmem<128x64xf32>
@@ -123,19 +171,12 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   jfa.async_tasks {
     // Compute warpgroup: warps 0-3, query row r of a block in thread r.
     jfa.task warps(4) registers(240) {
-      %zero = arith.constant dense<0.0> : tensor<128x128xf32, #jfa.tmem_row>
       %log2e = arith.constant dense<1.44269504> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-      %scale_t = tensor.splat %scale_log2 : tensor<128x128xf32, #jfa.tmem_row>
-      %ds_scale = tensor.splat %scale : tensor<128x128xf32, #jfa.tmem_row>
-      // Each thread's query row within a block and the column indices, in
-      // f32 (exact for indices below 2^24) as reduce_rows works on f32.
-      %col_i = jfa.iota cols : tensor<128x128xi32, #jfa.tmem_row>
-      %col_index = arith.sitofp %col_i : tensor<128x128xi32, #jfa.tmem_row> to tensor<128x128xf32, #jfa.tmem_row>
-      %row_i = jfa.iota rows : tensor<128x128xi32, #jfa.tmem_row>
-      %row_f = arith.sitofp %row_i : tensor<128x128xi32, #jfa.tmem_row> to tensor<128x128xf32, #jfa.tmem_row>
-      %row_index = jfa.reduce_rows max %row_f : tensor<128x128xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-      %one_r = arith.constant dense<1.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-      %zero_r = arith.constant dense<0.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+      // Each thread's query row within a block.
+      %row_index = jfa.iota rows : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+      %one_r = arith.constant dense<1> : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+      %zero_r = arith.constant dense<0> : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+      %c64_r = arith.constant dense<64> : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
 
       // Units from the load warp's fetches; the first past the last ends the loop.
       %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0)
@@ -166,81 +207,75 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
             // a thread's row keeps keys [k0, k0 + limit), up to the
             // sequence's end and, under causal, to its query; none for
-            // queries past the end. (One compare per element; the bound
-            // is a per-row value.)
-            %q0_f = arith.sitofp %q0 : i32 to f32
-            %len_f = arith.sitofp %len : i32 to f32
-            %k0_f = arith.sitofp %k0 : i32 to f32
-            %q0_r = tensor.splat %q0_f : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %len_r = tensor.splat %len_f : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %k0_r = tensor.splat %k0_f : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            // queries past the end. jfa.mask_cols compares each register's
+            // constant column with the row's bound: no index tile is kept
+            // in registers (with one, ptxas spilled 116-140 B here).
+            %q0_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %len_r = tensor.splat %len : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %k0_r = tensor.splat %k0 : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %causal_r = tensor.splat %is_causal : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>
-            %query = arith.addf %row_index, %q0_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %query1 = arith.addf %query, %one_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %seen = arith.minimumf %query1, %len_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %end_r = arith.select %causal_r, %seen, %len_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %query_in = arith.cmpf olt, %query, %len_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %end_in = arith.select %query_in, %end_r, %zero_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %limit = arith.subf %end_in, %k0_r : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %limit_t = jfa.broadcast_rows %limit : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
-            %keep = arith.cmpf olt, %col_index, %limit_t : tensor<128x128xf32, #jfa.tmem_row>
+            %query = arith.addi %row_index, %q0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %query1 = arith.addi %query, %one_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %seen = arith.minsi %query1, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %end_r = arith.select %causal_r, %seen, %len_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %query_in = arith.cmpi slt, %query, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %end_in = arith.select %query_in, %end_r, %zero_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %limit = arith.subi %end_in, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %lse2 = arith.mulf %lse_i, %log2e : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %lse2_t = jfa.broadcast_rows %lse2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
+            %limit_hi = arith.subi %limit, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
 
             jfa.barrier_wait %s_ready0, %n_phase
-            %s = jfa.tmem_load %s_tmem[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x128xf32, #jfa.tmem_row>
-            %x = arith.mulf %s, %scale_t : tensor<128x128xf32, #jfa.tmem_row>
-            %x_shift = arith.subf %x, %lse2_t : tensor<128x128xf32, #jfa.tmem_row>
-            %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<128x128xf32, #jfa.tmem_row>
-            %p = arith.select %keep, %p_raw, %zero : tensor<128x128xi1, #jfa.tmem_row>, tensor<128x128xf32, #jfa.tmem_row>
-            // P to shared memory. The last block's dV and dQ, which read
-            // P's and dS's slots, are done: this thread waited for that
-            // block's dq_ready, committed after them.
-            %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
-            jfa.local_store %p16, %p_slot : tensor<128x128xbf16, #jfa.tmem_row> -> !jfa.slot<128x128xbf16, swizzle 128>
+            %p_lo = jfa.call @p_block(%s_lo, %lse2, %limit, %scale_log2)
+                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+            // P to shared memory, a 64-key column block at a time. The last
+            // block's dV and dQ, which read P's and dS's slots, are done:
+            // this thread waited for that block's dq_ready, committed after
+            // them.
+            %p_lo16 = arith.truncf %p_lo : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+            %p_slot_lo = jfa.column_block %p_slot[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.local_store %p_lo16, %p_slot_lo : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
+            %p_hi = jfa.call @p_block(%s_hi, %lse2, %limit_hi, %scale_log2)
+                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+            %p_hi16 = arith.truncf %p_hi : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+            %p_slot_hi = jfa.column_block %p_slot[%c1] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.local_store %p_hi16, %p_slot_hi : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.fence_async_shared
             jfa.barrier_arrive %p_ready0
 
-            // dS = scale * P * (dP - delta), with P computed again from S
-            // (still in tensor memory: the next S waits for ds_ready): P
-            // and dP together would not fit in registers, and P rounded to
-            // bf16 would cost dS accuracy.
+            // dS = scale * P * (dP - delta), 64 keys at a time, P again from
+            // S (still in tensor memory: the next S waits for ds_ready). Each
+            // half goes to its column block as soon as it is made, so that
+            // one half's registers are free before the next one's loads.
             jfa.barrier_wait %dp_ready0, %n_phase
-            %s_again = jfa.tmem_load %s_tmem[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x128xf32, #jfa.tmem_row>
-            %x_again = arith.mulf %s_again, %scale_t : tensor<128x128xf32, #jfa.tmem_row>
-            %x_shift_again = arith.subf %x_again, %lse2_t : tensor<128x128xf32, #jfa.tmem_row>
-            %p_again_raw = math.exp2 %x_shift_again fastmath<afn> : tensor<128x128xf32, #jfa.tmem_row>
-            %p_again = arith.select %keep, %p_again_raw, %zero : tensor<128x128xi1, #jfa.tmem_row>, tensor<128x128xf32, #jfa.tmem_row>
-            %dp = jfa.tmem_load %dp_tmem[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x128xf32, #jfa.tmem_row>
-            %delta_t = jfa.broadcast_rows %delta_i : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
-            %dp_c = arith.subf %dp, %delta_t : tensor<128x128xf32, #jfa.tmem_row>
-            %pdp = arith.mulf %p_again, %dp_c : tensor<128x128xf32, #jfa.tmem_row>
-            %ds = arith.mulf %pdp, %ds_scale : tensor<128x128xf32, #jfa.tmem_row>
-            %ds16 = arith.truncf %ds : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
-            jfa.local_store %ds16, %ds_slot : tensor<128x128xbf16, #jfa.tmem_row> -> !jfa.slot<128x128xbf16, swizzle 128>
+            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %limit, %scale_log2, %scale)
+                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32, f32) -> tensor<128x64xbf16, #jfa.tmem_row>
+            %ds_slot_lo = jfa.column_block %ds_slot[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.local_store %ds_lo, %ds_slot_lo : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
+            %ds_hi = jfa.call @ds_block(%s_hi, %dp_hi, %lse2, %delta_i, %limit_hi, %scale_log2, %scale)
+                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32, f32) -> tensor<128x64xbf16, #jfa.tmem_row>
+            %ds_slot_hi = jfa.column_block %ds_slot[%c1] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.local_store %ds_hi, %ds_slot_hi : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.fence_async_shared
             jfa.barrier_arrive %ds_ready0
 
             // dQ = dS K (in dP's columns) to the workspace; rows past the
             // sequence's end are skipped (P, so dS, is zero there anyway).
             jfa.barrier_wait %dq_ready0, %n_phase
-            %dq0 = jfa.tmem_load %dq_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             %q_row = arith.addi %start, %q0 : i32
             %q_row_el = arith.muli %q_row, %stride : i32
             %dq_at0 = arith.addi %q_row_el, %col0 : i32
-            %dq1 = scf.if %wide -> tensor<128x64xf32, #jfa.tmem_row> {
-              %hi = jfa.tmem_load %dq_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
-              scf.yield %hi : tensor<128x64xf32, #jfa.tmem_row>
-            } else {
-              %none = arith.constant dense<0.0> : tensor<128x64xf32, #jfa.tmem_row>
-              scf.yield %none : tensor<128x64xf32, #jfa.tmem_row>
-            }
-            // Read: the next block's dP may take the columns.
-            jfa.barrier_arrive %dq_free0
-            jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+            // One 64-column chunk in registers at a time; dP's columns are
+            // free for the next block once the last chunk is read.
+            %dq0 = jfa.tmem_load %dq_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             scf.if %wide {
+              jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+              %dq1 = jfa.tmem_load %dq_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
+              jfa.barrier_arrive %dq_free0
               %dq_at1 = arith.addi %dq_at0, %c64 : i32
               jfa.store_tile %dq1, %dq_accum[%dq_at1] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+            } else {
+              jfa.barrier_arrive %dq_free0
+              jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
             }
           }
 

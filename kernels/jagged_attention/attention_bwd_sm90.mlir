@@ -220,22 +220,52 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %ends = arith.ori %keys_past, %queries_past : i1
             %needs_mask = arith.ori %ends, %causal_diag : i1
             %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
-              %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
-              %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
-              %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
-              %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
-              %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-              %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-              %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
-              %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
-              %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
-              %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
-              %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
-              %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+              %masked_p = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                // D = 128: the mask as one key bound per row (jfa.mask_cols
+                // makes no index tiles; with them ptxas spilled 40-48 B here).
+                %row = jfa.iota rows : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %q0_r = tensor.splat %q0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %query_r = arith.addi %row, %q0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %len_r = tensor.splat %len : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %query_in_r = arith.cmpi slt, %query_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                // Keys [0, bound): the sequence's, up to the query's own if causal.
+                %bound = scf.if %is_causal -> tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>> {
+                  %one_r = arith.constant dense<1> : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %diag_r = arith.addi %query_r, %one_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %upto_r = arith.minsi %diag_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  scf.yield %upto_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+              } else {
+                  scf.yield %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                }
+                // A query past the end sees no key.
+                %none_r = arith.constant dense<0> : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %row_bound = arith.select %query_in_r, %bound, %none_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %my_k0_r = tensor.splat %my_k0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %col_bound = arith.subi %row_bound, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %fill = arith.constant 0.0 : f32
+                %cut = jfa.mask_cols %p_raw, %col_bound, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                scf.yield %cut : tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                // D = 64: index tiles (the row-bound form measured 5-8% slower
+                // there, bench/NOTES.md run 39, cause not found).
+                %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
+                %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
+                %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
+                %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
+                %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
+                %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
+                %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
+                %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
+                %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
+                %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
+                %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              scf.yield %masked_p : tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
             }
@@ -385,29 +415,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %v_0 = jfa.slot %v_buf[%c0] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
           %v_1 = jfa.slot %v_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
 
-          // K and V, once the MMA warpgroups are done with the last unit's.
-          %kv_phase = arith.andi %unit_n, %c1 : i32
-          %kv_free = arith.xori %kv_phase, %c1 : i32
-          jfa.barrier_wait %kv_empty0, %kv_free
-          // A blocked slot takes one TMA box per 64-column block.
-          scf.if %wide {
-            jfa.barrier_expect %kv_full0, bytes(65536)
-            jfa.tma_load %k[%k_row0, %col0], %k_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
-            jfa.tma_load %k[%k_row1, %col0], %k_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row0, %col0], %v_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row1, %col0], %v_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
-          } else {
-            %k_0n = jfa.column_block %k_0[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-            %k_1n = jfa.column_block %k_1[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-            %v_0n = jfa.column_block %v_0[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-            %v_1n = jfa.column_block %v_1[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.barrier_expect %kv_full0, bytes(32768)
-            jfa.tma_load %k[%k_row0, %col0], %k_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %k[%k_row1, %col0], %k_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row0, %col0], %v_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row1, %col0], %v_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-          }
-
           // Q and dO tiles through the ring.
           scf.for %i = %q_first to %q_last step %c1 : i32 {
             %step = arith.subi %i, %q_first : i32
@@ -431,6 +438,33 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               jfa.barrier_expect %q_full_s, bytes(16384)
               jfa.tma_load %q[%q_row, %col0], %q_blk, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
               jfa.tma_load %do[%q_row, %col0], %do_blk, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+            }
+            // The unit's first Q and dO go ahead of K and V: their slot is
+            // free before the last unit ends, K and V's only at its end.
+            %first_tile = arith.cmpi eq, %step, %c0 : i32
+            scf.if %first_tile {
+              // K and V, once the MMA warpgroups are done with the last unit's.
+              %kv_phase = arith.andi %unit_n, %c1 : i32
+              %kv_free = arith.xori %kv_phase, %c1 : i32
+              jfa.barrier_wait %kv_empty0, %kv_free
+              // A blocked slot takes one TMA box per 64-column block.
+              scf.if %wide {
+                jfa.barrier_expect %kv_full0, bytes(65536)
+                jfa.tma_load %k[%k_row0, %col0], %k_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+                jfa.tma_load %k[%k_row1, %col0], %k_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+                jfa.tma_load %v[%k_row0, %col0], %v_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+                jfa.tma_load %v[%k_row1, %col0], %v_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+              } else {
+                %k_0n = jfa.column_block %k_0[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %k_1n = jfa.column_block %k_1[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %v_0n = jfa.column_block %v_0[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %v_1n = jfa.column_block %v_1[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                jfa.barrier_expect %kv_full0, bytes(32768)
+                jfa.tma_load %k[%k_row0, %col0], %k_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+                jfa.tma_load %k[%k_row1, %col0], %k_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+                jfa.tma_load %v[%k_row0, %col0], %v_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+                jfa.tma_load %v[%k_row1, %col0], %v_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+              }
             }
           }
           %q_count = arith.subi %q_last, %q_first : i32
