@@ -1,6 +1,7 @@
 //===- JFAOps.cpp - JFA operations
 //------------------------------------------===//
 #include "JFA/JFAOps.h"
+#include "JFA/MmaTypes.h"
 #include "JFA/TaskInfo.h"
 
 #include "mlir/IR/Builders.h"
@@ -581,6 +582,13 @@ static LogicalResult verifyTileMatchesSlot(Operation *op, RankedTensorType tile,
       tile.getElementType() != slot.getElementType())
     return op->emitOpError()
            << "register tile " << tile << " does not match the slot " << slot;
+  // NVPTX has no 8-bit float registers: fp8 data reaches the tensor cores
+  // through TMA into shared memory and never passes through registers.
+  if (isMmaFp8(tile.getElementType()))
+    return op->emitOpError()
+           << "moves a register tile of 8-bit floats " << tile
+           << "; they are tensor-core operands only (TMA into shared memory, "
+              "read by jfa.async_dot or jfa.tc_dot), not register values";
   return verifyTileLayout(op, tile);
 }
 
@@ -696,16 +704,57 @@ LogicalResult TMAStoreOp::verify() {
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
-/// What both MMA generations need of A (M x K) and B (N x K): 2-d, bf16 or
-/// f16, K-major with a common K that is a multiple of 16, swizzled.
+/// The element types of A and B (MmaTypes.h): both bf16 or both f16, or both
+/// 8-bit floats (f8E4M3FN, f8E5M2, in any pairing: wgmma's .atype and .btype
+/// and tcgen05 kind::f8f6f4's atype and btype fields are separate).
+static LogicalResult verifyMmaElements(Operation *op, Type a, Type b) {
+  if ((isMma16(a) && a == b) || (isMmaFp8(a) && isMmaFp8(b)))
+    return success();
+  if ((isMma16(a) || isMmaFp8(a)) && (isMma16(b) || isMmaFp8(b)))
+    return op->emitOpError()
+           << "A is " << a << " but B is " << b
+           << "; the tensor cores multiply 16-bit operands of one type (both "
+              "bf16 or both f16) or two 8-bit floats (f8E4M3FN, f8E5M2)";
+  return op->emitOpError()
+         << "A and B must both be bf16, both f16, or both 8-bit floats "
+            "(f8E4M3FN, f8E5M2), got "
+         << a << " and " << b;
+}
+
+/// K of both operands is a whole number of MMA instructions (MmaTypes.h).
+static LogicalResult verifyKStep(Operation *op, Type element, int64_t k) {
+  int64_t step = getMmaKStep(element);
+  if (k % step == 0)
+    return success();
+  return op->emitOpError() << "K must be a multiple of " << step
+                           << (isMmaFp8(element)
+                                   ? " for 8-bit operands (32 bytes, the K "
+                                     "of one MMA)"
+                                   : "")
+                           << ", got " << k;
+}
+
+/// What both MMA generations need of A (M x K) and B (N x K): 2-d, 16-bit or
+/// 8-bit floats, K-major with a common K that is a multiple of the K step,
+/// swizzled.
 /// A transposed (M-major) A is wgmma's transpose-A: one warpgroup's 64 rows,
-/// stored as K rows of 64 elements that span the 128-byte swizzle.
+/// stored as K rows of 64 elements that span the 128-byte swizzle. wgmma
+/// transposes 16-bit operands only: 8-bit ones must both be K-major.
 enum class MmaKind { Wgmma, Tcgen05 };
 
 static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b,
                                        MmaKind kind) {
   if (a.getShape().size() != 2 || b.getShape().size() != 2)
     return op->emitOpError() << "A and B must be 2-d slots";
+  if (failed(verifyMmaElements(op, a.getElementType(), b.getElementType())))
+    return failure();
+  bool fp8 = isMmaFp8(a.getElementType());
+  if (kind == MmaKind::Wgmma && fp8 && (a.getTransposed() || b.getTransposed()))
+    return op->emitOpError()
+           << "an 8-bit " << (a.getTransposed() ? "A" : "B")
+           << " must be K-major on sm_90a (wgmma transposes 16-bit operands "
+              "only), got the transposed view "
+           << (a.getTransposed() ? a : b);
   // wgmma reads blocked slots: K-major operands step from block to block
   // along K, and an N-major (transposed) B spans its blocks along N (the
   // descriptor's leading-dimension offset is the distance between them).
@@ -719,7 +768,14 @@ static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b,
              << "a transposed (M-major) A must be 64 rows (one warpgroup's) "
                 "in a 128-byte swizzled slot, got "
              << a;
-  } else if (a.getTransposed() &&
+  } else if (a.getTransposed() && fp8 &&
+             (a.getShape()[0] != 128 || a.getSwizzle() != 128)) {
+    // 128 8-bit rows of A are one 128-byte swizzled row of the stored slot.
+    return op->emitOpError()
+           << "a transposed (M-major) 8-bit A must be 128 rows in a 128-byte "
+              "swizzled slot (the transpose of a Kx128 slot), got "
+           << a;
+  } else if (a.getTransposed() && !fp8 &&
              (a.getShape()[0] != 128 || a.getSwizzle() != 128 ||
               a.getColumnBlocks() < 2)) {
     // tcgen05 reads an M-major A of 128 rows as 64-row column blocks.
@@ -729,19 +785,14 @@ static LogicalResult verifyMmaOperands(Operation *op, SlotType a, SlotType b,
               "with M = 128 bf16), got "
            << a;
   }
-  Type element = a.getElementType();
-  if (element != b.getElementType() || !(element.isBF16() || element.isF16()))
-    return op->emitOpError()
-           << "A and B must both be bf16 or both f16, got "
-           << a.getElementType() << " and " << b.getElementType();
   int64_t k = a.getShape()[1];
   if (b.getShape()[1] != k)
     return op->emitOpError()
            << "A is " << a.getShape()[0] << "x" << k << " but B is "
            << b.getShape()[0] << "x" << b.getShape()[1]
            << "; both must be K-major with the same K";
-  if (k % 16 != 0)
-    return op->emitOpError() << "K must be a multiple of 16, got " << k;
+  if (failed(verifyKStep(op, a.getElementType(), k)))
+    return failure();
   if (a.getSwizzle() == 0 || b.getSwizzle() == 0)
     return op->emitOpError() << "A and B must be swizzled slots (swizzle 32, "
                                 "64 or 128), the layout the tensor cores read";
@@ -758,8 +809,8 @@ static LogicalResult verifyOperandB(Operation *op, int64_t rowsA, int64_t k,
     return op->emitOpError()
            << "A is " << rowsA << "x" << k << " but B is " << b.getShape()[0]
            << "x" << b.getShape()[1] << "; B must be K-major with the same K";
-  if (k % 16 != 0)
-    return op->emitOpError() << "K must be a multiple of 16, got " << k;
+  if (failed(verifyKStep(op, b.getElementType(), k)))
+    return failure();
   if (b.getSwizzle() == 0)
     return op->emitOpError() << "B must be a swizzled slot (swizzle 32, 64 or "
                                 "128), the layout the tensor cores read";
@@ -777,6 +828,12 @@ LogicalResult AsyncDotOp::verify() {
   } else {
     // A in registers: a bf16/f16 tile in the wgmma layout.
     auto tile = cast<RankedTensorType>(getA().getType());
+    if (isMmaFp8(tile.getElementType()))
+      return emitOpError()
+             << "an 8-bit A must be a K-major shared-memory slot: wgmma's "
+                "8-bit register fragment (4 consecutive K per register) is "
+                "not the #jfa.wgmma_acc layout, got "
+             << tile;
     if (!isa_and_nonnull<WgmmaAccLayoutAttr>(tile.getEncoding()) ||
         tile.getRank() != 2 ||
         !(tile.getElementType().isBF16() || tile.getElementType().isF16()))

@@ -29,6 +29,9 @@ bool dtypeFits(Type elem, StringRef descr) {
     return descr == "<b1" || descr == "<u1";
   if (elem.isInteger(8))
     return descr == "<i1" || descr == "<u1";
+  // 8-bit floats (f8E4M3FN, f8E5M2) travel as their bit patterns in uint8.
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elem))
+    return descr == "<u1";
   if (elem.isInteger(16))
     return descr == "<i2" || descr == "<u2";
   if (elem.isInteger(32))
@@ -45,6 +48,8 @@ std::string dtypeFor(Type elem) {
     return "<u2 (bf16 as raw 16-bit words)";
   if (elem.isF16())
     return "<f2";
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elem))
+    return "|u1 (8-bit floats as raw 8-bit patterns)";
   if (elem.isInteger(32))
     return "<i4";
   if (elem.isInteger(64))

@@ -73,6 +73,8 @@ struct ArgState {
     }
     if (d == "<i1")
       return double(int8_t(*p));
+    if (d == "<u1" && isFp8())
+      return fromFloatBits(elem, *p); // an 8-bit float's bit pattern
     return double(*p); // <u1, <b1
   }
 
@@ -95,9 +97,17 @@ struct ArgState {
     } else if (d == "<i8") {
       int64_t v = int64_t(x);
       std::memcpy(p, &v, 8);
+    } else if (isFp8()) {
+      *p = uint8_t(floatBits(elem, x));
     } else {
       *p = uint8_t(int64_t(x));
     }
+  }
+
+  /// An 8-bit float element (f8E4M3FN, f8E5M2): the file holds bit patterns.
+  bool isFp8() const {
+    return elem && elem.isIntOrFloat() && !elem.isInteger() &&
+           elem.getIntOrFloatBitWidth() == 8;
   }
 };
 

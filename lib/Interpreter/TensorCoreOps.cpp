@@ -8,6 +8,8 @@
 #include "lib/Interpreter/CTARun.h"
 #include "lib/Interpreter/OpHandlers.h"
 
+#include "JFA/MmaTypes.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
@@ -100,18 +102,19 @@ static std::vector<double> operandRows(CTARun &run, const RtValue &v,
   return out;
 }
 
-/// acc[m][n] (+)= sum_k a[m][k] b[n][k], one fp32 rounding per 16 of K
-/// (one MMA instruction).
+/// acc[m][n] (+)= sum_k a[m][k] b[n][k], one fp32 rounding per `kStep` of K
+/// (one MMA instruction: 16 for 16-bit operands, 32 for 8-bit; MmaTypes.h).
+/// 8-bit products are exact in the sum: fp8 operands decode exactly.
 static void product(double *acc, const std::vector<double> &a,
                     const std::vector<double> &b, int64_t m, int64_t n,
-                    int64_t k, int64_t accStride) {
+                    int64_t k, int64_t accStride, int64_t kStep) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       double sum = acc[i * accStride + j];
       const double *ai = &a[i * k], *bj = &b[j * k];
-      for (int64_t k0 = 0; k0 < k; k0 += 16) {
+      for (int64_t k0 = 0; k0 < k; k0 += kStep) {
         double part = 0;
-        for (int64_t x = k0; x < std::min(k, k0 + 16); ++x)
+        for (int64_t x = k0; x < std::min(k, k0 + kStep); ++x)
           part += ai[x] * bj[x];
         sum = double(float(sum + part));
       }
@@ -149,7 +152,8 @@ static void asyncDot(CTARun &run, Executor &e, AsyncDotOp op) {
   auto out = std::make_shared<Tile>(acc);
   std::vector<double> av = operandRows(run, a, lo, hi, k);
   std::vector<double> bv = operandRows(run, b, 0, n, k);
-  product(&out->v[lo * n], av, bv, hi - lo, n, k, n);
+  product(&out->v[lo * n], av, bv, hi - lo, n, k, n,
+          getMmaKStep(cast<SlotType>(b.type).getElementType()));
   if (run.interp.options.nanCheck)
     run.checkProductNaN(
         op, ArrayRef<double>(out->v).slice(lo * n, (hi - lo) * n), hi - lo, n,
@@ -226,7 +230,8 @@ static void tcDot(CTARun &run, Executor &e, TcDotOp op) {
   std::vector<double> before;
   if (run.interp.options.nanCheck && accumulate)
     before = acc;
-  product(acc.data(), av, bv, m, n, k, n);
+  product(acc.data(), av, bv, m, n, k, n,
+          getMmaKStep(cast<SlotType>(b.type).getElementType()));
   if (run.interp.options.nanCheck)
     run.checkProductNaN(op, acc, m, n, 0, av, bv, before);
   for (int64_t r = 0; r < m; ++r)

@@ -7,6 +7,7 @@
 #include "lib/Interpreter/Values.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
 
 #include <cmath>
 #include <cstdio>
@@ -59,6 +60,25 @@ double fromF16Bits(uint16_t bits) {
   return double(h);
 }
 
+double fromFloatBits(Type type, uint64_t bits) {
+  auto floatType = cast<FloatType>(type);
+  llvm::APFloat value(floatType.getFloatSemantics(),
+                      llvm::APInt(floatType.getWidth(), bits));
+  bool losesInfo;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
+uint64_t floatBits(Type type, double x) {
+  auto floatType = cast<FloatType>(type);
+  llvm::APFloat value(x);
+  bool losesInfo;
+  value.convert(floatType.getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return value.bitcastToAPInt().getZExtValue();
+}
+
 unsigned bitWidth(Type type) {
   if (type.isIndex())
     return 64;
@@ -76,6 +96,8 @@ double roundTo(Type type, double x) {
     return double(_Float16(x));
   if (type.isF64())
     return x;
+  if (isa<FloatType>(type)) // the 8-bit floats
+    return fromFloatBits(type, floatBits(type, x));
   unsigned width = bitWidth(type);
   if (width == 1)
     return (int64_t(x) & 1) ? 1.0 : 0.0;

@@ -1,7 +1,8 @@
 //===- Values.h - numbers and values of jfa-interp ------------*- C++ -*-===//
 //
 // How jfa-interp holds numbers (doubles rounded to the element type after
-// every op; bf16 and f16 converted with round to nearest even) and the
+// every op; bf16, f16 and the 8-bit floats converted with round to nearest
+// even) and the
 // runtime value of each SSA value of a kernel: a scalar or register tile,
 // or a handle to a buffer, slot, barrier, tensor-memory range or argument.
 //
@@ -35,6 +36,11 @@ uint16_t bf16Bits(double x);
 double fromBF16Bits(uint16_t bits);
 uint16_t f16Bits(double x);
 double fromF16Bits(uint16_t bits);
+/// The value of the bit pattern `bits` of a float type other than f32/f64
+/// (8-bit floats: f8E4M3FN, f8E5M2), exactly.
+double fromFloatBits(Type type, uint64_t bits);
+/// `x` rounded to nearest even in such a float type, as its bit pattern.
+uint64_t floatBits(Type type, double x);
 unsigned bitWidth(Type type);
 /// `x` as a value of `type`: rounded to its precision, integers wrapped to
 /// their width (kept sign-extended; i1 as 0 or 1).

@@ -2,10 +2,13 @@
 //
 // Tensor memory is allocated by warp 0 (tcgen05.alloc writes the address to
 // a shared-memory word) and addressed as lane << 16 | column. tc_dot is one
-// thread's chain of tcgen05.mma over K; tmem_load/tmem_store move one row
-// per thread with the 32x32b shape, each warp reaching its own 32 lanes.
+// thread's chain of tcgen05.mma over K (kind::f16 for bf16/f16 operands, K =
+// 16 per instruction; kind::f8f6f4 for f8E4M3FN/f8E5M2, K = 32);
+// tmem_load/tmem_store move one row per thread with the 32x32b shape, each warp
+// reaching its own 32 lanes.
 //
 //===----------------------------------------------------------------------===//
+#include "JFA/MmaTypes.h"
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -64,15 +67,24 @@ static Value tcgen05DescriptorAt(LLVMBuilder &b, Value base, int64_t offset) {
   return sideEffectAsm(b, b.getI64Type(), base, asmText, "=l,l");
 }
 
-/// The kind::f16 instruction descriptor: f32 accumulator (bit 4), A and B
-/// bf16 (bits 7 and 10) or f16, A K-major or transposed (bit 15), B K-major
-/// or transposed (bit 16), N >> 3 at bit 17, M >> 4 at bit 24.
-static int64_t tcgen05InstrDescriptor(Type element, int64_t m, int64_t n,
-                                      bool transposeA, bool transposeB) {
-  int64_t ab = element.isBF16() ? 1 : 0;
-  return (int64_t(1) << 4) | (ab << 7) | (ab << 10) |
-         (int64_t(transposeA) << 15) | (int64_t(transposeB) << 16) |
-         ((n >> 3) << 17) | ((m >> 4) << 24);
+/// An operand's 3-bit type field in the instruction descriptor (PTX ISA,
+/// "Instruction descriptor"): kind::f16 F16 = 0, BF16 = 1; kind::f8f6f4
+/// E4M3 = 0, E5M2 = 1.
+static int64_t tcgen05TypeField(Type element) {
+  return element.isBF16() || isa<Float8E5M2Type>(element) ? 1 : 0;
+}
+
+/// The kind::f16 / kind::f8f6f4 instruction descriptor: f32 accumulator
+/// (bits [4, 6) = 1), A's type at bits [7, 10) and B's at [10, 13)
+/// (tcgen05TypeField), A K-major or transposed (bit 15), B K-major or
+/// transposed (bit 16), N >> 3 at bit 17, M >> 4 at bit 24; dense, no
+/// negation.
+static int64_t tcgen05InstrDescriptor(Type elementA, Type elementB, int64_t m,
+                                      int64_t n, bool transposeA,
+                                      bool transposeB) {
+  return (int64_t(1) << 4) | (tcgen05TypeField(elementA) << 7) |
+         (tcgen05TypeField(elementB) << 10) | (int64_t(transposeA) << 15) |
+         (int64_t(transposeB) << 16) | ((n >> 3) << 17) | ((m >> 4) << 24);
 }
 
 /// The tensor-memory address of this warp's lanes at `column`: warp w of
@@ -170,8 +182,15 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
     Value baseA = LLVM::PtrToIntOp::create(b, i32, adaptor.getA());
     Value baseB = LLVM::PtrToIntOp::create(b, i32, adaptor.getB());
     bool transposeA = slotA && slotA.getTransposed();
-    Value idesc = b.i32(tcgen05InstrDescriptor(element, 128, n, transposeA,
-                                               slotB.getTransposed()));
+    // A in tensor memory has B's element type (the verifier's rule).
+    Type elementA = slotA ? slotA.getElementType() : element;
+    Value idesc = b.i32(tcgen05InstrDescriptor(
+        elementA, element, 128, n, transposeA, slotB.getTransposed()));
+    // One instruction takes 32 bytes of K: 16 elements of 16 bits (kind::f16)
+    // or 32 of 8 (kind::f8f6f4).
+    int64_t kStep = getMmaKStep(element);
+    auto kind = isMmaFp8(element) ? NVVM::Tcgen05MMAKind::F8F6F4
+                                  : NVVM::Tcgen05MMAKind::F16;
     // An M-major A is stored K x 128 as two column blocks of 64 rows of A.
     int64_t leadingA =
         transposeA ? slotA.getStoredShape().front() * slotA.getSwizzle() : 16;
@@ -184,19 +203,19 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
     // Order after the barrier the issuing thread passed: tensor-memory
     // writes of other threads (tmem_store) become visible to the MMA.
     NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    for (int64_t kk = 0; kk < k / 16; ++kk) {
+    for (int64_t kk = 0; kk < k / kStep; ++kk) {
       Value matrixA;
       if (slotA) {
         matrixA = tcgen05DescriptorAt(b, descA0, kStepBytes(slotA, kk));
       } else {
         // A in tensor memory: 16 elements of K are 8 (32-bit) columns on.
-        int64_t columns = kk * 16 * element.getIntOrFloatBitWidth() / 32;
+        int64_t columns = kk * kStep * element.getIntOrFloatBitWidth() / 32;
         matrixA = LLVM::IntToPtrOp::create(b, tmemPtr(getContext()),
                                            b.add(baseA, columns));
       }
       Value descB = tcgen05DescriptorAt(b, descB0, kStepBytes(slotB, kk));
       NVVM::Tcgen05MMAOp::create(
-          b, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
+          b, kind, NVVM::CTAGroupKind::CTA_1,
           NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
           adaptor.getAcc(), matrixA, descB, idesc,
           kk == 0 ? adaptor.getAccumulate() : always, Value(), Value());

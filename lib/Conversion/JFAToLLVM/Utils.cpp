@@ -1,5 +1,6 @@
 //===- Utils.cpp - shared pieces of the JFA -> LLVM conversion ------------===//
 #include "lib/Conversion/JFAToLLVM/Utils.h"
+#include "JFA/MmaTypes.h"
 
 using namespace mlir;
 
@@ -66,14 +67,17 @@ Value slotAddress(LLVMBuilder &b, Value slot, Value offset, int64_t swizzle) {
 
 int64_t kStepBytes(SlotType slot, int64_t kk) {
   int64_t bytes = getElementBytes(slot.getElementType());
+  // K of one instruction: 16 elements of 16 bits, 32 of 8 (MmaTypes.h).
+  int64_t kStep = getMmaKStep(slot.getElementType());
   // A stored row within one column block (the whole row when unblocked).
   int64_t rowBytes = slot.getStoredShape().back() * bytes;
   if (slot.getColumnBlocks() > 1)
     rowBytes = slot.getSwizzle();
   if (slot.getTransposed())
-    return kk * 16 * rowBytes;
-  // K-major: 16 columns on, into the next column block past its end.
-  int64_t column = kk * 16 * bytes;
+    return kk * kStep * rowBytes;
+  // K-major: kStep columns (32 bytes) on, into the next column block past
+  // its end.
+  int64_t column = kk * kStep * bytes;
   return column / rowBytes * slot.getStoredShape().front() * rowBytes +
          column % rowBytes;
 }

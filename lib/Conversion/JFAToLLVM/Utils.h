@@ -80,9 +80,10 @@ mlir::Value sideEffectAsm(LLVMBuilder &b, mlir::Type result,
 mlir::Value slotAddress(LLVMBuilder &b, mlir::Value slot, mlir::Value offset,
                         int64_t swizzle);
 
-/// Byte offset of the k16 step `kk` in a tensor-core operand slot: along a
-/// K-major row it is 16 elements; in a transposed (N-major) view it is 16
-/// stored rows.
+/// Byte offset of the K step `kk` (one MMA instruction's K: 16 elements of
+/// 16 bits, 32 of 8; JFA/MmaTypes.h) in a tensor-core operand slot: along a
+/// K-major row it is 32 bytes; in a transposed (N-major) view it is a K
+/// step of stored rows.
 int64_t kStepBytes(SlotType slot, int64_t kk);
 
 /// The "run jfa-distribute-tiles first" failure of a pattern that met a

@@ -1,12 +1,15 @@
 //===- WGMMAToLLVM.cpp - warpgroup MMA (sm_90a) ---------------------------===//
 //
 // jfa.warpgroup_dot is one warpgroup's share of a jfa.async_dot: a chain of
-// wgmma.mma_async m64nNk16 over K, then a commit. The accumulator fragment
-// is the #jfa.wgmma_acc layout, which is exactly wgmma's register order, so
-// it travels into the instruction's struct element for element; a bf16/f16
-// register A operand in that layout is A's register fragment likewise.
+// wgmma.mma_async m64nNk16 (16-bit operands) or m64nNk32 (8-bit: .e4m3,
+// .e5m2; both K-major, which the verifier checks) over K, then a commit. The
+// accumulator fragment is the #jfa.wgmma_acc layout, which is exactly wgmma's
+// register order, so it travels into the instruction's struct element for
+// element; a bf16/f16 register A operand in that layout is A's register
+// fragment likewise.
 //
 //===----------------------------------------------------------------------===//
+#include "JFA/MmaTypes.h"
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
 #include "mlir/IR/Matchers.h"
 
@@ -90,6 +93,17 @@ static Value wgmmaRegisterA(LLVMBuilder &b, Type structType, int64_t count,
       .getResult(0);
 }
 
+/// wgmma's name of an operand element type (the verifier admits these).
+static NVVM::WGMMATypes wgmmaType(Type element) {
+  if (element.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (isa<Float8E4M3FNType>(element))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(element))
+    return NVVM::WGMMATypes::e5m2;
+  return NVVM::WGMMATypes::f16;
+}
+
 namespace {
 
 struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
@@ -148,13 +162,15 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
     Value lowA = baseA ? wgmmaDescriptorLow(b, baseA) : Value();
 
     NVVM::WgmmaFenceAlignedOp::create(b);
-    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
-    NVVM::WGMMATypes type =
-        element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    // One instruction takes 32 bytes of K: 16 elements of 16 bits, 32 of 8.
+    int64_t kStep = getMmaKStep(element);
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, kStep);
+    Type elementA = slotA ? slotA.getElementType() : element;
+    NVVM::WGMMATypes typeA = wgmmaType(elementA), typeB = wgmmaType(element);
     // A transposed B view is N-major: wgmma's transpose-B bit (layout row).
     NVVM::MMALayout layoutB =
         slotB.getTransposed() ? NVVM::MMALayout::row : NVVM::MMALayout::col;
-    for (int64_t kk = 0; kk < k / 16; ++kk) {
+    for (int64_t kk = 0; kk < k / kStep; ++kk) {
       Value descB =
           wgmmaDescriptor(b, lowB, kStepBytes(slotB, kk), slotB.getSwizzle());
       if (regsA) {
@@ -178,7 +194,7 @@ struct WarpgroupDotLowering : JFAPattern<WarpgroupDotOp> {
       Value descA =
           wgmmaDescriptor(b, lowA, kStepBytes(slotA, kk), slotA.getSwizzle());
       acc = NVVM::WgmmaMmaAsyncOp::create(
-          b, structType, acc, descA, descB, shape, type, type,
+          b, structType, acc, descA, descB, shape, typeA, typeB,
           NVVM::WGMMATypes::f32,
           zeroAcc && kk == 0 ? NVVM::WGMMAScaleOut::zero
                              : NVVM::WGMMAScaleOut::one,

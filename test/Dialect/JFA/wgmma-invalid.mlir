@@ -72,7 +72,7 @@ jfa.kernel @k() warps(4) {
   %c0 = arith.constant 0 : i32
   %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
-  // expected-error @+1 {{'jfa.async_dot' op A and B must both be bf16 or both f16, got 'f32' and 'f32'}}
+  // expected-error @+1 {{'jfa.async_dot' op A and B must both be bf16, both f16, or both 8-bit floats (f8E4M3FN, f8E5M2), got 'f32' and 'f32'}}
   %d = jfa.async_dot %s, %s, %z : !jfa.slot<64x32xf32, swizzle 128>, !jfa.slot<64x32xf32, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
