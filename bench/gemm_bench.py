@@ -1,11 +1,18 @@
 """GEMM on the H200: kernels/gemm/gemm_sm90.mlir against torch.matmul (cuBLAS).
 
   python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90.cubin
+  python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90.cubin \
+      --fp8 .gpu/gemm_fp8_sm90.cubin
 
 C = A @ B^T, A: [M, K], B: [N, K] bf16, fp32 accumulate, C bf16. Each shape:
 fresh random inputs, C poisoned with NaN, compared with an fp32 reference
 (||C - ref|| / ||ref||); then both timed with CUDA events (warm-up, median of
 many runs) on the same inputs, in the same process.
+
+With --fp8 CUBIN (kernels/gemm/gemm_fp8_sm90.mlir compiled for sm_90a), also
+C = (scale_a * scale_b) * A @ B^T with A, B float8_e4m3fn and C bf16, checked
+the same way and timed against torch._scaled_mm (cuBLASLt, per-tensor
+scales) on the same inputs.
 """
 import os
 import statistics
@@ -13,6 +20,12 @@ import sys
 
 import torch
 
+# --fp8 CUBIN may stand anywhere after the first two arguments.
+fp8_cubin = None
+if "--fp8" in sys.argv[3:]:
+    at = sys.argv.index("--fp8", 3)
+    fp8_cubin = sys.argv[at + 1]
+    del sys.argv[at:at + 2]
 lib, cubin = sys.argv[1], sys.argv[2]
 # The jfa package from this checkout (or PYTHONPATH), with the given runtime.
 os.environ["JFA_LIBRARY"] = os.path.abspath(lib)
@@ -91,6 +104,48 @@ for path in sys.argv[3:]:
         failures += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name} M={m} N={n} K={k}: "
               f"rel err {err:.2e}{' NaN!' if nan else ''}", flush=True)
+
+# fp8 (e4m3) operands with per-tensor scales, bf16 out, against
+# torch._scaled_mm. Its cuBLASLt path wants K and N multiples of 16; the jfa
+# kernel wants K a multiple of 16 (TMA rows of 16 bytes).
+if fp8_cubin:
+    fp8 = jfa.load(fp8_cubin)
+    for m, n, k in [(8192, 8192, 8192), (4096, 4096, 4096), (16384, 1024, 4096),
+                    (777, 1008, 528), (129, 272, 80), (128, 256, 128), (1, 16, 16),
+                    (8192, 8192, 1024)]:
+        a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+        b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+        scale_a = torch.tensor(0.75, device="cuda")
+        scale_b = torch.tensor(0.125, device="cuda")
+        scale = (scale_a * scale_b).item()
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        grid = ((m + 127) // 128) * ((n + 255) // 256)
+
+        def jfa_fp8():
+            fp8.gemm_fp8_sm90(grid, a, b, c, m, n, k, scale)
+
+        def scaled_mm():
+            return torch._scaled_mm(a, b.T, scale_a=scale_a, scale_b=scale_b,
+                                    out_dtype=torch.bfloat16)
+
+        jfa_fp8()
+        torch.cuda.synchronize()
+        ref = (a.float() @ b.float().T) * scale
+        err = ((c.float() - ref).norm() / ref.norm()).item()
+        nan = torch.isnan(c).any().item()
+        ok = (not nan) and err < 1e-2
+        failures += not ok
+        line = (f"{'ok  ' if ok else 'FAIL'} fp8 M={m} N={n} K={k}: rel err {err:.2e}"
+                f"{' NaN!' if nan else ''}")
+        if m * n * k >= 1 << 30:
+            reps = 30 if m * n * k >= 1 << 38 else 100
+            t_jfa = median_ms(jfa_fp8, reps)
+            t_ref = median_ms(scaled_mm, reps)
+            flops = 2.0 * m * n * k
+            line += (f"  jfa {t_jfa * 1e3:.1f} us ({flops / t_jfa / 1e9:.0f} TFLOP/s)"
+                     f"  _scaled_mm {t_ref * 1e3:.1f} us ({flops / t_ref / 1e9:.0f} TFLOP/s)"
+                     f"  ratio {t_ref / t_jfa:.2f}x")
+        print(line, flush=True)
 
 print(f"{'PASSED' if failures == 0 else 'FAILED'}: {failures} failures")
 sys.exit(1 if failures else 0)

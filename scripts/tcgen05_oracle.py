@@ -78,6 +78,9 @@ PROBES = [
     dict(id="ss_bf16_m128_n32_k64_bmn_sw64", kind="mma",
          what="bf16, A 128x64 K-major (128B), B N-major (a 64x32 K x N tile, 64B swizzle), N = 32",
          used_by=[]),
+    dict(id="ss_e4m3_m128_n256_k128_sw128", kind="mma",
+         what="e4m3 (kind::f8f6f4), A 128x128 K-major, B 256x128 K-major, 128B swizzles, N = 256",
+         used_by=["kernels/gemm/gemm_fp8_sm100.mlir"]),
     dict(id="tmem_f32_128x64_st_ld", kind="tmem",
          what="128x64 f32 stored to tensor memory and loaded back (32x32b)",
          used_by=["tmem_roundtrip_sm100.mlir", "attention_fwd_sm100.mlir: O rescale"]),
@@ -115,7 +118,7 @@ def _source(path):
 
 
 def device_command(which="encodings"):
-    path, script = (VALUES_PY, "/tmp/q.py") if which == "values" else (PROBES_PY, "/tmp/p.py")
+    path, script = (VALUES_PY, "/tmp/q") if which == "values" else (PROBES_PY, "/tmp/p")
     payload = base64.b85encode(zlib.compress(_source(path).encode(), 9)).decode()
     assert "'" not in payload
     cmd = (f"python3 -c 'import zlib,base64 as b;open(\"{script}\",\"wb\").write("

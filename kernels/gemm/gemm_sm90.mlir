@@ -34,8 +34,8 @@ jfa.kernel @gemm_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
 
   %pid = jfa.program_id x
   // The tile schedule (kernels/lib/gemm_schedule.mlir), grouped by 8 tile rows.
-  %k_tiles, %row0, %col0 = jfa.call @gemm_tile(%pid, %m, %n, %k)
-      : (i32, i32, i32, i32) -> (i32, i32, i32)
+  %k_tiles, %row0, %col0 = jfa.call @gemm_tile(%pid, %m, %n, %k, %c64)
+      : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
 
   jfa.async_tasks {
     // Consumers: warps 0-7, two warpgroups.

@@ -4,12 +4,12 @@
 
 // CTA pid's output tile of C[m, n] = A[m, k] B[n, k]^T in 128x256 tiles,
 // grouped by 8 tile rows (CTAs running at the same time share B's tiles
-// through L2): the number of 64-wide k tiles and the tile's first row and
-// column.
-jfa.func @gemm_tile(%pid: i32, %m: i32, %n: i32, %k: i32) -> (i32, i32, i32) {
+// through L2): the number of k tiles of %k_tile columns (64 bf16 or 128
+// fp8: 128 bytes either way) and the tile's first row and column.
+jfa.func @gemm_tile(%pid: i32, %m: i32, %n: i32, %k: i32, %k_tile: i32)
+    -> (i32, i32, i32) {
+  %c1 = arith.constant 1 : i32
   %c8 = arith.constant 8 : i32
-  %c63 = arith.constant 63 : i32
-  %c64 = arith.constant 64 : i32
   %c127 = arith.constant 127 : i32
   %c128 = arith.constant 128 : i32
   %c255 = arith.constant 255 : i32
@@ -18,8 +18,9 @@ jfa.func @gemm_tile(%pid: i32, %m: i32, %n: i32, %k: i32) -> (i32, i32, i32) {
   %tiles_m = arith.divui %m_up, %c128 : i32
   %n_up = arith.addi %n, %c255 : i32
   %tiles_n = arith.divui %n_up, %c256 : i32
-  %k_up = arith.addi %k, %c63 : i32
-  %k_tiles = arith.divui %k_up, %c64 : i32
+  %k_last = arith.subi %k_tile, %c1 : i32
+  %k_up = arith.addi %k, %k_last : i32
+  %k_tiles = arith.divui %k_up, %k_tile : i32
   %group_size = arith.muli %tiles_n, %c8 : i32
   %group = arith.divui %pid, %group_size : i32
   %first_m = arith.muli %group, %c8 : i32

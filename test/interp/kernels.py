@@ -135,6 +135,45 @@ def case_gemm_sm100(run):
     return gemm_nt(run, "gemm/gemm_sm100.mlir", "sm_100a", 200, 296, 136, "bf16", 128, 256)
 
 
+def from_e4m3(bits):
+    """f8E4M3FN bit patterns -> float64, exactly (S.EEEE.MMM, bias 7, no
+    infinities, NaN at S.1111.111)."""
+    bits = np.asarray(bits, dtype=np.uint8).astype(np.int64)
+    sign = np.where(bits & 0x80, -1.0, 1.0)
+    exp, mant = (bits >> 3) & 0xF, bits & 0x7
+    value = np.where(exp == 0, mant / 8.0 * 2.0**-6, (1 + mant / 8.0) * 2.0**(exp - 7))
+    return np.where((exp == 15) & (mant == 7), np.nan, sign * value)
+
+
+def e4m3_input(run, name, shape):
+    """Standard normal values rounded to the nearest f8E4M3FN, saved as their
+    uint8 bit patterns (jfa-interp's convention for 8-bit floats), and the
+    values as float64."""
+    table = from_e4m3(np.arange(256))
+    finite = np.flatnonzero(np.isfinite(table))
+    order = finite[np.argsort(table[finite], kind="stable")]
+    sorted_values = table[order]
+    x = run.rng.standard_normal(shape)
+    i = np.clip(np.searchsorted(sorted_values, x), 1, len(order) - 1)
+    nearer_left = (x - sorted_values[i - 1]) <= (sorted_values[i] - x)
+    bits = order[np.where(nearer_left, i - 1, i)].astype(np.uint8)
+    return run.save(name, bits), from_e4m3(bits)
+
+
+def gemm_fp8(run, kernel, arch, m, n, k):
+    """C[M, N] = scale * A[M, K] B[N, K]^T, A and B f8E4M3FN, C bf16."""
+    a_path, a = e4m3_input(run, "a", (m, k))
+    b_path, b = e4m3_input(run, "b", (n, k))
+    c_path = run.save("c", np.full((m, n), BF16_NAN, dtype=np.uint16))
+    scale = 0.375  # scale_a * scale_b, exact in f32
+    grid = math.ceil(m / 128) * math.ceil(n / 256)
+    secs = run.interp_run(kernel, arch, str(grid),
+                          [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}",
+                           f"f32:{scale}"])
+    want = scale * (a @ b.T)
+    return check("C", from_bf16(run.load(c_path)), want, 1e-2, 8e-3), secs
+
+
 def case_tmem_a_dot_sm100(run):
     return gemm_nt(run, "examples/tmem_a_dot_sm100.mlir", "sm_100a", 200, 100, 96, "f32", 128, 64)
 
@@ -425,6 +464,12 @@ def attention_cases(arch, suffix):
 CASES = {
     "gemm_sm90": case_gemm_sm90,
     "gemm_sm100": case_gemm_sm100,
+    # fp8 (e4m3) operands, a per-tensor scale, bf16 out; K = 208: a partial
+    # second k tile of 128.
+    "gemm_fp8_sm90": lambda run: gemm_fp8(run, "gemm/gemm_fp8_sm90.mlir", "sm_90a",
+                                          200, 296, 208),
+    "gemm_fp8_sm100": lambda run: gemm_fp8(run, "gemm/gemm_fp8_sm100.mlir", "sm_100a",
+                                           200, 296, 208),
     # examples/matmul_sm90.mlir, one case per variant (-P a_operand=N).
     "matmul_sm90_nn": lambda run: matmul_sm90(run, 0, 100, 72, 80),
     "matmul_sm90_tn": lambda run: matmul_sm90(run, 1, 72, 80, 100),

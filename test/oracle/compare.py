@@ -81,6 +81,12 @@ def _lbo_unused(idesc_fields, operand, desc_fields, extent_bytes):
     return not transposed or extent_bytes <= swizzle_bytes
 
 
+def _elem_bytes(opcode):
+    """Bytes of an operand element of a tcgen05.mma: kind::f8f6f4 is 8-bit
+    here (e4m3/e5m2), kind::f16 16-bit."""
+    return 1 if "kind::f8f6f4" in opcode else 2
+
+
 def _opcode_base(op, rep):
     if ".collector::a::discard" in op:
         rep.equivalent.add("collector-a-discard")
@@ -94,7 +100,7 @@ def compare_mma(rep, ours, ref):
         return
     tid = tm[0]["idesc_fields"]
     m, n = tid["m_shr4"] << 4, tid["n_shr3"] << 3
-    elem_bytes = 2
+    elem_bytes = _elem_bytes(tm[0]["opcode"])
     for k, (o, t) in enumerate(zip(om, tm)):
         rep.check(f"k{k} opcode", _opcode_base(o["opcode"], rep), _opcode_base(t["opcode"], rep))
         if not rep.check(f"k{k} idesc", o.get("idesc_hex"), t.get("idesc_hex")):
@@ -196,13 +202,16 @@ def compare_values(rep, ours, ref):
 
 def _mma_key(m):
     """What an MMA instruction's encoding is, but where its operands sit:
-    the instruction descriptor, where A comes from, the descriptor fields
-    but the start address (and an LBO that is not read)."""
+    the kind (the same descriptor means e4m3 under kind::f8f6f4 and f16
+    under kind::f16), the instruction descriptor, where A comes from, the
+    descriptor fields but the start address (and an LBO that is not read)."""
     idf = m.get("idesc_fields")
     if idf is None:
         return ("unevaluated", repr(m.get("idesc")))
-    extents = {"a": (idf["m_shr4"] << 4) * 2, "b": (idf["n_shr3"] << 3) * 2}
-    key = [m["idesc_hex"], m["a_in_tmem"]]
+    size = _elem_bytes(m["opcode"])
+    extents = {"a": (idf["m_shr4"] << 4) * size, "b": (idf["n_shr3"] << 3) * size}
+    kind = next((p for p in m["opcode"].split(".") if p.startswith("kind::")), None)
+    key = [kind, m["idesc_hex"], m["a_in_tmem"]]
     for op in ("b",) if m["a_in_tmem"] else ("a", "b"):
         f = m.get(f"{op}_desc_fields")
         if f is None:

@@ -44,9 +44,10 @@ def L(n,p):
  try:return w.TensorMemoryLayout(block=(128,n),col_stride=1)
  except TypeError:return w.TensorMemoryLayout(block=(128,n),unpacked=p)
 def G(n,k,d,m):return l.BlockedLayout([1,n],[32,1],[4,1],[0,1])if k<1 else w.get_tmem_reg_layout(d,[128,n],m,4)
-def V(s):return l.NVMMASharedLayout(swizzle_byte_width=s,element_bitwidth=16,rank=2)
+def V(s,e=16):return l.NVMMASharedLayout(swizzle_byte_width=s,element_bitwidth=e,rank=2)
 h=l.bfloat16;g=128;H=(g,64,g,0)
-M=[(h,256,64,H,(256,64,g,1)),(h,g,64,H,(g,64,g,1)),(h,64,g,0,(g,64,g,0)),(h,64,64,0,(64,64,g,1)),(h,64,g,(g,g,g,1),(g,64,g,0)),(h,64,g,(g,g,g,0),(g,64,g,0)),(l.float16,g,64,H,(g,64,g,1)),(h,64,32,(g,32,64,0),(64,32,64,1)),(h,64,16,(g,16,32,0),(64,16,32,1)),(h,32,64,H,(64,32,64,0))]
+q=l.float8e4nv
+M=[(h,256,64,H,(256,64,g,1)),(h,g,64,H,(g,64,g,1)),(h,64,g,0,(g,64,g,0)),(h,64,64,0,(64,64,g,1)),(h,64,g,(g,g,g,1),(g,64,g,0)),(h,64,g,(g,g,g,0),(g,64,g,0)),(l.float16,g,64,H,(g,64,g,1)),(h,64,32,(g,32,64,0),(64,32,64,1)),(h,64,16,(g,16,32,0),(64,16,32,1)),(h,32,64,H,(64,32,64,0)),(q,256,g,(g,g,g,0),(256,g,g,1))]
 U=[(F,64,1,0,64),(F,g,0,0,g),(F,256,0,64,64),(h,g,1,0,g),(h,64,1,0,64)]
 R={"v":triton.__version__,"w":dir(w),"p":[]}
 def X(fn,s,c):return triton.compile(u._runtime.GluonASTSource(fn,{p:s.get(p,"constexpr")for p in fn.arg_names},constexprs=c),target=Z("cuda",100,32),options={"num_warps":4})
@@ -54,9 +55,9 @@ for n,z in enumerate(M+U):
  e=[];p={"id":n,"ok":0}
  for k in(0,1):
   try:
-   if n<10:
-    d,N,K,a,b=z;m=L(K,0);P=L(N,1)
-    c=dict(D=d,N=N,K=K,AT=a==0,AR=a and a[0],AC=a and a[1],AL=a and V(a[2]),AP=a and a[3],TA=m,RA=G(K,k,d,m),BR=b[0],BC=b[1],BL=V(b[2]),BP=b[3],TC=P,RC=G(N,k,F,P))
+   if n<len(M):
+    d,N,K,a,b=z;m=L(K,0);P=L(N,1);B=8 if d==q else 16
+    c=dict(D=d,N=N,K=K,AT=a==0,AR=a and a[0],AC=a and a[1],AL=a and V(a[2],B),AP=a and a[3],TA=m,RA=G(K,k,d,m),BR=b[0],BC=b[1],BL=V(b[2],B),BP=b[3],TC=P,RC=G(N,k,F,P))
     x=X(mma,{"o":"*fp32","f":"i32"},c)
    else:
     d,N,s,co,W=z;m=L(N,d==F)
