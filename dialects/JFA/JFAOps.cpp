@@ -65,6 +65,16 @@ LogicalResult FuncOp::verifyRegions() {
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
     if (arg.getType() != getFunctionType().getInput(i))
       return emitOpError() << "argument " << i << " type mismatch";
+  if (Attribute param = getLayoutParameterAttr()) {
+    bool used = false;
+    Type(getFunctionType()).walk([&](Attribute attr) {
+      used |= attr == param;
+    });
+    if (!used)
+      return emitOpError() << "names " << param
+                           << " its layout parameter, but no argument or "
+                              "result type holds it";
+  }
   return success();
 }
 
@@ -102,14 +112,23 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "calls @" << getCallee()
                          << ", which is no jfa.func of this module";
   }
-  FunctionType type = callee.getFunctionType();
+  // A helper with a layout parameter takes the layout the call binds it to.
+  Attribute param = callee.getLayoutParameterAttr();
+  Attribute layout = callee.boundLayout(getArgs().getTypes(), getResultTypes());
+  bool bindsLayout = isa_and_nonnull<TileLayoutAttrInterface>(layout);
+  FunctionType type = callee.typeFor(bindsLayout ? layout : param);
   if (TypeRange(getArgs().getTypes()) != TypeRange(type.getInputs()) ||
-      TypeRange(getResultTypes()) != TypeRange(type.getResults()))
-    return emitOpError() << "has type "
-                         << FunctionType::get(getContext(),
-                                              getArgs().getTypes(),
-                                              getResultTypes())
-                         << " but @" << getCallee() << " is " << type;
+      TypeRange(getResultTypes()) != TypeRange(type.getResults())) {
+    InFlightDiagnostic diag =
+        emitOpError() << "has type "
+                      << FunctionType::get(getContext(), getArgs().getTypes(),
+                                           getResultTypes())
+                      << " but @" << getCallee() << " is " << type;
+    if (param && bindsLayout && layout != param)
+      diag << " (its layout parameter " << param << " bound to " << layout
+           << ")";
+    return diag;
+  }
   return success();
 }
 

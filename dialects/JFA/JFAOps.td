@@ -132,11 +132,32 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     that calls itself (directly or not) is an error. What must be in the
     kernel body (buffers, barrier arrays, parameters) cannot be in a
     helper: pass it in.
+
+    A helper written for tiles of one layout can serve kernels whose tiles
+    have another (the same mask or online-softmax step for #jfa.wgmma_acc
+    on sm_90a and #jfa.tmem_row on sm_100a) when it names that layout its
+    layout parameter:
+    ```mlir
+    jfa.func @row_max(%s: tensor<128x128xf32, #jfa.wgmma_acc>)
+        -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+        attributes {layout_parameter = #jfa.wgmma_acc} { ... }
+    ...
+    %m = jfa.call @row_max(%t) : (tensor<128x128xf32, #jfa.tmem_row>)
+        -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+    ```
+    A call binds the parameter to the layout its first tile argument or
+    result holds where the signature holds the parameter; its types must
+    then be the signature's with that layout in place of the parameter
+    (shapes and element types as written). Inlining writes the bound layout
+    for the parameter everywhere in the copy, so every op of the copy is
+    checked for the call's layout, each error located in the helper and
+    "called from" the call.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout_parameter);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
@@ -148,6 +169,18 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
       return getFunctionType().getResults();
     }
+    /// The layout a call with these argument and result types binds the
+    /// layout parameter to: the layout its first tile holds where the
+    /// signature holds the parameter; the parameter itself when there is
+    /// none (or no parameter).
+    ::mlir::Attribute boundLayout(::mlir::TypeRange args,
+                                  ::mlir::TypeRange results);
+    /// The helper's signature with `layout` in place of its layout
+    /// parameter.
+    ::mlir::FunctionType typeFor(::mlir::Attribute layout);
+    /// Writes `layout` for the layout parameter in `op` and every op,
+    /// block argument and attribute nested in it (a copy of the body).
+    void bindLayoutIn(::mlir::Operation *op, ::mlir::Attribute layout);
   }];
 }
 

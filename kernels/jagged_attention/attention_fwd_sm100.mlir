@@ -20,6 +20,8 @@
 // The static band schedule and the load task, shared with the other target.
 jfa.import "../lib/band_schedule.mlir"
 jfa.import "../lib/forward_producer.mlir"
+// The key mask and the online-softmax step, shared with the other target.
+jfa.import "../lib/online_softmax.mlir"
 
 jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %k: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -81,11 +83,6 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %zero_rows = arith.constant dense<0.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
       %one_rows = arith.constant dense<1.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
       %ln2 = arith.constant dense<0.693147181> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-      %neg_inf = arith.constant dense<0xFF800000> : tensor<128x128xf32, #jfa.tmem_row>
-      %scale = tensor.splat %scale_log2 : tensor<128x128xf32, #jfa.tmem_row>
-      %scale_rows = tensor.splat %scale_log2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-      %tile_col = jfa.iota cols : tensor<128x128xi32, #jfa.tmem_row>
-      %tile_row = jfa.iota rows : tensor<128x128xi32, #jfa.tmem_row>
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
@@ -108,36 +105,17 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %is_last = arith.cmpi eq, %j, %last_kv : i32
             %s = scf.if %is_last -> tensor<128x128xf32, #jfa.tmem_row> {
               %k0 = arith.muli %j, %c128 : i32
-              %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.tmem_row>
-              %q0_t = tensor.splat %q0 : tensor<128x128xi32, #jfa.tmem_row>
-              %len_t = tensor.splat %len : tensor<128x128xi32, #jfa.tmem_row>
-              %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.tmem_row>
-              %query = arith.addi %tile_row, %q0_t : tensor<128x128xi32, #jfa.tmem_row>
-              %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.tmem_row>
-              %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.tmem_row>
-              %not_causal = arith.xori %is_causal, %true : i1
-              %not_causal_t = tensor.splat %not_causal : tensor<128x128xi1, #jfa.tmem_row>
-              %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.tmem_row>
-              %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.tmem_row>
-              %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.tmem_row>, tensor<128x128xf32, #jfa.tmem_row>
+              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len, %is_causal)
+                  : (tensor<128x128xf32, #jfa.tmem_row>, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.tmem_row>
               scf.yield %masked : tensor<128x128xf32, #jfa.tmem_row>
             } else {
               scf.yield %s_raw : tensor<128x128xf32, #jfa.tmem_row>
             }
 
             // Online softmax in base 2 (thread-local: a thread owns its row).
-            %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %m_new_t = jfa.broadcast_rows %m_new : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x128xf32, #jfa.tmem_row>
-            %x = arith.mulf %s, %scale : tensor<128x128xf32, #jfa.tmem_row>
-            %x_shift = arith.subf %x, %m_new_t : tensor<128x128xf32, #jfa.tmem_row>
-            %p = math.exp2 %x_shift fastmath<afn> : tensor<128x128xf32, #jfa.tmem_row>
-            %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.tmem_row> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            %p, %m_new, %l_new, %corr = jfa.call @softmax_step(%s, %m, %l, %scale_log2)
+                : (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, f32)
+                -> (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
 
             // Once the previous P V is done: rescale O, then overwrite P.

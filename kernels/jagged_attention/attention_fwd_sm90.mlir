@@ -24,6 +24,8 @@
 // The static band schedule and the load task, shared with the other target.
 jfa.import "../lib/band_schedule.mlir"
 jfa.import "../lib/forward_producer.mlir"
+// The key mask and the online-softmax step, shared with the other target.
+jfa.import "../lib/online_softmax.mlir"
 
 jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %k: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -62,7 +64,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %band_units, %units = jfa.call @band_schedule(%batch, %heads, %q_tiles)
       : (i32, i32, i32) -> (i32, i32)
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  %true = arith.constant true
   %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %q_full0 = jfa.barrier %q_full[%c0] : !jfa.mbarriers<1>, i32
@@ -77,13 +78,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %ln2 = arith.constant dense<0.693147181> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %zero_s = arith.constant dense<0.0> : tensor<128x128xf32, #jfa.wgmma_acc>
       %zero_o = arith.constant dense<0.0> : tensor<128x64xf32, #jfa.wgmma_acc>
-      %neg_inf = arith.constant dense<0xFF800000> : tensor<128x128xf32, #jfa.wgmma_acc>
-      %scale = tensor.splat %scale_log2 : tensor<128x128xf32, #jfa.wgmma_acc>
-      %scale_rows = tensor.splat %scale_log2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %tile_col = jfa.iota cols : tensor<128x128xi32, #jfa.wgmma_acc>
-      %tile_row = jfa.iota rows : tensor<128x128xi32, #jfa.wgmma_acc>
-      %not_causal = arith.xori %is_causal, %true : i1
-      %not_causal_t = tensor.splat %not_causal : tensor<128x128xi1, #jfa.wgmma_acc>
       // Warpgroup 0 issues first: warpgroup 1 hands it the first turn.
       %thread = jfa.task_thread_id
       %first_wg = arith.cmpi ult, %thread, %c128 : i32
@@ -101,9 +95,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase
-          %q0_t = tensor.splat %q0 : tensor<128x128xi32, #jfa.wgmma_acc>
-          %len_t = tensor.splat %len : tensor<128x128xi32, #jfa.wgmma_acc>
-          %query = arith.addi %tile_row, %q0_t : tensor<128x128xi32, #jfa.wgmma_acc>
 
           // FA3's schedule: the two warpgroups take turns to issue their
           // MMAs (named barriers 8 and 9), so that one's softmax overlaps
@@ -149,25 +140,15 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.barrier_arrive %q_empty0
           }
           %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
-            %k0 = arith.muli %c0, %c128 : i32
-            %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
-            %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
-            %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
-            %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
-            %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
-            %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
-            %masked = arith.select %keep, %s0_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
+            %masked = jfa.call @mask_keys(%s0_raw, %q0, %c0, %len, %is_causal)
+                : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
             scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
           } else {
             scf.yield %s0_raw : tensor<128x128xf32, #jfa.wgmma_acc>
           }
-          %s0_max = jfa.reduce_rows max %s0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %m0 = arith.mulf %s0_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %neg_m0 = arith.negf %m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %neg_m0_t = jfa.broadcast_rows %neg_m0 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
-          %x0 = math.fma %s0, %scale, %neg_m0_t : tensor<128x128xf32, #jfa.wgmma_acc>
-          %p0 = math.exp2 %x0 fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
-          %l0 = jfa.reduce_rows sum %p0 : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %p0, %m0, %l0, %corr0 = jfa.call @softmax_step(%s0, %neg_inf_rows, %zero_rows, %scale_log2)
+              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32)
+              -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
           %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
           // j >= 1: issue S_j and P_(j-1) V_(j-1) in one turn, then the softmax of
@@ -235,31 +216,15 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             }
             %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
               %k0 = arith.muli %j, %c128 : i32
-              %k0_t = tensor.splat %k0 : tensor<128x128xi32, #jfa.wgmma_acc>
-              %key = arith.addi %tile_col, %k0_t : tensor<128x128xi32, #jfa.wgmma_acc>
-              %in_seq = arith.cmpi slt, %key, %len_t : tensor<128x128xi32, #jfa.wgmma_acc>
-              %before = arith.cmpi sle, %key, %query : tensor<128x128xi32, #jfa.wgmma_acc>
-              %seen = arith.ori %before, %not_causal_t : tensor<128x128xi1, #jfa.wgmma_acc>
-              %keep = arith.andi %in_seq, %seen : tensor<128x128xi1, #jfa.wgmma_acc>
-              %masked = arith.select %keep, %s_raw, %neg_inf : tensor<128x128xi1, #jfa.wgmma_acc>, tensor<128x128xf32, #jfa.wgmma_acc>
+              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len, %is_causal)
+                  : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
               scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
             }
-
-            // Online softmax in base 2: m is the running max of scale*S*log2(e).
-            %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
-            %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
-            %p = math.exp2 %x fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
-            %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %l_new = arith.addf %l_old, %p_sum : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %p, %m_new, %l_new, %corr = jfa.call @softmax_step(%s, %m, %l, %scale_log2)
+                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32)
+                -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
             // P_(j-1) V_(j-1) has landed: free V's slot and rescale O.

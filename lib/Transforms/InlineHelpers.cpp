@@ -6,7 +6,8 @@
 // a copy of the helper's body, so every later pass (barrier checking, tile
 // distribution, task lowering) sees the kernel as if it had been written
 // out. Copied ops keep the helper's location, "called from" the call, so
-// a diagnostic in a helper says which use it is about.
+// a diagnostic in a helper says which use it is about. A helper's layout
+// parameter is written as the layout the call binds it to (HelperOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Transforms/Passes.h"
@@ -50,6 +51,11 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     SmallVector<Operation *> copies;
     for (Operation &op : body.without_terminator())
       copies.push_back(builder.clone(op, mapping));
+    // A layout parameter becomes the layout the call binds it to.
+    Attribute layout =
+        callee.boundLayout(call.getArgs().getTypes(), call.getResultTypes());
+    for (Operation *copy : copies)
+      callee.bindLayoutIn(copy, layout);
     Location callLoc = call.getLoc();
     for (Operation *copy : copies)
       copy->walk([&](Operation *op) {
