@@ -259,9 +259,11 @@ def error_paths(res):
     saved_handle, saved_available = _lib._handle, dict(_backward._available)
     saved_env = os.environ.get("JFA_KERNEL_DIR")
     with tempfile.TemporaryDirectory() as forward_only:
-        for name in os.listdir(_lib.kernel_dir()):
+        # Absolute targets: JFA_KERNEL_DIR may be relative to the cwd.
+        kernels = os.path.abspath(_lib.kernel_dir())
+        for name in os.listdir(kernels):
             if name.startswith("attention_fwd_"):
-                os.symlink(os.path.join(_lib.kernel_dir(), name),
+                os.symlink(os.path.join(kernels, name),
                            os.path.join(forward_only, name))
         os.environ["JFA_KERNEL_DIR"] = forward_only
         _lib._handle = None
