@@ -78,12 +78,14 @@ LogicalResult specialize(ModuleOp module, ArrayRef<std::string> params,
 }
 
 void buildLoweringPipeline(OpPassManager &pm, const Target *target,
-                           bool debugBarriers) {
+                           bool debugBarriers, bool registerReport) {
   if (target)
     pm.addPass(createJFACheckTarget(JFACheckTargetOptions{target->name}));
   pm.addPass(createJFACheckBarriers());
   pm.addPass(createJFAAllocateSharedMemory());
   pm.addPass(createJFADistributeTiles());
+  if (registerReport)
+    pm.addPass(createJFAReportRegisters());
   pm.addPass(createJFALowerAsyncTasks());
   pm.addPass(createCanonicalizerPass());
   // After the canonicalizer, so nothing folds the bounded spin.
@@ -159,7 +161,8 @@ LogicalResult lowerToLLVMDialect(ModuleOp module,
                         [](Pass *, Operation *) { return true; },
                         /*printModuleScope=*/true);
   }
-  buildLoweringPipeline(pm, options.target, options.debugBarriers);
+  buildLoweringPipeline(pm, options.target, options.debugBarriers,
+                        options.registerReport);
   return pm.run(module);
 }
 

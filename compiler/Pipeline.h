@@ -30,6 +30,9 @@ struct CompileOptions {
   /// Bound every barrier wait: a wait that runs out of time prints where it
   /// is and traps (jfa-debug-barriers) instead of hanging the GPU.
   bool debugBarriers = false;
+  /// Report each task's peak of live 32-bit values per thread, where it is
+  /// reached and the largest values live there (jfa-report-registers).
+  bool registerReport = false;
 };
 
 void registerDialects(mlir::DialectRegistry &registry);
@@ -54,9 +57,12 @@ mlir::LogicalResult specialize(mlir::ModuleOp module,
                                llvm::ArrayRef<std::string> includeDirs = {});
 
 /// The JFA -> LLVM/NVVM dialect pipeline; with a target, it first rejects
-/// ops the target lacks. With `debugBarriers`, barrier waits are bounded.
+/// ops the target lacks. With `debugBarriers`, barrier waits are bounded;
+/// with `registerReport`, each task's peak of live values is reported
+/// (remarks, jfa-report-registers).
 void buildLoweringPipeline(mlir::OpPassManager &pm, const Target *target,
-                           bool debugBarriers = false);
+                           bool debugBarriers = false,
+                           bool registerReport = false);
 
 /// Runs the lowering pipeline on `module`. Diagnostics go to the context.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,

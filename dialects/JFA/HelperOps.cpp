@@ -23,8 +23,16 @@ Attribute layoutAt(Type declared, Type actual, Attribute param) {
   auto actualTile = dyn_cast<RankedTensorType>(actual);
   if (!declaredTile || !actualTile || !declaredTile.getEncoding())
     return {};
-  if (declaredTile.getEncoding() == param)
-    return actualTile.getEncoding();
+  // A tile binds the parameter to its tile layout; a row vector to its
+  // parent's. Anything else (no encoding, a row vector where the signature
+  // holds a tile) binds nothing, and the call's types then mismatch.
+  if (declaredTile.getEncoding() == param) {
+    Attribute layout = actualTile.getEncoding();
+    if (isa_and_nonnull<TileLayoutAttrInterface>(layout) &&
+        !isa<RowsOfLayoutAttr>(layout))
+      return layout;
+    return {};
+  }
   auto declaredRows = dyn_cast<RowsOfLayoutAttr>(declaredTile.getEncoding());
   auto actualRows =
       dyn_cast_or_null<RowsOfLayoutAttr>(actualTile.getEncoding());
@@ -86,18 +94,10 @@ void FuncOp::bindLayoutIn(Operation *op, Attribute layout) {
   Attribute param = getLayoutParameterAttr();
   if (!param || !layout || layout == param)
     return;
-  AttrTypeReplacer replacer = replacerFor(param, layout);
-  replacer.recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
-                                        /*replaceLocs=*/false,
-                                        /*replaceTypes=*/true);
-  // Inherent attributes live in the ops' properties, which the replacer
-  // does not visit: a constant's value holds its tile type too.
-  op->walk([&](Operation *nested) {
-    Attribute properties = nested->getPropertiesAsAttribute();
-    if (!properties)
-      return;
-    Attribute replaced = replacer.replace(properties);
-    if (replaced != properties)
-      (void)nested->setPropertiesFromAttribute(replaced, nullptr);
-  });
+  // Attributes (inherent ones too: a constant's value holds its tile
+  // type), result types and nested block arguments.
+  replacerFor(param, layout)
+      .recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
+                                    /*replaceLocs=*/false,
+                                    /*replaceTypes=*/true);
 }

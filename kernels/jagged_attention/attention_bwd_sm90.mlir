@@ -441,6 +441,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             }
             // The unit's first Q and dO go ahead of K and V: their slot is
             // free before the last unit ends, K and V's only at its end.
+            // Every live unit has a q tile (@unit: k0 < len puts q_first
+            // below q_last), so K and V are always loaded here.
             %first_tile = arith.cmpi eq, %step, %c0 : i32
             scf.if %first_tile {
               // K and V, once the MMA warpgroups are done with the last unit's.

@@ -11,7 +11,8 @@
 // keys past the sequence's end and, under %causal, keys after the query.
 // The mask is one key bound per row (jfa.mask_cols compares each
 // register's constant column with it: no index tile in registers). A query
-// past the end sees no key: its row is all -inf (its output is not stored).
+// past the end keeps every key of the sequence (its bound is len), so its
+// row max stays finite and no NaN arises; its output is not stored.
 jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
                     %k0: i32, %len: i32, %causal: i1)
     -> tensor<128x128xf32, #jfa.wgmma_acc>

@@ -43,6 +43,20 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
         diag.attachNote(f.getLoc()) << "@" << f.getSymName() << " is here";
       return diag;
     }
+    // A call copied out of a helper whose layout parameter was bound has
+    // types the verifier never saw: check them against the callee here.
+    Attribute layout =
+        callee.boundLayout(call.getArgs().getTypes(), call.getResultTypes());
+    FunctionType type = callee.typeFor(layout);
+    if (TypeRange(call.getArgs().getTypes()) != TypeRange(type.getInputs()) ||
+        TypeRange(call.getResultTypes()) != TypeRange(type.getResults()))
+      return call.emitOpError()
+             << "has type "
+             << FunctionType::get(call.getContext(), call.getArgs().getTypes(),
+                                  call.getResultTypes())
+             << " but @" << call.getCallee() << " is " << type
+             << " (the call is in a helper whose layout parameter this use "
+                "bound to another layout)";
     IRMapping mapping;
     Block &body = callee.getBody().front();
     for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getArgs()))
@@ -52,8 +66,6 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     for (Operation &op : body.without_terminator())
       copies.push_back(builder.clone(op, mapping));
     // A layout parameter becomes the layout the call binds it to.
-    Attribute layout =
-        callee.boundLayout(call.getArgs().getTypes(), call.getResultTypes());
     for (Operation *copy : copies)
       callee.bindLayoutIn(copy, layout);
     Location callLoc = call.getLoc();

@@ -127,6 +127,26 @@ def JFADistributeTiles : Pass<"jfa-distribute-tiles", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def JFAReportRegisters : Pass<"jfa-report-registers", "::mlir::ModuleOp"> {
+  let summary = "reports each task's peak of live 32-bit values per thread";
+  let description = [{
+    Runs after `jfa-distribute-tiles`, when a tile is a per-thread vector:
+    for each `jfa.task`, a remark with the most 32-bit registers its SSA
+    values hold live at once in one thread (predicates not counted, 64-bit
+    values and pointers as two), the op where that happens (file:line:col,
+    "called from" for inlined helpers), whether it exceeds the task's
+    `registers(...)`, and a note for each of the largest values live there
+    with where it is made. Values live across a loop count throughout it.
+    The count is of the IR handed to LLVM, before NVPTX and ptxas schedule
+    and rematerialize: a guide to which tile to shrink or end sooner when
+    ptxas spills, not ptxas's figure. `jfac --register-report` runs it.
+  }];
+  let options = [
+    Option<"topValues", "top-values", "unsigned", /*default=*/"4",
+           "How many of the largest live values to name at the peak">,
+  ];
+}
+
 def JFALowerAsyncTasks : Pass<"jfa-lower-async-tasks", "::mlir::ModuleOp"> {
   let summary = "lowers async tasks to warp dispatch with setmaxnreg";
   let description = [{

@@ -74,6 +74,12 @@ cl::opt<bool> debugBarriers(
              "the kernel, its file:line:col, the barrier and phase, the CTA "
              "and warp, then traps instead of hanging the GPU"),
     cl::cat(category));
+cl::opt<bool> registerReport(
+    "register-report",
+    cl::desc("Report each task's peak of live 32-bit values per thread, the "
+             "op (file:line:col) where it is reached and the largest values "
+             "live there: which tile to shrink when ptxas spills"),
+    cl::cat(category));
 cl::list<std::string>
     params("P",
            cl::desc("Set a compile-time parameter of the kernel "
@@ -190,7 +196,8 @@ void warnAboutSpills(llvm::StringRef log,
     llvm::errs() << "; a task's register budget may be too small:";
     for (const std::string &budget : budgets)
       llvm::errs() << "\n  " << budget;
-    llvm::errs() << "\n";
+    llvm::errs() << "\n  (--register-report shows each task's peak of live "
+                    "values, where it is reached and what is live there)\n";
   }
 }
 
@@ -287,6 +294,7 @@ int main(int argc, char **argv) {
   options.ptxas = ptxas;
   options.printIRAfterAll = printIRAfterAll;
   options.debugBarriers = debugBarriers;
+  options.registerReport = registerReport;
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
 
   // The metadata goes beside a cubin unless the cubin goes to a device
