@@ -112,24 +112,28 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "calls @" << getCallee()
                          << ", which is no jfa.func of this module";
   }
+  return verifyAgainst(callee);
+}
+
+LogicalResult CallOp::verifyAgainst(FuncOp callee, StringRef context) {
   // A helper with a layout parameter takes the layout the call binds it to.
   Attribute param = callee.getLayoutParameterAttr();
   Attribute layout = callee.boundLayout(getArgs().getTypes(), getResultTypes());
   bool bindsLayout = isa_and_nonnull<TileLayoutAttrInterface>(layout);
   FunctionType type = callee.typeFor(bindsLayout ? layout : param);
-  if (TypeRange(getArgs().getTypes()) != TypeRange(type.getInputs()) ||
-      TypeRange(getResultTypes()) != TypeRange(type.getResults())) {
-    InFlightDiagnostic diag =
-        emitOpError() << "has type "
-                      << FunctionType::get(getContext(), getArgs().getTypes(),
-                                           getResultTypes())
-                      << " but @" << getCallee() << " is " << type;
-    if (param && bindsLayout && layout != param)
-      diag << " (its layout parameter " << param << " bound to " << layout
-           << ")";
-    return diag;
-  }
-  return success();
+  if (TypeRange(getArgs().getTypes()) == TypeRange(type.getInputs()) &&
+      TypeRange(getResultTypes()) == TypeRange(type.getResults()))
+    return success();
+  InFlightDiagnostic diag =
+      emitOpError() << "has type "
+                    << FunctionType::get(getContext(), getArgs().getTypes(),
+                                         getResultTypes())
+                    << " but @" << getCallee() << " is " << type;
+  if (param && bindsLayout && layout != param)
+    diag << " (its layout parameter " << param << " bound to " << layout << ")";
+  if (!context.empty())
+    diag << " (" << context << ")";
+  return diag;
 }
 
 /// Checks that a constant `index` lies in [0, size).

@@ -204,6 +204,13 @@ def JFA_CallOp : JFA_Op<"call",
   let assemblyFormat = [{
     $callee `(` $args `)` attr-dict `:` functional-type($args, $results)
   }];
+  let extraClassDeclaration = [{
+    /// Checks this call's types against `callee`'s signature, its layout
+    /// parameter bound as the call binds it; the error, at the call, ends
+    /// with `context` in parentheses when it is given.
+    ::mlir::LogicalResult verifyAgainst(FuncOp callee,
+                                        ::llvm::StringRef context = {});
+  }];
 }
 
 def JFA_ImportOp : JFA_Op<"import", [HasParent<"::mlir::ModuleOp">]> {

@@ -45,18 +45,12 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     }
     // A call copied out of a helper whose layout parameter was bound has
     // types the verifier never saw: check them against the callee here.
+    if (failed(call.verifyAgainst(
+            callee, "the call is in a helper whose layout parameter this use "
+                    "bound to another layout")))
+      return failure();
     Attribute layout =
         callee.boundLayout(call.getArgs().getTypes(), call.getResultTypes());
-    FunctionType type = callee.typeFor(layout);
-    if (TypeRange(call.getArgs().getTypes()) != TypeRange(type.getInputs()) ||
-        TypeRange(call.getResultTypes()) != TypeRange(type.getResults()))
-      return call.emitOpError()
-             << "has type "
-             << FunctionType::get(call.getContext(), call.getArgs().getTypes(),
-                                  call.getResultTypes())
-             << " but @" << call.getCallee() << " is " << type
-             << " (the call is in a helper whose layout parameter this use "
-                "bound to another layout)";
     IRMapping mapping;
     Block &body = callee.getBody().front();
     for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getArgs()))
