@@ -80,22 +80,25 @@ bool isRematerializable(Value value, DenseMap<Value, bool> &known,
   return result;
 }
 
-DenseMap<Value, bool> &rematerializable() {
-  static thread_local DenseMap<Value, bool> known;
-  return known;
-}
+/// What a live value costs in registers, with what is known of which values
+/// can be made again (one per run of the pass).
+class Costs {
+public:
+  /// Registers a live `value` costs: none if it can be made again where
+  /// it is used, a broadcast or splat what its source holds (a scalar, a
+  /// thread's row values), anything else its type's size.
+  int64_t of(Value value) {
+    if (isRematerializable(value, rematerializable))
+      return 0;
+    Operation *def = value.getDefiningOp();
+    if (def && isa<vector::BroadcastOp, BroadcastRowsOp>(def))
+      return registersOf(def->getOperand(0).getType());
+    return registersOf(value.getType());
+  }
 
-/// Registers a live `value` costs: none if it can be made again where it
-/// is used, a broadcast or splat what its source holds (a scalar, a
-/// thread's row values), anything else its type's size.
-int64_t costOf(Value value) {
-  if (isRematerializable(value, rematerializable()))
-    return 0;
-  Operation *def = value.getDefiningOp();
-  if (def && isa<vector::BroadcastOp, BroadcastRowsOp>(def))
-    return registersOf(def->getOperand(0).getType());
-  return registersOf(value.getType());
-}
+private:
+  DenseMap<Value, bool> rematerializable;
+};
 
 /// The file:line:col a diagnostic would show (inlined helpers report the
 /// helper's line; the call site follows it).
@@ -166,19 +169,19 @@ void liveAcross(Operation *op, Operation *root, Liveness &liveness,
 /// larger of the operands it consumes for the last time and its results
 /// (a result may reuse a dying operand's registers).
 int64_t registersAt(Operation *op, Operation *root, Liveness &liveness,
-                    SmallVectorImpl<Value> &live) {
+                    Costs &costs, SmallVectorImpl<Value> &live) {
   llvm::SetVector<Value> across;
   liveAcross(op, root, liveness, across);
   int64_t total = 0;
   for (Value value : across)
-    total += costOf(value);
+    total += costs.of(value);
   int64_t dying = 0, made = 0;
   llvm::SetVector<Value> consumed;
   for (Value operand : op->getOperands())
     if (!across.contains(operand) && consumed.insert(operand))
-      dying += costOf(operand);
+      dying += costs.of(operand);
   for (Value result : op->getResults())
-    made += costOf(result);
+    made += costs.of(result);
   live.assign(across.begin(), across.end());
   if (made >= dying)
     llvm::append_range(live, op->getResults());
@@ -187,13 +190,13 @@ int64_t registersAt(Operation *op, Operation *root, Liveness &liveness,
   return total + std::max(dying, made);
 }
 
-Peak peakOf(Operation *root, Liveness &liveness) {
+Peak peakOf(Operation *root, Liveness &liveness, Costs &costs) {
   Peak peak;
   root->walk([&](Operation *op) {
     if (op == root || op->getNumRegions() != 0)
       return;
     SmallVector<Value> live;
-    int64_t registers = registersAt(op, root, liveness, live);
+    int64_t registers = registersAt(op, root, liveness, costs, live);
     if (registers > peak.registers) {
       peak.registers = registers;
       peak.at = op;
@@ -203,12 +206,12 @@ Peak peakOf(Operation *root, Liveness &liveness) {
   return peak;
 }
 
-std::string describe(Value value) {
+std::string describe(Value value, Costs &costs) {
   std::string type;
   llvm::raw_string_ostream os(type);
   os << value.getType();
   Location loc = value.getLoc();
-  return fmt::format("{} ({} registers) from {}", type, costOf(value),
+  return fmt::format("{} ({} registers) from {}", type, costs.of(value),
                      where(loc));
 }
 
@@ -216,7 +219,7 @@ struct ReportRegisters : jfa::impl::JFAReportRegistersBase<ReportRegisters> {
   using JFAReportRegistersBase::JFAReportRegistersBase;
 
   void runOnOperation() override {
-    rematerializable().clear();
+    Costs costs;
     getOperation().walk([&](KernelOp kernel) {
       Liveness liveness(kernel);
       bool hasTasks = false;
@@ -225,23 +228,22 @@ struct ReportRegisters : jfa::impl::JFAReportRegistersBase<ReportRegisters> {
         std::optional<uint32_t> budget;
         if (task.getRegisters())
           budget = *task.getRegisters();
-        report(task, budget, liveness);
+        report(task, budget, liveness, costs);
       });
       // Without jfa.async_tasks the whole CTA is one task.
       if (!hasTasks)
-        report(kernel, std::nullopt, liveness);
+        report(kernel, std::nullopt, liveness, costs);
     });
-    rematerializable().clear();
   }
 
   void report(Operation *task, std::optional<uint32_t> budget,
-              Liveness &liveness) {
-    Peak peak = peakOf(task, liveness);
+              Liveness &liveness, Costs &costs) {
+    Peak peak = peakOf(task, liveness, costs);
     if (!peak.at)
       return;
     // Largest first; among equals, the one made first.
-    llvm::stable_sort(peak.live,
-                      [](Value a, Value b) { return costOf(a) > costOf(b); });
+    llvm::stable_sort(
+        peak.live, [&](Value a, Value b) { return costs.of(a) > costs.of(b); });
     std::string what = budget ? fmt::format("registers({})", *budget)
                               : std::string("no registers(...) budget");
     InFlightDiagnostic diag =
@@ -255,9 +257,10 @@ struct ReportRegisters : jfa::impl::JFAReportRegistersBase<ReportRegisters> {
               "rematerialize, or spill";
     size_t shown = 0;
     for (Value value : peak.live) {
-      if (shown == topValues || costOf(value) == 0)
+      if (shown == topValues || costs.of(value) == 0)
         break;
-      diag.attachNote(value.getLoc()) << "live there: " << describe(value);
+      diag.attachNote(value.getLoc())
+          << "live there: " << describe(value, costs);
       ++shown;
     }
   }
