@@ -1,8 +1,8 @@
 //===- AttentionTestSupport.h - helpers of the attention tests --*- C++ -*-===//
 //
 // What AttentionTest.cpp and AttentionBackwardTest.cpp both need: the
-// message of a runtime Error, a fresh folder, and fake cubins with their
-// metadata as scripts/build-package.sh lays them out.
+// message of a runtime Error (RuntimeTest.cpp's too), a fresh folder, and
+// fake cubins with their metadata as scripts/build-package.sh lays them out.
 //
 //===----------------------------------------------------------------------===//
 #ifndef JFA_TEST_RUNTIME_ATTENTIONTESTSUPPORT_H

@@ -1,6 +1,7 @@
 //===- RuntimeTest.cpp - host-side tests of the JFA runtime
 //-----------------===//
 #include "jfa/runtime.h"
+#include "AttentionTestSupport.h"
 #include "jfa/runtime.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <fstream>
 
 using namespace jfa::rt;
+using jfa::rt::test::errorOf;
 
 namespace {
 
@@ -58,16 +60,6 @@ std::vector<Arg> goodArgs() {
   return {Arg::tensor(0x10000, "f32", {100, 36}),
           Arg::tensor(0x20000, "f32", {100, 36}), Arg::i32(100), Arg::i32(36),
           Arg::f32(2.f)};
-}
-
-/// The message of the Error `f` throws ("" if none).
-template <typename F> std::string errorOf(F &&f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
 }
 
 bool haveDriver() {
