@@ -30,12 +30,13 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
   done
 done
 m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,gpu__time_duration.sum,smsp__inst_executed.sum
-for v in "$@"; do
-  [[ -n ${NO_NCU:-} ]] && break
-  JFA_KERNEL_DIR=dist/var/$v timeout 120 ncu --clock-control none --metrics $m \
-    -k regex:attention_bwd_sm90 -c 1 --launch-skip 1 python3 bench/bwd_profile.py > $logs/ncu_$v.log 2>&1
-  echo "== ncu $v rc=$?"; grep -E "bank|local|duration|inst_exec" $logs/ncu_$v.log
-done
+if [[ -z ${NO_NCU:-} ]]; then
+  for v in "$@"; do
+    JFA_KERNEL_DIR=dist/var/$v timeout 120 ncu --clock-control none --metrics $m \
+      -k regex:attention_bwd_sm90 -c 1 --launch-skip 1 python3 bench/bwd_profile.py > $logs/ncu_$v.log 2>&1
+    echo "== ncu $v rc=$?"; grep -E "bank|local|duration|inst_exec" $logs/ncu_$v.log
+  done
+fi
 if [[ -z ${NO_TEST:-} ]]; then
   for v in "$@"; do
     JFA_KERNEL_DIR=dist/var/$v timeout 240 python3 test/gpu/attention_bwd_test.py --quick > $logs/test_$v.log 2>&1
