@@ -916,34 +916,43 @@ def JFA_IotaOp : JFA_Op<"iota", [Pure]> {
 }
 
 def JFA_MaskColsOp : JFA_Op<"mask_cols",
-    [Pure, AllTypesMatch<["input", "result"]>]> {
-  let summary = "keeps each row's columns below that row's limit";
+    [Pure, AttrSizedOperandSegments, AllTypesMatch<["input", "result"]>,
+     OptionalTypesMatchWith<"lower has the limit's type", "limit", "lower",
+                            "$_self">]> {
+  let summary = "keeps each row's columns within that row's bounds";
   let description = [{
     ```mlir
     %p = jfa.mask_cols %x, %limit, %zero
         : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+    %w = jfa.mask_cols %x, %limit, %zero from %lower
+        : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
     ```
-    Element (r, c) is `%x[r, c]` where `c < %limit[r]` and `%fill`
-    elsewhere: attention's masks (a sequence's end, the causal diagonal, a
-    window) as one bound per row. It is what `jfa.iota cols`, a
-    `jfa.broadcast_rows` of the limit, `arith.cmpi slt` and `arith.select`
-    compute, but in fewer registers: each thread compares its registers'
-    constant column offsets with the limit less its own first column, so no
-    index tile is made (the iota form kept 32 column indices live in the
-    attention backward, and ptxas spilled them; bench/NOTES.md run 39).
+    Element (r, c) is `%x[r, c]` where `c < %limit[r]` (and, with `from`,
+    `c >= %lower[r]`) and `%fill` elsewhere: attention's masks (a
+    sequence's end, the causal diagonal, a sliding window) as one or two
+    bounds per row. `%lower` has the limit's type. It is what `jfa.iota
+    cols`, a `jfa.broadcast_rows` of the bounds, `arith.cmpi` and
+    `arith.select` compute, but in fewer registers: each thread compares its
+    registers' constant column offsets with the bounds less its own first
+    column, so no index tile is made (the iota form kept 32 column indices
+    live in the attention backward, and ptxas spilled them; bench/NOTES.md
+    run 39).
   }];
   // The distributed form carries the thread, its task's thread count, the
   // layout and the tile shape, as jfa.iota's.
   let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$input,
                        AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$limit,
-                       AnyFloat:$fill, Optional<I32>:$thread,
+                       AnyFloat:$fill,
+                       Optional<AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>>:$lower,
+                       Optional<I32>:$thread,
                        OptionalAttr<I32Attr>:$threads,
                        OptionalAttr<JFA_TileLayoutAttr>:$layout,
                        OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
   let assemblyFormat = [{
-    $input `,` $limit `,` $fill (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
-    (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict
+    $input `,` $limit `,` $fill (`from` $lower^)? (`thread` $thread^)?
+    (`threads` `(` $threads^ `)`)? (`layout` `(` $layout^ `)`)?
+    (`shape` $shape^)? attr-dict
     `:` type($input) `,` type($limit) `,` type($fill)
   }];
   let hasVerifier = 1;

@@ -49,12 +49,15 @@ static void iota(CTARun &run, Executor &e, IotaOp op) {
 static void maskCols(CTARun &run, Executor &e, MaskColsOp op) {
   const Tile &in = run.data(e, op, op.getInput());
   const Tile &limit = run.data(e, op, op.getLimit());
+  const Tile *lower = op.getLower() ? &run.data(e, op, op.getLower()) : nullptr;
   double fill = run.scalar(e, op, op.getFill());
   TileP out = run.newTile(op.getType());
   for (int64_t r = 0; r < out->rows(); ++r)
-    for (int64_t c = 0; c < out->cols(); ++c)
-      out->v[r * out->cols() + c] =
-          double(c) < limit.v[r] ? in.v[r * out->cols() + c] : fill;
+    for (int64_t c = 0; c < out->cols(); ++c) {
+      bool keep =
+          double(c) < limit.v[r] && (!lower || double(c) >= lower->v[r]);
+      out->v[r * out->cols() + c] = keep ? in.v[r * out->cols() + c] : fill;
+    }
   run.set(e, op.getResult(), run.makeData(out));
 }
 

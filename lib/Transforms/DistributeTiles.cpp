@@ -224,7 +224,7 @@ struct MaskColsOnFragments : DistributedOpPattern<MaskColsOp> {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<MaskColsOp>(
         op, fragment, adaptor.getInput(), adaptor.getLimit(), adaptor.getFill(),
-        thread, threadsAttr(rewriter), getTileLayout(tile),
+        adaptor.getLower(), thread, threadsAttr(rewriter), getTileLayout(tile),
         shapeAttr(rewriter, tile));
     return success();
   }

@@ -121,9 +121,10 @@ struct IotaLowering : JFAPattern<IotaOp> {
   }
 };
 
-/// Register i keeps its value where its column is below its row's limit.
-/// The column is the thread's base plus a constant, so each row register's
-/// limit less the base is compared with the constants: no index registers.
+/// Register i keeps its value where its column is below its row's limit
+/// (and, with a lower bound, not below that). The column is the thread's
+/// base plus a constant, so each row register's bounds less the base are
+/// compared with the constants: no index registers.
 struct MaskColsLowering : JFAPattern<MaskColsOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -140,16 +141,29 @@ struct MaskColsLowering : JFAPattern<MaskColsOp> {
     TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
                                             shape, threads);
     SmallVector<int64_t> rowOffsets = layout.getRowOffsets();
-    SmallVector<Value> relative;
-    for (int64_t r = 0, e = rowOffsets.size(); r < e; ++r)
-      relative.push_back(
-          LLVM::SubOp::create(b, b.element(adaptor.getLimit(), r), base.col));
+    auto relativeTo = [&](Value bounds) {
+      SmallVector<Value> relative;
+      for (int64_t r = 0, e = rowOffsets.size(); r < e; ++r)
+        relative.push_back(
+            LLVM::SubOp::create(b, b.element(bounds, r), base.col));
+      return relative;
+    };
+    SmallVector<Value> limits = relativeTo(adaptor.getLimit());
+    SmallVector<Value> lowers;
+    if (adaptor.getLower())
+      lowers = relativeTo(adaptor.getLower());
     Value result = LLVM::PoisonOp::create(b, fragment);
     for (auto [i, offset] :
          llvm::enumerate(layout.getRegisterOffsets(shape, threads))) {
-      Value keep = LLVM::ICmpOp::create(
-          b, LLVM::ICmpPredicate::sgt,
-          relative[rowRegister(rowOffsets, offset.row)], b.i32(offset.col));
+      int64_t row = rowRegister(rowOffsets, offset.row);
+      Value column = b.i32(offset.col);
+      Value keep = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::sgt,
+                                        limits[row], column);
+      if (!lowers.empty())
+        keep = LLVM::AndOp::create(
+            b, keep,
+            LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::sle, lowers[row],
+                                 column));
       result = b.insert(result,
                         LLVM::SelectOp::create(b, keep,
                                                b.element(adaptor.getInput(), i),

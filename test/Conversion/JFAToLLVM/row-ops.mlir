@@ -335,6 +335,43 @@ jfa.kernel @mask_cols_wgmma() warps(4) {
 
 // -----
 
+// With a lower bound: each row register's lower bound less the base column
+// as well, and register i keeps its value where its constant column offset
+// is also at or above that (sle), the two compares combined by an and.
+// CHECK-LABEL: llvm.func @mask_cols_window
+// CHECK: %[[X:.*]] = arith.constant dense<1.000000e+00> : vector<8xf32>
+// CHECK: %[[L:.*]] = arith.constant dense<5> : vector<2xi32>
+// CHECK: %[[LO:.*]] = arith.constant dense<2> : vector<2xi32>
+// CHECK: llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: %[[COL:.*]] = llvm.mul %{{.*}}, %{{.*}} : i32
+// CHECK: %[[L0:.*]] = llvm.extractelement %[[L]][%{{.*}} : i32] : vector<2xi32>
+// CHECK-NEXT: %[[R0:.*]] = llvm.sub %[[L0]], %[[COL]] : i32
+// CHECK: %[[L1:.*]] = llvm.extractelement %[[L]][%{{.*}} : i32] : vector<2xi32>
+// CHECK-NEXT: llvm.sub %[[L1]], %[[COL]] : i32
+// CHECK: %[[LO0:.*]] = llvm.extractelement %[[LO]][%{{.*}} : i32] : vector<2xi32>
+// CHECK-NEXT: %[[B0:.*]] = llvm.sub %[[LO0]], %[[COL]] : i32
+// CHECK: %[[LO1:.*]] = llvm.extractelement %[[LO]][%{{.*}} : i32] : vector<2xi32>
+// CHECK-NEXT: llvm.sub %[[LO1]], %[[COL]] : i32
+// CHECK: %[[C0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[BELOW:.*]] = llvm.icmp "sgt" %[[R0]], %[[C0]] : i32
+// CHECK-NEXT: %[[ABOVE:.*]] = llvm.icmp "sle" %[[B0]], %[[C0]] : i32
+// CHECK-NEXT: %[[KEEP:.*]] = llvm.and %[[BELOW]], %[[ABOVE]] : i1
+// CHECK: %[[E0:.*]] = llvm.extractelement %[[X]]
+// CHECK-NEXT: llvm.select %[[KEEP]], %[[E0]], %{{.*}} : i1, f32
+// CHECK-COUNT-7: llvm.and
+// CHECK-NOT: llvm.and
+// CHECK: llvm.return
+jfa.kernel @mask_cols_window() warps(4) {
+  %t = jfa.thread_id
+  %x = arith.constant dense<1.0> : vector<8xf32>
+  %l = arith.constant dense<5> : vector<2xi32>
+  %lo = arith.constant dense<2> : vector<2xi32>
+  %fill = arith.constant 0.0 : f32
+  %m = jfa.mask_cols %x, %l, %fill from %lo thread %t threads(128) layout(#jfa.wgmma_acc) shape [64, 16] : vector<8xf32>, vector<2xi32>, f32
+}
+
+// -----
+
 // A row vector's iota: row r of the parent is column r of the vector, so
 // the thread's base row plus the row offsets 0 and 8.
 // CHECK-LABEL: llvm.func @iota_row_vector

@@ -100,6 +100,19 @@ jfa.kernel @k() warps(4) {
 
 // -----
 
+// The custom form takes the lower bound's type from the limit; the generic
+// form can name another.
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  %l = arith.constant dense<3> : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %lower = arith.constant dense<1> : tensor<64xi32>
+  %fill = arith.constant 0.0 : f32
+  // expected-error @+1 {{'jfa.mask_cols' op failed to verify that lower has the limit's type}}
+  %m = "jfa.mask_cols"(%t, %l, %fill, %lower) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, tensor<64xi32>) -> tensor<64x64xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
 jfa.kernel @k() warps(4) {
   %v = arith.constant dense<1.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   // expected-error @+1 {{'jfa.broadcast_rows' op row vector must be 'tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>', got 'tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>'}}

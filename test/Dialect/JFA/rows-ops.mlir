@@ -25,4 +25,7 @@ jfa.kernel @rows() warps(4) {
   // CHECK: jfa.mask_cols %{{.*}}, %[[RI]], %{{.*}} : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
   %zero = arith.constant 0.0 : f32
   %masked = jfa.mask_cols %t, %ri, %zero : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+  // A lower bound too (a sliding window): the same type as the limit.
+  // CHECK: jfa.mask_cols %{{.*}}, %[[RI]], %{{.*}} from %[[RI]] : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+  %band = jfa.mask_cols %t, %ri, %zero from %ri : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
 }
