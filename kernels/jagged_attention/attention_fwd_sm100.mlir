@@ -1,7 +1,8 @@
 // jfa-targets: sm_100a
-// jfa-variants: head_dim=64,128 causal=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 window=0,1
 // Jagged (variable-length) flash attention forward for sm_100a, FA4-style,
-// with the contract, work units and persistent schedule of
+// with the contract, work units, persistent schedule and variants (causal,
+// sliding window, grouped-query and cross-attention) of
 // attention_fwd_sm90.mlir (see kernels/jagged_attention/README.md).
 //
 // Warp specialization over tensor memory:
@@ -30,11 +31,14 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %offsets: !jfa.ptr<i32>,
                                 %batch: i32, %heads: i32,
                                 %tokens: i32, %o_stride: i32, %q_tiles: i32,
-                                %scale_log2: f32) warps(6) {
+                                %scale_log2: f32, %offsets_k: !jfa.ptr<i32>,
+                                %kv_group: i32, %window_left: i32,
+                                %window_right: i32) warps(6) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
+  %window = jfa.param "window" = false
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
@@ -86,11 +90,11 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1)
+        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %kv_len, %kv_tiles = jfa.call @unit_keys(%q0, %len, %is_causal) : (i32, i32, i1) -> (i32, i32)
-          %last_kv = arith.subi %kv_tiles, %c1 : i32
+          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %window, %window_left, %window_right)
+              : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
 
           %acc:2 = scf.for %j = %c0 to %kv_tiles step %c1
               iter_args(%m = %neg_inf_rows, %l = %zero_rows)
@@ -102,11 +106,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
             // The last k tile holds the sequence's end and the causal
             // diagonal: mask keys past the end, and past the row if causal.
-            %is_last = arith.cmpi eq, %j, %last_kv : i32
-            %s = scf.if %is_last -> tensor<128x128xf32, #jfa.tmem_row> {
-              %k0 = arith.muli %j, %c128 : i32
-              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len, %is_causal)
-                  : (tensor<128x128xf32, #jfa.tmem_row>, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.tmem_row>
+            %k_tile = arith.addi %first_tile, %j : i32
+            %k0 = arith.muli %k_tile, %c128 : i32
+            %tile_masked = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
+            %s = scf.if %tile_masked -> tensor<128x128xf32, #jfa.tmem_row> {
+              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %window)
+                  : (tensor<128x128xf32, #jfa.tmem_row>, i32, i32, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.tmem_row>
               scf.yield %masked : tensor<128x128xf32, #jfa.tmem_row>
             } else {
               scf.yield %s_raw : tensor<128x128xf32, #jfa.tmem_row>
@@ -145,7 +150,10 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %last_n = arith.subi %kv_next, %c1 : i32
           %last_phase = arith.andi %last_n, %c1 : i32
           jfa.barrier_wait %o_ready0, %last_phase
-          %inv_l = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+          // A row that saw no key (l = 0) gets o = 0 and lse = -inf.
+          %l_inv = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+          %no_keys = arith.cmpf oeq, %acc#1, %zero_rows : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+          %inv_l = arith.select %no_keys, %zero_rows, %l_inv : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
           %inv_l_t = jfa.broadcast_rows %inv_l : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
           %row0 = arith.addi %start, %q0 : i32
           %rows_left = arith.subi %len, %q0 : i32
@@ -184,10 +192,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     // Load warp (warp 4): Q once per unit, then K and V through the ring.
     jfa.task warps(1) {
     jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
-                               %offsets, %is_causal, %head_dim, %q, %k, %v,
+                               %offsets, %offsets_k, %is_causal, %window,
+                               %window_left, %window_right, %kv_group,
+                               %head_dim, %q, %k, %v,
                                %q_slot0, %q_slot1, %k_ring, %v_ring,
                                %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty)
-        : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, i1, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+        : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
            !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
     }
@@ -196,10 +206,11 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     jfa.task default {
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1)
+        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %kv_len, %kv_tiles = jfa.call @unit_keys(%q0, %len, %is_causal) : (i32, i32, i1) -> (i32, i32)
+          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %window, %window_left, %window_right)
+              : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
           %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase

@@ -1,9 +1,16 @@
 // jfa-targets: sm_90a
-// jfa-variants: head_dim=64,128 causal=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 window=0,1
 // Jagged (variable-length) flash attention forward for sm_90a, FA3-style:
 //
-//   o[t, h] = softmax(scale * q[t, h] . k[s, h]^T) . v[s, h]   over the keys
-//   s of t's sequence (s <= t under causal), lse[h, t] = the log-sum-exp.
+//   o[t, h] = softmax(scale * q[t, h] . k[s, h']^T) . v[s, h']   over the
+//   keys s of t's sequence that t sees, lse[h, t] = the log-sum-exp.
+//
+// The variants are options of this one kernel: causal and a sliding window
+// (compile-time parameters; %window_left/%window_right, -1 unbounded, are
+// read only when window is set), grouped-query attention (h' = h /
+// %kv_group) and cross-attention (%offsets_k: the keys' sequences, their
+// ends aligned with the queries'). @unit_keys (band_schedule.mlir) gives a
+// unit's key tiles, so tiles outside the window are not loaded at all.
 //
 // The contract (tensors, parameters, launch) is kernels/jagged_attention/
 // README.md. A work unit is (sequence, head, 128-row q tile). The grid is
@@ -34,11 +41,15 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %offsets: !jfa.ptr<i32>,
                                %batch: i32, %heads: i32,
                                %tokens: i32, %o_stride: i32, %q_tiles: i32,
-                               %scale_log2: f32) warps(12) {
+                               %scale_log2: f32, %offsets_k: !jfa.ptr<i32>,
+                               %kv_group: i32, %window_left: i32,
+                               %window_right: i32) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
-  // -P causal=1; the branches on them fold away.
+  // -P causal=1 -P window=1; the branches on them fold away. Without
+  // window, %window_left and %window_right are not read.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
+  %window = jfa.param "window" = false
   // Q: chunk c of the unit's rows in slot c. K, V: stage s, chunk c in slot
   // 2s + c.
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
@@ -88,10 +99,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1)
+        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %kv_len, %kv_tiles = jfa.call @unit_keys(%q0, %len, %is_causal) : (i32, i32, i1) -> (i32, i32)
+          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %window, %window_left, %window_right)
+              : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
           %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase
@@ -139,9 +151,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           scf.if %only_tile {
             jfa.barrier_arrive %q_empty0
           }
-          %s0 = scf.if %only_tile -> tensor<128x128xf32, #jfa.wgmma_acc> {
-            %masked = jfa.call @mask_keys(%s0_raw, %q0, %c0, %len, %is_causal)
-                : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
+          %first_k = arith.muli %first_tile, %c128 : i32
+          %first_masked = jfa.call @tile_masked(%first_k, %mask_below, %mask_above) : (i32, i32, i32) -> i1
+          %s0 = scf.if %first_masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
+            %masked = jfa.call @mask_keys(%s0_raw, %q0, %first_k, %len_k, %lo_off, %hi_off, %window)
+                : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
             scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
           } else {
             scf.yield %s0_raw : tensor<128x128xf32, #jfa.wgmma_acc>
@@ -214,10 +228,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             scf.if %is_last {
               jfa.barrier_arrive %q_empty0
             }
-            %s = scf.if %is_last -> tensor<128x128xf32, #jfa.wgmma_acc> {
-              %k0 = arith.muli %j, %c128 : i32
-              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len, %is_causal)
-                  : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
+            %k_tile = arith.addi %first_tile, %j : i32
+            %k0 = arith.muli %k_tile, %c128 : i32
+            %tile_masked = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
+            %s = scf.if %tile_masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
+              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %window)
+                  : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
               scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
@@ -287,8 +303,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %v_empty_l = jfa.barrier %v_empty[%lstage] : !jfa.mbarriers<2>, i32
           jfa.barrier_arrive %v_empty_l
 
-          // o = O / l, rows of this sequence only; lse = ln(l) + m ln 2.
-          %inv_l = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          // o = O / l, rows of this sequence only; lse = ln(l) + m ln 2. A
+          // row that saw no key (l = 0) gets o = 0 and lse = -inf.
+          %l_inv = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %no_keys = arith.cmpf oeq, %acc#1, %zero_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %inv_l = arith.select %no_keys, %zero_rows, %l_inv : tensor<128xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %inv_l_t = jfa.broadcast_rows %inv_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
           %row0 = arith.addi %start, %q0 : i32
           %rows_left = arith.subi %len, %q0 : i32
@@ -327,10 +346,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(24) {
     jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
-                               %offsets, %is_causal, %head_dim, %q, %k, %v,
+                               %offsets, %offsets_k, %is_causal, %window,
+                               %window_left, %window_right, %kv_group,
+                               %head_dim, %q, %k, %v,
                                %q_slot0, %q_slot1, %k_ring, %v_ring,
                                %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty)
-        : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, i1, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+        : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
            !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
     }

@@ -28,11 +28,14 @@ jfa.func @band_schedule(%batch: i32, %heads: i32, %q_tiles: i32)
   jfa.return %band_units, %units : i32, i32
 }
 
-// Unit u: its head, its sequence's first row and length, the q tile's first
-// row in the sequence, and whether the tile holds queries (units past the
-// end of their sequence are skipped).
+// Unit u: its head, its sequence's first query row and length, the q
+// tile's first row in the sequence, whether the tile holds queries (units
+// past the end of their sequence are skipped), and the sequence's first key
+// row and length (%offsets_k: the key sequences, the same as %offsets but
+// under cross-attention).
 jfa.func @band_unit(%u: i32, %band_units: i32, %heads: i32, %q_tiles: i32,
-                    %offsets: !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1) {
+                    %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>)
+    -> (i32, i32, i32, i32, i1, i32, i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c128 = arith.constant 128 : i32
@@ -52,22 +55,78 @@ jfa.func @band_unit(%u: i32, %band_units: i32, %heads: i32, %q_tiles: i32,
   %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
   %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
   %len = arith.subi %end, %start : i32
+  %start_k = jfa.load %offsets_k[%b] : !jfa.ptr<i32> -> i32
+  %end_k = jfa.load %offsets_k[%b1] : !jfa.ptr<i32> -> i32
+  %len_k = arith.subi %end_k, %start_k : i32
   %q0 = arith.muli %tile, %c128 : i32
   %starts_in_seq = arith.cmpi slt, %q0, %len : i32
   %tile_exists = arith.cmpi sge, %tile, %c0 : i32
   %live = arith.andi %tile_exists, %starts_in_seq : i1
-  jfa.return %h, %start, %len, %q0, %live : i32, i32, i32, i32, i1
+  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k
+      : i32, i32, i32, i32, i1, i32, i32
 }
 
-// The keys unit (q0, len) attends to: [0, kv_len), all of the sequence or,
-// under causal, up to the q tile's last row; kv_tiles 128-key tiles.
-jfa.func @unit_keys(%q0: i32, %len: i32, %causal: i1) -> (i32, i32) {
+// The keys of unit (q0, len) of a sequence with len_k keys. Query i sees
+// keys [max(0, i + lo_off), min(len_k, i + hi_off)): with shift = len_k -
+// len (the query and key ends aligned, as FlashAttention aligns them),
+// hi_off is shift + 1 under %causal and shift + right + 1 under a window
+// with right >= 0, lo_off is shift - left under a window with left >= 0;
+// unbounded sides keep the whole sequence (%window is a compile-time
+// parameter: without it the window's selects fold away). The unit reads
+// kv_tiles 128-key tiles from tile first_tile: at least one, so that a
+// unit whose queries see no key still writes o = 0 (its tile is masked
+// whole). A tile from key k0 needs the mask when k0 < mask_below or k0 + 128
+// > mask_above (@tile_masked): the other tiles are seen whole by every row.
+jfa.func @unit_keys(%q0: i32, %len: i32, %len_k: i32, %causal: i1,
+                    %window: i1, %left: i32, %right: i32)
+    -> (i32, i32, i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
   %c127 = arith.constant 127 : i32
   %c128 = arith.constant 128 : i32
-  %q_end = arith.addi %q0, %c128 : i32
-  %causal_end = arith.minsi %len, %q_end : i32
-  %kv_len = arith.select %causal, %causal_end, %len : i32
-  %kv_up = arith.addi %kv_len, %c127 : i32
-  %kv_tiles = arith.divui %kv_up, %c128 : i32
-  jfa.return %kv_len, %kv_tiles : i32, i32
+  %shift = arith.subi %len_k, %len : i32
+  // hi_off: len_k when unbounded (i + len_k >= len_k for every query).
+  %has_right = arith.cmpi sge, %right, %c0 : i32
+  %windowed_right = arith.andi %window, %has_right : i1
+  %causal_hi = arith.addi %shift, %c1 : i32
+  %right_hi = arith.addi %causal_hi, %right : i32
+  %open_hi = arith.select %windowed_right, %right_hi, %len_k : i32
+  %hi_off = arith.select %causal, %causal_hi, %open_hi : i32
+  // lo_off: -(len + 128) when unbounded (below -i for every query of the
+  // tile, even those past the end).
+  %has_left = arith.cmpi sge, %left, %c0 : i32
+  %windowed_left = arith.andi %window, %has_left : i1
+  %left_lo = arith.subi %shift, %left : i32
+  %len_up = arith.addi %len, %c128 : i32
+  %open_lo = arith.subi %c0, %len_up : i32
+  %lo_off = arith.select %windowed_left, %left_lo, %open_lo : i32
+  // The keys of the tile's first and last rows.
+  %q_last = arith.addi %q0, %c127 : i32
+  %first_from = arith.addi %q0, %lo_off : i32
+  %first_lo = arith.maxsi %first_from, %c0 : i32
+  %last_from = arith.addi %q_last, %lo_off : i32
+  %last_lo = arith.maxsi %last_from, %c0 : i32
+  %first_to = arith.addi %q0, %hi_off : i32
+  %first_hi = arith.minsi %first_to, %len_k : i32
+  %last_to = arith.addi %q_last, %hi_off : i32
+  %last_hi = arith.minsi %last_to, %len_k : i32
+  %window_tile = arith.divsi %first_lo, %c128 : i32
+  %first_tile = arith.select %windowed_left, %window_tile, %c0 : i32
+  %mask_below = arith.select %windowed_left, %last_lo, %c0 : i32
+  %end_up = arith.addi %last_hi, %c127 : i32
+  %end_tile = arith.divsi %end_up, %c128 : i32
+  %span = arith.subi %end_tile, %first_tile : i32
+  %kv_tiles = arith.maxsi %span, %c1 : i32
+  jfa.return %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %first_hi
+      : i32, i32, i32, i32, i32, i32
+}
+
+// Whether the tile of keys from %k0 needs the mask (@unit_keys' bounds).
+jfa.func @tile_masked(%k0: i32, %mask_below: i32, %mask_above: i32) -> i1 {
+  %c128 = arith.constant 128 : i32
+  %k_end = arith.addi %k0, %c128 : i32
+  %below = arith.cmpi slt, %k0, %mask_below : i32
+  %above = arith.cmpi sgt, %k_end, %mask_above : i32
+  %masked = arith.ori %below, %above : i1
+  jfa.return %masked : i1
 }

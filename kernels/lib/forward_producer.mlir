@@ -6,12 +6,15 @@ jfa.import "band_schedule.mlir"
 // Walks the band schedule (band_schedule.mlir) and loads, for each live
 // unit, its Q tile once (slots q_slot0, and q_slot1 at D = 128) and its
 // K and V tiles through the 2-stage rings (stage s, 64-column chunk c in
-// slot 2s + c); full barriers get the expect and the TMA bytes, empty ones
-// are waited on before a slot is refilled. One thread issues the copies.
+// slot 2s + c): the tiles @unit_keys gives, of k/v head h / kv_group
+// (grouped-query attention reads one k/v head for kv_group q heads). Full
+// barriers get the expect and the TMA bytes, empty ones are waited on
+// before a slot is refilled. One thread issues the copies.
 jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
                            %band_units: i32, %heads: i32, %q_tiles: i32,
-                           %offsets: !jfa.ptr<i32>, %is_causal: i1,
-                           %head_dim: i32,
+                           %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+                           %is_causal: i1, %window: i1, %window_left: i32,
+                           %window_right: i32, %kv_group: i32, %head_dim: i32,
                            %q: !jfa.tma<128x64xbf16, swizzle 128>, %k: !jfa.tma<128x64xbf16, swizzle 128>, %v: !jfa.tma<128x64xbf16, swizzle 128>,
                            %q_slot0: !jfa.slot<128x64xbf16, swizzle 128>, %q_slot1: !jfa.slot<128x64xbf16, swizzle 128>,
                            %k_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>, %v_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>,
@@ -27,12 +30,16 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %counts:2 = scf.for %u = %pid to %units step %grid
       iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-    %h, %start, %len, %q0, %live = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets)
-        : (i32, i32, i32, i32, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1)
+    %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k)
+        : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1, i32, i32)
     %next:2 = scf.if %live -> (i32, i32) {
-      %kv_len, %kv_tiles = jfa.call @unit_keys(%q0, %len, %is_causal) : (i32, i32, i1) -> (i32, i32)
+      %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %window, %window_left, %window_right)
+          : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
       %col0 = arith.muli %h, %head_dim : i32
       %col1 = arith.addi %col0, %c64 : i32
+      %kv_head = arith.divui %h, %kv_group : i32
+      %kv_col0 = arith.muli %kv_head, %head_dim : i32
+      %kv_col1 = arith.addi %kv_col0, %c64 : i32
       %q_row = arith.addi %start, %q0 : i32
 
       // Q, once the consumers are done with the previous unit's.
@@ -55,8 +62,9 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
         %free = arith.xori %phase, %c1 : i32
         %chunk0 = arith.muli %stage, %c2 : i32
         %chunk1 = arith.addi %chunk0, %c1 : i32
-        %kv_row0 = arith.muli %j, %c128 : i32
-        %kv_row = arith.addi %start, %kv_row0 : i32
+        %tile = arith.addi %first_tile, %j : i32
+        %kv_row0 = arith.muli %tile, %c128 : i32
+        %kv_row = arith.addi %start_k, %kv_row0 : i32
         %k_lo = jfa.slot %k_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
         %k_hi = jfa.slot %k_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
         %v_lo = jfa.slot %v_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
@@ -68,20 +76,20 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
         jfa.barrier_wait %k_empty_s, %free
         scf.if %wide {
           jfa.barrier_expect %k_full_s, bytes(32768)
-          jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-          jfa.tma_load %k[%kv_row, %col1], %k_hi, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %k[%kv_row, %kv_col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %k[%kv_row, %kv_col1], %k_hi, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
         } else {
           jfa.barrier_expect %k_full_s, bytes(16384)
-          jfa.tma_load %k[%kv_row, %col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %k[%kv_row, %kv_col0], %k_lo, %k_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
         }
         jfa.barrier_wait %v_empty_s, %free
         scf.if %wide {
           jfa.barrier_expect %v_full_s, bytes(32768)
-          jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-          jfa.tma_load %v[%kv_row, %col1], %v_hi, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %v[%kv_row, %kv_col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %v[%kv_row, %kv_col1], %v_hi, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
         } else {
           jfa.barrier_expect %v_full_s, bytes(16384)
-          jfa.tma_load %v[%kv_row, %col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %v[%kv_row, %kv_col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
         }
       }
       %unit_next = arith.addi %unit_n, %c1 : i32

@@ -6,33 +6,41 @@
 // wgmma accumulators, the sm_100a forward with tensor-memory rows
 // (#jfa.tmem_row), and inlining writes the call's layout throughout.
 
-// Scores S of a 128-query by 128-key tile (queries from %q0, keys from %k0,
-// of a sequence of %len tokens) with the keys a query may not see at -inf:
-// keys past the sequence's end and, under %causal, keys after the query.
-// The mask is one key bound per row (jfa.mask_cols compares each
-// register's constant column with it: no index tile in registers). A query
-// past the end keeps every key of the sequence (its bound is len), so its
-// row max stays finite and no NaN arises; its output is not stored.
+// Scores S of a 128-query by 128-key tile (queries from %q0, keys from %k0)
+// with the keys a query may not see at -inf: query i sees keys
+// [max(0, i + lo_off), min(len_k, i + hi_off)) (@unit_keys in
+// band_schedule.mlir: the sequence's end, the causal diagonal, a sliding
+// window). The bounds are one or two per row (jfa.mask_cols compares each
+// register's constant column with them: no index tile in registers); the
+// lower one only under %window, a compile-time parameter. A row that sees
+// no key of the tile is all -inf: @softmax_step keeps it finite.
 jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
-                    %k0: i32, %len: i32, %causal: i1)
+                    %k0: i32, %len_k: i32, %lo_off: i32, %hi_off: i32,
+                    %window: i1)
     -> tensor<128x128xf32, #jfa.wgmma_acc>
     attributes {layout_parameter = #jfa.wgmma_acc} {
   %neg_inf = arith.constant 0xFF800000 : f32
-  %one = arith.constant dense<1> : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %zero = arith.constant dense<0> : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %row = jfa.iota rows : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-  %q0_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %first_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %k0_r = tensor.splat %k0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-  %len_r = tensor.splat %len : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-  %query = arith.addi %row, %q0_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-  %bound = scf.if %causal -> tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>> {
-    %upto = arith.addi %query, %one : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-    %seen = arith.minsi %upto, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-    scf.yield %seen : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %len_r = tensor.splat %len_k : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %hi_off_r = tensor.splat %hi_off : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %query = arith.addi %row, %first_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %to = arith.addi %query, %hi_off_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %hi = arith.minsi %to, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %limit = arith.subi %hi, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %masked = scf.if %window -> tensor<128x128xf32, #jfa.wgmma_acc> {
+    %lo_off_r = tensor.splat %lo_off : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+    %from = arith.addi %query, %lo_off_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+    %lo = arith.maxsi %from, %zero : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+    %lower = arith.subi %lo, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+    %w = jfa.mask_cols %s, %limit, %neg_inf from %lower : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+    scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
   } else {
-    scf.yield %len_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+    %w = jfa.mask_cols %s, %limit, %neg_inf : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+    scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
   }
-  %limit = arith.subi %bound, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-  %masked = jfa.mask_cols %s, %limit, %neg_inf : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
   jfa.return %masked : tensor<128x128xf32, #jfa.wgmma_acc>
 }
 
@@ -48,16 +56,22 @@ jfa.func @softmax_step(%s: tensor<128x128xf32, #jfa.wgmma_acc>,
     -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>,
         tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
     attributes {layout_parameter = #jfa.wgmma_acc} {
+  %neg_inf_rows = arith.constant dense<0xFF800000> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %zero_rows = arith.constant dense<0.0> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %scale = tensor.splat %scale_log2 : tensor<128x128xf32, #jfa.wgmma_acc>
   %scale_rows = tensor.splat %scale_log2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %s_max = jfa.reduce_rows max %s : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %s_max2 = arith.mulf %s_max, %scale_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %m_new = arith.maximumf %m, %s_max2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-  %neg_m = arith.negf %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  // A row that has seen no key yet (all -inf) subtracts 0, not -inf, so
+  // that its P and correction are 0, not NaN.
+  %unseen = arith.cmpf oeq, %m_new, %neg_inf_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %m_use = arith.select %unseen, %zero_rows, %m_new : tensor<128xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %neg_m = arith.negf %m_use : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
   %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
   %p = math.exp2 %x fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
-  %m_drop = arith.subf %m, %m_new : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %m_drop = arith.subf %m, %m_use : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %l_old = arith.mulf %l, %corr : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>

@@ -180,10 +180,12 @@ def prepare(opts):
             # The same scale_log2 the runtime passes (f32 of scale * log2(e)).
             scale_log2 = float(np.float32(p["scale"] * math.log2(math.e)))
             cmd = [opts.interp, os.path.join(kernels, "jagged_attention/attention_fwd_sm90.mlir"),
-                   "--arch", "sm_90a", "--grid", "3", q, k, v, o, lse, off,
-                   f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{hd}", f"i32:{tokens}",
+                   "--arch", "sm_90a", "--grid", "3",
+                   f"-Phead_dim={hd}", f"-Pcausal={p['causal']}", "-Pwindow=0",
+                   q, k, v, o, lse, off,
+                   f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}",
                    f"i32:{heads * hd}", f"i32:{math.ceil(max(lengths) / 128)}",
-                   f"i32:{p['causal']}", f"f32:{scale_log2!r}"]
+                   f"f32:{scale_log2!r}", off, "i32:1", "i32:-1", "i32:-1"]
         subprocess.run(cmd, check=True)
         print("prepare:", name)
 

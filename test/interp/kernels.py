@@ -278,24 +278,55 @@ def head_blocks(lengths, offsets, heads, head_dim):
             yield b, h, slice(offsets[b], offsets[b] + n), slice(h * head_dim, (h + 1) * head_dim)
 
 
-def reference_attention(q, k, v, lengths, offsets, heads, head_dim, causal, scale):
-    """o, lse and each (sequence, head)'s normalized P, in float64."""
-    tokens, width = q.shape
-    o = np.zeros((tokens, width))
-    lse = np.zeros((heads, tokens))
+def visible_keys(n_q, n_k, causal, window):
+    """[n_q, n_k] bool: which keys each query sees. The query and key ends
+    are aligned (shift = n_k - n_q, as FlashAttention and varlen_attn
+    align them); window = (left, right), -1 unbounded; causal is right = 0."""
+    left, right = window
+    i = np.arange(n_q)[:, None] + (n_k - n_q)
+    j = np.arange(n_k)[None, :]
+    seen = np.ones((n_q, n_k), dtype=bool)
+    if causal:
+        seen &= j <= i
+    if right >= 0:
+        seen &= j <= i + right
+    if left >= 0:
+        seen &= j >= i - left
+    return seen
+
+
+def reference_attention(q, k, v, lengths, offsets, heads, head_dim, causal, scale,
+                        lengths_k=None, offsets_k=None, kv_heads=None, window=(-1, -1)):
+    """o, lse and each (sequence, head)'s normalized P, in float64. Keys of
+    sequence b are offsets_k[b]... (default: the queries'); q head h reads
+    k/v head h // (heads // kv_heads). A query that sees no key gets o = 0,
+    lse = -inf and a P row of zeros."""
+    lengths_k = lengths if lengths_k is None else lengths_k
+    offsets_k = offsets if offsets_k is None else offsets_k
+    group = heads // (kv_heads or heads)
+    o = np.zeros((q.shape[0], heads * head_dim))
+    lse = np.zeros((heads, q.shape[0]))
     probs = {}
-    for b, h, rows, cols in head_blocks(lengths, offsets, heads, head_dim):
-        n = rows.stop - rows.start
-        s = (q[rows, cols] @ k[rows, cols].T) * scale
-        if causal:
-            s = np.where(np.tril(np.ones((n, n), dtype=bool)), s, -np.inf)
-        mx = s.max(axis=1, keepdims=True)
-        p = np.exp(s - mx)
-        total = p.sum(axis=1, keepdims=True)
-        p /= total
-        o[rows, cols] = p @ v[rows, cols]
-        lse[h, rows] = (mx + np.log(total))[:, 0]
-        probs[(b, h)] = p
+    for b, n in enumerate(lengths):
+        n_k = lengths_k[b]
+        rows = slice(offsets[b], offsets[b] + n)
+        keys = slice(offsets_k[b], offsets_k[b] + n_k)
+        seen = visible_keys(n, n_k, causal, window)
+        for h in range(heads):
+            if n == 0:
+                continue
+            cols = slice(h * head_dim, (h + 1) * head_dim)
+            kv = slice((h // group) * head_dim, (h // group + 1) * head_dim)
+            s = np.where(seen, (q[rows, cols] @ k[keys, kv].T) * scale, -np.inf)
+            any_key = seen.any(axis=1, keepdims=True)
+            mx = np.where(any_key, s.max(axis=1, keepdims=True, initial=-np.inf), 0.0)
+            p = np.exp(s - mx)
+            total = p.sum(axis=1, keepdims=True)
+            p = np.divide(p, total, out=np.zeros_like(p), where=total > 0)
+            o[rows, cols] = p @ v[keys, kv]
+            with np.errstate(divide="ignore"):
+                lse[h, rows] = np.where(any_key, mx + np.log(total), -np.inf)[:, 0]
+            probs[(b, h)] = p
     return o, lse, probs
 
 
@@ -311,29 +342,50 @@ def attention_kernel(direction, arch):
     return f"jagged_attention/attention_{direction}_{'sm90' if arch == 'sm_90a' else 'sm100'}.mlir"
 
 
-def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
+def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
+              window=None, kv_heads=None, lengths_k=None):
+    """The forward against numpy. window (left, right) selects the kernel's
+    window variant; kv_heads < heads is grouped-query attention; lengths_k
+    (per sequence) makes it cross-attention over another key tensor."""
     kernel = attention_kernel("fwd", arch)
     lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
+    kv_heads = kv_heads or heads
+    if lengths_k is None:
+        lengths_k, tokens_k, offsets_k = lengths, tokens, offsets
+    else:
+        lengths_k, tokens_k, offsets_k, _ = jagged_batch(lengths_k, kv_heads, head_dim)
     q_path, q = run.bf16_input("q", (tokens, width))
-    k_path, k = run.bf16_input("k", (tokens, width))
-    v_path, v = run.bf16_input("v", (tokens, width))
+    k_path, k = run.bf16_input("k", (tokens_k, kv_heads * head_dim))
+    v_path, v = run.bf16_input("v", (tokens_k, kv_heads * head_dim))
     o_path = run.save("o", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     lse_path = run.save("lse", np.full((heads, tokens), np.nan, dtype=np.float32))
     off_path = run.save("offsets", offsets)
+    off_k_path = run.save("offsets_k", offsets_k)
     scale = 1 / math.sqrt(head_dim) if scale is None else scale
     q_tiles = max(1, math.ceil(max(lengths) / 128))
-    # Head dim and mask are compile-time parameters of both forwards.
+    left, right = window or (-1, -1)
+    # Head dim, mask and window are compile-time parameters of both forwards.
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, o_path, lse_path, off_path,
         f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}",
         f"i32:{width}", f"i32:{q_tiles}",
-        f"f32:{scale * math.log2(math.e)!r}"],
-        params={"head_dim": head_dim, "causal": int(causal)})
-    want_o, want_lse, _ = reference_attention(q, k, v, lengths, offsets, heads, head_dim,
-                                              causal, scale)
+        f"f32:{scale * math.log2(math.e)!r}", off_k_path,
+        f"i32:{heads // kv_heads}", f"i32:{left}", f"i32:{right}"],
+        params={"head_dim": head_dim, "causal": int(causal),
+                "window": int(window is not None)})
+    want_o, want_lse, _ = reference_attention(
+        q, k, v, lengths, offsets, heads, head_dim, causal, scale,
+        lengths_k=lengths_k, offsets_k=offsets_k, kv_heads=kv_heads,
+        window=(left, right))
     o = from_bf16(run.load(o_path))
     err = check("o", o, want_o, 1e-2, 1e-2)
-    check("lse", run.load(lse_path), want_lse, 1e-4, 1e-5)
+    lse = run.load(lse_path).astype(np.float64)
+    # Rows that see no key: lse = -inf exactly; the others as numbers.
+    none = np.isneginf(want_lse)
+    if not np.array_equal(np.isneginf(lse), none):
+        i = np.argwhere(np.isneginf(lse) != none)[0]
+        raise AssertionError(f"lse: {lse[tuple(i)]} at {tuple(i)}, want {want_lse[tuple(i)]}")
+    check("lse", np.where(none, 0, lse), np.where(none, 0, want_lse), 1e-4, 1e-5)
     return err, secs
 
 
@@ -458,6 +510,39 @@ def attention_cases(arch, suffix):
             cases[name] = (lambda run, d=d, causal=causal:
                            attention(run, arch, JAGGED, 2, d, causal,
                                      scale=0.3 if d == 64 else None))
+    # The variants (issue 20): sliding windows (a narrow band inside one
+    # tile, one reaching back over tiles, one-sided, with causal),
+    # grouped-query attention, cross-attention (other key lengths, 0 keys,
+    # 0 queries, causal aligned at the ends) and their combinations.
+    long_jagged = [0, 1, 65, 129, 300, 0, 450]
+    variants = {
+        "window_band_d64": dict(head_dim=64, causal=False, window=(5, 3),
+                                lengths=long_jagged),
+        "window_left_causal_d128": dict(head_dim=128, causal=True, window=(130, 0),
+                                        lengths=long_jagged),
+        "window_right_d64": dict(head_dim=64, causal=False, window=(-1, 40),
+                                 lengths=long_jagged),
+        "window_zero_d128": dict(head_dim=128, causal=False, window=(0, 0),
+                                 lengths=[3, 129]),
+        "gqa_d64": dict(head_dim=64, causal=True, heads=4, kv_heads=2,
+                        lengths=JAGGED),
+        "mqa_window_d128": dict(head_dim=128, causal=False, heads=3, kv_heads=1,
+                                window=(64, 64), lengths=[200, 7, 130]),
+        "cross_d64": dict(head_dim=64, causal=False,
+                          lengths=[0, 5, 130, 64, 3, 0],
+                          lengths_k=[4, 0, 70, 300, 1, 0]),
+        "cross_causal_gqa_d128": dict(head_dim=128, causal=True, heads=4, kv_heads=2,
+                                      lengths=[300, 5, 130, 2, 0],
+                                      lengths_k=[140, 0, 260, 129, 9]),
+        "cross_window_d64": dict(head_dim=64, causal=False, window=(20, 10),
+                                 lengths=[260, 40], lengths_k=[100, 300]),
+    }
+    for name, v in variants.items():
+        cases[f"attention_{suffix}_{name}"] = (
+            lambda run, v=v: attention(
+                run, arch, v["lengths"], v.get("heads", 2), v["head_dim"], v["causal"],
+                scale=0.3 if v["head_dim"] == 64 else None, window=v.get("window"),
+                kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k")))
     return cases
 
 
