@@ -1,5 +1,5 @@
 // jfa-targets: sm_90a
-// jfa-variants: head_dim=64,128 causal=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1
 // Jagged (variable-length) flash attention backward for sm_90a, FA3's
 // pattern (kernels/jagged_attention/README.md has the contract):
 //
@@ -58,11 +58,15 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %offsets: !jfa.ptr<i32>, %schedule: !jfa.ptr<i32>,
                                %batch: i32, %heads: i32,
                                %tokens: i32, %stride: i32, %k_tiles: i32,
-                               %scale_log2: f32, %scale: f32) warps(12) {
+                               %scale_log2: f32, %scale: f32,
+                               %offsets_k: !jfa.ptr<i32>, %kv_group: i32,
+                               %window_left: i32, %window_right: i32,
+                               %kv_stride: i32) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
-  // -P causal=1; the branches on them fold away.
+  // -P causal=1 -P general=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
+  %general = jfa.param "general" = false
   // K, V: half g (keys [64g, 64g + 64) of the tile) in slot g; Q, dO: stage
   // s in slot s. A row of D = 128 is two 64-column blocks (one 128-byte
   // swizzle span each): the products read the slot whole (K = 128 for S and
@@ -106,9 +110,17 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %c63 = arith.constant 63 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
-  // Units: each listed (sequence, key tile) pair for every head.
+  // Units: each listed (sequence, key tile) pair for every k/v head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
-  %units = arith.muli %pairs, %heads : i32
+  // Grouped-query attention only in the general variant.
+  %kv_group_eff = arith.select %general, %kv_group, %c1 : i32
+  // dK and dV's token stride: %stride (dq's) but in the general variant.
+  %dkv_stride = arith.select %general, %kv_stride, %stride : i32
+  %kv_heads = arith.divui %heads, %kv_group_eff : i32
+  %units = arith.muli %pairs, %kv_heads : i32
+  // Whether a query's keys end before the sequence's (causal or a window's
+  // right side) and start after its first (a window's left side).
+  %bounded_hi = arith.ori %is_causal, %general : i1
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %kv_full0 = jfa.barrier %kv_full[%c0] : !jfa.mbarriers<1>, i32
   %kv_empty0 = jfa.barrier %kv_empty[%c0] : !jfa.mbarriers<1>, i32
@@ -124,7 +136,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %scale_t = tensor.splat %scale_log2 : tensor<64x64xf32, #jfa.wgmma_acc>
       %ds_scale = tensor.splat %scale : tensor<64x64xf32, #jfa.wgmma_acc>
       %true = arith.constant true
-      %not_causal = arith.xori %is_causal, %true : i1
+      %not_bounded = arith.xori %bounded_hi, %true : i1
+      %no_window = arith.xori %general, %true : i1
       %k_mine = jfa.slot %k_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %v_mine = jfa.slot %v_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %g_other = arith.xori %g, %c1 : i32
@@ -145,24 +158,35 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c64)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %q_last = arith.addi %q_first, %q_count : i32
+        %h_base = arith.muli %hk, %kv_group_eff : i32
         %next:2 = scf.if %live -> (i32, i32) {
-          %col1 = arith.addi %col0, %c64 : i32
           %my_k0 = arith.addi %k0, %key_off : i32
           %my_k_end = arith.addi %my_k0, %c64 : i32
-          %keys_past = arith.cmpi sgt, %my_k_end, %len : i32
-          %head_rows = arith.muli %h, %tokens : i32
-          %row_base = arith.addi %head_rows, %start : i32
+          %keys_past = arith.cmpi sgt, %my_k_end, %len_k : i32
 
           %kv_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %kv_full0, %kv_phase
-          %acc:4 = scf.for %i = %q_first to %q_last step %c1
-              iter_args(%dv0 = %zero, %dv1 = %zero, %dk0 = %zero, %dk1 = %zero)
+          // The q heads that read this k/v head (one without grouped-query
+          // attention), each over the q tiles that see the unit's keys.
+          %acc:4 = scf.for %member = %c0 to %kv_group_eff step %c1
+              iter_args(%dv0_g = %zero, %dv1_g = %zero, %dk0_g = %zero, %dk1_g = %zero)
+              -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
+                  tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) : i32 {
+          %h = arith.addi %h_base, %member : i32
+          %col0 = arith.muli %h, %head_dim : i32
+          %head_rows = arith.muli %h, %tokens : i32
+          %row_base = arith.addi %head_rows, %start : i32
+          %member_steps = arith.muli %member, %q_count : i32
+          %member_n = arith.addi %q_n, %member_steps : i32
+          %acc_h:4 = scf.for %i = %q_first to %q_last step %c1
+              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g)
               -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
                   tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) : i32 {
             %step = arith.subi %i, %q_first : i32
-            %n = arith.addi %q_n, %step : i32
+            %n = arith.addi %member_n, %step : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %q_s = jfa.slot %q_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
             %do_s = jfa.slot %do_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
@@ -211,14 +235,22 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
             %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
             %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-            // Only tiles that hold the diagonal or a sequence's end need the
-            // mask (the index tiles are made there, not kept in registers).
+            // Only tiles that hold a sequence's end, the causal diagonal or a
+            // window's edge need the mask (the index tiles are made there,
+            // not kept in registers): the first query's keys end before the
+            // last key, or the last query's start after the first key.
             %q_end = arith.addi %q0, %c64 : i32
             %queries_past = arith.cmpi sgt, %q_end, %len : i32
-            %on_diag = arith.cmpi slt, %q0, %my_k_end : i32
-            %causal_diag = arith.andi %on_diag, %is_causal : i1
+            %first_hi = arith.addi %q0, %hi_off : i32
+            %cut_hi = arith.cmpi slt, %first_hi, %my_k_end : i32
+            %cut_above = arith.andi %cut_hi, %bounded_hi : i1
+            %q_final = arith.subi %q_end, %c1 : i32
+            %final_lo = arith.addi %q_final, %lo_off : i32
+            %cut_lo = arith.cmpi sgt, %final_lo, %my_k0 : i32
+            %cut_below = arith.andi %cut_lo, %general : i1
             %ends = arith.ori %keys_past, %queries_past : i1
-            %needs_mask = arith.ori %ends, %causal_diag : i1
+            %cuts = arith.ori %cut_above, %cut_below : i1
+            %needs_mask = arith.ori %ends, %cuts : i1
             %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
               %masked_p = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
                 // D = 128: the mask as one key bound per row (jfa.mask_cols
@@ -227,23 +259,30 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %q0_r = tensor.splat %q0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %query_r = arith.addi %row, %q0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %len_r = tensor.splat %len : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %len_k_r = tensor.splat %len_k : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %query_in_r = arith.cmpi slt, %query_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                // Keys [0, bound): the sequence's, up to the query's own if causal.
-                %bound = scf.if %is_causal -> tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>> {
-                  %one_r = arith.constant dense<1> : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %diag_r = arith.addi %query_r, %one_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %upto_r = arith.minsi %diag_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  scf.yield %upto_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-              } else {
-                  scf.yield %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                }
+                // Keys [lower, bound): up to the sequence's end, the query's
+                // own under causal, its window's right edge.
+                %hi_off_r = tensor.splat %hi_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %to_r = arith.addi %query_r, %hi_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %bound = arith.minsi %to_r, %len_k_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 // A query past the end sees no key.
                 %none_r = arith.constant dense<0> : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %row_bound = arith.select %query_in_r, %bound, %none_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %my_k0_r = tensor.splat %my_k0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %col_bound = arith.subi %row_bound, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %fill = arith.constant 0.0 : f32
-                %cut = jfa.mask_cols %p_raw, %col_bound, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                %cut = scf.if %general -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                  %lo_off_r = tensor.splat %lo_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %from_r = arith.addi %query_r, %lo_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %none_lo = arith.maxsi %from_r, %none_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %lower = arith.subi %none_lo, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %w = jfa.mask_cols %p_raw, %col_bound, %fill from %lower : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                  scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
+                } else {
+                  %w = jfa.mask_cols %p_raw, %col_bound, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                  scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
+                }
                 scf.yield %cut : tensor<64x64xf32, #jfa.wgmma_acc>
               } else {
                 // D = 64: index tiles (the row-bound form measured 5-8% slower
@@ -255,11 +294,20 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
                 %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
                 %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-                %key_in = arith.cmpi slt, %key, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %len_k_t = tensor.splat %len_k : tensor<64x64xi32, #jfa.wgmma_acc>
+                %key_in = arith.cmpi slt, %key, %len_k_t : tensor<64x64xi32, #jfa.wgmma_acc>
                 %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %before = arith.cmpi sle, %key, %query : tensor<64x64xi32, #jfa.wgmma_acc>
-                %not_causal_t = tensor.splat %not_causal : tensor<64x64xi1, #jfa.wgmma_acc>
-                %seen = arith.ori %before, %not_causal_t : tensor<64x64xi1, #jfa.wgmma_acc>
+                %hi_off_t = tensor.splat %hi_off : tensor<64x64xi32, #jfa.wgmma_acc>
+                %q_hi = arith.addi %query, %hi_off_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %before = arith.cmpi slt, %key, %q_hi : tensor<64x64xi32, #jfa.wgmma_acc>
+                %not_bounded_t = tensor.splat %not_bounded : tensor<64x64xi1, #jfa.wgmma_acc>
+                %seen_hi = arith.ori %before, %not_bounded_t : tensor<64x64xi1, #jfa.wgmma_acc>
+                %lo_off_t = tensor.splat %lo_off : tensor<64x64xi32, #jfa.wgmma_acc>
+                %q_lo = arith.addi %query, %lo_off_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %after = arith.cmpi sge, %key, %q_lo : tensor<64x64xi32, #jfa.wgmma_acc>
+                %no_window_t = tensor.splat %no_window : tensor<64x64xi1, #jfa.wgmma_acc>
+                %seen_lo = arith.ori %after, %no_window_t : tensor<64x64xi1, #jfa.wgmma_acc>
+                %seen = arith.andi %seen_hi, %seen_lo : tensor<64x64xi1, #jfa.wgmma_acc>
                 %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
                 %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
                 %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -358,29 +406,32 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             jfa.barrier_arrive %q_empty_s
             scf.yield %dkv#0, %dkv#1, %dkv#2, %dkv#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
           }
+          scf.yield %acc_h#0, %acc_h#1, %acc_h#2, %acc_h#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+          }
           // K and V are read: the producer may load the next unit's.
           jfa.barrier_arrive %kv_empty0
 
           // dK (with the scale already in dS) and dV for this warpgroup's
-          // keys, rows past the sequence's end not written.
-          %key_row = arith.addi %start, %my_k0 : i32
-          %key_row_el = arith.muli %key_row, %stride : i32
-          %key_left = arith.subi %len, %my_k0 : i32
-          %kv_at0 = arith.addi %key_row_el, %col0 : i32
+          // keys, rows past the sequence's end not written; of the k/v head.
+          %key_row = arith.addi %start_k, %my_k0 : i32
+          %key_row_el = arith.muli %key_row, %dkv_stride : i32
+          %key_left = arith.subi %len_k, %my_k0 : i32
+          %kv_at0 = arith.addi %key_row_el, %kv_col0 : i32
           %dv0_16 = arith.truncf %acc#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
           %dk0_16 = arith.truncf %acc#2 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-          jfa.store_tile %dv0_16, %dv[%kv_at0] stride(%stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-          jfa.store_tile %dk0_16, %dk[%kv_at0] stride(%stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+          jfa.store_tile %dv0_16, %dv[%kv_at0] stride(%dkv_stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+          jfa.store_tile %dk0_16, %dk[%kv_at0] stride(%dkv_stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           scf.if %wide {
-            %kv_at1 = arith.addi %key_row_el, %col1 : i32
+            %kv_col1 = arith.addi %kv_col0, %c64 : i32
+            %kv_at1 = arith.addi %key_row_el, %kv_col1 : i32
             %dv1_16 = arith.truncf %acc#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             %dk1_16 = arith.truncf %acc#3 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            jfa.store_tile %dv1_16, %dv[%kv_at1] stride(%stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-            jfa.store_tile %dk1_16, %dk[%kv_at1] stride(%stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+            jfa.store_tile %dv1_16, %dv[%kv_at1] stride(%dkv_stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+            jfa.store_tile %dk1_16, %dk[%kv_at1] stride(%dkv_stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           }
-          %q_count = arith.subi %q_last, %q_first : i32
+          %q_steps = arith.muli %q_count, %kv_group_eff : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_count : i32
+          %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
@@ -405,10 +456,12 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c64)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %q_last = arith.addi %q_first, %q_count : i32
+        %h_base = arith.muli %hk, %kv_group_eff : i32
         %next:2 = scf.if %live -> (i32, i32) {
-          %k_row0 = arith.addi %start, %k0 : i32
+          %k_row0 = arith.addi %start_k, %k0 : i32
           %k_row1 = arith.addi %k_row0, %c64 : i32
           %k_0 = jfa.slot %k_buf[%c0] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
           %k_1 = jfa.slot %k_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
@@ -416,8 +469,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %v_1 = jfa.slot %v_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
 
           // Q and dO tiles through the ring.
+          scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
+          %h = arith.addi %h_base, %member : i32
+          %col0 = arith.muli %h, %head_dim : i32
+          %member_steps = arith.muli %member, %q_count : i32
           scf.for %i = %q_first to %q_last step %c1 : i32 {
-            %step = arith.subi %i, %q_first : i32
+            %q_step = arith.subi %i, %q_first : i32
+            %step = arith.addi %member_steps, %q_step : i32
             %n = arith.addi %q_n, %step : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %free = arith.xori %phase, %c1 : i32
@@ -452,26 +510,27 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               // A blocked slot takes one TMA box per 64-column block.
               scf.if %wide {
                 jfa.barrier_expect %kv_full0, bytes(65536)
-                jfa.tma_load %k[%k_row0, %col0], %k_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
-                jfa.tma_load %k[%k_row1, %col0], %k_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
-                jfa.tma_load %v[%k_row0, %col0], %v_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
-                jfa.tma_load %v[%k_row1, %col0], %v_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+                jfa.tma_load %k[%k_row0, %kv_col0], %k_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+                jfa.tma_load %k[%k_row1, %kv_col0], %k_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+                jfa.tma_load %v[%k_row0, %kv_col0], %v_0, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
+                jfa.tma_load %v[%k_row1, %kv_col0], %v_1, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
               } else {
                 %k_0n = jfa.column_block %k_0[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
                 %k_1n = jfa.column_block %k_1[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
                 %v_0n = jfa.column_block %v_0[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
                 %v_1n = jfa.column_block %v_1[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
                 jfa.barrier_expect %kv_full0, bytes(32768)
-                jfa.tma_load %k[%k_row0, %col0], %k_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-                jfa.tma_load %k[%k_row1, %col0], %k_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-                jfa.tma_load %v[%k_row0, %col0], %v_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
-                jfa.tma_load %v[%k_row1, %col0], %v_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+                jfa.tma_load %k[%k_row0, %kv_col0], %k_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+                jfa.tma_load %k[%k_row1, %kv_col0], %k_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+                jfa.tma_load %v[%k_row0, %kv_col0], %v_0n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
+                jfa.tma_load %v[%k_row1, %kv_col0], %v_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
               }
             }
           }
-          %q_count = arith.subi %q_last, %q_first : i32
+          }
+          %q_steps = arith.muli %q_count, %kv_group_eff : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_count : i32
+          %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32

@@ -1,5 +1,5 @@
 // jfa-targets: sm_100a
-// jfa-variants: head_dim=64,128 causal=0,1 window=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1
 // Jagged (variable-length) flash attention forward for sm_100a, FA4-style,
 // with the contract, work units, persistent schedule and variants (causal,
 // sliding window, grouped-query and cross-attention) of
@@ -38,7 +38,7 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // -P causal=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
-  %window = jfa.param "window" = false
+  %general = jfa.param "general" = false
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
@@ -66,6 +66,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c128 = arith.constant 128 : i32
   %true = arith.constant true
   %false = arith.constant false
+  // Grouped-query attention only in the general variant.
+  %kv_group_eff = arith.select %general, %kv_group, %c1 : i32
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   // The static band schedule (kernels/lib/band_schedule.mlir).
@@ -90,10 +92,10 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1, i32, i32)
+        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k, %general)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %window, %window_left, %window_right)
+          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
               : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
 
           %acc:2 = scf.for %j = %c0 to %kv_tiles step %c1
@@ -110,7 +112,7 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %k0 = arith.muli %k_tile, %c128 : i32
             %tile_masked = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
             %s = scf.if %tile_masked -> tensor<128x128xf32, #jfa.tmem_row> {
-              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %window)
+              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %general)
                   : (tensor<128x128xf32, #jfa.tmem_row>, i32, i32, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.tmem_row>
               scf.yield %masked : tensor<128x128xf32, #jfa.tmem_row>
             } else {
@@ -192,8 +194,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     // Load warp (warp 4): Q once per unit, then K and V through the ring.
     jfa.task warps(1) {
     jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
-                               %offsets, %offsets_k, %is_causal, %window,
-                               %window_left, %window_right, %kv_group,
+                               %offsets, %offsets_k, %is_causal, %general,
+                               %window_left, %window_right, %kv_group_eff,
                                %head_dim, %q, %k, %v,
                                %q_slot0, %q_slot1, %k_ring, %v_ring,
                                %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty)
@@ -206,10 +208,10 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     jfa.task default {
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1, i32, i32)
+        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k, %general)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %window, %window_left, %window_right)
+          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
               : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
           %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32

@@ -1,5 +1,5 @@
 // jfa-targets: sm_90a
-// jfa-variants: head_dim=64,128 causal=0,1 window=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1
 // Jagged (variable-length) flash attention forward for sm_90a, FA3-style:
 //
 //   o[t, h] = softmax(scale * q[t, h] . k[s, h']^T) . v[s, h']   over the
@@ -45,11 +45,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %kv_group: i32, %window_left: i32,
                                %window_right: i32) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
-  // -P causal=1 -P window=1; the branches on them fold away. Without
+  // -P causal=1 -P general=1; the branches on them fold away. Without
   // window, %window_left and %window_right are not read.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
-  %window = jfa.param "window" = false
+  %general = jfa.param "general" = false
   // Q: chunk c of the unit's rows in slot c. K, V: stage s, chunk c in slot
   // 2s + c.
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
@@ -69,6 +69,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c2 = arith.constant 2 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
+  // Grouped-query attention only in the general variant.
+  %kv_group_eff = arith.select %general, %kv_group, %c1 : i32
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   // The static band schedule (kernels/lib/band_schedule.mlir).
@@ -99,10 +101,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
       %counts:2 = scf.for %u = %pid to %units step %grid
           iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1, i32, i32)
+        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k, %general)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %window, %window_left, %window_right)
+          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
               : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
           %last_kv = arith.subi %kv_tiles, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
@@ -154,7 +156,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %first_k = arith.muli %first_tile, %c128 : i32
           %first_masked = jfa.call @tile_masked(%first_k, %mask_below, %mask_above) : (i32, i32, i32) -> i1
           %s0 = scf.if %first_masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
-            %masked = jfa.call @mask_keys(%s0_raw, %q0, %first_k, %len_k, %lo_off, %hi_off, %window)
+            %masked = jfa.call @mask_keys(%s0_raw, %q0, %first_k, %len_k, %lo_off, %hi_off, %general)
                 : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
             scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
           } else {
@@ -232,7 +234,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %k0 = arith.muli %k_tile, %c128 : i32
             %tile_masked = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
             %s = scf.if %tile_masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
-              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %window)
+              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %general)
                   : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
               scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
             } else {
@@ -346,8 +348,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(24) {
     jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
-                               %offsets, %offsets_k, %is_causal, %window,
-                               %window_left, %window_right, %kv_group,
+                               %offsets, %offsets_k, %is_causal, %general,
+                               %window_left, %window_right, %kv_group_eff,
                                %head_dim, %q, %k, %v,
                                %q_slot0, %q_slot1, %k_ring, %v_ring,
                                %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty)

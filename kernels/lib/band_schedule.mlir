@@ -31,10 +31,12 @@ jfa.func @band_schedule(%batch: i32, %heads: i32, %q_tiles: i32)
 // Unit u: its head, its sequence's first query row and length, the q
 // tile's first row in the sequence, whether the tile holds queries (units
 // past the end of their sequence are skipped), and the sequence's first key
-// row and length (%offsets_k: the key sequences, the same as %offsets but
-// under cross-attention).
+// row and length (%offsets_k: the key sequences of cross-attention, read
+// only when %general, a compile-time parameter, is set: otherwise the
+// queries' own).
 jfa.func @band_unit(%u: i32, %band_units: i32, %heads: i32, %q_tiles: i32,
-                    %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>)
+                    %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+                    %general: i1)
     -> (i32, i32, i32, i32, i1, i32, i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -55,9 +57,11 @@ jfa.func @band_unit(%u: i32, %band_units: i32, %heads: i32, %q_tiles: i32,
   %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
   %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
   %len = arith.subi %end, %start : i32
-  %start_k = jfa.load %offsets_k[%b] : !jfa.ptr<i32> -> i32
-  %end_k = jfa.load %offsets_k[%b1] : !jfa.ptr<i32> -> i32
-  %len_k = arith.subi %end_k, %start_k : i32
+  %start_kv = jfa.load %offsets_k[%b] : !jfa.ptr<i32> -> i32
+  %end_kv = jfa.load %offsets_k[%b1] : !jfa.ptr<i32> -> i32
+  %len_kv = arith.subi %end_kv, %start_kv : i32
+  %start_k = arith.select %general, %start_kv, %start : i32
+  %len_k = arith.select %general, %len_kv, %len : i32
   %q0 = arith.muli %tile, %c128 : i32
   %starts_in_seq = arith.cmpi slt, %q0, %len : i32
   %tile_exists = arith.cmpi sge, %tile, %c0 : i32
@@ -71,14 +75,15 @@ jfa.func @band_unit(%u: i32, %band_units: i32, %heads: i32, %q_tiles: i32,
 // len (the query and key ends aligned, as FlashAttention aligns them),
 // hi_off is shift + 1 under %causal and shift + right + 1 under a window
 // with right >= 0, lo_off is shift - left under a window with left >= 0;
-// unbounded sides keep the whole sequence (%window is a compile-time
-// parameter: without it the window's selects fold away). The unit reads
+// unbounded sides keep the whole sequence (the window is read only when
+// %general, a compile-time parameter, is set: without it its selects fold
+// away). The unit reads
 // kv_tiles 128-key tiles from tile first_tile: at least one, so that a
 // unit whose queries see no key still writes o = 0 (its tile is masked
 // whole). A tile from key k0 needs the mask when k0 < mask_below or k0 + 128
 // > mask_above (@tile_masked): the other tiles are seen whole by every row.
 jfa.func @unit_keys(%q0: i32, %len: i32, %len_k: i32, %causal: i1,
-                    %window: i1, %left: i32, %right: i32)
+                    %general: i1, %left: i32, %right: i32)
     -> (i32, i32, i32, i32, i32, i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -87,7 +92,7 @@ jfa.func @unit_keys(%q0: i32, %len: i32, %len_k: i32, %causal: i1,
   %shift = arith.subi %len_k, %len : i32
   // hi_off: len_k when unbounded (i + len_k >= len_k for every query).
   %has_right = arith.cmpi sge, %right, %c0 : i32
-  %windowed_right = arith.andi %window, %has_right : i1
+  %windowed_right = arith.andi %general, %has_right : i1
   %causal_hi = arith.addi %shift, %c1 : i32
   %right_hi = arith.addi %causal_hi, %right : i32
   %open_hi = arith.select %windowed_right, %right_hi, %len_k : i32
@@ -95,7 +100,7 @@ jfa.func @unit_keys(%q0: i32, %len: i32, %len_k: i32, %causal: i1,
   // lo_off: -(len + 128) when unbounded (below -i for every query of the
   // tile, even those past the end).
   %has_left = arith.cmpi sge, %left, %c0 : i32
-  %windowed_left = arith.andi %window, %has_left : i1
+  %windowed_left = arith.andi %general, %has_left : i1
   %left_lo = arith.subi %shift, %left : i32
   %len_up = arith.addi %len, %c128 : i32
   %open_lo = arith.subi %c0, %len_up : i32

@@ -13,7 +13,7 @@ jfa.import "band_schedule.mlir"
 jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
                            %band_units: i32, %heads: i32, %q_tiles: i32,
                            %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
-                           %is_causal: i1, %window: i1, %window_left: i32,
+                           %is_causal: i1, %general: i1, %window_left: i32,
                            %window_right: i32, %kv_group: i32, %head_dim: i32,
                            %q: !jfa.tma<128x64xbf16, swizzle 128>, %k: !jfa.tma<128x64xbf16, swizzle 128>, %v: !jfa.tma<128x64xbf16, swizzle 128>,
                            %q_slot0: !jfa.slot<128x64xbf16, swizzle 128>, %q_slot1: !jfa.slot<128x64xbf16, swizzle 128>,
@@ -30,10 +30,10 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %counts:2 = scf.for %u = %pid to %units step %grid
       iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-    %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k)
-        : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>) -> (i32, i32, i32, i32, i1, i32, i32)
+    %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k, %general)
+        : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
     %next:2 = scf.if %live -> (i32, i32) {
-      %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %window, %window_left, %window_right)
+      %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
           : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
       %col0 = arith.muli %h, %head_dim : i32
       %col1 = arith.addi %col0, %c64 : i32

@@ -12,11 +12,11 @@
 // band_schedule.mlir: the sequence's end, the causal diagonal, a sliding
 // window). The bounds are one or two per row (jfa.mask_cols compares each
 // register's constant column with them: no index tile in registers); the
-// lower one only under %window, a compile-time parameter. A row that sees
+// lower one only under %general, a compile-time parameter. A row that sees
 // no key of the tile is all -inf: @softmax_step keeps it finite.
 jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
                     %k0: i32, %len_k: i32, %lo_off: i32, %hi_off: i32,
-                    %window: i1)
+                    %general: i1)
     -> tensor<128x128xf32, #jfa.wgmma_acc>
     attributes {layout_parameter = #jfa.wgmma_acc} {
   %neg_inf = arith.constant 0xFF800000 : f32
@@ -30,7 +30,7 @@ jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
   %to = arith.addi %query, %hi_off_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %hi = arith.minsi %to, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %limit = arith.subi %hi, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-  %masked = scf.if %window -> tensor<128x128xf32, #jfa.wgmma_acc> {
+  %masked = scf.if %general -> tensor<128x128xf32, #jfa.wgmma_acc> {
     %lo_off_r = tensor.splat %lo_off : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
     %from = arith.addi %query, %lo_off_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
     %lo = arith.maxsi %from, %zero : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>

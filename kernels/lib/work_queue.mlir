@@ -7,6 +7,9 @@
 // caller-zeroed counter %schedule[1], fetched by one task into a ring of
 // two one-element slots and read by every thread of the CTA.
 //
+// The key bounds of a query (@unit_keys), shared with the forwards.
+jfa.import "band_schedule.mlir"
+
 // Fetch n of the queue into slot n mod 2, once every reader has released
 // what the slot held (fetch n - 2).
 jfa.func @fetch_unit(%n: i32, %schedule: !jfa.ptr<i32>,
@@ -59,22 +62,32 @@ jfa.func @fetch_ahead_and_take(%n: i32, %schedule: !jfa.ptr<i32>,
 // task that walks it, so that they cannot disagree. The schedule holds the
 // number of live (sequence, 128-key tile) pairs, the counter the units are
 // fetched from, then the pairs as b * k_tiles + kt, live first
-// (python/jfa/_schedule.py); unit u is pair u / heads for head u % heads.
-// Returns h, the sequence's first row and length, the tile's first key,
-// whether the tile holds keys, the q tiles [q_first, q_last) of %q_tile rows
-// it meets (from the diagonal under causal) and the head's first column in
-// [T, H*D]. %q_tile is a constant at the call (64 on sm_90a, 128 on
-// sm_100a): the divisions fold to shifts.
-jfa.func @unit(%u: i32, %k_tiles: i32, %heads: i32, %head_dim: i32,
-               %offsets: !jfa.ptr<i32>, %schedule: !jfa.ptr<i32>, %causal: i1,
-               %q_tile: i32)
-    -> (i32, i32, i32, i32, i1, i32, i32, i32) {
+// (python/jfa/_schedule.py, over the key sequences %offsets_k); unit u is
+// pair u / kv_heads for k/v head u % kv_heads (grouped-query attention:
+// the unit's dK and dV sum over the kv_group q heads that read that head,
+// each in turn). Returns the k/v head, the query sequence's first row and
+// length, the key sequence's first row and length, the tile's first key,
+// whether the tile holds keys, the q tiles [q_first, q_first + q_count) of
+// %q_tile rows that see its keys, the k/v head's first column in
+// [T_k, H_kv*D], and the bounds of @unit_keys (band_schedule.mlir): query
+// i sees keys [max(0, i + lo_off), min(len_k, i + hi_off)). q_count is at
+// least 1, so that a tile no query sees still writes dK = dV = 0 (its q
+// tile is masked whole). %q_tile is a constant at the call (64 on sm_90a,
+// 128 on sm_100a): the divisions fold to shifts; %causal and %general are
+// compile-time parameters: without %general the key sequences are the
+// queries' own (%offsets_k is not read), there is no window, and the
+// window's selects fold away.
+jfa.func @unit(%u: i32, %k_tiles: i32, %kv_heads: i32, %head_dim: i32,
+               %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+               %schedule: !jfa.ptr<i32>, %causal: i1, %general: i1,
+               %left: i32, %right: i32, %q_tile: i32)
+    -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %c128 = arith.constant 128 : i32
-  %pair = arith.divui %u, %heads : i32
-  %h = arith.remui %u, %heads : i32
+  %pair = arith.divui %u, %kv_heads : i32
+  %hk = arith.remui %u, %kv_heads : i32
   %at = arith.addi %pair, %c2 : i32
   %bk = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
   %b = arith.divui %bk, %k_tiles : i32
@@ -83,14 +96,30 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %heads: i32, %head_dim: i32,
   %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
   %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
   %len = arith.subi %end, %start : i32
+  %start_kv = jfa.load %offsets_k[%b] : !jfa.ptr<i32> -> i32
+  %end_kv = jfa.load %offsets_k[%b1] : !jfa.ptr<i32> -> i32
+  %len_kv = arith.subi %end_kv, %start_kv : i32
+  %start_k = arith.select %general, %start_kv, %start : i32
+  %len_k = arith.select %general, %len_kv, %len : i32
   %k0 = arith.muli %kt, %c128 : i32
-  %live = arith.cmpi slt, %k0, %len : i32
+  %live = arith.cmpi slt, %k0, %len_k : i32
+  // The bounds, as the forward's (the queries and the whole k tile).
+  %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%c0, %len, %len_k, %causal, %general, %left, %right)
+      : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+  // Queries i with i + hi_off > k0 and i + lo_off <= k0 + 127.
+  %after = arith.subi %k0, %hi_off : i32
+  %first_row = arith.addi %after, %c1 : i32
+  %first_seen = arith.maxsi %first_row, %c0 : i32
+  %q_first = arith.divui %first_seen, %q_tile : i32
+  %k_end = arith.addi %k0, %c128 : i32
+  %end_row = arith.subi %k_end, %lo_off : i32
+  %end_seen = arith.minsi %end_row, %len : i32
   %q_tile_last = arith.subi %q_tile, %c1 : i32
-  %q_up = arith.addi %len, %q_tile_last : i32
-  %q_last = arith.divui %q_up, %q_tile : i32
-  %diag = arith.divui %k0, %q_tile : i32
-  %q_first = arith.select %causal, %diag, %c0 : i32
-  %col0 = arith.muli %h, %head_dim : i32
-  jfa.return %h, %start, %len, %k0, %live, %q_first, %q_last, %col0
-      : i32, i32, i32, i32, i1, i32, i32, i32
+  %q_up = arith.addi %end_seen, %q_tile_last : i32
+  %q_last = arith.divsi %q_up, %q_tile : i32
+  %span = arith.subi %q_last, %q_first : i32
+  %q_count = arith.maxsi %span, %c1 : i32
+  %kv_col0 = arith.muli %hk, %head_dim : i32
+  jfa.return %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off
+      : i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32
 }

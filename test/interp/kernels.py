@@ -342,18 +342,26 @@ def attention_kernel(direction, arch):
     return f"jagged_attention/attention_{direction}_{'sm90' if arch == 'sm_90a' else 'sm100'}.mlir"
 
 
-def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
-              window=None, kv_heads=None, lengths_k=None):
-    """The forward against numpy. window (left, right) selects the kernel's
-    window variant; kv_heads < heads is grouped-query attention; lengths_k
-    (per sequence) makes it cross-attention over another key tensor."""
-    kernel = attention_kernel("fwd", arch)
-    lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
+def variant_batch(lengths, tokens, offsets, heads, head_dim, window, kv_heads, lengths_k):
+    """(general, kv_heads, lengths_k, tokens_k, offsets_k): whether the
+    kernels' general variant is needed, and the key sequences."""
+    general = window is not None or bool(kv_heads) or lengths_k is not None
     kv_heads = kv_heads or heads
     if lengths_k is None:
-        lengths_k, tokens_k, offsets_k = lengths, tokens, offsets
-    else:
-        lengths_k, tokens_k, offsets_k, _ = jagged_batch(lengths_k, kv_heads, head_dim)
+        return general, kv_heads, lengths, tokens, offsets
+    lengths_k, tokens_k, offsets_k, _ = jagged_batch(lengths_k, kv_heads, head_dim)
+    return general, kv_heads, lengths_k, tokens_k, offsets_k
+
+
+def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
+              window=None, kv_heads=None, lengths_k=None):
+    """The forward against numpy. window (left, right), kv_heads < heads
+    (grouped-query attention) or lengths_k (per sequence: cross-attention
+    over another key tensor) select the kernel's general variant."""
+    kernel = attention_kernel("fwd", arch)
+    lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
+    general, kv_heads, lengths_k, tokens_k, offsets_k = variant_batch(
+        lengths, tokens, offsets, heads, head_dim, window, kv_heads, lengths_k)
     q_path, q = run.bf16_input("q", (tokens, width))
     k_path, k = run.bf16_input("k", (tokens_k, kv_heads * head_dim))
     v_path, v = run.bf16_input("v", (tokens_k, kv_heads * head_dim))
@@ -372,7 +380,7 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
         f"f32:{scale * math.log2(math.e)!r}", off_k_path,
         f"i32:{heads // kv_heads}", f"i32:{left}", f"i32:{right}"],
         params={"head_dim": head_dim, "causal": int(causal),
-                "window": int(window is not None)})
+                "general": int(general)})
     want_o, want_lse, _ = reference_attention(
         q, k, v, lengths, offsets, heads, head_dim, causal, scale,
         lengths_k=lengths_k, offsets_k=offsets_k, kv_heads=kv_heads,
@@ -454,48 +462,63 @@ def attention_dq_convert(run, arch, tokens, cols, dq_stride):
     return 0.0, secs
 
 
-def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3):
+def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
+                       window=None, kv_heads=None, lengths_k=None):
     """dq, dk, dv of the jagged attention against numpy (float64 of the bf16
     inputs): P = softmax(scale S) masked, dV = P^T dO, dP = dO V^T,
-    dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q. Both kernels
-    take the same arguments (dq_accum a TMA tensor for sm_90a, a pointer
-    for sm_100a: the same f32 array here)."""
+    dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q; under
+    grouped-query attention dK and dV sum over the q heads of a k/v head.
+    Both kernels take the same arguments (dq_accum a TMA tensor for sm_90a,
+    a pointer for sm_100a: the same f32 array here)."""
     kernel = attention_kernel("bwd", arch)
     lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
+    general, kv_heads, lengths_k, tokens_k, offsets_k = variant_batch(
+        lengths, tokens, offsets, heads, head_dim, window, kv_heads, lengths_k)
+    group = heads // kv_heads
+    kv_width = kv_heads * head_dim
+    left, right = window or (-1, -1)
     scale = 1 / math.sqrt(head_dim) if scale is None else scale
     q_path, q = run.bf16_input("q", (tokens, width))
-    k_path, k = run.bf16_input("k", (tokens, width))
-    v_path, v = run.bf16_input("v", (tokens, width))
+    k_path, k = run.bf16_input("k", (tokens_k, kv_width))
+    v_path, v = run.bf16_input("v", (tokens_k, kv_width))
     do_path, do = run.bf16_input("do", (tokens, width))
     o, lse, probs = reference_attention(q, k, v, lengths, offsets, heads, head_dim,
-                                        causal, scale)
+                                        causal, scale, lengths_k=lengths_k,
+                                        offsets_k=offsets_k, kv_heads=kv_heads,
+                                        window=(left, right))
     # The backward sees o as the forward stored it (bf16).
     o = from_bf16(to_bf16(o)).astype(np.float64)
     delta = (o * do).reshape(tokens, heads, head_dim).sum(axis=2).T
-    want = {n: np.zeros((tokens, width)) for n in ("dq", "dk", "dv")}
-    for b, h, rows, cols in head_blocks(lengths, offsets, heads, head_dim):
-        p = probs[(b, h)]
-        ds = p * (do[rows, cols] @ v[rows, cols].T - delta[h, rows][:, None])
-        want["dv"][rows, cols] = p.T @ do[rows, cols]
-        want["dq"][rows, cols] = scale * ds @ k[rows, cols]
-        want["dk"][rows, cols] = scale * ds.T @ q[rows, cols]
-    lse_path = run.save("lse", lse.astype(np.float32))
+    want = {"dq": np.zeros((tokens, width)), "dk": np.zeros((tokens_k, kv_width)),
+            "dv": np.zeros((tokens_k, kv_width))}
+    for (b, h), p in probs.items():
+        rows = slice(offsets[b], offsets[b] + lengths[b])
+        keys = slice(offsets_k[b], offsets_k[b] + lengths_k[b])
+        cols = slice(h * head_dim, (h + 1) * head_dim)
+        kv = slice((h // group) * head_dim, (h // group + 1) * head_dim)
+        ds = p * (do[rows, cols] @ v[keys, kv].T - delta[h, rows][:, None])
+        want["dv"][keys, kv] += p.T @ do[rows, cols]
+        want["dq"][rows, cols] = scale * ds @ k[keys, kv]
+        want["dk"][keys, kv] += scale * ds.T @ q[rows, cols]
+    # A row that sees no key has lse = -inf; its P row is 0 whatever lse is.
+    lse_path = run.save("lse", np.where(np.isneginf(lse), 0.0, lse).astype(np.float32))
     delta_path = run.save("delta", np.ascontiguousarray(delta, dtype=np.float32))
     off_path = run.save("offsets", offsets)
+    off_k_path = run.save("offsets_k", offsets_k)
     dq_path = run.save("dq", np.zeros((tokens, width), dtype=np.float32))
-    dk_path = run.save("dk", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
-    dv_path = run.save("dv", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
-    k_tiles = max(1, math.ceil(max(lengths) / 128))
-    # The package's schedule (live units, longest sequence first), as the op
-    # passes it.
-    schedule = backward_schedule_list(lengths, k_tiles)
+    dk_path = run.save("dk", np.full((tokens_k, kv_width), BF16_NAN, dtype=np.uint16))
+    dv_path = run.save("dv", np.full((tokens_k, kv_width), BF16_NAN, dtype=np.uint16))
+    k_tiles = max(1, math.ceil(max(lengths_k) / 128))
+    # The package's schedule over the key sequences (live units, longest
+    # sequence first), as the op passes it.
+    schedule = backward_schedule_list(lengths_k, k_tiles)
     sched_path = run.save("schedule", np.array(schedule, dtype=np.int32))
-    # Head dim and mask are compile-time parameters of both kernels.
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, do_path, dk_path, dv_path, dq_path, lse_path, delta_path,
         off_path, sched_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}", f"i32:{width}",
-        f"i32:{k_tiles}", f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}"],
-        params={"head_dim": head_dim, "causal": int(causal)})
+        f"i32:{k_tiles}", f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}",
+        off_k_path, f"i32:{group}", f"i32:{left}", f"i32:{right}", f"i32:{kv_width}"],
+        params={"head_dim": head_dim, "causal": int(causal), "general": int(general)})
     err = check("dv", from_bf16(run.load(dv_path)), want["dv"], 2e-2, 2e-2)
     err = max(err, check("dk", from_bf16(run.load(dk_path)), want["dk"], 2e-2, 2e-2))
     err = max(err, check("dq", run.load(dq_path), want["dq"], 2e-2, 2e-2))
@@ -593,6 +616,32 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
                 attention_backward(run, arch, JAGGED, 2, d, causal,
                                    scale=0.3 if d == 64 else None))
 CASES.update(attention_cases("sm_100a", "sm100"))
+# The backward's variants (issue 20), as the forward's: windows, grouped-query
+# and cross-attention (keys no query sees get dK = dV = 0), combinations.
+BACKWARD_VARIANTS = {
+    "window_band_d64": dict(head_dim=64, causal=False, window=(5, 3),
+                            lengths=[0, 1, 65, 129, 300, 0, 450]),
+    "window_left_causal_d128": dict(head_dim=128, causal=True, window=(130, 0),
+                                    lengths=[1, 65, 300, 450]),
+    "window_right_d128": dict(head_dim=128, causal=False, window=(-1, 40),
+                              lengths=[129, 300, 7]),
+    "gqa_causal_d64": dict(head_dim=64, causal=True, heads=4, kv_heads=2,
+                           lengths=JAGGED),
+    "mqa_window_d128": dict(head_dim=128, causal=False, heads=3, kv_heads=1,
+                            window=(64, 64), lengths=[200, 7, 130]),
+    "cross_d64": dict(head_dim=64, causal=False, lengths=[0, 5, 130, 64, 3, 0],
+                      lengths_k=[4, 0, 70, 300, 1, 0]),
+    "cross_causal_gqa_d128": dict(head_dim=128, causal=True, heads=4, kv_heads=2,
+                                  lengths=[300, 5, 130, 2, 0],
+                                  lengths_k=[140, 0, 260, 129, 9]),
+}
+for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
+    for name, v in BACKWARD_VARIANTS.items():
+        CASES[f"attention_bwd_{suffix}_{name}"] = (
+            lambda run, arch=arch, v=v: attention_backward(
+                run, arch, v["lengths"], v.get("heads", 2), v["head_dim"], v["causal"],
+                scale=0.3 if v["head_dim"] == 64 else None, window=v.get("window"),
+                kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k")))
 
 
 def main():
