@@ -1,5 +1,5 @@
 // jfa-targets: sm_100a
-// jfa-variants: head_dim=64,128 causal=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1
 // Jagged (variable-length) flash attention backward for sm_100a, with the
 // contract, work units and persistent schedule of attention_bwd_sm90.mlir
 // (kernels/jagged_attention/README.md), the accumulators in tensor memory:
@@ -33,12 +33,14 @@ jfa.import "../lib/work_queue.mlir"
 
 // P = exp2(scale_log2 * S - lse * log2 e) for 64 of the unit's 128 keys
 // (the column block of S's tensor memory at %s_cols), zero past each row's
-// %limit keys of the block. The tile goes by in such halves: P and dP of
+// %limit keys of the block (and before %lower, in the general variant).
+// The tile goes by in such halves: P and dP of
 // all 128 keys would need 256 registers a thread (ptxas spilled 116-148 B
 // when they were loaded whole).
 jfa.func @p_block(%s_cols: !jfa.tmem<128x64xf32>,
                   %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
                   %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>,
+                  %lower: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %general: i1,
                   %scale_log2: f32) -> tensor<128x64xf32, #jfa.tmem_row> {
   %c0 = arith.constant 0 : i32
   %fill = arith.constant 0.0 : f32
@@ -48,7 +50,14 @@ jfa.func @p_block(%s_cols: !jfa.tmem<128x64xf32>,
   %x = arith.mulf %s, %scale_t : tensor<128x64xf32, #jfa.tmem_row>
   %x_shift = arith.subf %x, %lse2_t : tensor<128x64xf32, #jfa.tmem_row>
   %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
-  %p = jfa.mask_cols %p_raw, %limit, %fill : tensor<128x64xf32, #jfa.tmem_row>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32
+  // The general variant's windows: keys from %lower of the block too.
+  %p = scf.if %general -> tensor<128x64xf32, #jfa.tmem_row> {
+    %w = jfa.mask_cols %p_raw, %limit, %fill from %lower : tensor<128x64xf32, #jfa.tmem_row>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32
+    scf.yield %w : tensor<128x64xf32, #jfa.tmem_row>
+  } else {
+    %w = jfa.mask_cols %p_raw, %limit, %fill : tensor<128x64xf32, #jfa.tmem_row>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32
+    scf.yield %w : tensor<128x64xf32, #jfa.tmem_row>
+  }
   jfa.return %p : tensor<128x64xf32, #jfa.tmem_row>
 }
 
@@ -59,11 +68,12 @@ jfa.func @ds_block(%s_cols: !jfa.tmem<128x64xf32>, %dp_cols: !jfa.tmem<128x64xf3
                    %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
                    %delta: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
                    %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>,
+                   %lower: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %general: i1,
                    %scale_log2: f32, %scale: f32)
     -> tensor<128x64xbf16, #jfa.tmem_row> {
   %c0 = arith.constant 0 : i32
-  %p = jfa.call @p_block(%s_cols, %lse2, %limit, %scale_log2)
-      : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+  %p = jfa.call @p_block(%s_cols, %lse2, %limit, %lower, %general, %scale_log2)
+      : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32) -> tensor<128x64xf32, #jfa.tmem_row>
   %ds_scale = tensor.splat %scale : tensor<128x64xf32, #jfa.tmem_row>
   %delta_t = jfa.broadcast_rows %delta : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
   %dp = jfa.tmem_load %dp_cols[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
@@ -84,11 +94,16 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %offsets: !jfa.ptr<i32>, %schedule: !jfa.ptr<i32>,
                                 %batch: i32, %heads: i32,
                                 %tokens: i32, %stride: i32, %k_tiles: i32,
-                                %scale_log2: f32, %scale: f32) warps(6) {
+                                %scale_log2: f32, %scale: f32,
+                                %offsets_k: !jfa.ptr<i32>, %kv_group: i32,
+                                %window_left: i32, %window_right: i32,
+                                %kv_stride: i32) warps(6) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
-  // -P causal=1; the branches on them fold away.
+  // -P causal=1 -P general=1; the branches on them fold away. general:
+  // windows, grouped-query and cross-attention (attention_bwd_sm90.mlir).
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
+  %general = jfa.param "general" = false
   // K, V: chunk c (64 columns of D) in slot c. Q: stage s, chunk c in slot
   // 2s + c. dO: chunk c in slot c (one stage).
   %k_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
@@ -143,9 +158,14 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c128 = arith.constant 128 : i32
   %true = arith.constant true
   %false = arith.constant false
-  // Units: each listed (sequence, key tile) pair for every head.
+  // Grouped-query attention and dK/dV's own stride only in the general
+  // variant.
+  %kv_group_eff = arith.select %general, %kv_group, %c1 : i32
+  %dkv_stride = arith.select %general, %kv_stride, %stride : i32
+  // Units: each listed (sequence, key tile) pair for every k/v head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
-  %units = arith.muli %pairs, %heads : i32
+  %kv_heads = arith.divui %heads, %kv_group_eff : i32
+  %units = arith.muli %pairs, %kv_heads : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %k_lo = jfa.slot %k_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %k_hi = jfa.slot %k_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
@@ -187,15 +207,21 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c128)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %q_last = arith.addi %q_first, %q_count : i32
+        %h_base = arith.muli %hk, %kv_group_eff : i32
         %next:2 = scf.if %live -> (i32, i32) {
-          // Query blocks [first, last): from the diagonal under causal.
+          scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
+          %h = arith.addi %h_base, %member : i32
+          %col0 = arith.muli %h, %head_dim : i32
+          %member_steps = arith.muli %member, %q_count : i32
           %head_rows = arith.muli %h, %tokens : i32
           %row_base = arith.addi %head_rows, %start : i32
-
+          // Query blocks [first, last): those that see the unit's keys.
           scf.for %i = %q_first to %q_last step %c1 : i32 {
-            %step = arith.subi %i, %q_first : i32
+            %q_step = arith.subi %i, %q_first : i32
+            %step = arith.addi %member_steps, %q_step : i32
             %n = arith.addi %q_n, %step : i32
             %n_phase = arith.andi %n, %c1 : i32
             %q0 = arith.muli %i, %c128 : i32
@@ -205,19 +231,24 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
 
             // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
-            // a thread's row keeps keys [k0, k0 + limit), up to the
-            // sequence's end and, under causal, to its query; none for
-            // queries past the end. jfa.mask_cols compares each register's
+            // a thread's row keeps keys [k0 + lower, k0 + limit), up to the
+            // sequence's end and, under causal, to its query (the bounds of
+            // @unit_keys, a window's too); none for queries past the end. jfa.mask_cols compares each register's
             // constant column with the row's bound: no index tile is kept
             // in registers (with one, ptxas spilled 116-140 B here).
             %q0_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %len_r = tensor.splat %len : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %len_k_r = tensor.splat %len_k : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %k0_r = tensor.splat %k0 : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %causal_r = tensor.splat %is_causal : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>
+            %hi_off_r = tensor.splat %hi_off : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %lo_off_r = tensor.splat %lo_off : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %query = arith.addi %row_index, %q0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %query1 = arith.addi %query, %one_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %seen = arith.minsi %query1, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %end_r = arith.select %causal_r, %seen, %len_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %to_r = arith.addi %query, %hi_off_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %end_r = arith.minsi %to_r, %len_k_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %from_r = arith.addi %query, %lo_off_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %start_r = arith.maxsi %from_r, %zero_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %lower = arith.subi %start_r, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %lower_hi = arith.subi %lower, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %query_in = arith.cmpi slt, %query, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %end_in = arith.select %query_in, %end_r, %zero_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %limit = arith.subi %end_in, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
@@ -225,8 +256,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %limit_hi = arith.subi %limit, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
 
             jfa.barrier_wait %s_ready0, %n_phase
-            %p_lo = jfa.call @p_block(%s_lo, %lse2, %limit, %scale_log2)
-                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+            %p_lo = jfa.call @p_block(%s_lo, %lse2, %limit, %lower, %general, %scale_log2)
+                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32) -> tensor<128x64xf32, #jfa.tmem_row>
             // P to shared memory, a 64-key column block at a time. The last
             // block's dV and dQ, which read P's and dS's slots, are done:
             // this thread waited for that block's dq_ready, committed after
@@ -234,8 +265,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %p_lo16 = arith.truncf %p_lo : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
             %p_slot_lo = jfa.column_block %p_slot[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %p_lo16, %p_slot_lo : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
-            %p_hi = jfa.call @p_block(%s_hi, %lse2, %limit_hi, %scale_log2)
-                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+            %p_hi = jfa.call @p_block(%s_hi, %lse2, %limit_hi, %lower_hi, %general, %scale_log2)
+                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32) -> tensor<128x64xf32, #jfa.tmem_row>
             %p_hi16 = arith.truncf %p_hi : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
             %p_slot_hi = jfa.column_block %p_slot[%c1] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %p_hi16, %p_slot_hi : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
@@ -247,12 +278,12 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             // half goes to its column block as soon as it is made, so that
             // one half's registers are free before the next one's loads.
             jfa.barrier_wait %dp_ready0, %n_phase
-            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %limit, %scale_log2, %scale)
-                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32, f32) -> tensor<128x64xbf16, #jfa.tmem_row>
+            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %limit, %lower, %general, %scale_log2, %scale)
+                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32) -> tensor<128x64xbf16, #jfa.tmem_row>
             %ds_slot_lo = jfa.column_block %ds_slot[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %ds_lo, %ds_slot_lo : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
-            %ds_hi = jfa.call @ds_block(%s_hi, %dp_hi, %lse2, %delta_i, %limit_hi, %scale_log2, %scale)
-                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32, f32) -> tensor<128x64xbf16, #jfa.tmem_row>
+            %ds_hi = jfa.call @ds_block(%s_hi, %dp_hi, %lse2, %delta_i, %limit_hi, %lower_hi, %general, %scale_log2, %scale)
+                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32) -> tensor<128x64xbf16, #jfa.tmem_row>
             %ds_slot_hi = jfa.column_block %ds_slot[%c1] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %ds_hi, %ds_slot_hi : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.fence_async_shared
@@ -278,35 +309,37 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
             }
           }
+          }
 
           // dK (the scale is in dS) and dV of the unit's keys, key row r in
-          // thread r, rows past the sequence's end not written.
+          // thread r, rows past the sequence's end not written; of the k/v
+          // head (summed over its q heads).
           %unit_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %dkv_ready0, %unit_phase
-          %key_row = arith.addi %start, %k0 : i32
-          %key_row_el = arith.muli %key_row, %stride : i32
-          %key_left = arith.subi %len, %k0 : i32
-          %kv_at0 = arith.addi %key_row_el, %col0 : i32
+          %key_row = arith.addi %start_k, %k0 : i32
+          %key_row_el = arith.muli %key_row, %dkv_stride : i32
+          %key_left = arith.subi %len_k, %k0 : i32
+          %kv_at0 = arith.addi %key_row_el, %kv_col0 : i32
           %dv0 = jfa.tmem_load %dv_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
           %dk0 = jfa.tmem_load %dk_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
           %dv0_16 = arith.truncf %dv0 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
           %dk0_16 = arith.truncf %dk0 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-          jfa.store_tile %dv0_16, %dv[%kv_at0] stride(%stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
-          jfa.store_tile %dk0_16, %dk[%kv_at0] stride(%stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+          jfa.store_tile %dv0_16, %dv[%kv_at0] stride(%dkv_stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+          jfa.store_tile %dk0_16, %dk[%kv_at0] stride(%dkv_stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
           scf.if %wide {
             %kv_at1 = arith.addi %kv_at0, %c64 : i32
             %dv1 = jfa.tmem_load %dv_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             %dk1 = jfa.tmem_load %dk_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             %dv1_16 = arith.truncf %dv1 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
             %dk1_16 = arith.truncf %dk1 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-            jfa.store_tile %dv1_16, %dv[%kv_at1] stride(%stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
-            jfa.store_tile %dk1_16, %dk[%kv_at1] stride(%stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+            jfa.store_tile %dv1_16, %dv[%kv_at1] stride(%dkv_stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+            jfa.store_tile %dk1_16, %dk[%kv_at1] stride(%dkv_stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
           }
           // Read: the next unit's first dV and dK may overwrite them.
           jfa.barrier_arrive %dkv_free0
-          %q_count = arith.subi %q_last, %q_first : i32
+          %q_steps = arith.muli %q_count, %kv_group_eff : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_count : i32
+          %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
@@ -330,11 +363,13 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c128)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %q_last = arith.addi %q_first, %q_count : i32
+        %h_base = arith.muli %hk, %kv_group_eff : i32
         %next:2 = scf.if %live -> (i32, i32) {
-          %col1 = arith.addi %col0, %c64 : i32
-          %k_row = arith.addi %start, %k0 : i32
+          %kv_col1 = arith.addi %kv_col0, %c64 : i32
+          %k_row = arith.addi %start_k, %k0 : i32
 
           // K and V, once the last unit's products are done with them.
           %kv_phase = arith.andi %unit_n, %c1 : i32
@@ -342,18 +377,24 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           jfa.barrier_wait %kv_empty0, %kv_free
           scf.if %wide {
             jfa.barrier_expect %kv_full0, bytes(65536)
-            jfa.tma_load %k[%k_row, %col0], %k_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            jfa.tma_load %k[%k_row, %col1], %k_hi, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row, %col0], %v_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row, %col1], %v_hi, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %k[%k_row, %kv_col0], %k_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %k[%k_row, %kv_col1], %k_hi, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row, %kv_col0], %v_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row, %kv_col1], %v_hi, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
           } else {
             jfa.barrier_expect %kv_full0, bytes(32768)
-            jfa.tma_load %k[%k_row, %col0], %k_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-            jfa.tma_load %v[%k_row, %col0], %v_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %k[%k_row, %kv_col0], %k_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+            jfa.tma_load %v[%k_row, %kv_col0], %v_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
           }
 
+          scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
+          %h = arith.addi %h_base, %member : i32
+          %col0 = arith.muli %h, %head_dim : i32
+          %member_steps = arith.muli %member, %q_count : i32
+          %col1 = arith.addi %col0, %c64 : i32
           scf.for %i = %q_first to %q_last step %c1 : i32 {
-            %step = arith.subi %i, %q_first : i32
+            %q_step = arith.subi %i, %q_first : i32
+            %step = arith.addi %member_steps, %q_step : i32
             %n = arith.addi %q_n, %step : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %free = arith.xori %phase, %c1 : i32
@@ -386,9 +427,10 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               jfa.tma_load %do[%q_row, %col0], %do_lo, %do_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
             }
           }
-          %q_count = arith.subi %q_last, %q_first : i32
+          }
+          %q_steps = arith.muli %q_count, %kv_group_eff : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_count : i32
+          %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
@@ -416,8 +458,10 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %h, %start, %len, %k0, %live, %q_first, %q_last, %col0 = jfa.call @unit(%u, %k_tiles, %heads, %head_dim, %offsets, %schedule, %is_causal, %c128)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
+            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %q_last = arith.addi %q_first, %q_count : i32
+        %h_base = arith.muli %hk, %kv_group_eff : i32
         %next:2 = scf.if %live -> (i32, i32) {
           %unit_phase = arith.andi %unit_n, %c1 : i32
           %unit_free = arith.xori %unit_phase, %c1 : i32
@@ -426,8 +470,11 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // of this one overwrites them.
           jfa.barrier_wait %dkv_free0, %unit_free
 
+          scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
+          %member_steps = arith.muli %member, %q_count : i32
           scf.for %i = %q_first to %q_last step %c1 : i32 {
-            %step = arith.subi %i, %q_first : i32
+            %q_step = arith.subi %i, %q_first : i32
+            %step = arith.addi %member_steps, %q_step : i32
             %n = arith.addi %q_n, %step : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %n_phase = arith.andi %n, %c1 : i32
@@ -438,7 +485,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %q_hi = jfa.slot %q_ring[%s1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
             %q_full_s = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
             %q_empty_s = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
-            %accumulate = arith.cmpi ugt, %i, %q_first : i32
+            // dV and dK accumulate over the unit's q blocks of every q head.
+            %accumulate = arith.cmpi ugt, %step, %c0 : i32
 
             // S = Q K^T over D in chunks of 64.
             jfa.barrier_wait %q_full_s, %phase
@@ -480,13 +528,14 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tc_commit %dq_ready0
             jfa.tc_commit %q_empty_s
           }
+          }
           // The unit's products are done: dK and dV to the compute
           // warpgroup, K and V to the load warp.
           jfa.tc_commit %dkv_ready0
           jfa.tc_commit %kv_empty0
-          %q_count = arith.subi %q_last, %q_first : i32
+          %q_steps = arith.muli %q_count, %kv_group_eff : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_count : i32
+          %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
