@@ -25,6 +25,8 @@
 // P and dS are blocked 128x128 slots (two 64-key column blocks each).
 // Needs a B200 to run: compiled, checked by ptxas and disassembled here;
 // jfa-interp runs it against numpy (test/interp/attention-bwd.test).
+// The general variant (windows, grouped-query and cross-attention) is the
+// sm_90a backward's: a unit per k/v head's key tile, a loop over its q heads.
 
 // The dynamic work queue (@fetch_unit, @take_unit) and the decode of its
 // units (@unit), shared with

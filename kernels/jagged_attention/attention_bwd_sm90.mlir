@@ -39,9 +39,17 @@
 // accumulators of each joined for the product and cut after it: register
 // moves), and dQ takes this warpgroup's own dS from registers. At D = 64
 // they read the first block (jfa.column_block). bench/NOTES.md run 39.
-// Masks (the sequence's end, the causal diagonal) are applied to the tiles
-// that hold them; rows past the end are never written (row-clipped stores
-// and adds).
+// Masks (the sequence's end, the causal diagonal, a window's edges) are
+// applied to the tiles that hold them; rows past the end are never written
+// (row-clipped stores and adds).
+//
+// The general variant (jfa.param "general") adds the forward's options: a
+// sliding window (%window_left/%window_right), grouped-query attention (a
+// unit is a k/v head's key tile; a loop over the %kv_group q heads that
+// read it sums their dK and dV) and cross-attention (%offsets_k: the key
+// sequences, ends aligned with the queries'). A unit walks only the q tiles
+// that see its keys (@unit), at least one, so that keys no query sees get
+// dK = dV = 0. Without it they fold away.
 
 // The dynamic work queue (@fetch_unit, @take_unit) and the decode of its
 // units (@unit), shared with
