@@ -211,8 +211,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
         %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
             : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
-        %q_last = arith.addi %q_first, %q_count : i32
         %h_base = arith.muli %hk, %kv_group_eff : i32
+        %q_last = arith.addi %q_first, %q_count : i32
         %next:2 = scf.if %live -> (i32, i32) {
           scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
           %h = arith.addi %h_base, %member : i32
@@ -463,7 +463,6 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
             : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
-        %h_base = arith.muli %hk, %kv_group_eff : i32
         %next:2 = scf.if %live -> (i32, i32) {
           %unit_phase = arith.andi %unit_n, %c1 : i32
           %unit_free = arith.xori %unit_phase, %c1 : i32
