@@ -23,6 +23,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <utility>
 
 namespace jfa::rt {
 
@@ -50,11 +51,13 @@ __int128 unitIndexSpace(const AttentionForwardArgs &a) {
 /// The kernels per target of the description (Targets.def): the forward
 /// kernel of a target is attention_fwd_<its kernel suffix>
 /// (attention_fwd_sm90 for sm_90a). Each is compiled once per compile-time
-/// variant its source declares (`// jfa-variants: head_dim=64,128 causal=0,1`):
-/// in a kernel_dir as <kernel>_<arch>.head_dim=64.causal=0.cubin (what
+/// variant its source declares (`// jfa-variants: head_dim=64,128 causal=0,1
+/// general=0,1`): in a kernel_dir as
+/// <kernel>_<arch>.head_dim=64.causal=0.general=0.cubin (what
 /// scripts/build-package.sh writes), in the library as one embedded kernel
-/// each. A call picks the variant whose metadata "params" match its head dim
-/// and mask; the names are never parsed.
+/// each. A call picks the variant whose metadata "params" match its head
+/// dim, mask and options (general: a window, GQA or cross-attention); the
+/// names are never parsed.
 struct AttentionTarget {
   std::string kernel;
   const char *arch;
@@ -82,38 +85,94 @@ std::string cubinPattern(const AttentionTarget &t) {
 // Checks without the GPU
 //===----------------------------------------------------------------------===//
 
-void checkOffsets(const int32_t *offsets, size_t count, int64_t totalTokens,
-                  int64_t maxSeqlen) {
+namespace {
+
+/// How the offsets check names what it checks: the queries' offsets or a
+/// cross-attention's key offsets.
+struct OffsetsNames {
+  const char *array; // "offsets"
+  const char *total; // "total_tokens T"
+  const char *max;   // "max_seqlen"
+  const char *unit;  // "tokens"
+};
+constexpr OffsetsNames kQueryOffsets{"offsets", "total_tokens T", "max_seqlen",
+                                     "tokens"};
+constexpr OffsetsNames kKeyOffsets{"offsets_k", "total_tokens_k T_k",
+                                   "max_seqlen_k", "keys"};
+
+void checkOffsetsNamed(const int32_t *offsets, size_t count,
+                       int64_t totalTokens, int64_t maxSeqlen,
+                       const OffsetsNames &n) {
   if (count == 0)
-    throw Error("offsets must have at least one element ([B + 1], "
-                "offsets[0] = 0), got none");
+    throw Error(fmt::format("{0} must have at least one element ([B + 1], "
+                            "{0}[0] = 0), got none",
+                            n.array));
   if (!offsets)
-    throw Error("offsets is a null host address");
+    throw Error(fmt::format("{} is a null host address", n.array));
   if (offsets[0] != 0)
-    throw Error(fmt::format("offsets[0] must be 0, got {}", offsets[0]));
+    throw Error(fmt::format("{}[0] must be 0, got {}", n.array, offsets[0]));
   for (size_t i = 1; i < count; ++i) {
     int64_t cur = offsets[i], prev = offsets[i - 1];
     if (cur < prev)
-      throw Error(fmt::format("offsets must be non-decreasing: offsets[{}] = "
-                              "{} is less than offsets[{}] = {}",
-                              i, cur, i - 1, prev));
+      throw Error(fmt::format("{0} must be non-decreasing: {0}[{1}] = "
+                              "{2} is less than {0}[{3}] = {4}",
+                              n.array, i, cur, i - 1, prev));
     if (cur > totalTokens)
-      throw Error(
-          fmt::format("offsets[{}] = {} is more than total_tokens T = {}", i,
-                      cur, totalTokens));
+      throw Error(fmt::format("{}[{}] = {} is more than {} = {}", n.array, i,
+                              cur, n.total, totalTokens));
     if (cur - prev > maxSeqlen)
-      throw Error(fmt::format("sequence {0} (offsets[{1}] - offsets[{0}]) has "
-                              "{2} tokens, more than max_seqlen = {3}",
-                              i - 1, i, cur - prev, maxSeqlen));
+      throw Error(fmt::format("sequence {0} ({1}[{2}] - {1}[{0}]) has "
+                              "{3} {4}, more than {5} = {6}",
+                              i - 1, n.array, i, cur - prev, n.unit, n.max,
+                              maxSeqlen));
   }
   if (offsets[count - 1] != totalTokens)
-    throw Error(fmt::format("offsets[{}] (offsets[batch]) must equal "
-                            "total_tokens T = {}, got {}",
-                            count - 1, totalTokens, offsets[count - 1]));
+    throw Error(fmt::format("{0}[{1}] ({0}[batch]) must equal "
+                            "{2} = {3}, got {4}",
+                            n.array, count - 1, n.total, totalTokens,
+                            offsets[count - 1]));
+}
+
+} // namespace
+
+void checkOffsets(const int32_t *offsets, size_t count, int64_t totalTokens,
+                  int64_t maxSeqlen) {
+  checkOffsetsNamed(offsets, count, totalTokens, maxSeqlen, kQueryOffsets);
+}
+
+void checkKeyOffsets(const int32_t *offsetsK, size_t count,
+                     int64_t totalTokensK, int64_t maxSeqlenK) {
+  checkOffsetsNamed(offsetsK, count, totalTokensK, maxSeqlenK, kKeyOffsets);
 }
 
 bool attentionHasWork(const AttentionForwardArgs &a) {
   return a.totalTokens > 0 && a.numHeads > 0 && a.batch > 0 && a.maxSeqlen > 0;
+}
+
+AttentionOptions attentionOptions(const AttentionForwardArgs &a) {
+  AttentionOptions o;
+  o.cross = a.offsetsK != 0;
+  o.keyTokens = o.cross ? a.totalTokensK : a.totalTokens;
+  o.maxSeqlenK = o.cross ? a.maxSeqlenK : a.maxSeqlen;
+  o.kvHeads = a.numKvHeads != 0 ? a.numKvHeads : a.numHeads;
+  o.kvGroup = o.kvHeads > 0 && a.numHeads > 0 ? a.numHeads / o.kvHeads : 1;
+  o.window = a.windowLeft >= 0 || (a.windowRight >= 0 && !a.causal);
+  o.general = o.window || o.cross || o.kvGroup != 1;
+  if (o.window) {
+    // Query i of a sequence sees keys up to i + shift + right, shift =
+    // len_k - len_q: right >= len_q - 1 bounds nothing, nor does left >=
+    // len_k - 1 (i + shift <= len_k - 1). So the bounds clamp exactly to
+    // any bound of the lengths: max_seqlen(_k), or the token counts.
+    int64_t maxLenQ = std::min(a.maxSeqlen, a.totalTokens);
+    int64_t maxLenK = std::min(o.maxSeqlenK, o.keyTokens);
+    o.windowLeft = a.windowLeft >= 0 ? std::min(a.windowLeft, maxLenK) : -1;
+    o.windowRight = a.windowRight >= 0 ? std::min(a.windowRight, maxLenQ) : -1;
+  }
+  return o;
+}
+
+bool attentionLaunchesKernel(const AttentionForwardArgs &a) {
+  return attentionHasWork(a) && attentionOptions(a).keyTokens > 0;
 }
 
 void validateAttentionArgs(const AttentionForwardArgs &a) {
@@ -129,6 +188,9 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
   checkSize("head_dim", a.headDim);
   checkSize("batch", a.batch);
   checkSize("max_seqlen", a.maxSeqlen);
+  checkSize("num_kv_heads", a.numKvHeads);
+  checkSize("total_tokens_k", a.totalTokensK);
+  checkSize("max_seqlen_k", a.maxSeqlenK);
   if (a.headDim != 64 && a.headDim != 128)
     throw Error(fmt::format(
         "head_dim {} is not supported; the kernels take 64 or 128", a.headDim));
@@ -145,6 +207,50 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
         "total_tokens {} is more than batch * max_seqlen = {}: max_seqlen must "
         "be at least the longest sequence",
         a.totalTokens, int64_t(__int128(a.batch) * a.maxSeqlen)));
+  // The keys: the queries' tokens, or (cross-attention) offsets_k's.
+  if (a.offsetsK == 0) {
+    const std::pair<const char *, int64_t> keySizes[] = {
+        {"total_tokens_k", a.totalTokensK}, {"max_seqlen_k", a.maxSeqlenK}};
+    for (const auto &[name, value] : keySizes)
+      if (value != 0)
+        throw Error(fmt::format(
+            "{} is {} but offsets_k is 0: without offsets_k the keys are the "
+            "queries' tokens (self-attention); pass offsets_k for keys of "
+            "other lengths (cross-attention), or leave {} 0",
+            name, value, name));
+  } else {
+    if (a.totalTokensK > 0 && a.batch == 0)
+      throw Error(fmt::format("batch is 0 but total_tokens_k is {}: the keys "
+                              "belong to no sequence",
+                              a.totalTokensK));
+    if (a.totalTokensK > 0 && a.maxSeqlenK == 0)
+      throw Error(fmt::format("max_seqlen_k is 0 but total_tokens_k is {}: "
+                              "max_seqlen_k must be at least the longest key "
+                              "sequence",
+                              a.totalTokensK));
+    if (__int128(a.batch) * a.maxSeqlenK < a.totalTokensK)
+      throw Error(fmt::format(
+          "total_tokens_k {} is more than batch * max_seqlen_k = {}: "
+          "max_seqlen_k must be at least the longest key sequence",
+          a.totalTokensK, int64_t(__int128(a.batch) * a.maxSeqlenK)));
+  }
+  if (a.numKvHeads != 0 && a.numHeads % a.numKvHeads != 0)
+    throw Error(fmt::format(
+        "num_heads {} is not a multiple of num_kv_heads {} (grouped-query "
+        "attention: each k/v head serves num_heads / num_kv_heads q heads)",
+        a.numHeads, a.numKvHeads));
+  const std::pair<const char *, int64_t> windows[] = {
+      {"window_left", a.windowLeft}, {"window_right", a.windowRight}};
+  for (const auto &[name, value] : windows)
+    if (value < -1)
+      throw Error(fmt::format("{} must be -1 (unbounded) or >= 0, got {}", name,
+                              value));
+  if (a.causal && a.windowRight > 0)
+    throw Error(fmt::format(
+        "causal and window_right = {0} conflict: causal already means "
+        "window_right = 0 (no key after the diagonal); pass causal with "
+        "window_right 0 or -1, or window_right = {0} without causal",
+        a.windowRight));
   if (unitIndexSpace(a) > kInt32Max)
     throw Error(fmt::format("batch * num_heads * ceil(max_seqlen / 128) work "
                             "units do not fit the kernels' 32-bit indices (at "
@@ -155,12 +261,20 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
                             "means 1/sqrt(head_dim)), got {}",
                             a.softmaxScale));
   bool work = attentionHasWork(a);
+  AttentionOptions opt = attentionOptions(a);
+  // k and v are not read when there are no keys (no launch).
+  bool keys = work && opt.keyTokens > 0;
+  const char *kvHeadsName = a.numKvHeads != 0 ? "num_kv_heads" : "num_heads";
   checkTensor("q", a.q, a.qStrides, a.numHeads, a.headDim, work, false);
-  checkTensor("k", a.k, a.kStrides, a.numHeads, a.headDim, work, false);
-  checkTensor("v", a.v, a.vStrides, a.numHeads, a.headDim, work, false);
+  checkTensor("k", a.k, a.kStrides, opt.kvHeads, a.headDim, keys, false,
+              kvHeadsName);
+  checkTensor("v", a.v, a.vStrides, opt.kvHeads, a.headDim, keys, false,
+              kvHeadsName);
   checkTensor("o", a.o, a.oStrides, a.numHeads, a.headDim, work, true);
   checkPointer("lse", a.lse, 4, work);
   checkPointer("offsets", a.offsets, 4, work);
+  if (opt.cross)
+    checkPointer("offsets_k", a.offsetsK, 4, work);
   // The kernels address o and lse with 32-bit element offsets: past 2^31
   // elements they would write the wrong places.
   __int128 oElements = __int128(a.totalTokens) * a.oStrides[0];
@@ -200,14 +314,16 @@ unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors) {
 }
 
 std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
-  uint64_t tokens = uint64_t(a.totalTokens);
-  uint64_t row = uint64_t(a.numHeads * a.headDim);
-  auto tensor = [&](CUdeviceptr p, const std::array<int64_t, 3> &s) {
-    return Arg::tensor(p, "bf16", {tokens, row}, {uint64_t(s[0]), 1});
+  AttentionOptions opt = attentionOptions(a);
+  auto tensor = [&](CUdeviceptr p, const std::array<int64_t, 3> &s,
+                    int64_t tokens, int64_t heads) {
+    return Arg::tensor(p, "bf16",
+                       {uint64_t(tokens), uint64_t(heads * a.headDim)},
+                       {uint64_t(s[0]), 1});
   };
-  return {tensor(a.q, a.qStrides),
-          tensor(a.k, a.kStrides),
-          tensor(a.v, a.vStrides),
+  return {tensor(a.q, a.qStrides, a.totalTokens, a.numHeads),
+          tensor(a.k, a.kStrides, opt.keyTokens, opt.kvHeads),
+          tensor(a.v, a.vStrides, opt.keyTokens, opt.kvHeads),
           Arg::pointer(a.o),
           Arg::pointer(a.lse),
           Arg::pointer(a.offsets),
@@ -216,7 +332,11 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
           Arg::i32(int32_t(a.totalTokens)),
           Arg::i32(int32_t(a.oStrides[0])),
           Arg::i32(int32_t(qTiles(a.maxSeqlen))),
-          Arg::f32(scaleLog2(effectiveScale(a.softmaxScale, a.headDim)))};
+          Arg::f32(scaleLog2(effectiveScale(a.softmaxScale, a.headDim))),
+          Arg::pointer(opt.cross ? a.offsetsK : a.offsets),
+          Arg::i32(int32_t(opt.kvGroup)),
+          Arg::i32(int32_t(opt.windowLeft)),
+          Arg::i32(int32_t(opt.windowRight))};
 }
 
 void checkAttentionKernelInfo(const KernelInfo &k,
@@ -237,12 +357,15 @@ void checkAttentionKernelInfo(const KernelInfo &k,
       {ParamKind::Pointer, "f32"},    {ParamKind::Pointer, "i32"},
       {ParamKind::I32, ""},           {ParamKind::I32, ""},
       {ParamKind::I32, ""},           {ParamKind::I32, ""},
-      {ParamKind::I32, ""},           {ParamKind::F32, ""}};
+      {ParamKind::I32, ""},           {ParamKind::F32, ""},
+      {ParamKind::Pointer, "i32"},    {ParamKind::I32, ""},
+      {ParamKind::I32, ""},           {ParamKind::I32, ""}};
   constexpr size_t n = sizeof(expected) / sizeof(expected[0]);
   if (k.params.size() != n)
     throw Error(fmt::format(
-        "{} has {} parameters; the jagged attention contract has {}", where,
-        k.params.size(), n));
+        "{} has {} parameters; the jagged attention contract has {} (a cubin "
+        "built from another version of kernels/jagged_attention: rebuild it)",
+        where, k.params.size(), n));
   for (size_t i = 0; i < n; ++i) {
     const ParamSpec &p = k.params[i];
     const Expected &e = expected[i];
@@ -259,7 +382,7 @@ void checkAttentionKernelInfo(const KernelInfo &k,
                               "contract has 2-d [tokens, heads * dim] tensors",
                               where, i, p.box.size()));
   }
-  for (const char *name : {"head_dim", "causal"})
+  for (const char *name : {"head_dim", "causal", kGeneralParam})
     if (!k.compileParams.count(name))
       throw Error(fmt::format(
           "{} was compiled without the compile-time parameter '{}' (its "
@@ -480,10 +603,11 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   validateAttentionArgs(args);
   if (!attentionHasWork(args))
     return;
+  AttentionOptions opt = attentionOptions(args);
   DeviceProperties device = currentDevice();
   AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
   size_t index = impl->indexOf(choice.arch);
-  Params wanted = wantedParams(args.headDim, args.causal);
+  Params wanted = wantedParams(args.headDim, args.causal, opt.general);
   size_t variant = impl->images[index].size();
   for (size_t v = 0; v < impl->images[index].size(); ++v)
     if (impl->images[index][v].params == wanted)
@@ -509,9 +633,25 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
                             img.absent, device.ordinal, device.major,
                             device.minor));
 
-  if (args.checkOffsets)
+  if (args.checkOffsets) {
     checkOffsetsOnDevice(args.offsets, args.batch, args.totalTokens,
                          args.maxSeqlen, stream);
+    if (opt.cross)
+      checkOffsetsOnDevice(args.offsetsK, args.batch, args.totalTokensK,
+                           args.maxSeqlenK, stream, /*keys=*/true);
+  }
+
+  if (opt.keyTokens == 0) {
+    // No keys at all: every query sees none (o = 0, lse = -inf), and a TMA
+    // descriptor of k with 0 rows cannot be made. o's rows have its token
+    // stride; lse is [H, T] contiguous.
+    deviceMemsetD2D16OnStream(args.o, size_t(args.oStrides[0]) * 2, 0,
+                              size_t(args.numHeads * args.headDim),
+                              size_t(args.totalTokens), stream);
+    deviceMemsetD32OnStream(args.lse, 0xff800000u /* -inf */,
+                            size_t(args.numHeads * args.totalTokens), stream);
+    return;
+  }
 
   CUcontext ctx = currentContext();
   const Module *module;

@@ -70,6 +70,14 @@ enum Slot : uint8_t {
   kDqAccumStride,
   kDqStride,
   kCols,
+  // The general variant's (a window, grouped-query k/v heads,
+  // cross-attention), which the backward does not take yet: the plain
+  // values, which the general=0 kernels it runs do not read.
+  kOffsetsK,
+  kKvGroup,
+  kWindowLeft,
+  kWindowRight,
+  kKvStride,
   kNumSlots
 };
 /// Tensor: a [T, H*D] view, as a TMA tensor or its address, as the
@@ -105,6 +113,11 @@ constexpr SlotSpec kSlots[kNumSlots] = {
     {"dq_accum_stride", SlotKind::I32, ""},
     {"dq_stride", SlotKind::I32, ""},
     {"cols", SlotKind::I32, ""},
+    {"offsets_k", SlotKind::Pointer, "i32"},
+    {"kv_group", SlotKind::I32, ""},
+    {"window_left", SlotKind::I32, ""},
+    {"window_right", SlotKind::I32, ""},
+    {"kv_stride", SlotKind::I32, ""},
 };
 
 bool kindFits(SlotKind slot, const ParamSpec &p) {
@@ -430,6 +443,15 @@ BackwardKernels::Image BackwardKernels::makeImage(const std::string &kernel,
   if (!found)
     throw Error(fmt::format("{}: no kernel named '{}'", img.source, kernel));
   img.params = normalize(img.info.compileParams);
+  // The backward kernel's variants: a call picks one by these.
+  if (kernel == mainKernelOf(t))
+    for (const char *name : {"head_dim", "causal", kGeneralParam})
+      if (!img.params.count(name))
+        throw Error(fmt::format(
+            "{}: kernel '{}' was compiled without the compile-time parameter "
+            "'{}' (its metadata has no params.{}); rebuild it with jfac -P "
+            "{}=...",
+            img.source, kernel, name, name, name));
   img.plan = planArguments(img.info, img.source);
   return img;
 }
@@ -589,7 +611,8 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
                             target == targets.end() ? "no backward kernels"
                                                     : target->missing,
                             onDevice));
-  Params wanted = wantedParams(a.headDim, a.causal);
+  // The plain variant: the backward takes none of the general options yet.
+  Params wanted = wantedParams(a.headDim, a.causal, /*general=*/false);
   auto main = std::find_if(target->main.begin(), target->main.end(),
                            [&](const Image &i) { return i.params == wanted; });
   if (main == target->main.end()) {
@@ -647,6 +670,11 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   v[kDqAccumStride] = Arg::i32(int32_t(a.dkStrides[0]));
   v[kDqStride] = Arg::i32(int32_t(a.dqStrides[0]));
   v[kCols] = Arg::i32(int32_t(cols));
+  v[kOffsetsK] = Arg::pointer(a.offsets);
+  v[kKvGroup] = Arg::i32(1);
+  v[kWindowLeft] = Arg::i32(-1);
+  v[kWindowRight] = Arg::i32(-1);
+  v[kKvStride] = Arg::i32(int32_t(a.dkStrides[0]));
 
   auto ceilDiv = [](int64_t n, int64_t d) { return unsigned((n + d - 1) / d); };
   __int128 units = __int128(a.batch) * a.numHeads * tiles;

@@ -39,9 +39,12 @@ inline void checkSize(const char *name, int64_t v) {
 
 /// q, k, v and o: bf16 [T, H, D] with strides [>= H*D, D, 1], the token
 /// stride a multiple of 8 elements (16 bytes) and a 16-byte aligned base.
+/// `headsName` names where numHeads comes from in the messages (k and v of
+/// grouped-query attention: "num_kv_heads").
 inline void checkTensor(const char *name, CUdeviceptr data,
                         const std::array<int64_t, 3> &strides, int64_t numHeads,
-                        int64_t headDim, bool hasWork, bool isOutput) {
+                        int64_t headDim, bool hasWork, bool isOutput,
+                        const char *headsName = "num_heads") {
   if (strides[2] != 1)
     throw Error(fmt::format("{}_strides[2] (the dim stride) must be 1, got {}",
                             name, strides[2]));
@@ -52,8 +55,8 @@ inline void checkTensor(const char *name, CUdeviceptr data,
   int64_t row = numHeads * headDim;
   if (strides[0] < row)
     throw Error(fmt::format("{}_strides[0] (the token stride) must be at least "
-                            "num_heads * head_dim = {}, got {}",
-                            name, row, strides[0]));
+                            "{} * head_dim = {}, got {}",
+                            name, headsName, row, strides[0]));
   if (strides[0] % 8 != 0)
     throw Error(fmt::format("{}_strides[0] (the token stride) must be a "
                             "multiple of 8 elements (16 bytes, a TMA rule), "
@@ -150,21 +153,32 @@ inline float scaleLog2(float scale) {
   return float(double(scale) * 1.4426950408889634);
 }
 
+/// The compile-time parameter of the attention kernels' general variants:
+/// a sliding window, grouped-query k/v heads and cross-attention (offsets_k)
+/// are read only by the cubins compiled with general=1; general=0 folds them
+/// away (the plain forward and backward).
+constexpr const char *kGeneralParam = "general";
+
 /// The compile-time variant a call needs (normalized as the metadata's).
-inline Params wantedParams(int64_t headDim, bool causal) {
+inline Params wantedParams(int64_t headDim, bool causal, bool general) {
   return {{"causal", causal ? "1" : "0"},
+          {kGeneralParam, general ? "1" : "0"},
           {"head_dim", std::to_string(headDim)}};
 }
 
 /// Copies the B + 1 offsets to the host in `stream`'s order (synchronizing
-/// it) and checks them (checkOffsets): what check_offsets asks of a pass.
+/// it) and checks them (checkOffsets, or checkKeyOffsets for `keys`): what
+/// check_offsets asks of a pass.
 inline void checkOffsetsOnDevice(CUdeviceptr offsets, int64_t batch,
                                  int64_t totalTokens, int64_t maxSeqlen,
-                                 CUstream stream) {
+                                 CUstream stream, bool keys = false) {
   std::vector<int32_t> host(size_t(batch) + 1);
   copyToHostOnStream(host.data(), offsets, host.size() * sizeof(int32_t),
                      stream);
-  checkOffsets(host.data(), host.size(), totalTokens, maxSeqlen);
+  if (keys)
+    checkKeyOffsets(host.data(), host.size(), totalTokens, maxSeqlen);
+  else
+    checkOffsets(host.data(), host.size(), totalTokens, maxSeqlen);
 }
 
 } // namespace jfa::rt::detail

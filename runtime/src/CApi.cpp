@@ -155,6 +155,17 @@ int jfa_check_offsets(const int32_t *offsets, size_t count,
       [&] { jfa::rt::checkOffsets(offsets, count, total_tokens, max_seqlen); });
 }
 
+int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
+                        int64_t total_tokens_k, int64_t max_seqlen_k) {
+  return guarded([&] {
+    jfa::rt::checkKeyOffsets(offsets_k, count, total_tokens_k, max_seqlen_k);
+  });
+}
+
+size_t jfa_attention_forward_args_size(void) {
+  return sizeof(jfa_attention_forward_args);
+}
+
 int jfa_attention_forward(jfa_attention_t attention,
                           const jfa_attention_forward_args *args,
                           CUstream stream) {
@@ -188,6 +199,15 @@ int jfa_attention_forward(jfa_attention_t attention,
     a.causal = args->causal != 0;
     a.softmaxScale = args->softmax_scale;
     a.checkOffsets = args->check_offsets != 0;
+    a.offsetsK = args->offsets_k;
+    a.totalTokensK = args->total_tokens_k;
+    a.maxSeqlenK = args->max_seqlen_k;
+    a.numKvHeads = args->num_kv_heads;
+    // 0 (a zero-initialized struct): no window, whatever the two hold.
+    if (args->use_window) {
+      a.windowLeft = args->window_left;
+      a.windowRight = args->window_right;
+    }
     attention->attention.forward(a, stream);
   });
 }

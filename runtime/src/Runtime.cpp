@@ -40,7 +40,8 @@ namespace {
   X(cuMemcpyDtoHAsync)                                                         \
   X(cuStreamSynchronize)                                                       \
   X(cuMemsetD8)                                                                \
-  X(cuMemsetD32Async)
+  X(cuMemsetD32Async)                                                          \
+  X(cuMemsetD2D16Async)
 
 /// The driver entry points, resolved from libcuda.so.1.
 struct Driver {
@@ -506,6 +507,13 @@ void deviceMemsetD32OnStream(CUdeviceptr dst, uint32_t value, size_t count,
                              CUstream stream) {
   check(driver().cuMemsetD32Async(dst, value, count, stream),
         "cuMemsetD32Async");
+}
+void deviceMemsetD2D16OnStream(CUdeviceptr dst, size_t pitchBytes,
+                               uint16_t value, size_t width, size_t height,
+                               CUstream stream) {
+  check(driver().cuMemsetD2D16Async(dst, pitchBytes, value, width, height,
+                                    stream),
+        "cuMemsetD2D16Async");
 }
 void synchronize() {
   checkExecution(driver().cuCtxSynchronize(), "kernel execution failed");

@@ -173,10 +173,11 @@ std::string makeDir(const std::string &name) {
 }
 
 /// Metadata of `kernel` with the named arguments ("q:tma:bf16", "dk:ptr:bf16",
-/// "batch:i32") and, when headDim > 0, the variant's params.
+/// "batch:i32") and, when headDim > 0, the variant's params (and `more`
+/// of them: `, "general": false`).
 std::string metadata(const std::string &kernel, const std::string &arch,
                      const std::vector<std::string> &arguments, int headDim = 0,
-                     bool causal = false) {
+                     bool causal = false, const std::string &more = "") {
   std::string m = R"({"format": "jfa-metadata", "version": 2, "kernels": [
   {"name": ")" + kernel +
                   R"(", "arch": ")" + arch +
@@ -199,16 +200,23 @@ std::string metadata(const std::string &kernel, const std::string &arch,
   m += "]";
   if (headDim)
     m += R"(, "params": {"causal": )" + std::string(causal ? "true" : "false") +
-         R"(, "head_dim": )" + std::to_string(headDim) + "}";
+         R"(, "head_dim": )" + std::to_string(headDim) + more + "}";
   return m + "}]}\n";
 }
 
 const std::vector<std::string> kMainArguments = {
-    "q:tma:bf16",     "k:tma:bf16",      "v:tma:bf16",       "do:tma:bf16",
-    "dk:ptr:bf16",    "dv:ptr:bf16",     "dq_accum:tma:f32", "lse:ptr:f32",
-    "delta:ptr:f32",  "offsets:ptr:i32", "schedule:ptr:i32", "batch:i32",
-    "heads:i32",      "tokens:i32",      "stride:i32",       "k_tiles:i32",
-    "scale_log2:f32", "scale:f32"};
+    "q:tma:bf16", "k:tma:bf16", "v:tma:bf16", "do:tma:bf16", "dk:ptr:bf16",
+    "dv:ptr:bf16", "dq_accum:tma:f32", "lse:ptr:f32", "delta:ptr:f32",
+    "offsets:ptr:i32", "schedule:ptr:i32", "batch:i32", "heads:i32",
+    "tokens:i32", "stride:i32", "k_tiles:i32", "scale_log2:f32", "scale:f32",
+    // The general variant's (window, grouped-query, cross-attention): the
+    // runtime binds the plain values.
+    "offsets_k:ptr:i32", "kv_group:i32", "window_left:i32", "window_right:i32",
+    "kv_stride:i32"};
+
+/// The params the attention kernels' variants have besides head_dim and
+/// causal.
+const std::string kGeneral = R"(, "general": false)";
 
 /// A kernel folder with the sm_90a forward and the backward's four kernels.
 std::string backwardDir(const std::string &name) {
@@ -219,10 +227,15 @@ std::string backwardDir(const std::string &name) {
   for (int i = 0; i < 5; ++i)
     fwd.push_back("n" + std::to_string(i) + ":i32");
   fwd.push_back("scale:f32");
-  writeCubin(dir, "attention_fwd_sm90_sm_90a.x.cubin",
-             metadata("attention_fwd_sm90", "sm_90a", fwd, 128));
+  for (const char *a : {"offsets_k:ptr:i32", "kv_group:i32", "window_left:i32",
+                        "window_right:i32"})
+    fwd.push_back(a);
+  writeCubin(
+      dir, "attention_fwd_sm90_sm_90a.x.cubin",
+      metadata("attention_fwd_sm90", "sm_90a", fwd, 128, false, kGeneral));
   writeCubin(dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
-             metadata("attention_bwd_sm90", "sm_90a", kMainArguments, 128));
+             metadata("attention_bwd_sm90", "sm_90a", kMainArguments, 128,
+                      false, kGeneral));
   writeCubin(dir, "attention_bwd_delta_sm_90a.cubin",
              metadata("attention_bwd_delta", "sm_90a",
                       {"o:tma:bf16", "do:tma:bf16", "delta:ptr:f32",
@@ -276,8 +289,9 @@ TEST(AttentionBackwardLoad, ArgumentsAreBoundByName) {
   std::string dir = backwardDir("names");
   std::vector<std::string> renamed = kMainArguments;
   renamed[14] = "row_stride:i32";
-  writeCubin(dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
-             metadata("attention_bwd_sm90", "sm_90a", renamed, 128));
+  writeCubin(
+      dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
+      metadata("attention_bwd_sm90", "sm_90a", renamed, 128, false, kGeneral));
   // A backward kernel that does not fit leaves the forward usable; the
   // backward on that target says why.
   Attention attn = Attention::load(dir);
@@ -292,8 +306,9 @@ TEST(AttentionBackwardLoad, ArgumentsAreBoundByName) {
       << error;
   std::vector<std::string> retyped = kMainArguments;
   retyped[7] = "lse:ptr:bf16";
-  writeCubin(dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
-             metadata("attention_bwd_sm90", "sm_90a", retyped, 128));
+  writeCubin(
+      dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
+      metadata("attention_bwd_sm90", "sm_90a", retyped, 128, false, kGeneral));
   error = Attention::load(dir).backwardAbsentReason("sm_90a");
   EXPECT_NE(error.find("parameter 7 ('lse') is ptr bf16; the backward passes "
                        "a pointer to f32"),
@@ -305,8 +320,24 @@ TEST(AttentionBackwardLoad, ArgumentsAreBoundByName) {
   reordered[6] = "dq_accum:ptr:f32";
   std::swap(reordered[0], reordered[17]);
   writeCubin(dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
-             metadata("attention_bwd_sm90", "sm_90a", reordered, 128));
+             metadata("attention_bwd_sm90", "sm_90a", reordered, 128, false,
+                      kGeneral));
   EXPECT_TRUE(Attention::load(dir).hasBackward("sm_90a"));
+}
+
+TEST(AttentionBackwardLoad, AKernelOfBeforeTheGeneralVariantSaysRebuild) {
+  std::string dir = backwardDir("nogeneral");
+  writeCubin(dir, "attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin",
+             metadata("attention_bwd_sm90", "sm_90a", kMainArguments, 128));
+  Attention attn = Attention::load(dir);
+  EXPECT_TRUE(attn.hasKernel("sm_90a"));
+  EXPECT_FALSE(attn.hasBackward("sm_90a"));
+  EXPECT_EQ(attn.backwardAbsentReason("sm_90a"),
+            dir +
+                "/attention_bwd_sm90_sm_90a.head_dim=128.causal=0.cubin.meta: "
+                "kernel 'attention_bwd_sm90' was compiled without the "
+                "compile-time parameter 'general' (its metadata has no "
+                "params.general); rebuild it with jfac -P general=...");
 }
 
 TEST(AttentionBackwardLoad, Embedded) {

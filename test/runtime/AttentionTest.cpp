@@ -14,13 +14,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <set>
+#include <sstream>
 #include <sys/stat.h>
+#include <tuple>
 
 namespace jfa::rt::detail {
 // Written by the test's own run of runtime/cmake/EmbedKernel.cmake with
@@ -54,10 +59,11 @@ bool haveDriver() {
   return lib != nullptr;
 }
 
-/// The metadata jfac writes for a kernel with the contract's parameters.
-/// The metadata of a contract kernel compiled for head_dim and causal.
+/// The metadata jfac writes for a kernel with the contract's parameters,
+/// compiled for head_dim, causal and general.
 std::string contractMetadata(const std::string &kernel, const std::string &arch,
-                             int headDim = 128, bool causal = false) {
+                             int headDim = 128, bool causal = false,
+                             bool general = false) {
   std::string m = R"({"format": "jfa-metadata", "version": 2, "kernels": [
   {"name": ")" + kernel +
                   R"(", "arch": ")" + arch +
@@ -75,9 +81,14 @@ std::string contractMetadata(const std::string &kernel, const std::string &arch,
   for (int i = 0; i < 5; ++i)
     m += R"({"kind": "i32"},
 )";
-  return m + R"({"kind": "f32"}], "params": {"causal": )" +
-         (causal ? "true" : "false") + R"(, "head_dim": )" +
-         std::to_string(headDim) + R"(}}]}
+  m += R"({"kind": "f32"},
+{"kind": "ptr", "element_type": "i32"},
+)";
+  for (int i = 0; i < 3; ++i)
+    m += std::string(R"({"kind": "i32"})") + (i < 2 ? ",\n" : "");
+  return m + R"(], "params": {"causal": )" + (causal ? "true" : "false") +
+         R"(, "general": )" + (general ? "true" : "false") +
+         R"(, "head_dim": )" + std::to_string(headDim) + R"(}}]}
 )";
 }
 
@@ -153,6 +164,34 @@ TEST(CheckOffsets, FirstBadEntryIsReported) {
 
 TEST(CheckOffsets, NoEntries) {
   EXPECT_ERROR(checkOffsets(nullptr, 0, 0, 0), "at least one element");
+}
+
+TEST(CheckOffsets, KeyOffsetsNameTheirArguments) {
+  std::vector<int32_t> good = {0, 0, 300, 300, 1000};
+  EXPECT_EQ(errorOf([&] { checkKeyOffsets(good.data(), 5, 1000, 700); }), "");
+  std::vector<int32_t> o = {5, 100, 1000};
+  EXPECT_EQ(errorOf([&] { checkKeyOffsets(o.data(), o.size(), 1000, 1000); }),
+            "offsets_k[0] must be 0, got 5");
+  o = {0, 100, 400, 300, 1000};
+  EXPECT_EQ(errorOf([&] { checkKeyOffsets(o.data(), o.size(), 1000, 1000); }),
+            "offsets_k must be non-decreasing: offsets_k[3] = 300 is less "
+            "than offsets_k[2] = 400");
+  o = {0, 1200, 1000};
+  EXPECT_EQ(errorOf([&] { checkKeyOffsets(o.data(), o.size(), 1000, 5000); }),
+            "offsets_k[1] = 1200 is more than total_tokens_k T_k = 1000");
+  o = {0, 100, 400, 1000};
+  EXPECT_EQ(errorOf([&] { checkKeyOffsets(o.data(), o.size(), 1000, 500); }),
+            "sequence 2 (offsets_k[3] - offsets_k[2]) has 600 keys, more "
+            "than max_seqlen_k = 500");
+  o = {0, 100, 900};
+  EXPECT_EQ(errorOf([&] { checkKeyOffsets(o.data(), o.size(), 1000, 1000); }),
+            "offsets_k[2] (offsets_k[batch]) must equal total_tokens_k T_k = "
+            "1000, got 900");
+  EXPECT_EQ(errorOf([] { checkKeyOffsets(nullptr, 0, 0, 0); }),
+            "offsets_k must have at least one element ([B + 1], "
+            "offsets_k[0] = 0), got none");
+  EXPECT_EQ(errorOf([] { checkKeyOffsets(nullptr, 2, 0, 0); }),
+            "offsets_k is a null host address");
 }
 
 //===----------------------------------------------------------------------===//
@@ -408,6 +447,261 @@ TEST(ValidateAttentionArgs, NothingToComputeAllowsNullAddresses) {
 }
 
 //===----------------------------------------------------------------------===//
+// Issue 20's options: cross-attention, grouped-query heads, sliding window
+//===----------------------------------------------------------------------===//
+
+/// goodArgs as cross-attention: 1500 keys in the 3 sequences (at most 900),
+/// H_kv = 2 heads of k and v (k, v token stride 2 * 128).
+AttentionForwardArgs crossArgs() {
+  auto a = goodArgs();
+  a.offsetsK = 0x700000;
+  a.totalTokensK = 1500;
+  a.maxSeqlenK = 900;
+  a.numKvHeads = 2;
+  a.kStrides = a.vStrides = {2 * 128, 128, 1};
+  return a;
+}
+
+TEST(AttentionOptions, AcceptsGoodArguments) {
+  EXPECT_EQ(errorOf([] { validateAttentionArgs(crossArgs()); }), "");
+  // MQA: one k/v head.
+  auto a = goodArgs();
+  a.numKvHeads = 1;
+  a.kStrides = a.vStrides = {128, 128, 1};
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  // num_kv_heads == num_heads is the plain layout.
+  a = goodArgs();
+  a.numKvHeads = 4;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  // Cross-attention whose sequences have no keys at all: k and v are not
+  // read (nothing is launched), so they may be null.
+  a = crossArgs();
+  a.totalTokensK = 0;
+  a.maxSeqlenK = 0;
+  a.k = a.v = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  EXPECT_TRUE(attentionHasWork(a));
+  EXPECT_FALSE(attentionLaunchesKernel(a));
+  EXPECT_TRUE(attentionLaunchesKernel(crossArgs()));
+  EXPECT_TRUE(attentionLaunchesKernel(goodArgs()));
+  // Windows, with and without causal.
+  for (auto [left, right, causal] :
+       {std::tuple<int64_t, int64_t, bool>{0, 0, false},
+        {-1, 0, false},
+        {64, -1, false},
+        {300, 5, false},
+        {100, 0, true},
+        {100, -1, true},
+        {-1, -1, true},
+        {int64_t(1) << 40, int64_t(1) << 40, false}}) {
+    a = crossArgs();
+    a.windowLeft = left;
+    a.windowRight = right;
+    a.causal = causal;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "")
+        << left << " " << right << " " << causal;
+  }
+}
+
+TEST(AttentionOptions, KeySizesWithoutOffsetsK) {
+  auto a = goodArgs();
+  a.totalTokensK = 1000;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "total_tokens_k is 1000 but offsets_k is 0: without offsets_k the "
+            "keys are the queries' tokens (self-attention); pass offsets_k "
+            "for keys of other lengths (cross-attention), or leave "
+            "total_tokens_k 0");
+  a = goodArgs();
+  a.maxSeqlenK = 500;
+  EXPECT_ERROR(validateAttentionArgs(a),
+               "max_seqlen_k is 500 but offsets_k is 0");
+}
+
+TEST(AttentionOptions, KeySizes) {
+  struct Case {
+    int64_t AttentionForwardArgs::*field;
+    const char *name;
+  };
+  for (Case c : {Case{&AttentionForwardArgs::totalTokensK, "total_tokens_k"},
+                 Case{&AttentionForwardArgs::maxSeqlenK, "max_seqlen_k"},
+                 Case{&AttentionForwardArgs::numKvHeads, "num_kv_heads"}}) {
+    auto a = crossArgs();
+    a.*c.field = -1;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(c.name) + " must be >= 0, got -1");
+    a.*c.field = int64_t(1) << 31;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(c.name) +
+                  " 2147483648 does not fit the kernels' 32-bit parameters "
+                  "(at most 2147483647)");
+  }
+  auto a = crossArgs();
+  a.maxSeqlenK = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "max_seqlen_k is 0 but total_tokens_k is 1500: max_seqlen_k must "
+            "be at least the longest key sequence");
+  a = crossArgs();
+  a.maxSeqlenK = 400; // 3 sequences of at most 400 keys cannot hold 1500
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "total_tokens_k 1500 is more than batch * max_seqlen_k = 1200: "
+            "max_seqlen_k must be at least the longest key sequence");
+  // No queries and no sequences, but keys: they belong to no sequence.
+  a = crossArgs();
+  a.totalTokens = 0;
+  a.batch = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "batch is 0 but total_tokens_k is 1500: the keys belong to no "
+            "sequence");
+  // No queries: nothing to compute, whatever the keys.
+  a = crossArgs();
+  a.totalTokens = 0;
+  a.q = a.k = a.v = a.o = a.lse = a.offsets = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  EXPECT_FALSE(attentionHasWork(a));
+}
+
+TEST(AttentionOptions, OffsetsKAddress) {
+  auto a = crossArgs();
+  a.offsetsK += 2;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "offsets_k must be 4-byte aligned, got address 0x700002");
+}
+
+TEST(AttentionOptions, KvHeads) {
+  auto a = goodArgs();
+  a.numKvHeads = 3;
+  a.kStrides = a.vStrides = {3 * 128, 128, 1};
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "num_heads 4 is not a multiple of num_kv_heads 3 (grouped-query "
+            "attention: each k/v head serves num_heads / num_kv_heads q "
+            "heads)");
+  a.numKvHeads = 8; // more k/v heads than q heads
+  a.kStrides = a.vStrides = {8 * 128, 128, 1};
+  EXPECT_ERROR(validateAttentionArgs(a),
+               "num_heads 4 is not a multiple of num_kv_heads 8");
+  // k and v are checked against H_kv: a token stride of H_kv * D is enough,
+  // less is an error that names num_kv_heads.
+  for (char t : {'k', 'v'}) {
+    a = crossArgs();
+    stridesOf(a, t)[0] = 128;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(1, t) +
+                  "_strides[0] (the token stride) must be at least "
+                  "num_kv_heads * head_dim = 256, got 128");
+    a = crossArgs();
+    stridesOf(a, t)[1] = 64;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(1, t) + "_strides[1] (the head stride) must equal "
+                                  "head_dim 128, got 64");
+    a = crossArgs();
+    addressOf(a, t) = 0;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(1, t) + " is a null address");
+  }
+  // q and o keep H's rule.
+  a = crossArgs();
+  a.qStrides[0] = 256;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "q_strides[0] (the token stride) must be at least num_heads * "
+            "head_dim = 512, got 256");
+}
+
+TEST(AttentionOptions, Window) {
+  for (auto [field, name] :
+       {std::pair<int64_t AttentionForwardArgs::*, const char *>{
+            &AttentionForwardArgs::windowLeft, "window_left"},
+        {&AttentionForwardArgs::windowRight, "window_right"}}) {
+    auto a = goodArgs();
+    a.*field = -2;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              std::string(name) + " must be -1 (unbounded) or >= 0, got -2");
+  }
+  auto a = goodArgs();
+  a.causal = true;
+  a.windowRight = 5;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "causal and window_right = 5 conflict: causal already means "
+            "window_right = 0 (no key after the diagonal); pass causal with "
+            "window_right 0 or -1, or window_right = 5 without causal");
+}
+
+TEST(AttentionOptions, WhatACallComesTo) {
+  AttentionOptions o = attentionOptions(goodArgs());
+  EXPECT_FALSE(o.cross);
+  EXPECT_EQ(o.keyTokens, 1000);
+  EXPECT_EQ(o.maxSeqlenK, 500);
+  EXPECT_EQ(o.kvHeads, 4);
+  EXPECT_EQ(o.kvGroup, 1);
+  EXPECT_FALSE(o.window);
+  EXPECT_FALSE(o.general);
+  EXPECT_EQ(o.windowLeft, -1);
+  EXPECT_EQ(o.windowRight, -1);
+  o = attentionOptions(crossArgs());
+  EXPECT_TRUE(o.cross);
+  EXPECT_EQ(o.keyTokens, 1500);
+  EXPECT_EQ(o.maxSeqlenK, 900);
+  EXPECT_EQ(o.kvHeads, 2);
+  EXPECT_EQ(o.kvGroup, 2);
+  EXPECT_TRUE(o.general);
+  // GQA alone, cross-attention alone: the general variant.
+  auto gqa = goodArgs();
+  gqa.numKvHeads = 2;
+  EXPECT_TRUE(attentionOptions(gqa).general);
+  gqa.numKvHeads = 4; // H_kv = H: the plain kernel
+  EXPECT_FALSE(attentionOptions(gqa).general);
+  auto cross = crossArgs();
+  cross.numKvHeads = 0;
+  EXPECT_TRUE(attentionOptions(cross).general);
+  // A window applies iff left >= 0, or right >= 0 without causal (and then
+  // the general variant runs); without one the kernel gets -1, -1; bounds
+  // past every sequence are clamped (left to max_seqlen_k = 900, right to
+  // max_seqlen = 500). Self-attention without GQA: general iff a window.
+  struct Case {
+    int64_t left, right;
+    bool causal, window;
+    int64_t kernelLeft, kernelRight;
+  };
+  for (Case c :
+       {Case{-1, -1, false, false, -1, -1}, Case{-1, -1, true, false, -1, -1},
+        Case{-1, 0, true, false, -1, -1}, Case{-1, 0, false, true, -1, 0},
+        Case{0, 0, false, true, 0, 0}, Case{64, -1, false, true, 64, -1},
+        Case{300, 5, false, true, 300, 5}, Case{100, 0, true, true, 100, 0},
+        Case{100, -1, true, true, 100, -1},
+        Case{900, 500, false, true, 900, 500},
+        Case{901, 501, false, true, 900, 500},
+        Case{int64_t(1) << 40, int64_t(1) << 40, false, true, 900, 500}}) {
+    auto a = crossArgs();
+    a.windowLeft = c.left;
+    a.windowRight = c.right;
+    a.causal = c.causal;
+    o = attentionOptions(a);
+    std::string what = "window (" + std::to_string(c.left) + ", " +
+                       std::to_string(c.right) + ") causal " +
+                       std::to_string(c.causal);
+    EXPECT_EQ(o.window, c.window) << what;
+    EXPECT_TRUE(o.general) << what; // cross-attention
+    EXPECT_EQ(o.windowLeft, c.kernelLeft) << what;
+    EXPECT_EQ(o.windowRight, c.kernelRight) << what;
+    auto self = goodArgs();
+    self.windowLeft = c.left;
+    self.windowRight = c.right;
+    self.causal = c.causal;
+    EXPECT_EQ(attentionOptions(self).general, c.window) << what;
+  }
+  // Self-attention clamps left to max_seqlen.
+  auto a = goodArgs();
+  a.windowLeft = 10000;
+  EXPECT_EQ(attentionOptions(a).windowLeft, 500);
+  // A loose max_seqlen(_k): the token counts bound the lengths too.
+  a = crossArgs();
+  a.maxSeqlen = 1 << 20;
+  a.maxSeqlenK = 1 << 20;
+  a.windowLeft = a.windowRight = int64_t(1) << 30;
+  EXPECT_EQ(attentionOptions(a).windowLeft, 1500);
+  EXPECT_EQ(attentionOptions(a).windowRight, 1000);
+}
+
+//===----------------------------------------------------------------------===//
 // Kernel choice, grid, kernel arguments, metadata
 //===----------------------------------------------------------------------===//
 
@@ -449,7 +743,7 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
   a.oStrides[0] = 520;
   a.causal = true;
   std::vector<Arg> args = attentionKernelArgs(a);
-  ASSERT_EQ(args.size(), 12u);
+  ASSERT_EQ(args.size(), 16u);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(args[i].kind, ParamKind::TensorMap);
     EXPECT_EQ(args[i].elementType, "bf16");
@@ -474,6 +768,16 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
   EXPECT_EQ(args[11].kind, ParamKind::F32);
   EXPECT_FLOAT_EQ(args[11].scalar.f32,
                   float(1.0 / std::sqrt(128.0) * 1.4426950408889634));
+  // Self-attention: offsets_k is offsets, one q head per k/v head, no
+  // window.
+  EXPECT_EQ(args[12].kind, ParamKind::Pointer);
+  EXPECT_EQ(args[12].data, a.offsets);
+  int32_t expectedTail[] = {1, -1, -1};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(args[13 + i].kind, ParamKind::I32);
+    EXPECT_EQ(args[13 + i].scalar.i32, expectedTail[i])
+        << "parameter " << 13 + i;
+  }
   a.causal = false;
   a.softmaxScale = 0.5f;
   args = attentionKernelArgs(a);
@@ -491,6 +795,55 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
   EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
 }
 
+TEST(AttentionKernelArgs, CrossAttentionGroupsAndWindow) {
+  auto a = crossArgs();    // T = 1000, H = 4; T_k = 1500, H_kv = 2
+  a.kStrides[0] = 3 * 256; // k and v interleaved with something else
+  a.windowLeft = 300;
+  a.windowRight = 5;
+  std::vector<Arg> args = attentionKernelArgs(a);
+  ASSERT_EQ(args.size(), 16u);
+  EXPECT_EQ(args[0].shape, (std::vector<uint64_t>{1000, 512}));
+  EXPECT_EQ(args[1].shape, (std::vector<uint64_t>{1500, 256}));
+  EXPECT_EQ(args[1].strides, (std::vector<uint64_t>{768, 1}));
+  EXPECT_EQ(args[2].shape, (std::vector<uint64_t>{1500, 256}));
+  EXPECT_EQ(args[2].strides, (std::vector<uint64_t>{256, 1}));
+  // B, H and T are the queries'.
+  EXPECT_EQ(args[6].scalar.i32, 3);
+  EXPECT_EQ(args[7].scalar.i32, 4);
+  EXPECT_EQ(args[8].scalar.i32, 1000);
+  EXPECT_EQ(args[10].scalar.i32, 4); // ceil(500 / 128)
+  EXPECT_EQ(args[12].kind, ParamKind::Pointer);
+  EXPECT_EQ(args[12].data, a.offsetsK);
+  EXPECT_EQ(args[13].scalar.i32, 2); // kv_group = H / H_kv
+  EXPECT_EQ(args[14].scalar.i32, 300);
+  EXPECT_EQ(args[15].scalar.i32, 5);
+  // Without a window (causal's own bound) the kernel gets -1, -1.
+  a.causal = true;
+  a.windowLeft = -1;
+  a.windowRight = 0;
+  args = attentionKernelArgs(a);
+  EXPECT_EQ(args[14].scalar.i32, -1);
+  EXPECT_EQ(args[15].scalar.i32, -1);
+  // MQA.
+  a = goodArgs();
+  a.numKvHeads = 1;
+  a.kStrides = a.vStrides = {128, 128, 1};
+  args = attentionKernelArgs(a);
+  EXPECT_EQ(args[1].shape, (std::vector<uint64_t>{1000, 128}));
+  EXPECT_EQ(args[13].scalar.i32, 4);
+
+  // They pass the runtime's own checks against the contract's metadata.
+  KernelInfo k =
+      parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a")).at(0);
+  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(crossArgs())); }),
+            "");
+  // Fewer keys than a tile.
+  a = crossArgs();
+  a.totalTokensK = 3;
+  a.maxSeqlenK = 3;
+  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
+}
+
 TEST(CheckAttentionKernelInfo, Contract) {
   KernelInfo k =
       parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a")).at(0);
@@ -502,7 +855,13 @@ TEST(CheckAttentionKernelInfo, Contract) {
   KernelInfo fewer = k;
   fewer.params.pop_back();
   EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
-               "has 11 parameters; the jagged attention contract has 12");
+               "has 15 parameters; the jagged attention contract has 16 (a "
+               "cubin built from another version of kernels/jagged_attention: "
+               "rebuild it)");
+  // A kernel of before issue 20 (12 parameters).
+  fewer.params.resize(12);
+  EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
+               "has 12 parameters; the jagged attention contract has 16");
   KernelInfo wrong = k;
   wrong.params[4].elementType = "bf16";
   EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
@@ -519,6 +878,22 @@ TEST(CheckAttentionKernelInfo, Contract) {
       "x.meta: kernel 'attention_fwd_sm90' was compiled without the "
       "compile-time parameter 'causal' (its metadata has no "
       "params.causal); rebuild it with jfac -P causal=...");
+  wrong = k;
+  wrong.compileParams.erase("general");
+  EXPECT_EQ(
+      errorOf([&] { checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"); }),
+      "x.meta: kernel 'attention_fwd_sm90' was compiled without the "
+      "compile-time parameter 'general' (its metadata has no "
+      "params.general); rebuild it with jfac -P general=...");
+  wrong = k;
+  wrong.params[12].elementType = "i64";
+  EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
+               "parameter 12 is ptr i64; the jagged attention contract has "
+               "ptr i32");
+  wrong = k;
+  wrong.params[15].kind = ParamKind::F32;
+  EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
+               "parameter 15 is f32; the jagged attention contract has i32");
 }
 
 //===----------------------------------------------------------------------===//
@@ -571,6 +946,10 @@ TEST(AttentionLoad, VariantsArePickedByTheirMetadata) {
   writeKernel(dir, "attention_fwd_sm90", "sm_90a",
               contractMetadata("attention_fwd_sm90", "sm_90a", 128, false),
               ".b");
+  // The same but for general.
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, true, true),
+              ".b2");
   Attention attn = Attention::load(dir);
   EXPECT_TRUE(attn.hasKernel("sm_90a"));
   // Two cubins of one variant are refused.
@@ -579,7 +958,22 @@ TEST(AttentionLoad, VariantsArePickedByTheirMetadata) {
   EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
             dir + "/attention_fwd_sm90_sm_90a.a.cubin.meta and " + dir +
                 "/attention_fwd_sm90_sm_90a.c.cubin.meta are the same "
-                "variant (causal=1, head_dim=64)");
+                "variant (causal=1, general=0, head_dim=64)");
+}
+
+TEST(AttentionLoad, AKernelOfBeforeTheGeneralVariantSaysRebuild) {
+  // A kernel_dir built before issue 20: its metadata has no "general".
+  std::string dir = makeDir("nogeneral");
+  std::string m = contractMetadata("attention_fwd_sm90", "sm_90a");
+  m.erase(m.find(R"(, "general": false)"),
+          std::string(R"(, "general": false)").size());
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a", m);
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir +
+                "/attention_fwd_sm90_sm_90a.head_dim=128.causal=0.cubin.meta: "
+                "kernel 'attention_fwd_sm90' was compiled without the "
+                "compile-time parameter 'general' (its metadata has no "
+                "params.general); rebuild it with jfac -P general=...");
 }
 
 TEST(AttentionLoad, BadMetadata) {
@@ -650,6 +1044,18 @@ TEST(AttentionForward, ChecksArgumentsFirst) {
   a.totalTokens = 0;
   a.checkOffsets = true;
   EXPECT_EQ(errorOf([&] { attn.forward(a); }), "");
+  // Issue 20's options are checked first too.
+  a = goodArgs();
+  a.causal = true;
+  a.windowRight = 1;
+  EXPECT_ERROR(attn.forward(a), "causal and window_right = 1 conflict");
+  a = crossArgs();
+  a.numKvHeads = 3;
+  EXPECT_ERROR(attn.forward(a), "not a multiple of num_kv_heads 3");
+  a = crossArgs();
+  a.totalTokens = 0;
+  a.checkOffsets = true;
+  EXPECT_EQ(errorOf([&] { attn.forward(a); }), "");
 }
 
 TEST(AttentionForward, NoDriverIsAClearError) {
@@ -662,6 +1068,26 @@ TEST(AttentionForward, NoDriverIsAClearError) {
 //===----------------------------------------------------------------------===//
 // Embedding
 //===----------------------------------------------------------------------===//
+
+/// The number of variants kernels/jagged_attention/<kernel>.mlir declares:
+/// the product of the value counts of its `// jfa-variants:` lines (1 when
+/// it has none), as runtime/cmake/EmbedAttentionKernels.cmake reads them.
+size_t variantCount(const std::string &kernel) {
+  std::string path = std::string(JFA_SOURCE_DIR) +
+                     "/kernels/jagged_attention/" + kernel + ".mlir";
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot read " << path;
+  const std::string prefix = "// jfa-variants:";
+  size_t product = 1;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) != 0)
+      continue;
+    std::istringstream items(line.substr(prefix.size()));
+    for (std::string item; items >> item;)
+      product *= size_t(std::count(item.begin(), item.end(), ',') + 1);
+  }
+  return product;
+}
 
 TEST(Embedding, EmbeddedKernelsAreConsistent) {
   // Whether they are present depends on how the library was configured; an
@@ -684,16 +1110,38 @@ TEST(Embedding, EmbeddedKernelsAreConsistent) {
         why.find(") is unusable; pass a kernel_dir (") != std::string::npos;
     EXPECT_TRUE(notBuilt || unusable) << why;
   }
-  // One entry per target and variant of the kernels' `// jfa-variants:`
-  // line (head_dim=64,128 causal=0,1: the forward and the backward, 4 each)
-  // and per target for the backward's delta, schedule and dq conversion,
-  // each present or saying why not.
-  size_t count = 0;
+  // One entry per target and variant of each kernel's `// jfa-variants:`
+  // line (head_dim=64,128 causal=0,1 general=0,1: 8 of the forward and of
+  // the backward) and per target for the backward's delta, schedule and dq
+  // conversion (no variants), each present or saying why not. The expected
+  // numbers come from the sources the build read.
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> seen;
   for (const detail::EmbeddedKernel *const *e = detail::embeddedKernels; *e;
-       ++e, ++count)
+       ++e) {
     EXPECT_EQ((*e)->cubin == nullptr, (*e)->absentReason != nullptr)
         << (*e)->kernel << " " << (*e)->params;
-  EXPECT_EQ(count, 22u);
+    auto key =
+        std::make_pair(std::string((*e)->kernel), std::string((*e)->arch));
+    EXPECT_TRUE(seen[key].insert((*e)->params).second)
+        << "twice: " << (*e)->kernel << " " << (*e)->arch << " "
+        << (*e)->params;
+  }
+  // 2 targets, each with its forward and backward and the 3 shared kernels.
+  EXPECT_EQ(seen.size(), 10u);
+  for (const auto &[key, params] : seen) {
+    size_t product = variantCount(key.first);
+    EXPECT_EQ(params.size(), product) << key.first << " " << key.second;
+  }
+  // The forwards' and backwards' variants include general (the runtime
+  // picks them by it).
+  for (const char *arch : {"sm_90a", "sm_100a"})
+    for (const char *pass : {"fwd", "bwd"}) {
+      std::string kernel = std::string("attention_") + pass + "_" +
+                           (arch == std::string("sm_90a") ? "sm90" : "sm100");
+      for (const std::string &p :
+           seen[std::make_pair(kernel, std::string(arch))])
+        EXPECT_NE(p.find("general="), std::string::npos) << kernel << ": " << p;
+    }
 }
 
 TEST(Embedding, BytesAndMetadataArePreserved) {
@@ -819,6 +1267,104 @@ TEST(AttentionCApi, Forward) {
               std::string::npos);
   }
   jfa_attention_destroy(attn);
+}
+
+TEST(AttentionCApi, ForwardArgsSize) {
+  EXPECT_EQ(jfa_attention_forward_args_size(),
+            sizeof(jfa_attention_forward_args));
+}
+
+TEST(AttentionCApi, ForwardOptionsReachTheRuntime) {
+  // Each of issue 20's fields, set wrong, comes back named: the C struct's
+  // fields are where the runtime reads them.
+  jfa_attention_t attn = nullptr;
+  ASSERT_EQ(jfa_attention_create(nullptr, &attn), 0) << jfa_last_error();
+  auto cross = [] {
+    jfa_attention_forward_args c = goodCArgs();
+    c.offsets_k = 0x700000;
+    c.total_tokens_k = 1500;
+    c.max_seqlen_k = 900;
+    c.num_kv_heads = 2;
+    c.k_strides[0] = c.v_strides[0] = 2 * 128;
+    return c;
+  };
+  struct Case {
+    void (*change)(jfa_attention_forward_args &);
+    const char *message;
+  };
+  for (Case t : {
+           Case{[](jfa_attention_forward_args &c) { c.offsets_k += 2; },
+                "offsets_k must be 4-byte aligned, got address 0x700002"},
+           Case{[](jfa_attention_forward_args &c) { c.max_seqlen_k = 400; },
+                "total_tokens_k 1500 is more than batch * max_seqlen_k = "
+                "1200: max_seqlen_k must be at least the longest key "
+                "sequence"},
+           Case{[](jfa_attention_forward_args &c) { c.total_tokens_k = -1; },
+                "total_tokens_k must be >= 0, got -1"},
+           Case{[](jfa_attention_forward_args &c) { c.num_kv_heads = 3; },
+                "num_heads 4 is not a multiple of num_kv_heads 3 "
+                "(grouped-query attention: each k/v head serves num_heads / "
+                "num_kv_heads q heads)"},
+           Case{[](jfa_attention_forward_args &c) { c.k_strides[0] = 128; },
+                "k_strides[0] (the token stride) must be at least "
+                "num_kv_heads * head_dim = 256, got 128"},
+           Case{[](jfa_attention_forward_args &c) {
+                  c.use_window = 1;
+                  c.window_left = -2;
+                },
+                "window_left must be -1 (unbounded) or >= 0, got -2"},
+           Case{[](jfa_attention_forward_args &c) {
+                  c.use_window = 1;
+                  c.window_left = -1;
+                  c.window_right = -3;
+                },
+                "window_right must be -1 (unbounded) or >= 0, got -3"},
+           Case{[](jfa_attention_forward_args &c) {
+                  c.use_window = 1;
+                  c.causal = 1;
+                  c.window_left = 10;
+                  c.window_right = 2;
+                },
+                "causal and window_right = 2 conflict"},
+           Case{[](jfa_attention_forward_args &c) {
+                  c.offsets_k = 0;
+                  c.num_kv_heads = 0;
+                  for (int i = 0; i < 3; ++i)
+                    c.k_strides[i] = c.v_strides[i] = c.q_strides[i];
+                },
+                "total_tokens_k is 1500 but offsets_k is 0"},
+       }) {
+    jfa_attention_forward_args c = cross();
+    t.change(c);
+    EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+    EXPECT_NE(std::string(jfa_last_error()).find(t.message), std::string::npos)
+        << jfa_last_error() << "\nexpected: " << t.message;
+  }
+  // use_window 0 (a zero-initialized struct): the window fields are not
+  // read, so even bad values pass the checks.
+  jfa_attention_forward_args c = cross();
+  c.window_left = -5;
+  c.window_right = -5;
+  c.total_tokens = 0; // nothing to compute: returns after the checks
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), 0) << jfa_last_error();
+  c.use_window = 1;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "window_left must be -1 (unbounded) or >= 0, got -5");
+  jfa_attention_destroy(attn);
+}
+
+TEST(AttentionCApi, CheckOffsetsK) {
+  int32_t good[] = {0, 0, 7, 7};
+  EXPECT_EQ(jfa_check_offsets_k(good, 4, 7, 7), 0) << jfa_last_error();
+  int32_t bad[] = {0, 5, 3};
+  EXPECT_EQ(jfa_check_offsets_k(bad, 3, 7, 7), -1);
+  EXPECT_STREQ(jfa_last_error(), "offsets_k must be non-decreasing: "
+                                 "offsets_k[2] = 3 is less than offsets_k[1] "
+                                 "= 5");
+  EXPECT_EQ(jfa_check_offsets_k(good, 4, 7, 6), -1);
+  EXPECT_STREQ(jfa_last_error(), "sequence 1 (offsets_k[2] - offsets_k[1]) "
+                                 "has 7 keys, more than max_seqlen_k = 6");
 }
 
 } // namespace

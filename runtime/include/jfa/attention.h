@@ -8,7 +8,10 @@
  * names the argument at fault.
  *
  * Shapes: T tokens (all sequences packed), H heads, head dim D, B sequences.
- * Sequence b is tokens [offsets[b], offsets[b+1]).
+ * Sequence b is tokens [offsets[b], offsets[b+1]). The forward also takes
+ * keys of other lengths (cross-attention: T_k key tokens, offsets_k), fewer
+ * k/v heads (grouped-query attention: H_kv) and a sliding window; the
+ * backward does not yet (see jfa_attention_backward_args).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef JFA_ATTENTION_H
@@ -25,12 +28,15 @@ typedef struct jfa_attention *jfa_attention_t;
 /* Makes an attention handle.
  *
  * kernel_dir: a folder holding the variants of attention_fwd_sm90 (sm_90a)
- * and/or attention_fwd_sm100 (sm_100a), one per head dim and mask, each with
- * its metadata (<cubin>.meta), as `jfac compile --arch ARCH -P head_dim=D
- * -P causal=C` writes them and named <kernel>_<arch>.<anything>.cubin, e.g.
- * attention_fwd_sm90_sm_90a.head_dim=64.causal=0.cubin (what
+ * and/or attention_fwd_sm100 (sm_100a), one per head dim, mask and general
+ * (the variant with a window, grouped-query k/v heads and cross-attention),
+ * each with its metadata (<cubin>.meta), as `jfac compile --arch ARCH -P
+ * head_dim=D -P causal=C -P general=G` writes them and named
+ * <kernel>_<arch>.<anything>.cubin, e.g.
+ * attention_fwd_sm90_sm_90a.head_dim=64.causal=0.general=0.cubin (what
  * scripts/build-package.sh writes); a call uses the one whose metadata
- * records its head dim and mask. NULL:
+ * records its head dim, mask and general (metadata without "general", from
+ * a kernel built before it, is refused: rebuild). NULL:
  * the kernels embedded in the library at build time (CMake option
  * JFA_EMBED_ATTENTION_KERNELS).
  *
@@ -45,17 +51,27 @@ void jfa_attention_destroy(jfa_attention_t attention);
  * 0 no, -1 on a NULL argument. */
 int jfa_attention_has_kernel(jfa_attention_t attention, const char *arch);
 
+/* The forward's arguments. Zero-initialize the struct (`= {0}`) and set what
+ * the call uses: every field added after check_offsets (issue 20:
+ * cross-attention, grouped-query k/v heads, sliding window) means "off" when
+ * 0, so such a call is the plain forward. The struct grew with them: a host
+ * compiled against an older attention.h must be recompiled (its struct is
+ * shorter than the one this library reads); jfa_attention_forward_args_size()
+ * is this library's sizeof, for a host that wants to check. */
 typedef struct {
-  /* bf16 [T, H, D]. q, k and v need head stride D, dim stride 1, a token
-   * stride >= H*D that is a multiple of 8 elements (16 bytes) and a 16-byte
-   * aligned base (TMA rules). o is written for every token and follows the
-   * same rules (so the kernels may store 16-byte vectors), its token stride
-   * also below 2^31 (a 32-bit kernel parameter). */
+  /* bf16: q and o [T, H, D], k and v [T_k, H_kv, D] (T_k = T and H_kv = H
+   * unless offsets_k and num_kv_heads say otherwise). q, k and v need head
+   * stride D, dim stride 1, a token stride >= (heads)*D that is a multiple
+   * of 8 elements (16 bytes) and a 16-byte aligned base (TMA rules). o is
+   * written for every token and follows the same rules (so the kernels may
+   * store 16-byte vectors), its token stride also below 2^31 (a 32-bit
+   * kernel parameter). */
   CUdeviceptr q, k, v, o;
   /* In elements, ordered [token, head, dim]. */
   int64_t q_strides[3], k_strides[3], v_strides[3], o_strides[3];
   /* f32 [H, T], contiguous, 4-byte aligned: written with the natural-log
-   * log-sum-exp of each row's scaled scores. */
+   * log-sum-exp of each row's scaled scores (-inf for a query that sees no
+   * key; its o row is 0). */
   CUdeviceptr lse;
   /* int32 [B+1] in device memory, 4-byte aligned: offsets[0] == 0,
    * non-decreasing, offsets[B] == T. Empty sequences are legal. */
@@ -67,15 +83,54 @@ typedef struct {
    * compute: the call checks the arguments and returns without touching the
    * device (the pointers may then be 0). */
   int64_t total_tokens, num_heads, head_dim, batch, max_seqlen;
-  int causal; /* nonzero: causal masking (q and k have the same lengths) */
+  /* Nonzero: causal masking, aligned bottom-right as FlashAttention's:
+   * query i of a sequence (0-based in it) sees key j iff j <= i + len_k -
+   * len_q (j <= i for self-attention). */
+  int causal;
   /* 0: 1/sqrt(head_dim). Negative, NaN or infinite: an error. */
   float softmax_scale;
-  /* Nonzero: copy the offsets to the host (this synchronizes the stream)
-   * and check them (offsets[0] == 0, non-decreasing, offsets[B] == T, no
-   * sequence longer than max_seqlen) before launching; the error names the
-   * first bad entry. Zero: the offsets are trusted. */
+  /* Nonzero: copy the offsets (and offsets_k) to the host (this
+   * synchronizes the stream) and check them (offsets[0] == 0,
+   * non-decreasing, offsets[B] == T, no sequence longer than max_seqlen;
+   * offsets_k likewise against total_tokens_k and max_seqlen_k) before
+   * launching; the error names the first bad entry. Zero: the offsets are
+   * trusted. */
   int check_offsets;
+
+  /* Added for issue 20; all 0 (a zero-initialized struct): off. */
+
+  /* Cross-attention (keys of other lengths than the queries): int32 [B+1] in
+   * device memory, 4-byte aligned, the rules of offsets against
+   * total_tokens_k (T_k, the tokens of k and v) and max_seqlen_k (>= every
+   * len_k = offsets_k[b+1] - offsets_k[b]); sequence b's queries attend to
+   * its keys, k's tokens [offsets_k[b], offsets_k[b+1]). A sequence may have
+   * 0 queries or 0 keys; with T_k == 0 the call writes o = 0 and lse = -inf
+   * (driver memsets on the stream) and launches nothing. 0: self-attention
+   * (the keys are the queries' tokens), and then total_tokens_k and
+   * max_seqlen_k must be 0. Causal and the window align each sequence's
+   * queries with the end of its keys (shift = len_k - len_q). */
+  CUdeviceptr offsets_k;
+  int64_t total_tokens_k, max_seqlen_k;
+  /* Grouped-query (GQA) / multi-query (MQA) attention: H_kv, the heads of k
+   * and v; num_heads must be a multiple of it, and q head h reads k/v head
+   * h / (num_heads / num_kv_heads). 0: num_heads. */
+  int64_t num_kv_heads;
+  /* Nonzero: a sliding window, as FlashAttention's window_size: query i
+   * sees key j only if j >= i + shift - window_left and j <= i + shift +
+   * window_right (shift = len_k - len_q, 0 for self-attention), each -1 for
+   * unbounded on that side; below -1 is an error, and so is causal with
+   * window_right > 0 (causal already means window_right = 0; causal with
+   * window_right 0 or -1 is fine). A query that sees no key gets o = 0 and
+   * lse = -inf. Zero: no window (window_left and window_right are then not
+   * read). */
+  int use_window;
+  int64_t window_left, window_right;
 } jfa_attention_forward_args;
+
+/* sizeof(jfa_attention_forward_args) as this library was compiled: a host
+ * (or a binding such as the Python package's ctypes mirror) compares it with
+ * its own to catch a struct of another version. */
+size_t jfa_attention_forward_args_size(void);
 
 /* Checks `count` (= B + 1) offsets in host memory as check_offsets does:
  * offsets[0] == 0, non-decreasing, offsets[B] == total_tokens, no sequence
@@ -84,12 +139,20 @@ typedef struct {
  * project: the Python package uses it too. */
 int jfa_check_offsets(const int32_t *offsets, size_t count,
                       int64_t total_tokens, int64_t max_seqlen);
+/* The same check of a cross-attention's offsets_k against total_tokens_k and
+ * max_seqlen_k (the message names those). */
+int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
+                        int64_t total_tokens_k, int64_t max_seqlen_k);
 
 /* Runs the attention forward pass on stream (NULL: the legacy default
  * stream) of the current context's device, making device 0's primary
  * context current if no context is. Picks the kernel for the device:
  * compute capability 9.0 -> attention_fwd_sm90 (sm_90a), 10.0 ->
- * attention_fwd_sm100 (sm_100a); any other device is an error. Launches a
+ * attention_fwd_sm100 (sm_100a); any other device is an error; and its
+ * variant for head_dim, causal and general (general=1 iff offsets_k,
+ * num_kv_heads < num_heads, or a window that bounds something causal does
+ * not: use_window with window_left >= 0, or window_right >= 0 without
+ * causal). Launches a
  * persistent 1-d grid of min(#SMs, B * H * ceil(max_seqlen / 128)) CTAs and
  * returns without waiting for it (unless check_offsets). Thread-safe. */
 int jfa_attention_forward(jfa_attention_t attention,
@@ -105,6 +168,9 @@ int jfa_attention_forward(jfa_attention_t attention,
  * forward's). */
 int jfa_attention_has_backward(jfa_attention_t attention, const char *arch);
 
+/* The backward's arguments. It has none of the forward's options of issue 20
+ * yet (offsets_k, num_kv_heads, the window): it computes the gradients of a
+ * forward called without them (self-attention, H_kv = H, no window). */
 typedef struct {
   /* bf16 [T, H, D], read: the upstream gradient of o (dout), and forward's
    * q, k, v and the o it wrote. The rules of jfa_attention_forward_args'

@@ -32,26 +32,49 @@
 namespace jfa::rt {
 
 /// The arguments of one jagged attention forward pass. Tensors are device
-/// addresses; strides are in elements, ordered [token, head, dim].
+/// addresses; strides are in elements, ordered [token, head, dim]. The
+/// defaults of the last fields (self-attention, every q head with its own k
+/// and v head, no window) are the plain forward.
 struct AttentionForwardArgs {
-  CUdeviceptr q = 0, k = 0, v = 0; // bf16 [T, H, D]
+  CUdeviceptr q = 0;               // bf16 [T, H, D]
+  CUdeviceptr k = 0, v = 0;        // bf16 [T_k, H_kv, D]
   CUdeviceptr o = 0;               // bf16 [T, H, D], written
   std::array<int64_t, 3> qStrides{}, kStrides{}, vStrides{}, oStrides{};
   CUdeviceptr lse = 0;              // f32 [H, T] contiguous, written
   CUdeviceptr offsets = 0;          // i32 [B + 1]
   std::string dtype = "bf16";       // of q, k, v, o: must be "bf16"
-  std::string offsetsDtype = "i32"; // must be "i32"
+  std::string offsetsDtype = "i32"; // must be "i32" (offsets_k's too)
   int64_t totalTokens = 0;          // T
   int64_t numHeads = 0;             // H
   int64_t headDim = 0;              // D: 64 or 128
   int64_t batch = 0;                // B
   int64_t maxSeqlen = 0;            // >= the longest sequence
+  /// Query i of a sequence sees keys j <= i + len_k - len_q (bottom-right
+  /// aligned; j <= i for self-attention).
   bool causal = false;
   /// 0: 1/sqrt(headDim). Negative, NaN or infinite: an error.
   float softmaxScale = 0.f;
-  /// Copy the offsets to the host (synchronizing the stream) and check them
-  /// with checkOffsets before launching.
+  /// Copy the offsets (and offsetsK) to the host (synchronizing the stream)
+  /// and check them with checkOffsets before launching.
   bool checkOffsets = false;
+  /// Cross-attention: i32 [B + 1], the key/value sequences (sequence b's
+  /// keys are k's tokens [offsetsK[b], offsetsK[b+1])), with totalTokensK
+  /// (T_k, k's and v's tokens) and maxSeqlenK (>= the longest of them).
+  /// 0: self-attention (the keys are the queries' tokens: offsets, T,
+  /// maxSeqlen), and then totalTokensK and maxSeqlenK must be 0.
+  CUdeviceptr offsetsK = 0;
+  int64_t totalTokensK = 0;
+  int64_t maxSeqlenK = 0;
+  /// H_kv, the heads of k and v (grouped-query attention: q head h reads
+  /// k/v head h / (H / H_kv)); H must be a multiple of it. 0: H.
+  int64_t numKvHeads = 0;
+  /// Sliding window, as FlashAttention's window_size: query i sees key j
+  /// only if i + shift - windowLeft <= j <= i + shift + windowRight, where
+  /// shift = len_k - len_q (0 for self-attention). -1: unbounded on that
+  /// side; below -1 is an error, and so is windowRight > 0 with causal
+  /// (causal already means windowRight = 0). A query that sees no key gets
+  /// o = 0 and lse = -inf.
+  int64_t windowLeft = -1, windowRight = -1;
 };
 
 /// Rows of q a CTA works on (one work unit): the q tile of both kernels.
@@ -62,6 +85,10 @@ constexpr int64_t kAttentionQTile = 128;
 /// no sequence longer than maxSeqlen. The Error names the first bad entry.
 void checkOffsets(const int32_t *offsets, size_t count, int64_t totalTokens,
                   int64_t maxSeqlen);
+/// The same check of a cross-attention's key offsets (offsets_k against
+/// total_tokens_k and max_seqlen_k): the Error names those.
+void checkKeyOffsets(const int32_t *offsetsK, size_t count,
+                     int64_t totalTokensK, int64_t maxSeqlenK);
 
 /// Checks every argument that can be checked without the GPU (sizes, int32
 /// ranges, dtypes, strides, alignment, null addresses, the scale). Throws an
@@ -71,6 +98,35 @@ void validateAttentionArgs(const AttentionForwardArgs &args);
 /// False when there is nothing to compute (T, H, B or maxSeqlen is 0):
 /// forward then returns without touching the device.
 bool attentionHasWork(const AttentionForwardArgs &args);
+
+/// What a valid call's options come to: the key sizes (the queries' for
+/// self-attention), H_kv, and the compile-time variant and window arguments.
+struct AttentionOptions {
+  bool cross = false;     // offsetsK != 0
+  int64_t keyTokens = 0;  // T_k
+  int64_t maxSeqlenK = 0; // bound of len_k
+  int64_t kvHeads = 0;    // H_kv
+  int64_t kvGroup = 1;    // H / H_kv
+  /// A window bound applies: windowLeft >= 0, or windowRight >= 0 and not
+  /// causal (causal's own bound is the mask's already).
+  bool window = false;
+  /// The variant: general=1 iff a window applies, cross-attention or
+  /// H_kv < H; general=0 (the plain kernels) reads none of offsets_k,
+  /// kv_group and the window.
+  bool general = false;
+  /// The kernel's %window_left, %window_right: -1 without a window;
+  /// else the call's values, those beyond every sequence (windowLeft >=
+  /// min(maxSeqlenK, T_k), windowRight >= min(maxSeqlen, T)) clamped to that
+  /// bound, which masks the same keys and keeps the kernels' 32-bit index
+  /// arithmetic from overflowing.
+  int64_t windowLeft = -1, windowRight = -1;
+};
+AttentionOptions attentionOptions(const AttentionForwardArgs &args);
+
+/// Whether a call with work launches the kernel: false when there are no
+/// keys (T_k == 0; a TMA descriptor cannot have 0 rows), and forward then
+/// writes o = 0 and lse = -inf itself with driver memsets on the stream.
+bool attentionLaunchesKernel(const AttentionForwardArgs &args);
 
 /// The kernel for a compute capability: name and arch ("attention_fwd_sm90",
 /// "sm_90a" for 9.0; "attention_fwd_sm100", "sm_100a" for 10.0). Other
@@ -84,13 +140,18 @@ AttentionKernelChoice attentionKernelFor(int major, int minor);
 /// least 1. `args` must be valid.
 unsigned attentionGrid(const AttentionForwardArgs &args, int multiprocessors);
 
-/// The 14 kernel arguments in the kernel's parameter order (see the README
-/// of kernels/jagged_attention). `args` must be valid.
+/// The 16 kernel arguments in the kernel's parameter order (see the README
+/// of kernels/jagged_attention): q as [T, H*D] and k, v as [T_k, H_kv*D]
+/// TMA tensors, o, lse, offsets, B, H, T, o's token stride, q_tiles,
+/// scale_log2, offsets_k (offsets for self-attention), kv_group,
+/// window_left, window_right (attentionOptions). `args` must be valid.
 std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &args);
 
 /// Checks that a kernel's metadata declares the contract's parameters
-/// (3 bf16 tensor maps, pointers to bf16, f32 and i32, 7 i32, 1 f32) and the
-/// expected arch. `source` names where it came from, for the message.
+/// (3 bf16 tensor maps, pointers to bf16, f32 and i32, 5 i32, 1 f32, a
+/// pointer to i32, 3 i32), the compile-time parameters head_dim, causal and
+/// general, and the expected arch. `source` names where it came from, for
+/// the message.
 void checkAttentionKernelInfo(const KernelInfo &kernel,
                               const std::string &expectedArch,
                               const std::string &source);
@@ -99,7 +160,10 @@ void checkAttentionKernelInfo(const KernelInfo &kernel,
 /// forward's o for the upstream gradient dout. Tensors are device addresses;
 /// strides in elements, ordered [token, head, dim]. q, k, v, offsets, the
 /// sizes, causal and softmaxScale are forward's (same rules); o and lse are
-/// what forward wrote.
+/// what forward wrote. The backward has none of the forward's options of
+/// issue 20 yet (cross-attention, grouped-query k/v heads, sliding window):
+/// it is the gradient of a forward called without them (it runs the
+/// general=0 variant of the backward kernel).
 struct AttentionBackwardArgs {
   CUdeviceptr dout = 0, q = 0, k = 0, v = 0, o = 0; // bf16 [T, H, D]
   std::array<int64_t, 3> doutStrides{}, qStrides{}, kStrides{}, vStrides{},
@@ -146,7 +210,7 @@ class Attention {
 public:
   /// The cubins `kernelDir` holds: attention_fwd_sm90_sm_90a.*.cubin and
   /// attention_fwd_sm100_sm_100a.*.cubin, each with its `.meta`: one per
-  /// compile-time variant (head_dim, causal), picked by the metadata's
+  /// compile-time variant (head_dim, causal, general), picked by the metadata's
   /// params. One target may be missing (forward then fails only on its
   /// devices), or a variant (forward fails only for those calls); no cubin
   /// at all is an error. Reads and checks the metadata; no GPU needed.
@@ -165,10 +229,13 @@ public:
   /// such a device); "" when it is.
   std::string absentReason(const std::string &arch) const;
 
-  /// Validates `args`, picks the kernel for the current context's device
-  /// (device 0's primary context is made current when none is) and launches
-  /// it on `stream`. Returns at once when there is nothing to compute.
-  /// Thread-safe.
+  /// Validates `args`, picks the kernel variant for the current context's
+  /// device (device 0's primary context is made current when none is) and
+  /// the call's head dim, mask and options (general: a window, GQA or
+  /// cross-attention), and launches it on `stream`.
+  /// Returns at once when there is nothing to compute; when there are
+  /// queries but no keys (T_k == 0) it writes o = 0 and lse = -inf with
+  /// driver memsets on `stream` instead of a launch. Thread-safe.
   void forward(const AttentionForwardArgs &args, CUstream stream = nullptr);
 
   /// Validates `args` and launches the backward on `stream`: dq's

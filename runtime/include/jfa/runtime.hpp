@@ -160,6 +160,11 @@ void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes);
 /// `stream`'s order; capturable in a CUDA graph.
 void deviceMemsetD32OnStream(CUdeviceptr dst, uint32_t value, size_t count,
                              CUstream stream);
+/// Sets `height` rows of `width` 16-bit words, `pitchBytes` apart, from
+/// `dst` (2-byte aligned) to `value`, in `stream`'s order.
+void deviceMemsetD2D16OnStream(CUdeviceptr dst, size_t pitchBytes,
+                               uint16_t value, size_t width, size_t height,
+                               CUstream stream);
 void synchronize();
 /// Copies `bytes` to the host in `stream`'s order, then waits for `stream`.
 void copyToHostOnStream(void *dst, CUdeviceptr src, size_t bytes,
