@@ -21,62 +21,100 @@ def _import_torch():
 
 
 def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=None,
-                     check_offsets=True, *, o=None, lse=None):
+                     check_offsets=True, *, window=None, offsets_k=None, max_seqlen_k=None,
+                     block_mask=None, activation="softmax", o=None, lse=None):
     """Jagged (packed variable-length) attention, forward, differentiable.
 
-    q, k, v: bf16 CUDA tensors [T, H, D], D in {64, 128}; sequence b is tokens
-    offsets[b]:offsets[b+1] (offsets: int32 [B + 1] on the same device,
-    offsets[0] = 0, non-decreasing, offsets[B] = T; empty sequences are
-    allowed). max_seqlen >= the longest sequence. causal: token i of a
-    sequence attends to tokens 0..i of that sequence. softmax_scale: a
+    q: bf16 CUDA tensor [T, H, D], D in {64, 128}; k, v: bf16 [T_k, H_kv, D]
+    (T_k = T and H_kv = H unless the options below say otherwise); sequence
+    b is tokens offsets[b]:offsets[b+1] (offsets: int32 [B + 1] on the same
+    device, offsets[0] = 0, non-decreasing, offsets[B] = T; empty sequences
+    are allowed). max_seqlen >= the longest sequence. causal: query i of a
+    sequence attends to its keys 0..i + len_k - len_q (bottom-right aligned
+    as FlashAttention; keys 0..i for self-attention). softmax_scale: a
     positive float, None means 1/sqrt(D).
+
+    Options (issue 20; the backward supports none of them yet, see
+    Autograd):
+    - window: FlashAttention's window_size, a (left, right) pair of ints,
+      -1 for unbounded on that side (None: (-1, -1)): query i sees key j
+      only if i + shift - left <= j <= i + shift + right, shift = len_k -
+      len_q. causal=True with right > 0 is refused (causal means right = 0).
+    - grouped-query / multi-query attention: k and v with H_kv heads, H a
+      multiple of H_kv; q head h reads k/v head h // (H // H_kv).
+    - cross-attention: offsets_k, int32 [B + 1] like offsets, the key/value
+      sequences of k and v (T_k = k.shape[0] tokens, offsets_k[B] = T_k),
+      with max_seqlen_k >= the longest of them (required with offsets_k).
+      A sequence may have 0 queries or 0 keys.
+    - block_mask (block-sparse attention) and activation other than
+      "softmax" (GDPA activations) are planned in issue 20 and raise
+      NotImplementedError for now.
+    A query that sees no key (its window, its causal bound or its sequence
+    holds none) gets o = 0 and lse = -inf.
 
     Returns (o, lse): o bf16 [T, H, D], lse f32 [H, T] (natural-log
     log-sum-exp of each row's scaled scores). o and lse may be given (written
     in place): o with dim stride 1, head stride D, token stride a multiple of
     8 and >= H*D, 16-byte aligned; lse contiguous.
 
-    check_offsets: check the offsets' values and max_seqlen on the host first
-    (copies offsets to the host: synchronizes). Without it, wrong offsets or
-    a too small max_seqlen give undefined results. While the current stream
-    is being captured into a CUDA graph (torch.cuda.graph) the check is
-    skipped, since capture forbids the copy: the graph replays with whatever
-    the offsets tensor then holds, so check the offsets eagerly (a call
-    before the capture does) and keep them valid between replays.
+    check_offsets: check the offsets' (and offsets_k's) values and
+    max_seqlen (max_seqlen_k) on the host first (copies them to the host:
+    synchronizes). Without it, wrong offsets or a too small max_seqlen give
+    undefined results. While the current stream is being captured into a
+    CUDA graph (torch.cuda.graph) the check is skipped, since capture
+    forbids the copy: the graph replays with whatever the offsets tensor
+    then holds, so check the offsets eagerly (a call before the capture
+    does) and keep them valid between replays.
 
     Autograd: when grad mode is on and q, k or v requires grad, the call goes
     through a torch.autograd.Function (under torch.compile: the custom op
     jfa::jagged_attention) whose backward is jfa.attention_backward (sm_90a
     and sm_100a devices; elsewhere backward() raises NotImplementedError). o is differentiable; lse is not (it is marked
     non-differentiable: a loss that uses lse gets no gradient through it).
-    On this path a given o / lse is filled by a copy (any layout).
+    On this path a given o / lse is filled by a copy (any layout). Such a
+    call with a window (other than causal's (-1, 0) with causal=True),
+    H_kv < H or offsets_k raises NotImplementedError at once: the backward
+    does not support them yet.
 
     torch.compile: inside a compiled function the call is the custom op too
-    (it has a fake implementation, so no graph break for the kernel); the
-    checks that need real data are skipped there: the offsets' values are
-    not checked (check_offsets is ignored; check them eagerly if in doubt)
-    and a given o / lse is filled by a copy.
+    (it has a fake implementation, so no graph break for the kernel; it
+    takes every option); the checks that need real data are skipped there:
+    the offsets' values are not checked (check_offsets is ignored; check
+    them eagerly if in doubt) and a given o / lse is filled by a copy.
 
     Launches on torch.cuda.current_stream(q.device). Wrong argument types or
-    dtypes raise TypeError, wrong shapes, devices or offsets ValueError, a
-    failure in the runtime RuntimeError.
+    dtypes raise TypeError, wrong shapes, devices, options or offsets
+    ValueError, options not supported yet NotImplementedError, a failure in
+    the runtime RuntimeError.
     """
     torch = _import_torch()
+    _validate.check_planned_options(block_mask, activation)
     for name, t in (("q", q), ("k", k), ("v", v)):
         check_tensor(torch, name, t, torch.bfloat16)
     check_tensor(torch, "offsets", offsets, torch.int32)
-    t_, h, d, b = _validate.check_shapes(q.shape, k.shape, v.shape, offsets.shape)
+    if offsets_k is not None:
+        check_tensor(torch, "offsets_k", offsets_k, torch.int32)
+    t_, h, d, b, t_k, h_kv = _validate.check_attention_shapes(
+        q.shape, k.shape, v.shape, offsets.shape,
+        None if offsets_k is None else offsets_k.shape)
     if q.device.type != "cuda":
         raise ValueError(f"q must be a CUDA tensor, got device {q.device}")
-    for name, t in (("k", k), ("v", v), ("offsets", offsets)):
-        if t.device != q.device:
+    for name, t in (("k", k), ("v", v), ("offsets", offsets), ("offsets_k", offsets_k)):
+        if t is not None and t.device != q.device:
             raise ValueError(f"{name} must be on q's device {q.device}, got {t.device}")
     max_seqlen = _validate.check_max_seqlen(max_seqlen, t_)
     _validate.check_sizes(t_, b, max_seqlen)
+    cross = offsets_k is not None
+    max_seqlen_k = _validate.check_key_options(cross, max_seqlen_k, t_k)
+    if cross:
+        _validate.check_sizes(t_k, b, max_seqlen_k, keys=True)
+    window = _validate.check_window(window, causal)
     scale = _validate.check_softmax_scale(softmax_scale, d)
     compiling = is_compiling(torch)
     needs_grad = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or
                                               v.requires_grad)
+    if needs_grad:
+        _validate.check_backward_support(window, bool(causal), cross, h, h_kv)
     use_op = compiling or needs_grad
     if o is not None:
         check_tensor(torch, "o", o, torch.bfloat16)
@@ -97,15 +135,19 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
         else:
             _validate.check_output_lse(lse.shape, lse.stride(), (h, t_))
     check_no_alias([("o", o), ("lse", lse)],
-                    [("q", q), ("k", k), ("v", v), ("offsets", offsets)])
+                   [("q", q), ("k", k), ("v", v), ("offsets", offsets), ("offsets_k", offsets_k)])
     if check_offsets and not compiling and not torch.cuda.is_current_stream_capturing():
         _lib.check_offsets(offsets.tolist(), t_, max_seqlen)
+        if cross:
+            _lib.check_offsets(offsets_k.tolist(), t_k, max_seqlen_k, keys=True)
     if use_op:
         if compiling:
             _ops.require(torch, "torch.compile")
-            o_new, lse_new = torch.ops.jfa.jagged_attention(q, k, v, offsets, max_seqlen,
-                                                            bool(causal), scale)
+            o_new, lse_new = torch.ops.jfa.jagged_attention(
+                q, k, v, offsets, max_seqlen, bool(causal), scale, offsets_k, max_seqlen_k,
+                window[0], window[1])
         else:
+            # Only the plain forward gets here (check_backward_support).
             o_new, lse_new = _ops.eager_function(torch).apply(q, k, v, offsets, max_seqlen,
                                                               bool(causal), scale)
         if o is not None:
@@ -123,5 +165,9 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
         return o, lse
     # A sequence is never longer than T: a tighter bound means fewer empty tiles.
     # The offsets were checked above if asked: the runtime need not check them again.
-    _forward.run_kernel(q, k, v, o, lse, offsets, min(max_seqlen, t_), bool(causal), scale, False)
+    # Without the options (offsets_k None, window (-1, -1), H_kv = H) this is
+    # the plain forward: their fields of the runtime's arguments stay 0.
+    _forward.run_kernel(q, k, v, o, lse, offsets, min(max_seqlen, t_), bool(causal), scale,
+                        False, offsets_k=offsets_k, max_seqlen_k=min(max_seqlen_k, t_k),
+                        window=window)
     return o, lse

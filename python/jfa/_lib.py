@@ -10,6 +10,9 @@
                                CUstream);
     int jfa_check_offsets(const int32_t *offsets, size_t count, int64_t total_tokens,
                           int64_t max_seqlen);
+    int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
+                            int64_t total_tokens_k, int64_t max_seqlen_k);
+    size_t jfa_attention_forward_args_size(void);   (checked against ForwardArgs)
     const char *jfa_last_error(void);
 
 and the generic module API of runtime.h (jfa.load's kernels):
@@ -60,6 +63,14 @@ class ForwardArgs(ctypes.Structure):
         ("causal", ctypes.c_int),
         ("softmax_scale", ctypes.c_float),
         ("check_offsets", ctypes.c_int),
+        # Issue 20's options (0: off).
+        ("offsets_k", ctypes.c_uint64),  # CUdeviceptr
+        ("total_tokens_k", ctypes.c_int64),
+        ("max_seqlen_k", ctypes.c_int64),
+        ("num_kv_heads", ctypes.c_int64),
+        ("use_window", ctypes.c_int),
+        ("window_left", ctypes.c_int64),
+        ("window_right", ctypes.c_int64),
     ]
 
 
@@ -269,6 +280,10 @@ def lib():
                 handle.jfa_check_offsets.argtypes = [ctypes.POINTER(ctypes.c_int32),
                                                      ctypes.c_size_t, ctypes.c_int64,
                                                      ctypes.c_int64]
+                handle.jfa_check_offsets_k.restype = ctypes.c_int
+                handle.jfa_check_offsets_k.argtypes = handle.jfa_check_offsets.argtypes
+                handle.jfa_attention_forward_args_size.restype = ctypes.c_size_t
+                handle.jfa_attention_forward_args_size.argtypes = []
                 handle.jfa_attention_has_backward.restype = ctypes.c_int
                 handle.jfa_attention_has_backward.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
                 handle.jfa_module_load_file.restype = ctypes.c_int
@@ -281,6 +296,14 @@ def lib():
                                               ctypes.c_void_p]
             except AttributeError as e:
                 raise OSError(f"{path} has no attention API ({e}); rebuild the runtime") from None
+            # A library of another version reads another struct: refuse it
+            # rather than pass options it would not see.
+            size = handle.jfa_attention_forward_args_size()
+            if size != ctypes.sizeof(ForwardArgs):
+                raise OSError(f"{path} reads a jfa_attention_forward_args of {size} bytes, this "
+                              f"package passes {ctypes.sizeof(ForwardArgs)}: the library and "
+                              f"the package are of different versions; rebuild the runtime "
+                              f"(scripts/build-package.sh)")
             _lib = handle
     return _lib
 
@@ -386,12 +409,15 @@ def backward(device, args, stream):
         raise RuntimeError(f"jfa_attention_backward failed: {last_error()}")
 
 
-def check_offsets(offsets, total_tokens, max_seqlen):
+def check_offsets(offsets, total_tokens, max_seqlen, keys=False):
     """The runtime's check of offsets (a list of ints, [B + 1]): ValueError
     naming the first bad entry (offsets[0] == 0, non-decreasing, offsets[B]
-    == T, no sequence longer than max_seqlen)."""
+    == T, no sequence longer than max_seqlen). keys: they are a
+    cross-attention's offsets_k, checked against T_k and max_seqlen_k (the
+    message names those)."""
     values = (ctypes.c_int32 * len(offsets))(*offsets)
-    if lib().jfa_check_offsets(values, len(offsets), total_tokens, max_seqlen) != 0:
+    check = lib().jfa_check_offsets_k if keys else lib().jfa_check_offsets
+    if check(values, len(offsets), total_tokens, max_seqlen) != 0:
         raise ValueError(last_error())
 
 

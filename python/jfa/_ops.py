@@ -2,7 +2,9 @@
 torch.compile support (registered once, when jfa first imports torch):
 
     jfa::jagged_attention(Tensor q, Tensor k, Tensor v, Tensor offsets,
-                          SymInt max_seqlen, bool causal, float softmax_scale)
+                          SymInt max_seqlen, bool causal, float softmax_scale,
+                          Tensor? offsets_k, SymInt max_seqlen_k,
+                          SymInt window_left, SymInt window_right)
         -> (Tensor o, Tensor lse)
     jfa::jagged_attention_backward(Tensor grad_out, Tensor q, Tensor k, Tensor v,
                                    Tensor o, Tensor lse, Tensor offsets,
@@ -12,7 +14,12 @@ torch.compile support (registered once, when jfa first imports torch):
 
 Both have fake (meta) implementations, so torch.compile traces through them
 without running a kernel; the forward's autograd formula calls the backward
-op. Eager autograd (no torch.compile) uses eager_function(torch) instead, a
+op. The forward takes issue 20's options (offsets_k None: self-attention,
+with max_seqlen_k 0; k and v may have fewer heads than q; the window (-1,
+-1) for none); the backward op supports none of them yet, so the forward's
+autograd formula raises NotImplementedError for a call that used one
+(jagged_attention refuses such a call that needs gradients before it gets
+here). Eager autograd (no torch.compile) uses eager_function(torch) instead, a
 torch.autograd.Function around the same two implementations: torch.library's
 custom-op dispatch costs about 0.6 ms of host time per forward + backward on
 the H200 (bench/NOTES.md run 43), which Dynamo needs and eager code does not. lse is not differentiable (marked so): a loss that depends on lse gets
@@ -21,7 +28,7 @@ offsets check): call them through jfa.jagged_attention, which does.
 """
 import threading
 
-from . import _backward, _forward
+from . import _backward, _forward, _validate
 
 _lock = threading.Lock()
 _registered = False
@@ -86,18 +93,23 @@ def require(torch, why):
 
 
 def _define(torch):
-    from typing import Tuple
+    from typing import Optional, Tuple
 
     from torch import Tensor
 
 
     @torch.library.custom_op("jfa::jagged_attention", mutates_args=())
     def jagged_attention_op(q: Tensor, k: Tensor, v: Tensor, offsets: Tensor, max_seqlen: int,
-                            causal: bool, softmax_scale: float) -> Tuple[Tensor, Tensor]:
-        return _forward.forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale)
+                            causal: bool, softmax_scale: float, offsets_k: Optional[Tensor],
+                            max_seqlen_k: int, window_left: int, window_right: int
+                            ) -> Tuple[Tensor, Tensor]:
+        return _forward.forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale,
+                                    offsets_k, max_seqlen_k, window_left, window_right)
 
     @jagged_attention_op.register_fake
-    def _(q, k, v, offsets, max_seqlen, causal, softmax_scale):
+    def _(q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k, max_seqlen_k,
+          window_left, window_right):
+        # o and lse follow q whatever k and v are (fewer heads, other tokens).
         t, h, d = q.shape
         return (q.new_empty((t, h, d), dtype=torch.bfloat16),
                 q.new_empty((h, t), dtype=torch.float32))
@@ -116,21 +128,28 @@ def _define(torch):
         return tuple(q.new_empty(tuple(q.shape), dtype=torch.bfloat16) for _ in range(3))
 
     def setup_context(ctx, inputs, output):
-        q, k, v, offsets, max_seqlen, causal, softmax_scale = inputs
+        (q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k, max_seqlen_k,
+         window_left, window_right) = inputs
         o, lse = output
         ctx.save_for_backward(q, k, v, offsets, o, lse)
         ctx.max_seqlen = max_seqlen
         ctx.causal = causal
         ctx.softmax_scale = softmax_scale
+        # What the backward does not support yet (checked when it runs).
+        ctx.options = ((window_left, window_right), offsets_k is not None,
+                       q.shape[1], k.shape[1])
         ctx.mark_non_differentiable(lse)
 
     def backward(ctx, do, dlse):
         # dlse: lse is non-differentiable, so it is ignored (zeros or None).
         q, k, v, offsets, o, lse = ctx.saved_tensors
+        none = (None,) * 8
         if do is None:
-            return None, None, None, None, None, None, None
+            return (None, None, None) + none
+        window, cross, heads, kv_heads = ctx.options
+        _validate.check_backward_support(window, bool(ctx.causal), cross, heads, kv_heads)
         dq, dk, dv = torch.ops.jfa.jagged_attention_backward(
             do, q, k, v, o, lse, offsets, ctx.max_seqlen, ctx.causal, ctx.softmax_scale)
-        return dq, dk, dv, None, None, None, None
+        return (dq, dk, dv) + none
 
     jagged_attention_op.register_autograd(backward, setup_context=setup_context)

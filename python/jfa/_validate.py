@@ -52,29 +52,188 @@ def check_shapes(q_shape, k_shape, v_shape, offsets_shape):
     return t, h, d, b
 
 
-def check_max_seqlen(max_seqlen, total_tokens):
-    """max_seqlen must be an integer, >= 1 when there are tokens; returns it as int."""
+def check_max_seqlen(max_seqlen, total_tokens, keys=False):
+    """max_seqlen must be an integer, >= 1 when there are tokens; returns it as int.
+    keys: it is max_seqlen_k, the bound of the key sequences (cross-attention)."""
+    name, unit = ("max_seqlen_k", "keys") if keys else ("max_seqlen", "tokens")
     if isinstance(max_seqlen, bool):
-        raise TypeError("max_seqlen must be an int, got bool")
+        raise TypeError(f"{name} must be an int, got bool")
     try:
         value = operator.index(max_seqlen)
     except TypeError:
-        raise TypeError(f"max_seqlen must be an int, got {type(max_seqlen).__name__}") from None
+        raise TypeError(f"{name} must be an int, got {type(max_seqlen).__name__}") from None
     if value < 0:
-        raise ValueError(f"max_seqlen must be non-negative, got {value}")
+        raise ValueError(f"{name} must be non-negative, got {value}")
     if total_tokens > 0 and value < 1:
-        raise ValueError(f"max_seqlen = {value} but there are {total_tokens} tokens: "
-                         f"max_seqlen must be at least the longest sequence's length")
+        raise ValueError(f"{name} = {value} but there are {total_tokens} {unit}: "
+                         f"{name} must be at least the longest sequence's length")
     return value
 
 
-def check_sizes(total_tokens, batch, max_seqlen):
-    """What the sizes alone say (no look at the offsets' values)."""
+def check_sizes(total_tokens, batch, max_seqlen, keys=False):
+    """What the sizes alone say (no look at the offsets' values). keys: the
+    key sequences' (offsets_k, T_k, max_seqlen_k)."""
+    offsets, name, t, unit = (("offsets_k", "max_seqlen_k", "T_k", "keys") if keys else
+                              ("offsets", "max_seqlen", "T", "tokens"))
     if total_tokens > 0 and batch == 0:
-        raise ValueError(f"offsets has no sequence (B = 0) but there are {total_tokens} tokens")
+        raise ValueError(f"{offsets} has no sequence (B = 0) but there are {total_tokens} {unit}")
     if batch * max_seqlen < total_tokens:
-        raise ValueError(f"max_seqlen = {max_seqlen} is too small: B * max_seqlen = "
-                         f"{batch * max_seqlen} < T = {total_tokens} tokens")
+        raise ValueError(f"{name} = {max_seqlen} is too small: B * {name} = "
+                         f"{batch * max_seqlen} < {t} = {total_tokens} {unit}")
+
+
+def check_attention_shapes(q_shape, k_shape, v_shape, offsets_shape, offsets_k_shape=None):
+    """The forward's shapes: q [T, H, D]; k and v [T_k, H_kv, D] with H a
+    multiple of H_kv (grouped-query attention) and T_k = T unless
+    offsets_k_shape is given (cross-attention: offsets_k [B + 1], the shape
+    of offsets). Returns (T, H, D, B, T_k, H_kv)."""
+    q_shape, k_shape, v_shape, offsets_shape = (tuple(s) for s in
+                                                (q_shape, k_shape, v_shape, offsets_shape))
+    for name, shape in (("q", q_shape), ("k", k_shape), ("v", v_shape)):
+        if len(shape) != 3:
+            raise ValueError(f"{name} must be 3-d [T, H, D] (tokens, heads, head dim), "
+                             f"got {len(shape)}-d shape {_shape_str(shape)}")
+    if v_shape != k_shape:
+        raise ValueError(f"v must have the shape of k {_shape_str(k_shape)}, "
+                         f"got {_shape_str(v_shape)}")
+    t, h, d = q_shape
+    t_k, h_kv, d_k = k_shape
+    if d not in SUPPORTED_HEAD_DIMS:
+        raise ValueError(f"head dim D = {d} (q.shape[2]) is not supported; "
+                         f"supported: {', '.join(map(str, SUPPORTED_HEAD_DIMS))}")
+    if d_k != d:
+        raise ValueError(f"k and v must have q's head dim D = {d} (k.shape[2]), got {d_k}")
+    if h < 1:
+        raise ValueError(f"the number of heads H = {h} (q.shape[1]) must be at least 1")
+    if h_kv < 1:
+        raise ValueError(f"the number of k/v heads H_kv = {h_kv} (k.shape[1]) must be at "
+                         f"least 1")
+    if h % h_kv != 0:
+        raise ValueError(f"q's H = {h} heads (q.shape[1]) must be a multiple of k's and v's "
+                         f"H_kv = {h_kv} heads (k.shape[1]) (grouped-query attention: q head h "
+                         f"reads k/v head h // (H // H_kv))")
+    if t > INT32_MAX:
+        raise ValueError(f"T = {t} tokens (q.shape[0]) exceeds the kernel's int32 limit "
+                         f"({INT32_MAX})")
+    if len(offsets_shape) != 1:
+        raise ValueError(f"offsets must be 1-d [B + 1], got {len(offsets_shape)}-d shape "
+                         f"{_shape_str(offsets_shape)}")
+    if offsets_shape[0] < 1:
+        raise ValueError("offsets must have at least one element ([B + 1], offsets[0] = 0)")
+    b = offsets_shape[0] - 1
+    if b > INT32_MAX:
+        raise ValueError(f"B = {b} sequences exceeds the kernel's int32 limit")
+    if offsets_k_shape is None:
+        if t_k != t:
+            raise ValueError(f"k and v must have q's T = {t} tokens (k.shape[0]) for "
+                             f"self-attention, got {t_k}; for keys of other lengths pass "
+                             f"offsets_k and max_seqlen_k (cross-attention)")
+    else:
+        offsets_k_shape = tuple(offsets_k_shape)
+        if offsets_k_shape != offsets_shape:
+            raise ValueError(f"offsets_k must have the shape of offsets {_shape_str(offsets_shape)} "
+                             f"([B + 1]: one key sequence per query sequence), got "
+                             f"{_shape_str(offsets_k_shape)}")
+        if t_k > INT32_MAX:
+            raise ValueError(f"T_k = {t_k} keys (k.shape[0]) exceeds the kernel's int32 limit "
+                             f"({INT32_MAX})")
+    return t, h, d, b, t_k, h_kv
+
+
+def check_key_options(has_offsets_k, max_seqlen_k, total_keys):
+    """max_seqlen_k goes with offsets_k (required with it, refused without);
+    returns it as an int (0 without offsets_k)."""
+    if not has_offsets_k:
+        if max_seqlen_k is not None:
+            raise ValueError(f"max_seqlen_k = {max_seqlen_k!r} is given but offsets_k is not: "
+                             f"without offsets_k the keys are the queries' tokens "
+                             f"(self-attention, bounded by max_seqlen)")
+        return 0
+    if max_seqlen_k is None:
+        raise ValueError("max_seqlen_k is required with offsets_k: an int >= the longest key "
+                         "sequence (offsets_k[b+1] - offsets_k[b])")
+    return check_max_seqlen(max_seqlen_k, total_keys, keys=True)
+
+
+def check_window(window, causal):
+    """window: None or FlashAttention's window_size (left, right), -1 for
+    unbounded on that side; returns it as a tuple of two ints ((-1, -1) for
+    None). Query i of a sequence sees key j only if i + shift - left <= j <=
+    i + shift + right (shift = len_k - len_q). causal with right > 0 is
+    refused: causal already means right = 0."""
+    if window is None:
+        return (-1, -1)
+    if not isinstance(window, (tuple, list)):
+        raise TypeError(f"window must be None or a (left, right) pair of ints (FlashAttention's "
+                        f"window_size; -1 = unbounded), got {type(window).__name__}")
+    if len(window) != 2:
+        raise ValueError(f"window must be a (left, right) pair, got {len(window)} values")
+    out = []
+    for i, (side, value) in enumerate(zip(("left", "right"), window)):
+        if isinstance(value, bool):
+            raise TypeError(f"window[{i}] ({side}) must be an int, got bool")
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise TypeError(f"window[{i}] ({side}) must be an int, "
+                            f"got {type(value).__name__}") from None
+        if value < -1:
+            raise ValueError(f"window[{i}] ({side}) must be -1 (unbounded) or >= 0, got {value}")
+        out.append(value)
+    left, right = out
+    if causal and right > 0:
+        raise ValueError(f"causal=True and window=({left}, {right}) conflict: causal already "
+                         f"means a right bound of 0 (no key after the diagonal); pass "
+                         f"window=({left}, 0) or ({left}, -1) with causal=True, or "
+                         f"window=({left}, {right}) with causal=False")
+    return left, right
+
+
+def window_applies(window, causal):
+    """Whether a call's window bounds anything causal does not (the runtime's
+    rule; such a call runs the kernels' general variant): a left bound, or a
+    right bound without causal."""
+    left, right = window
+    return left >= 0 or (right >= 0 and not causal)
+
+
+PLANNED_ACTIVATIONS = ("silu", "gelu_tanh")
+
+
+def check_planned_options(block_mask, activation):
+    """Issue 20's options that are not there yet: block_mask must be None and
+    activation "softmax" (NotImplementedError saying so)."""
+    if block_mask is not None:
+        raise NotImplementedError("jfa.jagged_attention: block_mask is not supported yet "
+                                  "(block-sparse attention is planned, issue 20); pass "
+                                  "block_mask=None")
+    if not isinstance(activation, str):
+        raise TypeError(f"activation must be a str, got {type(activation).__name__}")
+    if activation != "softmax":
+        raise NotImplementedError(
+            f"jfa.jagged_attention: activation={activation!r} is not supported yet: only "
+            f"'softmax' (GDPA activations, {' and '.join(map(repr, PLANNED_ACTIVATIONS))}, are "
+            f"planned, issue 20)")
+
+
+def check_backward_support(window, causal, cross, heads, kv_heads):
+    """A forward whose gradients are needed: NotImplementedError naming each
+    option of the call that jfa.attention_backward does not support yet (a
+    window, grouped-query k/v heads, cross-attention)."""
+    unsupported = []
+    if window_applies(window, causal):
+        hint = (" (window=(-1, 0) is causal=True, which it supports)"
+                if tuple(window) == (-1, 0) else "")
+        unsupported.append(f"window={tuple(window)}{hint}")
+    if kv_heads != heads:
+        unsupported.append(f"grouped-query k/v heads (H = {heads}, H_kv = {kv_heads})")
+    if cross:
+        unsupported.append("offsets_k (cross-attention)")
+    if unsupported:
+        raise NotImplementedError(
+            f"jfa.jagged_attention: the backward does not support {'; '.join(unsupported)} "
+            f"yet (issue 20), and q, k or v requires grad: call it without gradients "
+            f"(torch.no_grad(), or inputs that do not require grad)")
 
 
 def check_softmax_scale(softmax_scale, head_dim):

@@ -5,7 +5,9 @@
 - `import jfa` works without torch; jagged_attention then raises a clear ImportError.
 - the pure-Python argument checks (jfa._validate) accept and refuse what the
   kernel contract (kernels/jagged_attention/README.md) says, with messages
-  that name the argument;
+  that name the argument, issue 20's options (window, GQA, offsets_k; the
+  planned block_mask and activation; what the backward does not support)
+  included, also through jfa.jagged_attention with a stand-in torch;
 - the ctypes mirror of jfa_attention_forward_args matches the C header
   runtime/include/jfa/attention.h field for field;
 - the library and kernel folder lookup; and, when a libjfart.so with the
@@ -96,6 +98,275 @@ class Shapes(unittest.TestCase):
         self.bad((2**31, 1, 64), (2**31, 1, 64), (2**31, 1, 64), (2,), needle="int32")
 
 
+class AttentionShapes(unittest.TestCase):
+    """The forward's shapes (check_attention_shapes): k and v may have fewer
+    heads (GQA / MQA) and, with offsets_k, other tokens."""
+
+    def test_good(self):
+        f = V.check_attention_shapes
+        self.assertEqual(f((10, 4, 64), (10, 4, 64), (10, 4, 64), (3,)), (10, 4, 64, 2, 10, 4))
+        self.assertEqual(f((10, 8, 128), (10, 2, 128), (10, 2, 128), (3,)),
+                         (10, 8, 128, 2, 10, 2))
+        self.assertEqual(f((10, 8, 64), (10, 1, 64), (10, 1, 64), (3,)), (10, 8, 64, 2, 10, 1))
+        self.assertEqual(f((10, 4, 64), (25, 2, 64), (25, 2, 64), (3,), (3,)),
+                         (10, 4, 64, 2, 25, 2))
+        self.assertEqual(f((10, 4, 64), (0, 4, 64), (0, 4, 64), (3,), (3,)),
+                         (10, 4, 64, 2, 0, 4))
+        self.assertEqual(f((0, 1, 128), (7, 1, 128), (7, 1, 128), (2,), (2,)),
+                         (0, 1, 128, 1, 7, 1))
+
+    def bad(self, *shapes, needle):
+        with self.assertRaises(ValueError) as cm:
+            V.check_attention_shapes(*shapes)
+        self.assertIn(needle, str(cm.exception))
+
+    def test_bad(self):
+        q = (10, 8, 64)
+        self.bad((10, 512), q, q, (3,), needle="q must be 3-d")
+        self.bad(q, (10, 512), q, (3,), needle="k must be 3-d")
+        self.bad(q, (10, 2, 64), (10, 4, 64), (3,),
+                 needle="v must have the shape of k [10, 2, 64], got [10, 4, 64]")
+        self.bad(q, (10, 8, 128), (10, 8, 128), (3,),
+                 needle="k and v must have q's head dim D = 64 (k.shape[2]), got 128")
+        self.bad(q, (10, 3, 64), (10, 3, 64), (3,),
+                 needle="q's H = 8 heads (q.shape[1]) must be a multiple of k's and v's "
+                        "H_kv = 3 heads (k.shape[1])")
+        self.bad(q, (10, 16, 64), (10, 16, 64), (3,), needle="H_kv = 16")
+        self.bad(q, (10, 0, 64), (10, 0, 64), (3,), needle="H_kv = 0 (k.shape[1])")
+        self.bad(q, (9, 8, 64), (9, 8, 64), (3,),
+                 needle="k and v must have q's T = 10 tokens (k.shape[0]) for self-attention, "
+                        "got 9; for keys of other lengths pass offsets_k and max_seqlen_k")
+        self.bad(q, (9, 8, 64), (9, 8, 64), (3,), (4,),
+                 needle="offsets_k must have the shape of offsets [3]")
+        self.bad(q, (9, 8, 64), (9, 8, 64), (3,), (1, 3),
+                 needle="offsets_k must have the shape of offsets")
+        self.bad(q, (2**31, 8, 64), (2**31, 8, 64), (3,), (3,), needle="T_k = 2147483648")
+        self.bad((10, 8, 96), (10, 8, 96), (10, 8, 96), (3,), needle="D = 96")
+
+
+class KeyOptions(unittest.TestCase):
+    def test_max_seqlen_k(self):
+        self.assertEqual(V.check_key_options(False, None, 10), 0)
+        self.assertEqual(V.check_key_options(True, 7, 10), 7)
+        self.assertEqual(V.check_key_options(True, 0, 0), 0)
+        with self.assertRaisesRegex(ValueError, "max_seqlen_k is required with offsets_k"):
+            V.check_key_options(True, None, 10)
+        with self.assertRaisesRegex(ValueError, "max_seqlen_k = 7 is given but offsets_k is not"):
+            V.check_key_options(False, 7, 10)
+        with self.assertRaisesRegex(TypeError, "max_seqlen_k must be an int, got float"):
+            V.check_key_options(True, 7.0, 10)
+        with self.assertRaisesRegex(ValueError, "max_seqlen_k must be non-negative, got -1"):
+            V.check_key_options(True, -1, 10)
+        with self.assertRaisesRegex(ValueError, "max_seqlen_k = 0 but there are 10 keys"):
+            V.check_key_options(True, 0, 10)
+
+    def test_sizes(self):
+        V.check_sizes(14, 3, 5, keys=True)
+        V.check_sizes(0, 3, 0, keys=True)
+        with self.assertRaisesRegex(ValueError, "offsets_k has no sequence .B = 0. but there "
+                                                "are 14 keys"):
+            V.check_sizes(14, 0, 5, keys=True)
+        with self.assertRaisesRegex(ValueError, "max_seqlen_k = 4 is too small: B \\* "
+                                                "max_seqlen_k = 12 < T_k = 14 keys"):
+            V.check_sizes(14, 3, 4, keys=True)
+
+
+class Window(unittest.TestCase):
+    def test_good(self):
+        self.assertEqual(V.check_window(None, False), (-1, -1))
+        self.assertEqual(V.check_window((128, 0), True), (128, 0))
+        self.assertEqual(V.check_window([-1, 0], False), (-1, 0))
+        self.assertEqual(V.check_window((0, 0), False), (0, 0))
+        self.assertEqual(V.check_window((300, 5), False), (300, 5))
+        self.assertEqual(V.check_window((100, -1), True), (100, -1))
+        self.assertEqual(V.check_window((2**40, 2**40), False), (2**40, 2**40))
+
+    def test_bad(self):
+        for bad, exc, needle in (
+                (128, TypeError, "window must be None or a (left, right) pair of ints"),
+                ("ab", TypeError, "window must be None or a (left, right) pair"),
+                ((1, 2, 3), ValueError, "window must be a (left, right) pair, got 3 values"),
+                ((1,), ValueError, "got 1 values"),
+                ((1.0, 2), TypeError, "window[0] (left) must be an int, got float"),
+                ((1, True), TypeError, "window[1] (right) must be an int, got bool"),
+                ((-2, 0), ValueError, "window[0] (left) must be -1 (unbounded) or >= 0, got -2"),
+                ((0, -5), ValueError, "window[1] (right) must be -1 (unbounded) or >= 0, got -5")):
+            with self.subTest(window=bad):
+                with self.assertRaises(exc) as cm:
+                    V.check_window(bad, False)
+                self.assertIn(needle, str(cm.exception))
+        with self.assertRaises(ValueError) as cm:
+            V.check_window((10, 5), True)
+        self.assertEqual(str(cm.exception),
+                         "causal=True and window=(10, 5) conflict: causal already means a right "
+                         "bound of 0 (no key after the diagonal); pass window=(10, 0) or (10, -1) "
+                         "with causal=True, or window=(10, 5) with causal=False")
+
+    def test_variant(self):
+        # The runtime's rule (test/runtime/AttentionTest.cpp, AttentionOptions).
+        for window, causal, want in (((-1, -1), False, False), ((-1, -1), True, False),
+                                     ((-1, 0), True, False), ((-1, 0), False, True),
+                                     ((0, 0), False, True), ((64, -1), False, True),
+                                     ((100, 0), True, True), ((-1, 7), False, True)):
+            self.assertEqual(V.window_applies(window, causal), want, (window, causal))
+
+
+class PlannedOptions(unittest.TestCase):
+    def test_block_mask_and_activation(self):
+        V.check_planned_options(None, "softmax")
+        with self.assertRaisesRegex(NotImplementedError, "block_mask is not supported yet "
+                                                         ".block-sparse attention is planned, "
+                                                         "issue 20."):
+            V.check_planned_options(object(), "softmax")
+        with self.assertRaisesRegex(NotImplementedError, "activation='silu' is not supported "
+                                                         "yet: only 'softmax'.*issue 20"):
+            V.check_planned_options(None, "silu")
+        with self.assertRaisesRegex(NotImplementedError, "activation='relu'"):
+            V.check_planned_options(None, "relu")
+        with self.assertRaisesRegex(TypeError, "activation must be a str, got NoneType"):
+            V.check_planned_options(None, None)
+
+    def test_backward_support(self):
+        V.check_backward_support((-1, -1), False, False, 8, 8)
+        V.check_backward_support((-1, 0), True, False, 8, 8)  # causal's own window
+        V.check_backward_support((-1, -1), True, False, 8, 8)
+        for args, needles in (
+                (((128, 0), True, False, 8, 8), ["window=(128, 0)"]),
+                (((-1, 0), False, False, 8, 8),
+                 ["window=(-1, 0) (window=(-1, 0) is causal=True, which it supports)"]),
+                (((-1, -1), False, False, 8, 2),
+                 ["grouped-query k/v heads (H = 8, H_kv = 2)"]),
+                (((-1, -1), False, True, 8, 8), ["offsets_k (cross-attention)"]),
+                (((0, 5), False, True, 8, 1),
+                 ["window=(0, 5); grouped-query k/v heads (H = 8, H_kv = 1); offsets_k"])):
+            with self.subTest(args=args):
+                with self.assertRaises(NotImplementedError) as cm:
+                    V.check_backward_support(*args)
+                msg = str(cm.exception)
+                self.assertTrue(msg.startswith("jfa.jagged_attention: the backward does not "
+                                               "support "), msg)
+                self.assertIn("yet (issue 20), and q, k or v requires grad: call it without "
+                              "gradients (torch.no_grad(), or inputs that do not require grad)",
+                              msg)
+                for n in needles:
+                    self.assertIn(n, msg)
+
+
+# A stand-in for torch: enough of it for jagged_attention's checks, so that
+# the call's wiring of the options (which check, in which order, before any
+# kernel) is tested without torch. The custom ops cannot register with it
+# (no torch.library): jagged_attention must not need them before it raises.
+FAKE_TORCH = r"""
+import sys, types
+torch = types.ModuleType("torch")
+torch.__version__ = "0.fake"
+class dtype:
+    def __init__(self, name): self.name = name
+    def __repr__(self): return "torch." + self.name
+torch.bfloat16, torch.int32, torch.float32 = dtype("bfloat16"), dtype("int32"), dtype("float32")
+class device:
+    def __init__(self, type): self.type = type
+    def __eq__(self, other): return self.type == other.type
+    def __repr__(self): return self.type
+class Tensor:
+    def __init__(self, shape, dt, requires_grad=False, dev="cuda", ptr=0x100000):
+        self.shape, self.dtype, self.requires_grad = tuple(shape), dt, requires_grad
+        self.device, self.ptr = device(dev), ptr
+    def stride(self):
+        out, n = [], 1
+        for d in reversed(self.shape):
+            out.append(n); n *= d
+        return tuple(reversed(out))
+    def data_ptr(self): return self.ptr
+    def element_size(self): return 2 if self.dtype is torch.bfloat16 else 4
+    def tolist(self): raise AssertionError("the offsets were read (a host copy)")
+torch.Tensor = Tensor
+torch.is_grad_enabled = lambda: True
+torch.compiler = types.SimpleNamespace(is_compiling=lambda: False)
+torch.cuda = types.SimpleNamespace(is_current_stream_capturing=lambda: False)
+sys.modules["torch"] = torch
+import jfa
+T, bf, i32 = Tensor, torch.bfloat16, torch.int32
+
+def attempt(name, **kw):
+    q = T((10, 8, 64), bf, kw.pop("grad", False), ptr=0x100000)
+    k = T(kw.pop("k_shape", (10, 8, 64)), bf, ptr=0x200000)
+    v = T(k.shape, bf, ptr=0x300000)
+    offs = T((3,), i32, ptr=0x400000)
+    try:
+        jfa.jagged_attention(q, k, v, offs, 8, **kw)
+    except Exception as e:
+        print(name, type(e).__name__, str(e).replace("\n", " "), sep="|")
+    else:
+        print(name, "no error", sep="|")
+
+attempt("block_mask", block_mask=object())
+attempt("activation", activation="gelu_tanh")
+attempt("activation type", activation=3)
+attempt("window grad", window=(128, 0), causal=True, grad=True)
+attempt("window nograd", window=(128, 5), causal=True)
+attempt("window type", window=5)
+attempt("gqa grad", k_shape=(10, 2, 64), grad=True)
+attempt("gqa shape", k_shape=(10, 3, 64))
+attempt("cross grad", k_shape=(12, 8, 64), offsets_k=T((3,), i32, ptr=0x500000),
+        max_seqlen_k=12, grad=True)
+attempt("cross no max", k_shape=(12, 8, 64), offsets_k=T((3,), i32, ptr=0x500000))
+attempt("cross max only", max_seqlen_k=12)
+attempt("cross offsets_k dtype", k_shape=(12, 8, 64),
+        offsets_k=T((3,), torch.float32, ptr=0x500000), max_seqlen_k=12)
+attempt("cross offsets_k device", k_shape=(12, 8, 64),
+        offsets_k=T((3,), i32, dev="cpu", ptr=0x500000), max_seqlen_k=12)
+attempt("cross max too small", k_shape=(12, 8, 64), offsets_k=T((3,), i32, ptr=0x500000),
+        max_seqlen_k=5)
+attempt("self k tokens", k_shape=(12, 8, 64))
+attempt("lse over offsets_k", k_shape=(12, 8, 64), offsets_k=T((3,), i32, ptr=0x500000),
+        max_seqlen_k=12, lse=T((8, 10), torch.float32, ptr=0x500000), check_offsets=False)
+"""
+
+
+class OptionsThroughTheCall(unittest.TestCase):
+    """jfa.jagged_attention's own order with issue 20's options: each wrong
+    or unsupported option raises before anything is launched or copied."""
+
+    def test_errors(self):
+        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
+        out = subprocess.run([sys.executable, "-c", FAKE_TORCH], env=env, capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        got = dict(line.split("|", 1) for line in out.stdout.splitlines())
+        want = {
+            "block_mask": "NotImplementedError|jfa.jagged_attention: block_mask is not "
+                          "supported yet",
+            "activation": "NotImplementedError|jfa.jagged_attention: activation='gelu_tanh' "
+                          "is not supported yet",
+            "activation type": "TypeError|activation must be a str, got int",
+            "window grad": "NotImplementedError|jfa.jagged_attention: the backward does not "
+                           "support window=(128, 0) yet (issue 20)",
+            "window nograd": "ValueError|causal=True and window=(128, 5) conflict",
+            "window type": "TypeError|window must be None or a (left, right) pair",
+            "gqa grad": "NotImplementedError|jfa.jagged_attention: the backward does not "
+                        "support grouped-query k/v heads (H = 8, H_kv = 2) yet",
+            "gqa shape": "ValueError|q's H = 8 heads (q.shape[1]) must be a multiple of k's "
+                         "and v's H_kv = 3 heads",
+            "cross grad": "NotImplementedError|jfa.jagged_attention: the backward does not "
+                          "support offsets_k (cross-attention) yet",
+            "cross no max": "ValueError|max_seqlen_k is required with offsets_k",
+            "cross max only": "ValueError|max_seqlen_k = 12 is given but offsets_k is not",
+            "cross offsets_k dtype": "TypeError|offsets_k must be torch.int32, got "
+                                     "torch.float32",
+            "cross offsets_k device": "ValueError|offsets_k must be on q's device cuda, got cpu",
+            "cross max too small": "ValueError|max_seqlen_k = 5 is too small: B * "
+                                   "max_seqlen_k = 10 < T_k = 12 keys",
+            "self k tokens": "ValueError|k and v must have q's T = 10 tokens (k.shape[0]) for "
+                             "self-attention, got 12",
+            "lse over offsets_k": "ValueError|lse overlaps the input offsets_k in memory",
+        }
+        self.assertEqual(sorted(got), sorted(want))
+        for name, start in want.items():
+            with self.subTest(case=name):
+                self.assertTrue(got[name].startswith(start), got[name])
+
+
 def runtime_library():
     """libjfart.so with the attention API ($JFA_LIBRARY or the build's), or None."""
     try:
@@ -134,6 +405,18 @@ class Offsets(unittest.TestCase):
         self.bad([0, 5, 5, 15], 14, 10, "T = 14")
         self.bad([0, 5, 5, 14], 14, 8, "max_seqlen = 8", "sequence 2", "has 9 tokens")
         self.bad([], 0, 0, "at least one")
+
+    def test_keys(self):
+        _lib.check_offsets([0, 0, 7, 7], 7, 7, keys=True)
+        for offsets, t, m, needle in (
+                ([1, 6, 15], 14, 9, "offsets_k[0] must be 0, got 1"),
+                ([0, 5, 5, 13], 14, 9, "offsets_k[3] (offsets_k[batch]) must equal "
+                                       "total_tokens_k T_k = 14, got 13"),
+                ([0, 5, 5, 14], 14, 8, "sequence 2 (offsets_k[3] - offsets_k[2]) has 9 keys, "
+                                       "more than max_seqlen_k = 8")):
+            with self.assertRaises(ValueError) as cm:
+                _lib.check_offsets(offsets, t, m, keys=True)
+            self.assertEqual(str(cm.exception), needle)
 
 
 class Sizes(unittest.TestCase):
@@ -587,6 +870,38 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
     def test_nothing_to_do(self):
         # No tokens: checked, then nothing to launch (the device is not touched).
         _lib.forward(0, self.args(total_tokens=0, q=0, k=0, v=0, o=0, lse=0), 0)
+
+    def test_struct_size(self):
+        self.assertEqual(_lib.lib().jfa_attention_forward_args_size(),
+                         ctypes.sizeof(_lib.ForwardArgs))
+
+    def test_each_option_field(self):
+        """Issue 20's fields land where the C code reads them: a cross-attention
+        call (T_k = 120 keys, max 60) with H_kv = 1 k/v head and a window."""
+        cross = dict(offsets_k=0x70000, total_tokens_k=120, max_seqlen_k=60, num_kv_heads=1,
+                     k_strides=(64, 64, 1), v_strides=(64, 64, 1), causal=0, use_window=1,
+                     window_left=16, window_right=4)
+        cases = [
+            (dict(offsets_k=0x70002), "offsets_k must be 4-byte aligned"),
+            (dict(total_tokens_k=-1), "total_tokens_k must be >= 0, got -1"),
+            (dict(max_seqlen_k=30), "total_tokens_k 120 is more than batch * max_seqlen_k = 90"),
+            (dict(num_kv_heads=3, k_strides=(192, 64, 1), v_strides=(192, 64, 1)),
+             "num_heads 2 is not a multiple of num_kv_heads 3"),
+            (dict(v_strides=(32, 64, 1)), "v_strides[0] (the token stride) must be at least "
+                                          "num_kv_heads * head_dim = 64"),
+            (dict(window_left=-2), "window_left must be -1 (unbounded) or >= 0, got -2"),
+            (dict(window_right=-7), "window_right must be -1 (unbounded) or >= 0, got -7"),
+            (dict(causal=1), "causal and window_right = 4 conflict"),
+            (dict(offsets_k=0), "total_tokens_k is 120 but offsets_k is 0"),
+        ]
+        for changes, needle in cases:
+            with self.subTest(**{k: str(v) for k, v in changes.items()}):
+                with self.assertRaises(RuntimeError) as cm:
+                    _lib.forward(0, self.args(**dict(cross, **changes)), 0)
+                self.assertIn(needle, str(cm.exception))
+        # use_window 0: the window fields are not read.
+        _lib.forward(0, self.args(**dict(cross, use_window=0, window_left=-9, total_tokens=0,
+                                         q=0, o=0, lse=0)), 0)
 
     def test_module_api_failures_are_reported(self):
         with self.assertRaises(RuntimeError) as cm:
