@@ -19,7 +19,8 @@ step() { local name=$1 limit=$2; shift 2
   echo "== $name"
   timeout "$limit" "$@" > "$out/$name.log" 2>&1; local r=$?
   tail -n "${TAIL:-4}" "$out/$name.log"; [[ $r -eq 0 ]] || { echo "($name: exit $r)"; rc=1; }; }
-step test-full 200 python3 test/gpu/attention_test.py
+# The forward's whole matrix, issue 20's variants (window, GQA, cross) included.
+step test-full 300 python3 test/gpu/attention_test.py
 # The cubins embedded in the library (no kernels folder next to it).
 if [[ -d ${pkg}_embedded ]]; then
   PYTHONPATH=$PWD/${pkg}_embedded/python step test-embedded 60 \
@@ -40,7 +41,8 @@ for v in dist/var/*/; do
   JFA_KERNEL_DIR=$PWD/$v TAIL=6 step "variant-$(basename "$v")" 100 python3 bench/attention_bench.py \
     --only-ours --no-check --shapes unif1k-d128-full,unif4k-d64-full,eq16k-d128-causal,tail8k-d128-causal
 done
-step memcheck 90 compute-sanitizer --tool memcheck python3 test/gpu/attention_test.py --sanitize
-step racecheck 90 compute-sanitizer --tool racecheck python3 test/gpu/attention_test.py --sanitize
+# --sanitize has a few small cases of each forward variant (window, GQA, cross).
+step memcheck 150 compute-sanitizer --tool memcheck python3 test/gpu/attention_test.py --sanitize
+step racecheck 150 compute-sanitizer --tool racecheck python3 test/gpu/attention_test.py --sanitize
 step memcheck-bwd 120 compute-sanitizer --tool memcheck python3 test/gpu/attention_bwd_test.py --sanitize
 exit $rc

@@ -67,13 +67,16 @@ def expect_error(res, name, exc_type, fn, *needles):
     res.report(False, f"error path {name}: expected {exc_type.__name__}, nothing raised")
 
 
-def start(doc, sanitize_help):
-    """Parses --quick, --sanitize, --seed and prints the run's header:
-    (args, seed, rng, CUDA generator, Results)."""
+def start(doc, sanitize_help, flags=()):
+    """Parses --quick, --sanitize, --seed and the test's own boolean `flags`
+    ((name, help) pairs) and prints the run's header: (args, seed, rng, CUDA
+    generator, Results)."""
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="a smaller matrix")
     ap.add_argument("--sanitize", action="store_true", help=sanitize_help)
     ap.add_argument("--seed", type=int, default=None, help="repeat a run's random data")
+    for name, help_text in flags:
+        ap.add_argument(name, action="store_true", help=help_text)
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     print(f"seed {seed} (repeat with --seed {seed}); jfa {jfa.__version__}, "
