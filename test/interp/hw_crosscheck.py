@@ -181,7 +181,7 @@ def prepare(opts):
             scale_log2 = float(np.float32(p["scale"] * math.log2(math.e)))
             cmd = [opts.interp, os.path.join(kernels, "jagged_attention/attention_fwd_sm90.mlir"),
                    "--arch", "sm_90a", "--grid", "3",
-                   f"-Phead_dim={hd}", f"-Pcausal={p['causal']}", "-Pwindow=0",
+                   f"-Phead_dim={hd}", f"-Pcausal={p['causal']}", "-Pgeneral=0",
                    q, k, v, o, lse, off,
                    f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}",
                    f"i32:{heads * hd}", f"i32:{math.ceil(max(lengths) / 128)}",
