@@ -1,5 +1,5 @@
 // jfa-targets: sm_90a
-// jfa-variants: head_dim=64,128 causal=0,1 general=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3
 // Jagged (variable-length) flash attention forward for sm_90a, FA3-style:
 //
 //   o[t, h] = softmax(scale * q[t, h] . k[s, h']^T) . v[s, h']   over the
@@ -49,7 +49,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // window, %window_left and %window_right are not read.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
-  %general = jfa.param "general" = false
+  // 0: plain attention; 1: the general variant (window, grouped-query and
+  // cross-attention); 2, 3: the general variant with GDPA's silu or
+  // gelu_tanh in place of softmax.
+  %general_kind = jfa.param "general" = 0 : i32
   // Q: chunk c of the unit's rows in slot c. K, V: stage s, chunk c in slot
   // 2s + c.
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
@@ -69,8 +72,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c2 = arith.constant 2 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
-  // Grouped-query attention only in the general variant.
-  %kv_group_eff = arith.select %general, %kv_group, %c1 : i32
+  // The variant's options (kernels/lib/band_schedule.mlir).
+  %general, %kv_group_eff, %activation_eff, %is_softmax = jfa.call @forward_variant(%general_kind, %kv_group)
+      : (i32, i32) -> (i1, i32, i32, i1)
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   // The static band schedule (kernels/lib/band_schedule.mlir).
@@ -155,15 +159,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           }
           %first_k = arith.muli %first_tile, %c128 : i32
           %first_masked = jfa.call @tile_masked(%first_k, %mask_below, %mask_above) : (i32, i32, i32) -> i1
-          %s0 = scf.if %first_masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
-            %masked = jfa.call @mask_keys(%s0_raw, %q0, %first_k, %len_k, %lo_off, %hi_off, %general)
-                : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
-            scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
-          } else {
-            scf.yield %s0_raw : tensor<128x128xf32, #jfa.wgmma_acc>
-          }
-          %p0, %m0, %l0, %corr0 = jfa.call @softmax_step(%s0, %neg_inf_rows, %zero_rows, %scale_log2)
-              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32)
+          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %len_k, %lo_off, %hi_off, %general)
+              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1)
               -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
           %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -233,15 +230,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %k_tile = arith.addi %first_tile, %j : i32
             %k0 = arith.muli %k_tile, %c128 : i32
             %tile_masked = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
-            %s = scf.if %tile_masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
-              %masked = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %general)
-                  : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1) -> tensor<128x128xf32, #jfa.wgmma_acc>
-              scf.yield %masked : tensor<128x128xf32, #jfa.wgmma_acc>
-            } else {
-              scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
-            }
-            %p, %m_new, %l_new, %corr = jfa.call @softmax_step(%s, %m, %l, %scale_log2)
-                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32)
+            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %general)
+                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1)
                 -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -309,7 +299,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // row that saw no key (l = 0) gets o = 0 and lse = -inf.
           %l_inv = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %no_keys = arith.cmpf oeq, %acc#1, %zero_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %inv_l = arith.select %no_keys, %zero_rows, %l_inv : tensor<128xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          %softmax_norm = arith.select %no_keys, %zero_rows, %l_inv : tensor<128xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+          // GDPA's output is not normalized.
+          %inv_l = arith.select %is_softmax, %softmax_norm, %one_rows : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           %inv_l_t = jfa.broadcast_rows %inv_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
           %row0 = arith.addi %start, %q0 : i32
           %rows_left = arith.subi %len, %q0 : i32
@@ -327,13 +319,16 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left)
                 : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           }
-          %log2_l = math.log2 %acc#1 fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %lse2 = arith.addf %acc#0, %log2_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %lse_v = arith.mulf %lse2, %ln2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-          %lse_head = arith.muli %h, %tokens : i32
-          %lse_off = arith.addi %lse_head, %row0 : i32
-          jfa.store_rows %lse_v, %lse[%lse_off] rows(%rows_left)
-              : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
+          // lse: softmax only (GDPA has none; lse is not written).
+          scf.if %is_softmax {
+            %log2_l = math.log2 %acc#1 fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %lse2 = arith.addf %acc#0, %log2_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %lse_v = arith.mulf %lse2, %ln2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %lse_head = arith.muli %h, %tokens : i32
+            %lse_off = arith.addi %lse_head, %row0 : i32
+            jfa.store_rows %lse_v, %lse[%lse_off] rows(%rows_left)
+                : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
+          }
 
           %unit_next = arith.addi %unit_n, %c1 : i32
           %kv_next = arith.addi %kv_n, %kv_tiles : i32

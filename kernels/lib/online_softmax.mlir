@@ -1,7 +1,7 @@
 // A library of device helpers (no kernel), imported from
 // kernels/jagged_attention/ with `jfa.import "../lib/online_softmax.mlir"`:
-// the attention forwards' key mask and online-softmax step, written once
-// for both targets. Each names #jfa.wgmma_acc its layout parameter
+// the attention forwards' key mask, online-softmax step and GDPA
+// activations, written once for both targets. Each names #jfa.wgmma_acc its layout parameter
 // (docs/DIALECT.md, "Helpers"): the sm_90a forward calls it with its
 // wgmma accumulators, the sm_100a forward with tensor-memory rows
 // (#jfa.tmem_row), and inlining writes the call's layout throughout.
@@ -13,13 +13,13 @@
 // window). The bounds are one or two per row (jfa.mask_cols compares each
 // register's constant column with them: no index tile in registers); the
 // lower one only under %general, a compile-time parameter. A row that sees
-// no key of the tile is all -inf: @softmax_step keeps it finite.
+// no key of the tile is all -inf: @softmax_step keeps it finite. (%fill:
+// -inf for scores, 0 for a GDPA activation's P.)
 jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
                     %k0: i32, %len_k: i32, %lo_off: i32, %hi_off: i32,
-                    %general: i1)
+                    %general: i1, %neg_inf: f32)
     -> tensor<128x128xf32, #jfa.wgmma_acc>
     attributes {layout_parameter = #jfa.wgmma_acc} {
-  %neg_inf = arith.constant 0xFF800000 : f32
   %zero = arith.constant dense<0> : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %row = jfa.iota rows : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %first_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -79,4 +79,92 @@ jfa.func @softmax_step(%s: tensor<128x128xf32, #jfa.wgmma_acc>,
   jfa.return %p, %m_new, %l_new, %corr
       : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>,
         tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+}
+
+// GDPA's activations (generalized dot-product attention: an activation in
+// place of softmax, no normalization) of x = scale * S, in base-2
+// exponentials: 1 silu(x) = x / (1 + 2^(-x log2 e)); 2 gelu_tanh(x) =
+// x / 2 (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), tanh(u) = 1 - 2 /
+// (1 + 2^(2u log2 e)) (saturating to +-1 for large |u|, no NaN); the
+// divisions approximate (div.approx: a full division spilled 172-424 B).
+jfa.func @activation(%x: tensor<128x128xf32, #jfa.wgmma_acc>, %activation: i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
+    attributes {layout_parameter = #jfa.wgmma_acc} {
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant dense<1.0> : tensor<128x128xf32, #jfa.wgmma_acc>
+  %is_silu = arith.cmpi eq, %activation, %c1 : i32
+  %p = scf.if %is_silu -> tensor<128x128xf32, #jfa.wgmma_acc> {
+    %neg_log2e = arith.constant dense<-1.44269504> : tensor<128x128xf32, #jfa.wgmma_acc>
+    %nx = arith.mulf %x, %neg_log2e : tensor<128x128xf32, #jfa.wgmma_acc>
+    %e = math.exp2 %nx fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
+    %den = arith.addf %e, %one : tensor<128x128xf32, #jfa.wgmma_acc>
+    %silu = arith.divf %x, %den fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
+    scf.yield %silu : tensor<128x128xf32, #jfa.wgmma_acc>
+  } else {
+    %half = arith.constant dense<0.5> : tensor<128x128xf32, #jfa.wgmma_acc>
+    %two = arith.constant dense<2.0> : tensor<128x128xf32, #jfa.wgmma_acc>
+    %cubic = arith.constant dense<0.044715> : tensor<128x128xf32, #jfa.wgmma_acc>
+    // 2 sqrt(2/pi) log2 e
+    %u_scale = arith.constant dense<2.30220819> : tensor<128x128xf32, #jfa.wgmma_acc>
+    %x2 = arith.mulf %x, %x : tensor<128x128xf32, #jfa.wgmma_acc>
+    %x3 = arith.mulf %x2, %x : tensor<128x128xf32, #jfa.wgmma_acc>
+    %inner = math.fma %x3, %cubic, %x : tensor<128x128xf32, #jfa.wgmma_acc>
+    %u2 = arith.mulf %inner, %u_scale : tensor<128x128xf32, #jfa.wgmma_acc>
+    %e = math.exp2 %u2 fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
+    %den = arith.addf %e, %one : tensor<128x128xf32, #jfa.wgmma_acc>
+    %frac = arith.divf %two, %den fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
+    %t = arith.subf %one, %frac : tensor<128x128xf32, #jfa.wgmma_acc>
+    %t1 = arith.addf %t, %one : tensor<128x128xf32, #jfa.wgmma_acc>
+    %hx = arith.mulf %x, %half : tensor<128x128xf32, #jfa.wgmma_acc>
+    %gelu = arith.mulf %hx, %t1 : tensor<128x128xf32, #jfa.wgmma_acc>
+    scf.yield %gelu : tensor<128x128xf32, #jfa.wgmma_acc>
+  }
+  jfa.return %p : tensor<128x128xf32, #jfa.wgmma_acc>
+}
+
+// One step of the forward over a tile of raw scores S (queries from %q0,
+// keys from %k0; %masked: the tile holds keys some row does not see, the
+// bounds as @mask_keys'), with the running max %m and sum %l. Softmax
+// (%activation 0): the mask at -inf and @softmax_step. A GDPA activation (1
+// silu, 2 gelu_tanh; only in the general variant, a compile-time
+// parameter: without it this folds to softmax): P = act(scale * S) with
+// the keys a row does not see at 0, and m, l and the correction unchanged
+// (-inf, 0, 1): the output is not normalized.
+jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, %l: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, %scale_log2: f32,
+                         %activation: i32, %masked: i1, %q0: i32, %k0: i32,
+                         %len_k: i32, %lo_off: i32, %hi_off: i32,
+                         %general: i1)
+    -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
+    attributes {layout_parameter = #jfa.wgmma_acc} {
+  %c0 = arith.constant 0 : i32
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %is_softmax = arith.cmpi eq, %activation, %c0 : i32
+  %r:4 = scf.if %is_softmax -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>) {
+    %s = scf.if %masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
+      %w = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %neg_inf)
+          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1, f32) -> tensor<128x128xf32, #jfa.wgmma_acc>
+      scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
+    } else {
+      scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
+    }
+    %p, %m_new, %l_new, %corr = jfa.call @softmax_step(%s, %m, %l, %scale_log2)
+        : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32) -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
+    scf.yield %p, %m_new, %l_new, %corr : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  } else {
+    %ln2 = arith.constant 0.693147181 : f32
+    %scale = arith.mulf %scale_log2, %ln2 : f32
+    %scale_t = tensor.splat %scale : tensor<128x128xf32, #jfa.wgmma_acc>
+    %x = arith.mulf %s_raw, %scale_t : tensor<128x128xf32, #jfa.wgmma_acc>
+    %p_all = jfa.call @activation(%x, %activation) : (tensor<128x128xf32, #jfa.wgmma_acc>, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
+    %p = scf.if %masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
+      %w = jfa.call @mask_keys(%p_all, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %zero)
+          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1, f32) -> tensor<128x128xf32, #jfa.wgmma_acc>
+      scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
+    } else {
+      scf.yield %p_all : tensor<128x128xf32, #jfa.wgmma_acc>
+    }
+    %one = arith.constant dense<1.0> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+    scf.yield %p, %m, %l, %one : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  }
+  jfa.return %r#0, %r#1, %r#2, %r#3 : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
 }

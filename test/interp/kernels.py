@@ -295,9 +295,22 @@ def visible_keys(n_q, n_k, causal, window):
     return seen
 
 
+def gdpa_activation(name, x):
+    """GDPA's activations (in place of softmax) and their derivatives."""
+    if name == "silu":
+        sig = 1 / (1 + np.exp(-x))
+        return x * sig, sig * (1 + x * (1 - sig))
+    c = math.sqrt(2 / math.pi)
+    u = c * (x + 0.044715 * x ** 3)
+    t = np.tanh(u)
+    return 0.5 * x * (1 + t), 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * c * (1 + 3 * 0.044715 * x * x)
+
+
 def reference_attention(q, k, v, lengths, offsets, heads, head_dim, causal, scale,
-                        lengths_k=None, offsets_k=None, kv_heads=None, window=(-1, -1)):
-    """o, lse and each (sequence, head)'s normalized P, in float64. Keys of
+                        lengths_k=None, offsets_k=None, kv_heads=None, window=(-1, -1),
+                        activation="softmax"):
+    """o, lse and each (sequence, head)'s normalized P (under a GDPA
+    activation: act(scale S), masked keys 0, and o = P V), in float64. Keys of
     sequence b are offsets_k[b]... (default: the queries'); q head h reads
     k/v head h // (heads // kv_heads). A query that sees no key gets o = 0,
     lse = -inf and a P row of zeros."""
@@ -317,6 +330,15 @@ def reference_attention(q, k, v, lengths, offsets, heads, head_dim, causal, scal
                 continue
             cols = slice(h * head_dim, (h + 1) * head_dim)
             kv = slice((h // group) * head_dim, (h // group + 1) * head_dim)
+            if activation != "softmax":
+                x = (q[rows, cols] @ k[keys, kv].T) * scale
+                p = np.where(seen, gdpa_activation(activation, x)[0], 0.0)
+                # The kernels multiply P in bf16 (the tensor cores' operand):
+                # unnormalized, P's rounding is the error that dominates, so
+                # the reference rounds it too.
+                o[rows, cols] = from_bf16(to_bf16(p)).astype(np.float64) @ v[keys, kv]
+                probs[(b, h)] = p
+                continue
             s = np.where(seen, (q[rows, cols] @ k[keys, kv].T) * scale, -np.inf)
             any_key = seen.any(axis=1, keepdims=True)
             mx = np.where(any_key, s.max(axis=1, keepdims=True, initial=-np.inf), 0.0)
@@ -353,8 +375,11 @@ def variant_batch(lengths, tokens, offsets, heads, head_dim, window, kv_heads, l
     return general, kv_heads, lengths_k, tokens_k, offsets_k
 
 
+ACTIVATIONS = {"softmax": 0, "silu": 1, "gelu_tanh": 2}
+
+
 def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
-              window=None, kv_heads=None, lengths_k=None):
+              window=None, kv_heads=None, lengths_k=None, activation="softmax"):
     """The forward against numpy. window (left, right), kv_heads < heads
     (grouped-query attention) or lengths_k (per sequence: cross-attention
     over another key tensor) select the kernel's general variant."""
@@ -380,14 +405,34 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
         f"f32:{scale * math.log2(math.e)!r}", off_k_path,
         f"i32:{heads // kv_heads}", f"i32:{left}", f"i32:{right}"],
         params={"head_dim": head_dim, "causal": int(causal),
-                "general": int(general)})
-    want_o, want_lse, _ = reference_attention(
+                # 2, 3: the general variant with a GDPA activation.
+                "general": 1 + ACTIVATIONS[activation] if activation != "softmax"
+                else int(general)})
+    want_o, want_lse, probs = reference_attention(
         q, k, v, lengths, offsets, heads, head_dim, causal, scale,
         lengths_k=lengths_k, offsets_k=offsets_k, kv_heads=kv_heads,
-        window=(left, right))
+        window=(left, right), activation=activation)
     o = from_bf16(run.load(o_path))
-    err = check("o", o, want_o, 1e-2, 1e-2)
+    atol = 1e-2
+    if activation != "softmax":
+        # Unnormalized sums: the kernel's P (fp32, approximate exp2 and
+        # division) may round to the bf16 next to the reference's, one
+        # bf16 ulp (2^-8 relative) per term at most: |P| |V| 2^-8 bounds it.
+        atol = np.full(o.shape, 1e-2)
+        group = heads // kv_heads
+        for (b, h), p in probs.items():
+            rows = slice(offsets[b], offsets[b] + lengths[b])
+            keys = slice(offsets_k[b], offsets_k[b] + lengths_k[b])
+            cols = slice(h * head_dim, (h + 1) * head_dim)
+            kv = slice((h // group) * head_dim, (h // group + 1) * head_dim)
+            atol[rows, cols] += 2.0 ** -8 * (np.abs(p) @ np.abs(v[keys, kv]))
+    err = check("o", o, want_o, atol, 1e-2)
     lse = run.load(lse_path).astype(np.float64)
+    if activation != "softmax":
+        # No lse under GDPA: the kernel leaves it as it was (NaN here).
+        if not np.all(np.isnan(lse)):
+            raise AssertionError("lse: written under a GDPA activation")
+        return err, secs
     # Rows that see no key: lse = -inf exactly; the others as numbers.
     none = np.isneginf(want_lse)
     if not np.array_equal(np.isneginf(lse), none):
@@ -560,12 +605,25 @@ def attention_cases(arch, suffix):
         "cross_window_d64": dict(head_dim=64, causal=False, window=(20, 10),
                                  lengths=[260, 40], lengths_k=[100, 300]),
     }
+    # GDPA: an activation in place of softmax, no normalization.
+    variants.update({
+        "silu_causal_d64": dict(head_dim=64, causal=True, activation="silu",
+                                lengths=long_jagged),
+        "gelu_full_d128": dict(head_dim=128, causal=False, activation="gelu_tanh",
+                               lengths=[1, 129, 300]),
+        "silu_window_gqa_d128": dict(head_dim=128, causal=False, activation="silu",
+                                     window=(40, 7), heads=4, kv_heads=2,
+                                     lengths=[200, 3, 130]),
+        "gelu_cross_causal_d64": dict(head_dim=64, causal=True, activation="gelu_tanh",
+                                      lengths=[0, 5, 130, 64], lengths_k=[4, 0, 70, 300]),
+    })
     for name, v in variants.items():
         cases[f"attention_{suffix}_{name}"] = (
             lambda run, v=v: attention(
                 run, arch, v["lengths"], v.get("heads", 2), v["head_dim"], v["causal"],
                 scale=0.3 if v["head_dim"] == 64 else None, window=v.get("window"),
-                kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k")))
+                kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k"),
+                activation=v.get("activation", "softmax")))
     return cases
 
 
