@@ -1,5 +1,5 @@
 // jfa-targets: sm_100a
-// jfa-variants: head_dim=64,128 causal=0,1 general=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3
 // Jagged (variable-length) flash attention backward for sm_100a, with the
 // contract, work units and persistent schedule of attention_bwd_sm90.mlir
 // (kernels/jagged_attention/README.md), the accumulators in tensor memory:
@@ -33,55 +33,134 @@
 // attention_bwd_sm90.mlir.
 jfa.import "../lib/work_queue.mlir"
 
-// P = exp2(scale_log2 * S - lse * log2 e) for 64 of the unit's 128 keys
-// (the column block of S's tensor memory at %s_cols), zero past each row's
-// %limit keys of the block (and before %lower, in the general variant).
-// The tile goes by in such halves: P and dP of
-// all 128 keys would need 256 registers a thread (ptxas spilled 116-148 B
-// when they were loaded whole).
-jfa.func @p_block(%s_cols: !jfa.tmem<128x64xf32>,
-                  %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
-                  %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>,
-                  %lower: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %general: i1,
-                  %scale_log2: f32) -> tensor<128x64xf32, #jfa.tmem_row> {
+// The scores of 64 of the unit's 128 keys (the column block of S's tensor
+// memory at %s_cols), masked: zero past each row's %limit keys of the
+// block (and before %lower, in the general variant). Softmax (%activation
+// 0): P = exp2(scale_log2 * S - lse * log2 e). GDPA (1 silu, 2 gelu_tanh):
+// x = scale * S, masked to -1e4, where the activation and its derivative
+// are exactly 0 (@activation_grad). The tile goes by in such halves: P and
+// dP of all 128 keys would need 256 registers a thread (ptxas spilled
+// 116-148 B when they were loaded whole).
+jfa.func @masked_scores(%s_cols: !jfa.tmem<128x64xf32>, %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
+                        %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %lower: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %general: i1,
+                        %scale_log2: f32, %scale: f32, %activation: i32)
+    -> tensor<128x64xf32, #jfa.tmem_row> {
   %c0 = arith.constant 0 : i32
-  %fill = arith.constant 0.0 : f32
-  %scale_t = tensor.splat %scale_log2 : tensor<128x64xf32, #jfa.tmem_row>
-  %lse2_t = jfa.broadcast_rows %lse2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
   %s = jfa.tmem_load %s_cols[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
-  %x = arith.mulf %s, %scale_t : tensor<128x64xf32, #jfa.tmem_row>
-  %x_shift = arith.subf %x, %lse2_t : tensor<128x64xf32, #jfa.tmem_row>
-  %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
+  %is_softmax = arith.cmpi eq, %activation, %c0 : i32
+  %pre = scf.if %is_softmax -> tensor<128x64xf32, #jfa.tmem_row> {
+    %scale_t = tensor.splat %scale_log2 : tensor<128x64xf32, #jfa.tmem_row>
+    %lse2_t = jfa.broadcast_rows %lse2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
+    %x = arith.mulf %s, %scale_t : tensor<128x64xf32, #jfa.tmem_row>
+    %x_shift = arith.subf %x, %lse2_t : tensor<128x64xf32, #jfa.tmem_row>
+    %e = math.exp2 %x_shift fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
+    scf.yield %e : tensor<128x64xf32, #jfa.tmem_row>
+  } else {
+    %scale_t = tensor.splat %scale : tensor<128x64xf32, #jfa.tmem_row>
+    %x_nat = arith.mulf %s, %scale_t : tensor<128x64xf32, #jfa.tmem_row>
+    scf.yield %x_nat : tensor<128x64xf32, #jfa.tmem_row>
+  }
+  %fill_p = arith.constant 0.0 : f32
+  %fill_x = arith.constant -1.0e4 : f32
+  %fill = arith.select %is_softmax, %fill_p, %fill_x : f32
   // The general variant's windows: keys from %lower of the block too.
-  %p = scf.if %general -> tensor<128x64xf32, #jfa.tmem_row> {
-    %w = jfa.mask_cols %p_raw, %limit, %fill from %lower : tensor<128x64xf32, #jfa.tmem_row>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32
+  %m = scf.if %general -> tensor<128x64xf32, #jfa.tmem_row> {
+    %w = jfa.mask_cols %pre, %limit, %fill from %lower : tensor<128x64xf32, #jfa.tmem_row>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32
     scf.yield %w : tensor<128x64xf32, #jfa.tmem_row>
   } else {
-    %w = jfa.mask_cols %p_raw, %limit, %fill : tensor<128x64xf32, #jfa.tmem_row>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32
+    %w = jfa.mask_cols %pre, %limit, %fill : tensor<128x64xf32, #jfa.tmem_row>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, f32
     scf.yield %w : tensor<128x64xf32, #jfa.tmem_row>
+  }
+  jfa.return %m : tensor<128x64xf32, #jfa.tmem_row>
+}
+
+// GDPA's activation and its derivative on a 128x64 tile of scaled scores
+// (1 silu, 2 gelu_tanh), as attention_bwd_sm90.mlir's @activation_grad.
+jfa.func @activation_grad(%x: tensor<128x64xf32, #jfa.tmem_row>, %activation: i32) -> (tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>) {
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant dense<1.0> : tensor<128x64xf32, #jfa.tmem_row>
+  %half = arith.constant dense<0.5> : tensor<128x64xf32, #jfa.tmem_row>
+  %two = arith.constant dense<2.0> : tensor<128x64xf32, #jfa.tmem_row>
+  %is_silu = arith.cmpi eq, %activation, %c1 : i32
+  %r:2 = scf.if %is_silu -> (tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>) {
+    %neg_log2e = arith.constant dense<-1.44269504> : tensor<128x64xf32, #jfa.tmem_row>
+    %nx = arith.mulf %x, %neg_log2e : tensor<128x64xf32, #jfa.tmem_row>
+    %e = math.exp2 %nx fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
+    %den = arith.addf %e, %one : tensor<128x64xf32, #jfa.tmem_row>
+    %sig = arith.divf %one, %den fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
+    %p = arith.mulf %x, %sig : tensor<128x64xf32, #jfa.tmem_row>
+    %rest = arith.subf %one, %sig : tensor<128x64xf32, #jfa.tmem_row>
+    %xr = math.fma %x, %rest, %one : tensor<128x64xf32, #jfa.tmem_row>
+    %g = arith.mulf %sig, %xr : tensor<128x64xf32, #jfa.tmem_row>
+    scf.yield %p, %g : tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>
+  } else {
+    %cubic = arith.constant dense<0.044715> : tensor<128x64xf32, #jfa.tmem_row>
+    %cubic3 = arith.constant dense<0.134145> : tensor<128x64xf32, #jfa.tmem_row>
+    %root = arith.constant dense<0.797884561> : tensor<128x64xf32, #jfa.tmem_row>
+    %u_scale = arith.constant dense<2.30220819> : tensor<128x64xf32, #jfa.tmem_row>
+    %x2 = arith.mulf %x, %x : tensor<128x64xf32, #jfa.tmem_row>
+    %poly = math.fma %x2, %cubic, %one : tensor<128x64xf32, #jfa.tmem_row>
+    %inner = arith.mulf %x, %poly : tensor<128x64xf32, #jfa.tmem_row>
+    %u2 = arith.mulf %inner, %u_scale : tensor<128x64xf32, #jfa.tmem_row>
+    %e = math.exp2 %u2 fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
+    %den = arith.addf %e, %one : tensor<128x64xf32, #jfa.tmem_row>
+    %frac = arith.divf %two, %den fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
+    %t1 = arith.subf %two, %frac : tensor<128x64xf32, #jfa.tmem_row>
+    %hx = arith.mulf %x, %half : tensor<128x64xf32, #jfa.tmem_row>
+    %p = arith.mulf %hx, %t1 : tensor<128x64xf32, #jfa.tmem_row>
+    %slope = math.fma %x2, %cubic3, %one : tensor<128x64xf32, #jfa.tmem_row>
+    %one_minus_t = arith.subf %two, %t1 : tensor<128x64xf32, #jfa.tmem_row>
+    %a1 = arith.mulf %hx, %one_minus_t : tensor<128x64xf32, #jfa.tmem_row>
+    %a2 = arith.mulf %a1, %slope : tensor<128x64xf32, #jfa.tmem_row>
+    %a3 = math.fma %a2, %root, %half : tensor<128x64xf32, #jfa.tmem_row>
+    %g = arith.mulf %t1, %a3 : tensor<128x64xf32, #jfa.tmem_row>
+    scf.yield %p, %g : tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>
+  }
+  jfa.return %r#0, %r#1 : tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>
+}
+
+// P for the block: @masked_scores, through the activation under GDPA.
+jfa.func @p_block(%s_cols: !jfa.tmem<128x64xf32>, %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
+                  %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %lower: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %general: i1,
+                  %scale_log2: f32, %scale: f32, %activation: i32) -> tensor<128x64xf32, #jfa.tmem_row> {
+  %c0 = arith.constant 0 : i32
+  %m = jfa.call @masked_scores(%s_cols, %lse2, %limit, %lower, %general, %scale_log2, %scale, %activation)
+      : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xf32, #jfa.tmem_row>
+  %is_softmax = arith.cmpi eq, %activation, %c0 : i32
+  %p = scf.if %is_softmax -> tensor<128x64xf32, #jfa.tmem_row> {
+    scf.yield %m : tensor<128x64xf32, #jfa.tmem_row>
+  } else {
+    %pa, %ga = jfa.call @activation_grad(%m, %activation) : (tensor<128x64xf32, #jfa.tmem_row>, i32) -> (tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>)
+    scf.yield %pa : tensor<128x64xf32, #jfa.tmem_row>
   }
   jfa.return %p : tensor<128x64xf32, #jfa.tmem_row>
 }
 
-// dS = scale * P * (dP - delta) for the same 64 keys, in bf16, with P
-// computed again from S (still in tensor memory): P rounded to bf16 would
-// cost dS accuracy.
+// dS for the same 64 keys, in bf16, with P computed again from S (still in
+// tensor memory: P rounded to bf16 would cost dS accuracy): scale * P *
+// (dP - delta); under GDPA scale * dP * act'(x).
 jfa.func @ds_block(%s_cols: !jfa.tmem<128x64xf32>, %dp_cols: !jfa.tmem<128x64xf32>,
-                   %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
-                   %delta: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>,
-                   %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>,
-                   %lower: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %general: i1,
-                   %scale_log2: f32, %scale: f32)
+                   %lse2: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, %delta: tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, %limit: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, %lower: tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>,
+                   %general: i1, %scale_log2: f32, %scale: f32, %activation: i32)
     -> tensor<128x64xbf16, #jfa.tmem_row> {
   %c0 = arith.constant 0 : i32
-  %p = jfa.call @p_block(%s_cols, %lse2, %limit, %lower, %general, %scale_log2)
-      : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+  %m = jfa.call @masked_scores(%s_cols, %lse2, %limit, %lower, %general, %scale_log2, %scale, %activation)
+      : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xf32, #jfa.tmem_row>
   %ds_scale = tensor.splat %scale : tensor<128x64xf32, #jfa.tmem_row>
-  %delta_t = jfa.broadcast_rows %delta : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
   %dp = jfa.tmem_load %dp_cols[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
-  %dp_c = arith.subf %dp, %delta_t : tensor<128x64xf32, #jfa.tmem_row>
-  %pdp = arith.mulf %p, %dp_c : tensor<128x64xf32, #jfa.tmem_row>
-  %ds = arith.mulf %pdp, %ds_scale : tensor<128x64xf32, #jfa.tmem_row>
+  %is_softmax = arith.cmpi eq, %activation, %c0 : i32
+  %ds = scf.if %is_softmax -> tensor<128x64xf32, #jfa.tmem_row> {
+    %delta_t = jfa.broadcast_rows %delta : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
+    %dp_c = arith.subf %dp, %delta_t : tensor<128x64xf32, #jfa.tmem_row>
+    %pdp = arith.mulf %m, %dp_c : tensor<128x64xf32, #jfa.tmem_row>
+    %d = arith.mulf %pdp, %ds_scale : tensor<128x64xf32, #jfa.tmem_row>
+    scf.yield %d : tensor<128x64xf32, #jfa.tmem_row>
+  } else {
+    %pa, %ga = jfa.call @activation_grad(%m, %activation) : (tensor<128x64xf32, #jfa.tmem_row>, i32) -> (tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>)
+    %dpg = arith.mulf %dp, %ga : tensor<128x64xf32, #jfa.tmem_row>
+    %d = arith.mulf %dpg, %ds_scale : tensor<128x64xf32, #jfa.tmem_row>
+    scf.yield %d : tensor<128x64xf32, #jfa.tmem_row>
+  }
   %ds16 = arith.truncf %ds : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
   jfa.return %ds16 : tensor<128x64xbf16, #jfa.tmem_row>
 }
@@ -105,7 +184,9 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // windows, grouped-query and cross-attention (attention_bwd_sm90.mlir).
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
-  %general = jfa.param "general" = false
+  // 0 plain, 1 general (window, grouped-query and cross-attention), 2, 3
+  // general with GDPA's silu or gelu_tanh in place of softmax.
+  %general_kind = jfa.param "general" = 0 : i32
   // K, V: chunk c (64 columns of D) in slot c. Q: stage s, chunk c in slot
   // 2s + c. dO: chunk c in slot c (one stage).
   %k_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
@@ -162,7 +243,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %false = arith.constant false
   // Grouped-query attention and dK/dV's own stride only in the general
   // variant.
-  %kv_group_eff = arith.select %general, %kv_group, %c1 : i32
+  %general, %kv_group_eff, %activation, %is_softmax = jfa.call @attention_variant(%general_kind, %kv_group)
+      : (i32, i32) -> (i1, i32, i32, i1)
   %dkv_stride = arith.select %general, %kv_stride, %stride : i32
   // Units: each listed (sequence, key tile) pair for every k/v head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
@@ -258,8 +340,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %limit_hi = arith.subi %limit, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
 
             jfa.barrier_wait %s_ready0, %n_phase
-            %p_lo = jfa.call @p_block(%s_lo, %lse2, %limit, %lower, %general, %scale_log2)
-                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+            %p_lo = jfa.call @p_block(%s_lo, %lse2, %limit, %lower, %general, %scale_log2, %scale, %activation)
+                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xf32, #jfa.tmem_row>
             // P to shared memory, a 64-key column block at a time. The last
             // block's dV and dQ, which read P's and dS's slots, are done:
             // this thread waited for that block's dq_ready, committed after
@@ -267,8 +349,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %p_lo16 = arith.truncf %p_lo : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
             %p_slot_lo = jfa.column_block %p_slot[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %p_lo16, %p_slot_lo : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
-            %p_hi = jfa.call @p_block(%s_hi, %lse2, %limit_hi, %lower_hi, %general, %scale_log2)
-                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32) -> tensor<128x64xf32, #jfa.tmem_row>
+            %p_hi = jfa.call @p_block(%s_hi, %lse2, %limit_hi, %lower_hi, %general, %scale_log2, %scale, %activation)
+                : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xf32, #jfa.tmem_row>
             %p_hi16 = arith.truncf %p_hi : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
             %p_slot_hi = jfa.column_block %p_slot[%c1] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %p_hi16, %p_slot_hi : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
@@ -280,12 +362,12 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             // half goes to its column block as soon as it is made, so that
             // one half's registers are free before the next one's loads.
             jfa.barrier_wait %dp_ready0, %n_phase
-            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %limit, %lower, %general, %scale_log2, %scale)
-                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32) -> tensor<128x64xbf16, #jfa.tmem_row>
+            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %limit, %lower, %general, %scale_log2, %scale, %activation)
+                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xbf16, #jfa.tmem_row>
             %ds_slot_lo = jfa.column_block %ds_slot[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %ds_lo, %ds_slot_lo : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
-            %ds_hi = jfa.call @ds_block(%s_hi, %dp_hi, %lse2, %delta_i, %limit_hi, %lower_hi, %general, %scale_log2, %scale)
-                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32) -> tensor<128x64xbf16, #jfa.tmem_row>
+            %ds_hi = jfa.call @ds_block(%s_hi, %dp_hi, %lse2, %delta_i, %limit_hi, %lower_hi, %general, %scale_log2, %scale, %activation)
+                : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xbf16, #jfa.tmem_row>
             %ds_slot_hi = jfa.column_block %ds_slot[%c1] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %ds_hi, %ds_slot_hi : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.fence_async_shared

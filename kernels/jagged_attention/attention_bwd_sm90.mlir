@@ -1,5 +1,5 @@
 // jfa-targets: sm_90a
-// jfa-variants: head_dim=64,128 causal=0,1 general=0,1
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3
 // Jagged (variable-length) flash attention backward for sm_90a, FA3's
 // pattern (kernels/jagged_attention/README.md has the contract):
 //
@@ -56,6 +56,58 @@
 // attention_bwd_sm100.mlir.
 jfa.import "../lib/work_queue.mlir"
 
+// GDPA (an activation in place of softmax) on a 64x64 tile of scaled scores
+// x: act(x) and act'(x), 1 silu, 2 gelu_tanh, in base-2 exponentials and
+// approximate divisions as the forward's @activation (online_softmax.mlir).
+// silu' = s (1 + x (1 - s)), s = 1 / (1 + 2^(-x log2 e)); gelu_tanh' =
+// (1 + t) / 2 + x (1 - t^2) sqrt(2/pi) (1 + 3 0.044715 x^2) / 2, t =
+// tanh(sqrt(2/pi) (x + 0.044715 x^3)). Both are 0 at x = -1e4 (the mask).
+jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i32) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  %half = arith.constant dense<0.5> : tensor<64x64xf32, #jfa.wgmma_acc>
+  %is_silu = arith.cmpi eq, %activation, %c1 : i32
+  %r:2 = scf.if %is_silu -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+    %neg_log2e = arith.constant dense<-1.44269504> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %nx = arith.mulf %x, %neg_log2e : tensor<64x64xf32, #jfa.wgmma_acc>
+    %e = math.exp2 %nx fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %den = arith.addf %e, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %sig = arith.divf %one, %den fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %p = arith.mulf %x, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
+    %rest = arith.subf %one, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
+    %xr = math.fma %x, %rest, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %g = arith.mulf %sig, %xr : tensor<64x64xf32, #jfa.wgmma_acc>
+    scf.yield %p, %g : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+  } else {
+    %two = arith.constant dense<2.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %cubic = arith.constant dense<0.044715> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %cubic3 = arith.constant dense<0.134145> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %root = arith.constant dense<0.797884561> : tensor<64x64xf32, #jfa.wgmma_acc>
+    // 2 sqrt(2/pi) log2 e
+    %u_scale = arith.constant dense<2.30220819> : tensor<64x64xf32, #jfa.wgmma_acc>
+    // t1 = 1 + t, 1 - t = 2 - t1: few tiles live at once (the textbook
+    // order spilled 404 B at D = 128).
+    %x2 = arith.mulf %x, %x : tensor<64x64xf32, #jfa.wgmma_acc>
+    %poly = math.fma %x2, %cubic, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %inner = arith.mulf %x, %poly : tensor<64x64xf32, #jfa.wgmma_acc>
+    %u2 = arith.mulf %inner, %u_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+    %e = math.exp2 %u2 fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %den = arith.addf %e, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %frac = arith.divf %two, %den fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %t1 = arith.subf %two, %frac : tensor<64x64xf32, #jfa.wgmma_acc>
+    %hx = arith.mulf %x, %half : tensor<64x64xf32, #jfa.wgmma_acc>
+    %p = arith.mulf %hx, %t1 : tensor<64x64xf32, #jfa.wgmma_acc>
+    %slope = math.fma %x2, %cubic3, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %one_minus_t = arith.subf %two, %t1 : tensor<64x64xf32, #jfa.wgmma_acc>
+    %a1 = arith.mulf %hx, %one_minus_t : tensor<64x64xf32, #jfa.wgmma_acc>
+    %a2 = arith.mulf %a1, %slope : tensor<64x64xf32, #jfa.wgmma_acc>
+    %a3 = math.fma %a2, %root, %half : tensor<64x64xf32, #jfa.wgmma_acc>
+    %g = arith.mulf %t1, %a3 : tensor<64x64xf32, #jfa.wgmma_acc>
+    scf.yield %p, %g : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+  }
+  jfa.return %r#0, %r#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+}
+
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %k: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -74,7 +126,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // -P causal=1 -P general=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
-  %general = jfa.param "general" = false
+  // 0 plain, 1 general (window, grouped-query and cross-attention), 2, 3
+  // general with GDPA's silu or gelu_tanh in place of softmax.
+  %general_kind = jfa.param "general" = 0 : i32
   // K, V: half g (keys [64g, 64g + 64) of the tile) in slot g; Q, dO: stage
   // s in slot s. A row of D = 128 is two 64-column blocks (one 128-byte
   // swizzle span each): the products read the slot whole (K = 128 for S and
@@ -120,8 +174,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %c128 = arith.constant 128 : i32
   // Units: each listed (sequence, key tile) pair for every k/v head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
-  // Grouped-query attention only in the general variant.
-  %kv_group_eff = arith.select %general, %kv_group, %c1 : i32
+  // The variant's options (kernels/lib/band_schedule.mlir).
+  %general, %kv_group_eff, %activation, %is_softmax = jfa.call @attention_variant(%general_kind, %kv_group)
+      : (i32, i32) -> (i1, i32, i32, i1)
   // dK and dV's token stride: %stride (dq's) but in the general variant.
   %dkv_stride = arith.select %general, %kv_stride, %stride : i32
   %kv_heads = arith.divui %heads, %kv_group_eff : i32
@@ -240,9 +295,20 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
             %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-            %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %p_raw = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+            // GDPA: the scaled score itself, masked below to -1e4, where
+            // the activation and its derivative are exactly 0.
+            %p_raw = scf.if %is_softmax -> tensor<64x64xf32, #jfa.wgmma_acc> {
+              %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
+              %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
+              %e = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %e : tensor<64x64xf32, #jfa.wgmma_acc>
+            } else {
+              %x_nat = arith.mulf %sd#0, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %x_nat : tensor<64x64xf32, #jfa.wgmma_acc>
+            }
+            %fill_p = arith.constant 0.0 : f32
+            %fill_x = arith.constant -1.0e4 : f32
+            %fill = arith.select %is_softmax, %fill_p, %fill_x : f32
             // Only tiles that hold a sequence's end, the causal diagonal or a
             // window's edge need the mask (the index tiles are made there,
             // not kept in registers): the first query's keys end before the
@@ -279,7 +345,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %row_bound = arith.select %query_in_r, %bound, %none_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %my_k0_r = tensor.splat %my_k0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %col_bound = arith.subi %row_bound, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %fill = arith.constant 0.0 : f32
                 %cut = scf.if %general -> tensor<64x64xf32, #jfa.wgmma_acc> {
                   %lo_off_r = tensor.splat %lo_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                   %from_r = arith.addi %query_r, %lo_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -318,19 +383,29 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %seen = arith.andi %seen_hi, %seen_lo : tensor<64x64xi1, #jfa.wgmma_acc>
                 %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
                 %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
-                %masked = arith.select %keep, %p_raw, %zero : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %fill_t = tensor.splat %fill : tensor<64x64xf32, #jfa.wgmma_acc>
+                %masked = arith.select %keep, %p_raw, %fill_t : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
                 scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
               }
               scf.yield %masked_p : tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
             }
-            // dS = scale * P * (dP - delta).
-            %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
-            %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
-            %ds = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
-            %p16 = arith.truncf %p : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            %ds16 = arith.truncf %ds : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+            // dS = scale * P * (dP - delta); under GDPA P = act(x) and dS =
+            // scale * dP * act'(x).
+            %pd:2 = scf.if %is_softmax -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+              %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
+              %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
+              %ds_s = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %p, %ds_s : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            } else {
+              %pa, %ga = jfa.call @activation_grad(%p, %activation) : (tensor<64x64xf32, #jfa.wgmma_acc>, i32) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
+              %dpg = arith.mulf %sd#1, %ga : tensor<64x64xf32, #jfa.wgmma_acc>
+              %ds_a = arith.mulf %dpg, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %pa, %ds_a : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            }
+            %p16 = arith.truncf %pd#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+            %ds16 = arith.truncf %pd#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             // P to this warpgroup's slot (only its dV reads it, waited below
             // each q tile); dS to its half of the parity-(n mod 2) pair, once
             // both warpgroups' dQ of q tile n - 2 no longer read it.

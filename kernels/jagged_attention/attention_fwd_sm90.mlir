@@ -73,7 +73,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
   // The variant's options (kernels/lib/band_schedule.mlir).
-  %general, %kv_group_eff, %activation_eff, %is_softmax = jfa.call @forward_variant(%general_kind, %kv_group)
+  %general, %kv_group_eff, %activation_eff, %is_softmax = jfa.call @attention_variant(%general_kind, %kv_group)
       : (i32, i32) -> (i1, i32, i32, i1)
   %pid = jfa.program_id x
   %grid = jfa.num_programs x

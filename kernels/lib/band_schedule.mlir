@@ -136,13 +136,13 @@ jfa.func @tile_masked(%k0: i32, %mask_below: i32, %mask_above: i32) -> i1 {
   jfa.return %masked : i1
 }
 
-// The forwards' variant (jfa.param "general", a compile-time constant, so
+// The attention kernels' variant (jfa.param "general", a compile-time constant, so
 // all of this folds): 0 plain attention, 1 the general variant (windows,
 // grouped-query and cross-attention), 2 and 3 the general variant with
 // GDPA's silu or gelu_tanh in place of softmax. Returns whether the
 // variant is general, the q heads per k/v head (1 unless general), the
 // activation (0 softmax, 1 silu, 2 gelu_tanh) and whether it is softmax.
-jfa.func @forward_variant(%general_kind: i32, %kv_group: i32)
+jfa.func @attention_variant(%general_kind: i32, %kv_group: i32)
     -> (i1, i32, i32, i1) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -189,6 +189,8 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, t_, h, d, b,
             min(max_seqlen, t_),  # no sequence is longer than T
             1 if causal else 0, scale, 0]  # the offsets were checked above when asked
+    # Issue 20's options (offsets_k, num_kv_heads, the window): off.
+    tail += [0] * 7
     args = _lib.packed_backward_args(*fields, 0, 0, *tail)
     size = _lib.backward_workspace_size(args)
     # From torch's caching allocator (stream-ordered, and the graph's pool

@@ -13,6 +13,7 @@
     int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
                             int64_t total_tokens_k, int64_t max_seqlen_k);
     size_t jfa_attention_forward_args_size(void);   (checked against ForwardArgs)
+    size_t jfa_attention_backward_args_size(void);  (checked against BackwardArgs)
     const char *jfa_last_error(void);
 
 and the generic module API of runtime.h (jfa.load's kernels):
@@ -98,6 +99,14 @@ class BackwardArgs(ctypes.Structure):
         ("causal", ctypes.c_int),
         ("softmax_scale", ctypes.c_float),
         ("check_offsets", ctypes.c_int),
+        # Issue 20's options, the forward's (0: off).
+        ("offsets_k", ctypes.c_uint64),  # CUdeviceptr
+        ("total_tokens_k", ctypes.c_int64),
+        ("max_seqlen_k", ctypes.c_int64),
+        ("num_kv_heads", ctypes.c_int64),
+        ("use_window", ctypes.c_int),
+        ("window_left", ctypes.c_int64),
+        ("window_right", ctypes.c_int64),
     ]
 
 
@@ -284,6 +293,8 @@ def lib():
                 handle.jfa_check_offsets_k.argtypes = handle.jfa_check_offsets.argtypes
                 handle.jfa_attention_forward_args_size.restype = ctypes.c_size_t
                 handle.jfa_attention_forward_args_size.argtypes = []
+                handle.jfa_attention_backward_args_size.restype = ctypes.c_size_t
+                handle.jfa_attention_backward_args_size.argtypes = []
                 handle.jfa_attention_has_backward.restype = ctypes.c_int
                 handle.jfa_attention_has_backward.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
                 handle.jfa_module_load_file.restype = ctypes.c_int
@@ -298,12 +309,13 @@ def lib():
                 raise OSError(f"{path} has no attention API ({e}); rebuild the runtime") from None
             # A library of another version reads another struct: refuse it
             # rather than pass options it would not see.
-            size = handle.jfa_attention_forward_args_size()
-            if size != ctypes.sizeof(ForwardArgs):
-                raise OSError(f"{path} reads a jfa_attention_forward_args of {size} bytes, this "
-                              f"package passes {ctypes.sizeof(ForwardArgs)}: the library and "
-                              f"the package are of different versions; rebuild the runtime "
-                              f"(scripts/build-package.sh)")
+            for name, cls in (("forward", ForwardArgs), ("backward", BackwardArgs)):
+                size = getattr(handle, f"jfa_attention_{name}_args_size")()
+                if size != ctypes.sizeof(cls):
+                    raise OSError(f"{path} reads a jfa_attention_{name}_args of {size} bytes, "
+                                  f"this package passes {ctypes.sizeof(cls)}: the library and "
+                                  f"the package are of different versions; rebuild the runtime "
+                                  f"(scripts/build-package.sh)")
             _lib = handle
     return _lib
 

@@ -175,7 +175,9 @@ bool attentionLaunchesKernel(const AttentionForwardArgs &a) {
   return attentionHasWork(a) && attentionOptions(a).keyTokens > 0;
 }
 
-void validateAttentionArgs(const AttentionForwardArgs &a) {
+namespace detail {
+
+void validateAttentionSizes(const AttentionForwardArgs &a) {
   if (a.dtype != "bf16")
     throw Error(fmt::format(
         "dtype '{}' is not supported; q, k, v and o must be bf16", a.dtype));
@@ -260,6 +262,12 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
     throw Error(fmt::format("softmax_scale must be positive and finite (0 "
                             "means 1/sqrt(head_dim)), got {}",
                             a.softmaxScale));
+}
+
+} // namespace detail
+
+void validateAttentionArgs(const AttentionForwardArgs &a) {
+  validateAttentionSizes(a);
   bool work = attentionHasWork(a);
   AttentionOptions opt = attentionOptions(a);
   // k and v are not read when there are no keys (no launch).

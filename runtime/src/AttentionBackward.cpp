@@ -4,7 +4,9 @@
 // from a kernel folder, the workspace, and the launch sequence
 //   zero dq's accumulator -> attention_bwd_schedule -> attention_bwd_delta
 //   -> attention_bwd_<suffix> (dk, dv, dq accumulated) ->
-//   attention_bwd_dq_convert.
+//   attention_bwd_dq_convert,
+// or, for a call without queries or without keys, driver memsets of the
+// gradients that are then zero.
 // Arguments reach each kernel by the parameter names its metadata records,
 // so a kernel that reorders or drops parameters needs no change here.
 //
@@ -71,8 +73,7 @@ enum Slot : uint8_t {
   kDqStride,
   kCols,
   // The general variant's (a window, grouped-query k/v heads,
-  // cross-attention), which the backward does not take yet: the plain
-  // values, which the general=0 kernels it runs do not read.
+  // cross-attention); the general=0 kernels do not read them.
   kOffsetsK,
   kKvGroup,
   kWindowLeft,
@@ -214,15 +215,50 @@ AttentionForwardArgs forwardView(const AttentionBackwardArgs &a) {
   f.maxSeqlen = a.maxSeqlen;
   f.causal = a.causal;
   f.softmaxScale = a.softmaxScale;
+  f.offsetsK = a.offsetsK;
+  f.totalTokensK = a.totalTokensK;
+  f.maxSeqlenK = a.maxSeqlenK;
+  f.numKvHeads = a.numKvHeads;
+  f.windowLeft = a.windowLeft;
+  f.windowRight = a.windowRight;
   return f;
 }
 
-/// 128-key tiles of the longest sequence (no sequence is longer than T),
-/// at least 1.
-int64_t keyTiles(const AttentionBackwardArgs &a) {
-  int64_t longest = std::min(a.maxSeqlen, a.totalTokens);
-  return std::max<int64_t>(1, (longest + kAttentionKeyTile - 1) /
-                                  kAttentionKeyTile);
+/// What a backward call (with valid sizes) comes to.
+struct Plan {
+  /// The forward's options (attentionOptions): T_k, H_kv, the variant and
+  /// the window arguments, as the forward got them.
+  AttentionOptions opt;
+  bool queries = false;  // dq has rows (T, H, B, max_seqlen nonzero)
+  bool keys = false;     // dk and dv have rows (T_k > 0, H_kv > 0)
+  bool launches = false; // queries and keys: the kernels run
+  /// 128-key tiles of the longest key sequence (no sequence is longer than
+  /// T_k), at least 1.
+  int64_t kTiles = 1;
+  /// dq's f32 accumulator's row stride (the kernels' %stride): dk's token
+  /// stride for the plain variant, which writes dk and dv with %stride too;
+  /// H * D (packed) for the general one, whose dk and dv have %kv_stride.
+  int64_t accumStride = 0;
+};
+
+Plan planOf(const AttentionBackwardArgs &a) {
+  Plan p;
+  AttentionForwardArgs f = forwardView(a);
+  p.opt = attentionOptions(f);
+  p.queries = attentionHasWork(f);
+  p.keys = p.opt.keyTokens > 0 && p.opt.kvHeads > 0;
+  p.launches = p.queries && p.opt.keyTokens > 0;
+  int64_t longest = std::min(p.opt.maxSeqlenK, p.opt.keyTokens);
+  p.kTiles = std::max<int64_t>(1, (longest + kAttentionKeyTile - 1) /
+                                      kAttentionKeyTile);
+  p.accumStride =
+      p.opt.general ? a.numHeads * a.headDim : int64_t(a.dkStrides[0]);
+  return p;
+}
+
+/// How the messages name H_kv: num_kv_heads when it was given.
+const char *kvHeadsName(const AttentionBackwardArgs &a) {
+  return a.numKvHeads != 0 ? "num_kv_heads" : "num_heads";
 }
 
 size_t alignUp(size_t n) {
@@ -235,58 +271,77 @@ struct WorkspaceLayout {
   size_t accumElements = 0;
 };
 
-/// dq's f32 accumulator [T, dk token stride], delta f32 [H, T], the schedule
+/// dq's f32 accumulator [T, accumStride], delta f32 [H, T], the schedule
 /// i32 [2 + B * k_tiles]; each 256-byte aligned. `a`'s sizes are checked.
-WorkspaceLayout workspaceLayout(const AttentionBackwardArgs &a) {
+WorkspaceLayout workspaceLayout(const AttentionBackwardArgs &a, const Plan &p) {
   WorkspaceLayout w;
-  w.accumElements = size_t(a.totalTokens) * size_t(a.dkStrides[0]);
+  w.accumElements = size_t(a.totalTokens) * size_t(p.accumStride);
   w.delta = alignUp(w.accumElements * sizeof(float));
   w.schedule =
       w.delta + alignUp(size_t(a.numHeads) * size_t(a.totalTokens) * 4);
-  w.bytes = w.schedule + alignUp((2 + size_t(a.batch) * size_t(keyTiles(a))) *
-                                 sizeof(int32_t));
+  w.bytes = w.schedule +
+            alignUp((2 + size_t(a.batch) * size_t(p.kTiles)) * sizeof(int32_t));
   return w;
 }
 
 /// The sizes the backward adds to the forward's rules.
-void checkBackwardSizes(const AttentionBackwardArgs &a) {
+void checkBackwardSizes(const AttentionBackwardArgs &a, const Plan &p) {
   if (a.numHeads > kGridYMax)
     throw Error(fmt::format("num_heads {} is more than the backward takes (at "
                             "most {}: a grid dimension)",
                             a.numHeads, kGridYMax));
-  int64_t tiles = keyTiles(a);
-  if (__int128(a.batch) * a.numHeads * tiles > kInt32Max)
+  // Units: (sequence, key tile) pairs times H_kv.
+  const char *longest = p.opt.cross ? "max_seqlen_k" : "max_seqlen";
+  __int128 units = __int128(a.batch) * p.opt.kvHeads * p.kTiles;
+  if (units > kInt32Max)
     throw Error(fmt::format(
-        "batch * num_heads * ceil(max_seqlen / {}) = {} work units do not fit "
-        "the backward's 32-bit indices (at most {}); use a tighter max_seqlen",
-        kAttentionKeyTile, int64_t(__int128(a.batch) * a.numHeads * tiles),
-        kInt32Max));
-  for (auto [name, strides] :
-       {std::pair{"dk", &a.dkStrides}, std::pair{"dq", &a.dqStrides}}) {
-    __int128 elements = __int128(a.totalTokens) * (*strides)[0];
+        "batch * {} * ceil({} / {}) = {} work units do not fit the backward's "
+        "32-bit indices (at most {}); use a tighter {}",
+        kvHeadsName(a), longest, kAttentionKeyTile, int64_t(units), kInt32Max,
+        longest));
+  struct Span {
+    const char *name, *rows;
+    int64_t tokens, stride;
+  };
+  const Span spans[] = {{"dk", p.opt.cross ? "total_tokens_k" : "total_tokens",
+                         p.opt.keyTokens, a.dkStrides[0]},
+                        {"dq", "total_tokens", a.totalTokens, a.dqStrides[0]}};
+  for (const Span &s : spans) {
+    __int128 elements = __int128(s.tokens) * s.stride;
     if (elements > kInt32Max)
       throw Error(fmt::format(
-          "{} spans {} elements (total_tokens * {}_strides[0]); the backward "
-          "kernels address at most {}: split the batch into calls of fewer "
-          "tokens",
-          name, int64_t(elements), name, kInt32Max));
+          "{} spans {} elements ({} * {}_strides[0]); the backward kernels "
+          "address at most {}: split the batch into calls of fewer tokens",
+          s.name, int64_t(elements), s.rows, s.name, kInt32Max));
   }
+  // The general variant's accumulator is [T, H * D] (the plain one's is
+  // dk's span, checked above).
+  __int128 accum = __int128(a.totalTokens) * p.accumStride;
+  if (accum > kInt32Max)
+    throw Error(fmt::format(
+        "dq's f32 accumulator spans {} elements (total_tokens * num_heads * "
+        "head_dim); the backward kernels address at most {}: split the batch "
+        "into calls of fewer tokens",
+        int64_t(accum), kInt32Max));
 }
 
 /// A tensor's bytes as rows: `rows` rows of `rowBytes` bytes, `stride` bytes
-/// apart, from `start` (one row when the layout is not row-packed).
+/// apart, from `start` (one row when the layout is not row-packed). No rows
+/// or no bytes: it holds nothing (a tensor the call does not touch).
 struct Extent {
   const char *name;
   CUdeviceptr start;
   uint64_t rows, rowBytes, stride;
+  bool empty() const { return rows == 0 || rowBytes == 0; }
   uint64_t end() const { return start + (rows - 1) * stride + rowBytes; }
 };
 
+/// A bf16 [rows, heads, D] tensor with `s`'s token stride.
 Extent tokenExtent(const char *name, CUdeviceptr p,
-                   const std::array<int64_t, 3> &s,
-                   const AttentionBackwardArgs &a) {
-  uint64_t row = uint64_t(a.numHeads * a.headDim) * 2;
-  return {name, p, uint64_t(a.totalTokens), row, uint64_t(s[0]) * 2};
+                   const std::array<int64_t, 3> &s, int64_t rows, int64_t heads,
+                   int64_t headDim) {
+  uint64_t row = uint64_t(heads * headDim) * 2;
+  return {name, p, uint64_t(rows), row, uint64_t(s[0]) * 2};
 }
 
 Extent flatExtent(const char *name, CUdeviceptr p, uint64_t bytes) {
@@ -297,6 +352,8 @@ Extent flatExtent(const char *name, CUdeviceptr p, uint64_t bytes) {
 /// touching when their column ranges do not meet (q, k and v packed in one
 /// [T, 3, H, D] tensor, say).
 bool overlaps(const Extent &x, const Extent &y) {
+  if (x.empty() || y.empty())
+    return false;
   if (x.end() <= y.start || y.end() <= x.start)
     return false;
   if (x.rows > 1 && y.rows > 1 && x.stride == y.stride) {
@@ -309,19 +366,30 @@ bool overlaps(const Extent &x, const Extent &y) {
   return true;
 }
 
-void checkNoOverlap(const AttentionBackwardArgs &a, const WorkspaceLayout &w) {
-  Extent outputs[] = {tokenExtent("dq", a.dq, a.dqStrides, a),
-                      tokenExtent("dk", a.dk, a.dkStrides, a),
-                      tokenExtent("dv", a.dv, a.dvStrides, a),
-                      flatExtent("workspace", a.workspace, w.bytes)};
+/// Whether an output the call writes shares a byte with an input it reads
+/// or with another output. Tensors the call does not touch (q, dq, ... without
+/// queries; k and v when no kernel runs) count as empty.
+void checkNoOverlap(const AttentionBackwardArgs &a, const Plan &p,
+                    const WorkspaceLayout &w) {
+  int64_t queryRows = p.queries ? a.totalTokens : 0;
+  int64_t keyRows = p.keys ? p.opt.keyTokens : 0;
+  int64_t readKeyRows = p.launches ? p.opt.keyTokens : 0;
+  int64_t h = a.numHeads, hkv = p.opt.kvHeads, d = a.headDim;
+  uint64_t offsetsBytes = p.queries ? uint64_t(a.batch + 1) * 4 : 0;
+  Extent outputs[] = {
+      tokenExtent("dq", a.dq, a.dqStrides, queryRows, h, d),
+      tokenExtent("dk", a.dk, a.dkStrides, keyRows, hkv, d),
+      tokenExtent("dv", a.dv, a.dvStrides, keyRows, hkv, d),
+      flatExtent("workspace", a.workspace, p.launches ? w.bytes : 0)};
   Extent inputs[] = {
-      tokenExtent("dout", a.dout, a.doutStrides, a),
-      tokenExtent("q", a.q, a.qStrides, a),
-      tokenExtent("k", a.k, a.kStrides, a),
-      tokenExtent("v", a.v, a.vStrides, a),
-      tokenExtent("o", a.o, a.oStrides, a),
-      flatExtent("lse", a.lse, uint64_t(a.numHeads * a.totalTokens) * 4),
-      flatExtent("offsets", a.offsets, uint64_t(a.batch + 1) * 4)};
+      tokenExtent("dout", a.dout, a.doutStrides, queryRows, h, d),
+      tokenExtent("q", a.q, a.qStrides, queryRows, h, d),
+      tokenExtent("k", a.k, a.kStrides, readKeyRows, hkv, d),
+      tokenExtent("v", a.v, a.vStrides, readKeyRows, hkv, d),
+      tokenExtent("o", a.o, a.oStrides, queryRows, h, d),
+      flatExtent("lse", a.lse, uint64_t(queryRows * h) * 4),
+      flatExtent("offsets", a.offsets, offsetsBytes),
+      flatExtent("offsets_k", a.offsetsK, p.opt.cross ? offsetsBytes : 0)};
   for (size_t i = 0; i < std::size(outputs); ++i) {
     for (const Extent &in : inputs)
       if (overlaps(outputs[i], in))
@@ -336,53 +404,116 @@ void checkNoOverlap(const AttentionBackwardArgs &a, const WorkspaceLayout &w) {
   }
 }
 
+/// The value of every slot for a launching call (the main kernel's view;
+/// the schedule kernel's `offsets` is slot kOffsetsK's value).
+std::array<Arg, kNumSlots> slotValues(const AttentionBackwardArgs &a,
+                                      const Plan &p, const WorkspaceLayout &w) {
+  auto tensor = [&](CUdeviceptr ptr, const char *type, int64_t tokens,
+                    int64_t heads, int64_t stride) {
+    return Arg::tensor(ptr, type,
+                       {uint64_t(tokens), uint64_t(heads * a.headDim)},
+                       {uint64_t(stride), 1});
+  };
+  int64_t t = a.totalTokens, tk = p.opt.keyTokens;
+  int64_t h = a.numHeads, hkv = p.opt.kvHeads;
+  float scale = effectiveScale(a.softmaxScale, a.headDim);
+  std::array<Arg, kNumSlots> v;
+  v[kQ] = tensor(a.q, "bf16", t, h, a.qStrides[0]);
+  v[kK] = tensor(a.k, "bf16", tk, hkv, a.kStrides[0]);
+  v[kV] = tensor(a.v, "bf16", tk, hkv, a.vStrides[0]);
+  v[kDout] = tensor(a.dout, "bf16", t, h, a.doutStrides[0]);
+  v[kO] = tensor(a.o, "bf16", t, h, a.oStrides[0]);
+  v[kDk] = Arg::pointer(a.dk);
+  v[kDv] = Arg::pointer(a.dv);
+  v[kDqAccum] = tensor(a.workspace + w.accum, "f32", t, h, p.accumStride);
+  v[kDq] = Arg::pointer(a.dq);
+  v[kLse] = Arg::pointer(a.lse);
+  v[kDelta] = Arg::pointer(a.workspace + w.delta);
+  v[kOffsets] = Arg::pointer(a.offsets);
+  v[kSchedule] = Arg::pointer(a.workspace + w.schedule);
+  v[kBatch] = Arg::i32(int32_t(a.batch));
+  v[kHeads] = Arg::i32(int32_t(h));
+  v[kTokens] = Arg::i32(int32_t(t));
+  v[kStride] = Arg::i32(int32_t(p.accumStride));
+  v[kKTiles] = Arg::i32(int32_t(p.kTiles));
+  v[kScaleLog2] = Arg::f32(scaleLog2(scale));
+  v[kScale] = Arg::f32(scale);
+  v[kHeadDim] = Arg::i32(int32_t(a.headDim));
+  v[kDqAccumStride] = Arg::i32(int32_t(p.accumStride));
+  v[kDqStride] = Arg::i32(int32_t(a.dqStrides[0]));
+  v[kCols] = Arg::i32(int32_t(h * a.headDim));
+  // The general variant's (the plain one reads none of them): the key
+  // sequences, the q heads per k/v head, the window (-1, -1 without one;
+  // clamped as the forward's) and dk's and dv's token stride.
+  v[kOffsetsK] = Arg::pointer(p.opt.cross ? a.offsetsK : a.offsets);
+  v[kKvGroup] = Arg::i32(int32_t(p.opt.kvGroup));
+  v[kWindowLeft] = Arg::i32(int32_t(p.opt.windowLeft));
+  v[kWindowRight] = Arg::i32(int32_t(p.opt.windowRight));
+  v[kKvStride] = Arg::i32(int32_t(a.dkStrides[0]));
+  return v;
+}
+
 } // namespace
 
 size_t attentionBackwardWorkspaceBytes(const AttentionBackwardArgs &a) {
-  checkSize("total_tokens", a.totalTokens);
-  checkSize("num_heads", a.numHeads);
-  checkSize("head_dim", a.headDim);
-  checkSize("batch", a.batch);
-  checkSize("max_seqlen", a.maxSeqlen);
-  if (!attentionHasWork(forwardView(a)))
+  validateAttentionSizes(forwardView(a));
+  Plan p = planOf(a);
+  if (!p.launches)
     return 0;
-  checkTensor("dk", 0, a.dkStrides, a.numHeads, a.headDim, false, true);
-  checkBackwardSizes(a);
-  return workspaceLayout(a).bytes;
+  checkTensor("dk", 0, a.dkStrides, p.opt.kvHeads, a.headDim, false, true,
+              kvHeadsName(a));
+  checkBackwardSizes(a, p);
+  return workspaceLayout(a, p).bytes;
+}
+
+bool attentionBackwardLaunchesKernels(const AttentionBackwardArgs &a) {
+  return planOf(a).launches;
 }
 
 void validateAttentionBackwardArgs(const AttentionBackwardArgs &a) {
-  AttentionForwardArgs f = forwardView(a);
-  validateAttentionArgs(f);
-  bool work = attentionHasWork(f);
-  checkTensor("dout", a.dout, a.doutStrides, a.numHeads, a.headDim, work,
+  validateAttentionArgs(forwardView(a));
+  Plan p = planOf(a);
+  checkTensor("dout", a.dout, a.doutStrides, a.numHeads, a.headDim, p.queries,
               false);
-  checkTensor("dq", a.dq, a.dqStrides, a.numHeads, a.headDim, work, true);
-  checkTensor("dk", a.dk, a.dkStrides, a.numHeads, a.headDim, work, true);
-  checkTensor("dv", a.dv, a.dvStrides, a.numHeads, a.headDim, work, true);
+  checkTensor("dq", a.dq, a.dqStrides, a.numHeads, a.headDim, p.queries, true);
+  checkTensor("dk", a.dk, a.dkStrides, p.opt.kvHeads, a.headDim, p.keys, true,
+              kvHeadsName(a));
+  checkTensor("dv", a.dv, a.dvStrides, p.opt.kvHeads, a.headDim, p.keys, true,
+              kvHeadsName(a));
   if (a.dkStrides[0] != a.dvStrides[0])
     throw Error(fmt::format("dk_strides[0] and dv_strides[0] (the token "
                             "strides) must be equal (the kernel writes both "
                             "with one), got {} and {}",
                             a.dkStrides[0], a.dvStrides[0]));
-  checkBackwardSizes(a);
-  if (!work)
-    return;
-  WorkspaceLayout w = workspaceLayout(a);
-  if (a.workspace == 0)
-    throw Error(fmt::format("workspace is a null address; the call needs {} "
-                            "bytes (jfa_attention_backward_workspace_size)",
-                            w.bytes));
-  if (a.workspace % kWorkspaceAlignment != 0)
-    throw Error(fmt::format("workspace must be {}-byte aligned, got address "
-                            "{:#x}",
-                            kWorkspaceAlignment, a.workspace));
-  if (a.workspaceBytes < w.bytes)
-    throw Error(
-        fmt::format("workspace_bytes {} is less than the {} bytes the "
-                    "call needs (jfa_attention_backward_workspace_size)",
-                    a.workspaceBytes, w.bytes));
-  checkNoOverlap(a, w);
+  checkBackwardSizes(a, p);
+  WorkspaceLayout w;
+  if (p.launches) {
+    w = workspaceLayout(a, p);
+    if (a.workspace == 0)
+      throw Error(fmt::format("workspace is a null address; the call needs {} "
+                              "bytes (jfa_attention_backward_workspace_size)",
+                              w.bytes));
+    if (a.workspace % kWorkspaceAlignment != 0)
+      throw Error(fmt::format("workspace must be {}-byte aligned, got address "
+                              "{:#x}",
+                              kWorkspaceAlignment, a.workspace));
+    if (a.workspaceBytes < w.bytes)
+      throw Error(
+          fmt::format("workspace_bytes {} is less than the {} bytes the "
+                      "call needs (jfa_attention_backward_workspace_size)",
+                      a.workspaceBytes, w.bytes));
+  }
+  checkNoOverlap(a, p, w);
+}
+
+std::vector<std::pair<std::string, Arg>>
+attentionBackwardKernelArgs(const AttentionBackwardArgs &a) {
+  Plan p = planOf(a);
+  std::array<Arg, kNumSlots> v = slotValues(a, p, workspaceLayout(a, p));
+  std::vector<std::pair<std::string, Arg>> out;
+  for (size_t i = 0; i < kNumSlots; ++i)
+    out.emplace_back(kSlots[i].name, v[i]);
+  return out;
 }
 
 //===----------------------------------------------------------------------===//
@@ -593,10 +724,46 @@ const Module &BackwardKernels::moduleFor(CUcontext context,
   return it->second;
 }
 
+namespace {
+
+/// A call that launches no kernel: what the gradients are, with driver
+/// memsets on `stream`. Queries but no keys (T_k == 0: no query sees a key,
+/// and a TMA descriptor of k cannot have 0 rows): dq = 0. Keys but no
+/// queries (no key is seen): dk = dv = 0. Each row at its token stride.
+void zeroGradients(const AttentionBackwardArgs &a, const Plan &p,
+                   CUstream stream) {
+  if (!p.queries && !p.keys)
+    return;
+  currentContext(); // device 0's primary context when none is current
+  if (p.queries) {
+    if (a.checkOffsets) {
+      checkOffsetsOnDevice(a.offsets, a.batch, a.totalTokens, a.maxSeqlen,
+                           stream);
+      if (p.opt.cross)
+        checkOffsetsOnDevice(a.offsetsK, a.batch, a.totalTokensK, a.maxSeqlenK,
+                             stream, /*keys=*/true);
+    }
+    deviceMemsetD2D16OnStream(a.dq, size_t(a.dqStrides[0]) * 2, 0,
+                              size_t(a.numHeads * a.headDim),
+                              size_t(a.totalTokens), stream);
+  }
+  if (p.keys)
+    for (auto [d, strides] :
+         {std::pair{a.dk, &a.dkStrides}, std::pair{a.dv, &a.dvStrides}})
+      deviceMemsetD2D16OnStream(d, size_t((*strides)[0]) * 2, 0,
+                                size_t(p.opt.kvHeads * a.headDim),
+                                size_t(p.opt.keyTokens), stream);
+}
+
+} // namespace
+
 void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   validateAttentionBackwardArgs(a);
-  if (!attentionHasWork(forwardView(a)))
+  Plan p = planOf(a);
+  if (!p.launches) {
+    zeroGradients(a, p, stream);
     return;
+  }
   DeviceProperties device = currentDevice();
   // Names the supported devices when this one is not.
   AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
@@ -611,8 +778,8 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
                             target == targets.end() ? "no backward kernels"
                                                     : target->missing,
                             onDevice));
-  // The plain variant: the backward takes none of the general options yet.
-  Params wanted = wantedParams(a.headDim, a.causal, /*general=*/false);
+  // The variant the forward of these options ran (attentionOptions).
+  Params wanted = wantedParams(a.headDim, a.causal, p.opt.general);
   auto main = std::find_if(target->main.begin(), target->main.end(),
                            [&](const Image &i) { return i.params == wanted; });
   if (main == target->main.end()) {
@@ -625,9 +792,13 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
                             choice.arch, held, onDevice));
   }
 
-  if (a.checkOffsets)
+  if (a.checkOffsets) {
     checkOffsetsOnDevice(a.offsets, a.batch, a.totalTokens, a.maxSeqlen,
                          stream);
+    if (p.opt.cross)
+      checkOffsetsOnDevice(a.offsetsK, a.batch, a.totalTokensK, a.maxSeqlenK,
+                           stream, /*keys=*/true);
+  }
 
   CUcontext context = currentContext();
   const Image *images[] = {&target->schedule.front(), &target->delta.front(),
@@ -636,60 +807,28 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   for (int i = 0; i < 4; ++i)
     modules[i] = &moduleFor(context, *images[i]);
 
-  WorkspaceLayout w = workspaceLayout(a);
-  CUdeviceptr accum = a.workspace + w.accum;
-  int64_t tiles = keyTiles(a);
-  uint64_t tokens = uint64_t(a.totalTokens);
-  uint64_t cols = uint64_t(a.numHeads * a.headDim);
-  auto tensor = [&](CUdeviceptr p, const char *type, int64_t stride) {
-    return Arg::tensor(p, type, {tokens, cols}, {uint64_t(stride), 1});
-  };
-  float scale = effectiveScale(a.softmaxScale, a.headDim);
-  std::array<Arg, kNumSlots> v;
-  v[kQ] = tensor(a.q, "bf16", a.qStrides[0]);
-  v[kK] = tensor(a.k, "bf16", a.kStrides[0]);
-  v[kV] = tensor(a.v, "bf16", a.vStrides[0]);
-  v[kDout] = tensor(a.dout, "bf16", a.doutStrides[0]);
-  v[kO] = tensor(a.o, "bf16", a.oStrides[0]);
-  v[kDk] = Arg::pointer(a.dk);
-  v[kDv] = Arg::pointer(a.dv);
-  v[kDqAccum] = tensor(accum, "f32", a.dkStrides[0]);
-  v[kDq] = Arg::pointer(a.dq);
-  v[kLse] = Arg::pointer(a.lse);
-  v[kDelta] = Arg::pointer(a.workspace + w.delta);
-  v[kOffsets] = Arg::pointer(a.offsets);
-  v[kSchedule] = Arg::pointer(a.workspace + w.schedule);
-  v[kBatch] = Arg::i32(int32_t(a.batch));
-  v[kHeads] = Arg::i32(int32_t(a.numHeads));
-  v[kTokens] = Arg::i32(int32_t(a.totalTokens));
-  v[kStride] = Arg::i32(int32_t(a.dkStrides[0]));
-  v[kKTiles] = Arg::i32(int32_t(tiles));
-  v[kScaleLog2] = Arg::f32(scaleLog2(scale));
-  v[kScale] = Arg::f32(scale);
-  v[kHeadDim] = Arg::i32(int32_t(a.headDim));
-  v[kDqAccumStride] = Arg::i32(int32_t(a.dkStrides[0]));
-  v[kDqStride] = Arg::i32(int32_t(a.dqStrides[0]));
-  v[kCols] = Arg::i32(int32_t(cols));
-  v[kOffsetsK] = Arg::pointer(a.offsets);
-  v[kKvGroup] = Arg::i32(1);
-  v[kWindowLeft] = Arg::i32(-1);
-  v[kWindowRight] = Arg::i32(-1);
-  v[kKvStride] = Arg::i32(int32_t(a.dkStrides[0]));
+  WorkspaceLayout w = workspaceLayout(a, p);
+  std::array<Arg, kNumSlots> v = slotValues(a, p, w);
+  // The schedule lists (sequence, key tile) pairs: over the key sequences.
+  std::array<Arg, kNumSlots> scheduleValues = v;
+  scheduleValues[kOffsets] = v[kOffsetsK];
+  const std::array<Arg, kNumSlots> *values[] = {&scheduleValues, &v, &v, &v};
 
   auto ceilDiv = [](int64_t n, int64_t d) { return unsigned((n + d - 1) / d); };
-  __int128 units = __int128(a.batch) * a.numHeads * tiles;
+  // Unit u: pair u / H_kv for k/v head u % H_kv.
+  __int128 units = __int128(a.batch) * p.opt.kvHeads * p.kTiles;
   unsigned persistent = unsigned(
       std::max<__int128>(1, std::min<__int128>(device.multiprocessors, units)));
-  Dim3 grids[] = {
-      {ceilDiv(a.batch, kScheduleBatch), 1, 1},
-      {ceilDiv(a.totalTokens, kDeltaRows), unsigned(a.numHeads), 1},
-      {persistent, 1, 1},
-      {unsigned(a.totalTokens), ceilDiv(int64_t(cols), kConvertCols), 1}};
-  deviceMemsetD32OnStream(accum, 0, w.accumElements, stream);
+  int64_t cols = a.numHeads * a.headDim;
+  Dim3 grids[] = {{ceilDiv(a.batch, kScheduleBatch), 1, 1},
+                  {ceilDiv(a.totalTokens, kDeltaRows), unsigned(a.numHeads), 1},
+                  {persistent, 1, 1},
+                  {unsigned(a.totalTokens), ceilDiv(cols, kConvertCols), 1}};
+  deviceMemsetD32OnStream(a.workspace + w.accum, 0, w.accumElements, stream);
   for (int i = 0; i < 4; ++i)
-    modules[i]->launch(images[i]->kernel, grids[i],
-                       bindArguments(images[i]->plan, images[i]->info, v),
-                       stream);
+    modules[i]->launch(
+        images[i]->kernel, grids[i],
+        bindArguments(images[i]->plan, images[i]->info, *values[i]), stream);
 }
 
 } // namespace detail

@@ -166,6 +166,11 @@ inline Params wantedParams(int64_t headDim, bool causal, bool general) {
           {"head_dim", std::to_string(headDim)}};
 }
 
+/// The part of validateAttentionArgs that looks at no tensor: dtypes, the
+/// sizes and their consistency, the options (key sizes, num_kv_heads, the
+/// window) and the scale. The backward's workspace size uses it too.
+void validateAttentionSizes(const AttentionForwardArgs &args);
+
 /// Copies the B + 1 offsets to the host in `stream`'s order (synchronizing
 /// it) and checks them (checkOffsets, or checkKeyOffsets for `keys`): what
 /// check_offsets asks of a pass.

@@ -262,6 +262,15 @@ backwardArgs(const jfa_attention_backward_args &c) {
   a.causal = c.causal != 0;
   a.softmaxScale = c.softmax_scale;
   a.checkOffsets = c.check_offsets != 0;
+  a.offsetsK = c.offsets_k;
+  a.totalTokensK = c.total_tokens_k;
+  a.maxSeqlenK = c.max_seqlen_k;
+  a.numKvHeads = c.num_kv_heads;
+  // 0 (a zero-initialized struct): no window, whatever the two hold.
+  if (c.use_window) {
+    a.windowLeft = c.window_left;
+    a.windowRight = c.window_right;
+  }
   return a;
 }
 
@@ -274,6 +283,10 @@ int checkStrings(const jfa_attention_backward_args &c) {
   return 0;
 }
 } // namespace
+
+size_t jfa_attention_backward_args_size(void) {
+  return sizeof(jfa_attention_backward_args);
+}
 
 int jfa_attention_backward_workspace_size(
     const jfa_attention_backward_args *args, size_t *bytes) {

@@ -508,7 +508,7 @@ def attention_dq_convert(run, arch, tokens, cols, dq_stride):
 
 
 def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
-                       window=None, kv_heads=None, lengths_k=None):
+                       window=None, kv_heads=None, lengths_k=None, activation="softmax"):
     """dq, dk, dv of the jagged attention against numpy (float64 of the bf16
     inputs): P = softmax(scale S) masked, dV = P^T dO, dP = dO V^T,
     dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q; under
@@ -530,18 +530,31 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     o, lse, probs = reference_attention(q, k, v, lengths, offsets, heads, head_dim,
                                         causal, scale, lengths_k=lengths_k,
                                         offsets_k=offsets_k, kv_heads=kv_heads,
-                                        window=(left, right))
+                                        window=(left, right), activation=activation)
     # The backward sees o as the forward stored it (bf16).
     o = from_bf16(to_bf16(o)).astype(np.float64)
     delta = (o * do).reshape(tokens, heads, head_dim).sum(axis=2).T
     want = {"dq": np.zeros((tokens, width)), "dk": np.zeros((tokens_k, kv_width)),
             "dv": np.zeros((tokens_k, kv_width))}
+    # Under GDPA (unnormalized sums) P and dS go to the tensor cores in
+    # bf16: one bf16 ulp (2^-8) per term bounds the difference.
+    slack = {n: np.zeros_like(w) for n, w in want.items()}
     for (b, h), p in probs.items():
         rows = slice(offsets[b], offsets[b] + lengths[b])
         keys = slice(offsets_k[b], offsets_k[b] + lengths_k[b])
         cols = slice(h * head_dim, (h + 1) * head_dim)
         kv = slice((h // group) * head_dim, (h // group + 1) * head_dim)
-        ds = p * (do[rows, cols] @ v[keys, kv].T - delta[h, rows][:, None])
+        dp = do[rows, cols] @ v[keys, kv].T
+        if activation == "softmax":
+            ds = p * (dp - delta[h, rows][:, None])
+        else:
+            seen = visible_keys(lengths[b], lengths_k[b], causal, (left, right))
+            x = (q[rows, cols] @ k[keys, kv].T) * scale
+            ds = np.where(seen, dp * gdpa_activation(activation, x)[1], 0.0)
+            ulp = 2.0 ** -8
+            slack["dv"][keys, kv] += ulp * np.abs(p).T @ np.abs(do[rows, cols])
+            slack["dq"][rows, cols] += ulp * scale * np.abs(ds) @ np.abs(k[keys, kv])
+            slack["dk"][keys, kv] += ulp * scale * np.abs(ds).T @ np.abs(q[rows, cols])
         want["dv"][keys, kv] += p.T @ do[rows, cols]
         want["dq"][rows, cols] = scale * ds @ k[keys, kv]
         want["dk"][keys, kv] += scale * ds.T @ q[rows, cols]
@@ -563,10 +576,13 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
         off_path, sched_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}", f"i32:{width}",
         f"i32:{k_tiles}", f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}",
         off_k_path, f"i32:{group}", f"i32:{left}", f"i32:{right}", f"i32:{kv_width}"],
-        params={"head_dim": head_dim, "causal": int(causal), "general": int(general)})
-    err = check("dv", from_bf16(run.load(dv_path)), want["dv"], 2e-2, 2e-2)
-    err = max(err, check("dk", from_bf16(run.load(dk_path)), want["dk"], 2e-2, 2e-2))
-    err = max(err, check("dq", run.load(dq_path), want["dq"], 2e-2, 2e-2))
+        params={"head_dim": head_dim, "causal": int(causal),
+                "general": 1 + ACTIVATIONS[activation] if activation != "softmax"
+                else int(general)})
+    err = check("dv", from_bf16(run.load(dv_path)), want["dv"], 2e-2 + slack["dv"], 2e-2)
+    err = max(err, check("dk", from_bf16(run.load(dk_path)), want["dk"],
+                         2e-2 + slack["dk"], 2e-2))
+    err = max(err, check("dq", run.load(dq_path), want["dq"], 2e-2 + slack["dq"], 2e-2))
     return err, secs
 
 
@@ -692,6 +708,14 @@ BACKWARD_VARIANTS = {
     "cross_causal_gqa_d128": dict(head_dim=128, causal=True, heads=4, kv_heads=2,
                                   lengths=[300, 5, 130, 2, 0],
                                   lengths_k=[140, 0, 260, 129, 9]),
+    "silu_causal_d64": dict(head_dim=64, causal=True, activation="silu",
+                            lengths=[0, 1, 65, 129, 300, 0]),
+    "gelu_full_d128": dict(head_dim=128, causal=False, activation="gelu_tanh",
+                           lengths=[1, 129, 200]),
+    "silu_window_gqa_d128": dict(head_dim=128, causal=False, activation="silu",
+                                 window=(40, 7), heads=4, kv_heads=2, lengths=[200, 3, 130]),
+    "gelu_cross_causal_d64": dict(head_dim=64, causal=True, activation="gelu_tanh",
+                                  lengths=[0, 5, 130, 64], lengths_k=[4, 0, 70, 300]),
 }
 for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
     for name, v in BACKWARD_VARIANTS.items():
@@ -699,7 +723,8 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
             lambda run, arch=arch, v=v: attention_backward(
                 run, arch, v["lengths"], v.get("heads", 2), v["head_dim"], v["causal"],
                 scale=0.3 if v["head_dim"] == 64 else None, window=v.get("window"),
-                kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k")))
+                kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k"),
+                activation=v.get("activation", "softmax")))
 
 
 def main():

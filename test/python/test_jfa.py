@@ -792,15 +792,73 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
         fields = [0x1000000 + i * 0x100000 for i in range(5)] + list(s) * 5
         fields += [0x1500000, 0x1600000, 0x1700000, 0x1800000, 0x1900000] + list(s) * 3
         tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, 1000, 4, 128, 3, 500, 0, 0.0, 0]
-        args = _lib.packed_backward_args(*fields, 0x2000000, 16 << 20, *tail)
+        plain = [0] * 7  # issue 20's options, off
+        args = _lib.packed_backward_args(*fields, 0x2000000, 16 << 20, *tail, *plain)
         self.assertEqual(_lib.backward_workspace_size(args), 2064384)
         bad = _lib.packed_backward_args(*fields[:5], *list(s) * 4, 512, 128, 2,
-                                        *fields[20:], 0x2000000, 16 << 20, *tail)
+                                        *fields[20:], 0x2000000, 16 << 20, *tail, *plain)
         h = ctypes.c_void_p()
         self.assertEqual(_lib.lib().jfa_attention_create(None, ctypes.byref(h)), 0)
         try:
             self.assertEqual(_lib.lib().jfa_attention_backward(h, ctypes.byref(bad), None), -1)
             self.assertEqual(_lib.last_error(), "o_strides[2] (the dim stride) must be 1, got 2")
+        finally:
+            _lib.lib().jfa_attention_destroy(h)
+
+    def test_backward_options_reach_the_runtime(self):
+        """Issue 20's fields of the backward's struct land where the C code
+        reads them: the workspace of a cross-attention (T_k = 100000 keys,
+        max_seqlen_k 50000, H_kv = 2: the schedule over 3 * 391 key tiles, dq's
+        accumulator [T, H * D] whatever dk's stride), and each field set
+        wrong comes back named."""
+        kv = (256, 128, 1)
+        s = (512, 128, 1)
+
+        def args(**changes):
+            f = dict(offsets_k=0x1a00000, total_tokens_k=100000, max_seqlen_k=50000,
+                     num_kv_heads=2, use_window=1, window_left=100, window_right=20,
+                     causal=0, dk_stride=256)
+            f.update(changes)
+            strides = list(s) * 2 + list(kv) * 2 + list(s)  # dout, q, k, v, o
+            fields = [0x1000000 + i * 0x100000 for i in range(5)] + strides
+            fields += [0x1500000, 0x1600000, 0x1700000, 0x1800000, 0x1900000]
+            fields += list(s) + [f["dk_stride"], 128, 1] * 2
+            tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, 1000, 4, 128, 3, 500, f["causal"],
+                    0.0, 0]
+            options = [f[n] for n in ("offsets_k", "total_tokens_k", "max_seqlen_k",
+                                      "num_kv_heads", "use_window", "window_left",
+                                      "window_right")]
+            return _lib.packed_backward_args(*fields, 0x8000000, 64 << 20, *tail, *options)
+
+        self.assertEqual(_lib.backward_workspace_size(args()), 2048000 + 16128 + 4864)
+        self.assertEqual(_lib.backward_workspace_size(args(dk_stride=1024)),
+                         2048000 + 16128 + 4864)
+        h = ctypes.c_void_p()
+        self.assertEqual(_lib.lib().jfa_attention_create(None, ctypes.byref(h)), 0)
+        try:
+            for changes, needle in (
+                    (dict(offsets_k=0x1a00002), "offsets_k must be 4-byte aligned"),
+                    (dict(total_tokens_k=-1), "total_tokens_k must be >= 0, got -1"),
+                    (dict(max_seqlen_k=30), "total_tokens_k 100000 is more than batch * "
+                                            "max_seqlen_k = 90"),
+                    (dict(num_kv_heads=3), "num_heads 4 is not a multiple of num_kv_heads 3"),
+                    (dict(dk_stride=128), "dk_strides[0] (the token stride) must be at least "
+                                          "num_kv_heads * head_dim = 256, got 128"),
+                    (dict(window_left=-2), "window_left must be -1 (unbounded) or >= 0"),
+                    (dict(window_right=-7), "window_right must be -1 (unbounded) or >= 0"),
+                    (dict(causal=1), "causal and window_right = 20 conflict"),
+                    (dict(offsets_k=0), "total_tokens_k is 100000 but offsets_k is 0")):
+                with self.subTest(**{k: str(v) for k, v in changes.items()}):
+                    a = args(**changes)
+                    self.assertEqual(_lib.lib().jfa_attention_backward(h, ctypes.byref(a),
+                                                                       None), -1)
+                    self.assertIn(needle, _lib.last_error())
+            # use_window 0: the window fields are not read (nothing to write
+            # either: no queries and no keys, so no device is needed).
+            a = args(use_window=0, window_left=-9, total_tokens_k=0)
+            a.total_tokens = 0
+            self.assertEqual(_lib.lib().jfa_attention_backward(h, ctypes.byref(a), None), 0,
+                             _lib.last_error())
         finally:
             _lib.lib().jfa_attention_destroy(h)
 
@@ -874,6 +932,8 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
     def test_struct_size(self):
         self.assertEqual(_lib.lib().jfa_attention_forward_args_size(),
                          ctypes.sizeof(_lib.ForwardArgs))
+        self.assertEqual(_lib.lib().jfa_attention_backward_args_size(),
+                         ctypes.sizeof(_lib.BackwardArgs))
 
     def test_each_option_field(self):
         """Issue 20's fields land where the C code reads them: a cross-attention

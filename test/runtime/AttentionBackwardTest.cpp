@@ -14,6 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <dlfcn.h>
+#include <map>
+#include <tuple>
 
 using namespace jfa::rt;
 
@@ -46,6 +49,29 @@ AttentionBackwardArgs goodArgs() {
   a.doutStrides = a.qStrides = a.kStrides = a.vStrides = a.oStrides =
       a.dqStrides = a.dkStrides = a.dvStrides = {4 * 128, 128, 1};
   return a;
+}
+
+/// goodArgs() as the gradient of a cross-attention with grouped-query k/v
+/// heads and a window: T_k = 1500 keys (max_seqlen_k 900), H_kv = 2, so k,
+/// v, dk and dv have token stride 2 * 128; window (100, 20).
+AttentionBackwardArgs crossArgs() {
+  AttentionBackwardArgs a = goodArgs();
+  a.offsetsK = 0x1a00000;
+  a.totalTokensK = 1500;
+  a.maxSeqlenK = 900;
+  a.numKvHeads = 2;
+  a.kStrides = a.vStrides = a.dkStrides = a.dvStrides = {2 * 128, 128, 1};
+  a.windowLeft = 100;
+  a.windowRight = 20;
+  return a;
+}
+
+int64_t &fieldOf(AttentionBackwardArgs &a, const std::string &name) {
+  if (name == "total_tokens_k")
+    return a.totalTokensK;
+  if (name == "max_seqlen_k")
+    return a.maxSeqlenK;
+  return a.numKvHeads;
 }
 
 TEST(AttentionBackwardArgs, AcceptsGoodArguments) {
@@ -131,6 +157,334 @@ TEST(AttentionBackwardArgs, Sizes) {
             "dq spans 4194304000 elements (total_tokens * dq_strides[0]); the "
             "backward kernels address at most 2147483647: split the batch "
             "into calls of fewer tokens");
+}
+
+TEST(AttentionBackwardOptions, AcceptsGoodArguments) {
+  EXPECT_EQ(errorOf([] { validateAttentionBackwardArgs(crossArgs()); }), "");
+  EXPECT_TRUE(attentionBackwardLaunchesKernels(crossArgs()));
+  EXPECT_TRUE(attentionBackwardLaunchesKernels(goodArgs()));
+  // Each option alone, windows with and without causal; dk and dv with a
+  // wider token stride than H_kv * D.
+  for (auto [left, right, causal] :
+       {std::tuple<int64_t, int64_t, bool>{0, 0, false},
+        {-1, 0, false},
+        {64, -1, false},
+        {100, 0, true},
+        {100, -1, true},
+        {-1, -1, true},
+        {int64_t(1) << 40, int64_t(1) << 40, false}}) {
+    AttentionBackwardArgs a = goodArgs();
+    a.windowLeft = left;
+    a.windowRight = right;
+    a.causal = causal;
+    EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), "")
+        << left << " " << right << " " << causal;
+  }
+  AttentionBackwardArgs a = goodArgs();
+  a.numKvHeads = 1; // MQA
+  a.kStrides = a.vStrides = {128, 128, 1};
+  a.dkStrides = a.dvStrides = {256, 128, 1};
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), "");
+  a = crossArgs(); // cross-attention alone
+  a.totalTokensK = 900;
+  a.numKvHeads = 0;
+  a.windowLeft = a.windowRight = -1;
+  a.kStrides = a.vStrides = a.dkStrides = a.dvStrides = {4 * 128, 128, 1};
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), "");
+}
+
+TEST(AttentionBackwardOptions, EachErrorNamesItsArgument) {
+  struct Case {
+    void (*change)(AttentionBackwardArgs &);
+    const char *message;
+  };
+  for (Case c : {
+           Case{[](AttentionBackwardArgs &a) { a.offsetsK += 2; },
+                "offsets_k must be 4-byte aligned, got address 0x1a00002"},
+           Case{[](AttentionBackwardArgs &a) { a.offsetsK = 0; },
+                "total_tokens_k is 1500 but offsets_k is 0: without offsets_k "
+                "the keys are the queries' tokens (self-attention); pass "
+                "offsets_k for keys of other lengths (cross-attention), or "
+                "leave total_tokens_k 0"},
+           Case{[](AttentionBackwardArgs &a) { a.maxSeqlenK = 400; },
+                "total_tokens_k 1500 is more than batch * max_seqlen_k = "
+                "1200: max_seqlen_k must be at least the longest key "
+                "sequence"},
+           Case{[](AttentionBackwardArgs &a) { a.maxSeqlenK = 0; },
+                "max_seqlen_k is 0 but total_tokens_k is 1500: max_seqlen_k "
+                "must be at least the longest key sequence"},
+           Case{[](AttentionBackwardArgs &a) {
+                  a.numKvHeads = 3;
+                  a.kStrides = a.vStrides = a.dkStrides =
+                      a.dvStrides = {3 * 128, 128, 1};
+                },
+                "num_heads 4 is not a multiple of num_kv_heads 3 "
+                "(grouped-query attention: each k/v head serves num_heads / "
+                "num_kv_heads q heads)"},
+           Case{[](AttentionBackwardArgs &a) { a.kStrides[0] = 128; },
+                "k_strides[0] (the token stride) must be at least "
+                "num_kv_heads * head_dim = 256, got 128"},
+           Case{[](AttentionBackwardArgs &a) { a.vStrides[1] = 64; },
+                "v_strides[1] (the head stride) must equal head_dim 128, got "
+                "64"},
+           Case{[](AttentionBackwardArgs &a) {
+                  a.dkStrides[0] = a.dvStrides[0] = 128;
+                },
+                "dk_strides[0] (the token stride) must be at least "
+                "num_kv_heads * head_dim = 256, got 128"},
+           Case{[](AttentionBackwardArgs &a) { a.dvStrides[0] = 264; },
+                "dk_strides[0] and dv_strides[0] (the token strides) must be "
+                "equal (the kernel writes both with one), got 256 and 264"},
+           Case{[](AttentionBackwardArgs &a) { a.dk = 0; },
+                "dk is a null address"},
+           Case{[](AttentionBackwardArgs &a) { a.dv += 8; },
+                "dv must be 16-byte aligned, got address 0x1900008"},
+           Case{[](AttentionBackwardArgs &a) { a.k = 0; },
+                "k is a null address"},
+           Case{[](AttentionBackwardArgs &a) { a.windowLeft = -2; },
+                "window_left must be -1 (unbounded) or >= 0, got -2"},
+           Case{[](AttentionBackwardArgs &a) { a.windowRight = -3; },
+                "window_right must be -1 (unbounded) or >= 0, got -3"},
+           Case{[](AttentionBackwardArgs &a) { a.causal = true; },
+                "causal and window_right = 20 conflict: causal already means "
+                "window_right = 0 (no key after the diagonal); pass causal "
+                "with window_right 0 or -1, or window_right = 20 without "
+                "causal"},
+           Case{[](AttentionBackwardArgs &a) {
+                  a.totalTokens = 0;
+                  a.batch = 0;
+                },
+                "batch is 0 but total_tokens_k is 1500: the keys belong to no "
+                "sequence"},
+           Case{[](AttentionBackwardArgs &a) {
+                  a.dk = a.k + 256; // inside k's rows
+                },
+                "dk overlaps k: an output must not share memory with an "
+                "input"},
+           Case{[](AttentionBackwardArgs &a) { a.dq = a.offsetsK; },
+                "dq overlaps offsets_k: an output must not share memory with "
+                "an input"},
+       }) {
+    AttentionBackwardArgs a = crossArgs();
+    c.change(a);
+    EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), c.message);
+  }
+  for (const char *name : {"total_tokens_k", "max_seqlen_k", "num_kv_heads"}) {
+    AttentionBackwardArgs a = crossArgs();
+    fieldOf(a, name) = -1;
+    EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+              std::string(name) + " must be >= 0, got -1");
+    EXPECT_EQ(errorOf([&] { attentionBackwardWorkspaceBytes(a); }),
+              std::string(name) + " must be >= 0, got -1");
+  }
+}
+
+TEST(AttentionBackwardOptions, Sizes) {
+  // dk spans T_k rows.
+  AttentionBackwardArgs a = crossArgs();
+  a.dkStrides[0] = a.dvStrides[0] = 2 << 20;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+            "dk spans 3145728000 elements (total_tokens_k * dk_strides[0]); "
+            "the backward kernels address at most 2147483647: split the "
+            "batch into calls of fewer tokens");
+  // Work units: B * H_kv * ceil(max_seqlen_k / 128) (2^20 sequences of up
+  // to 2048 keys, 128 k/v heads: 2^20 * 128 * 16 = 2^31).
+  a = crossArgs();
+  a.batch = 1 << 20;
+  a.maxSeqlen = 1;
+  a.totalTokens = 1000;
+  a.totalTokensK = int64_t(1) << 30;
+  a.maxSeqlenK = 2048;
+  a.numHeads = 128;
+  a.numKvHeads = 128;
+  a.dkStrides = a.dvStrides = {128 * 128, 128, 1};
+  EXPECT_EQ(errorOf([&] { attentionBackwardWorkspaceBytes(a); }),
+            "batch * num_kv_heads * ceil(max_seqlen_k / 128) = 2147483648 "
+            "work units do not fit the backward's 32-bit indices (at most "
+            "2147483647); use a tighter max_seqlen_k");
+  // The general variant's accumulator is [T, H * D], whatever dk's stride.
+  a = crossArgs();
+  a.numHeads = 8;
+  a.totalTokens = 3 << 20;
+  a.maxSeqlen = 1 << 20;
+  a.dqStrides = {0, 0, 0}; // not looked at by the workspace size
+  EXPECT_EQ(errorOf([&] { attentionBackwardWorkspaceBytes(a); }),
+            "dq's f32 accumulator spans 3221225472 elements (total_tokens * "
+            "num_heads * head_dim); the backward kernels address at most "
+            "2147483647: split the batch into calls of fewer tokens");
+}
+
+TEST(AttentionBackwardOptions, WorkspaceBytes) {
+  // The general variant (here cross-attention with H_kv = 2 and a window):
+  // dq's accumulator [T, H * D] = 1000 * 512 * 4 = 2048000 B whatever dk's
+  // token stride (256), delta 16000 (-> 16128), the schedule over the key
+  // sequences' tiles: (2 + 3 * ceil(900 / 128) = 8) * 4 = 104 (-> 256).
+  AttentionBackwardArgs a = crossArgs();
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+  a.dkStrides[0] = a.dvStrides[0] = 1024;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+  // Longer key sequences, more schedule: k_tiles = ceil(50000 / 128) = 391,
+  // (2 + 3 * 391) * 4 = 4700 (-> 4864).
+  a = crossArgs();
+  a.totalTokensK = 100000;
+  a.maxSeqlenK = 50000;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 4864u);
+  // ... bounded by T_k: 3 sequences of a 10000-key bound but 300 keys in
+  // all: ceil(300 / 128) = 3 tiles.
+  a.totalTokensK = 300;
+  a.maxSeqlenK = 10000;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+  // A window alone also runs the general variant: the accumulator no longer
+  // follows dk's stride (the plain variant's does: 4096000 B).
+  a = goodArgs();
+  a.dkStrides[0] = a.dvStrides[0] = 1024;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 4096000u + 16128u + 256u);
+  a.windowLeft = 64;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+  // No kernel runs without keys or without queries: no workspace.
+  a = crossArgs();
+  a.totalTokensK = 0;
+  a.maxSeqlenK = 0;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 0u);
+  EXPECT_FALSE(attentionBackwardLaunchesKernels(a));
+  a = crossArgs();
+  a.totalTokens = 0;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 0u);
+  EXPECT_FALSE(attentionBackwardLaunchesKernels(a));
+  // The options' checks come first.
+  a = crossArgs();
+  a.numKvHeads = 3;
+  EXPECT_EQ(errorOf([&] { attentionBackwardWorkspaceBytes(a); }),
+            "num_heads 4 is not a multiple of num_kv_heads 3 (grouped-query "
+            "attention: each k/v head serves num_heads / num_kv_heads q "
+            "heads)");
+}
+
+TEST(AttentionBackwardOptions, WithoutKeysOrQueries) {
+  // No keys at all: dq = 0 is written without a kernel; k, v, dk, dv and the
+  // workspace are not touched (may be null).
+  AttentionBackwardArgs a = crossArgs();
+  a.totalTokensK = 0;
+  a.maxSeqlenK = 0;
+  a.k = a.v = a.dk = a.dv = a.workspace = 0;
+  a.workspaceBytes = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), "");
+  a.dq = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+            "dq is a null address");
+  // No queries: dk = dv = 0 without a kernel; q, k, v, dout, o, dq, lse,
+  // offsets and the workspace are not touched (offsets_k is not read, but
+  // its being nonzero says that this is cross-attention).
+  a = crossArgs();
+  a.totalTokens = 0;
+  a.q = a.k = a.v = a.dout = a.o = a.dq = a.lse = a.offsets = 0;
+  a.workspace = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), "");
+  a.dv = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+            "dv is a null address");
+  a.dv = a.dk + 128; // overlapping dk's rows
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+            "dv overlaps dk: the outputs and the workspace must not share "
+            "memory");
+}
+
+TEST(AttentionBackwardOptions, KernelArguments) {
+  auto byName = [](const AttentionBackwardArgs &a) {
+    std::map<std::string, Arg> out;
+    for (auto &[name, arg] : attentionBackwardKernelArgs(a))
+      out[name] = arg;
+    return out;
+  };
+  // The plain call: offsets_k is offsets, one q head per k/v head, no
+  // window; dk, dv and dq's accumulator share %stride (dk's).
+  AttentionBackwardArgs plain = goodArgs();
+  plain.dkStrides[0] = plain.dvStrides[0] = 1024;
+  auto v = byName(plain);
+  EXPECT_EQ(v.size(), 29u);
+  EXPECT_EQ(v["offsets_k"].data, plain.offsets);
+  EXPECT_EQ(v["kv_group"].scalar.i32, 1);
+  EXPECT_EQ(v["window_left"].scalar.i32, -1);
+  EXPECT_EQ(v["window_right"].scalar.i32, -1);
+  EXPECT_EQ(v["kv_stride"].scalar.i32, 1024);
+  EXPECT_EQ(v["stride"].scalar.i32, 1024);
+  EXPECT_EQ(v["dq_accum_stride"].scalar.i32, 1024);
+  EXPECT_EQ(v["k_tiles"].scalar.i32, 4);
+  EXPECT_EQ(v["dq_accum"].shape, (std::vector<uint64_t>{1000, 512}));
+  EXPECT_EQ(v["dq_accum"].strides, (std::vector<uint64_t>{1024, 1}));
+  EXPECT_EQ(v["dq_accum"].data, plain.workspace);
+  // Cross-attention, H_kv = 2, window (100, 20): k and v as [T_k, H_kv * D],
+  // the key offsets, the group, the window, dk's stride apart from dq's
+  // accumulator's (H * D), k_tiles over the key sequences.
+  AttentionBackwardArgs a = crossArgs();
+  v = byName(a);
+  EXPECT_EQ(v["k"].kind, ParamKind::TensorMap);
+  EXPECT_EQ(v["k"].shape, (std::vector<uint64_t>{1500, 256}));
+  EXPECT_EQ(v["k"].strides, (std::vector<uint64_t>{256, 1}));
+  EXPECT_EQ(v["v"].shape, (std::vector<uint64_t>{1500, 256}));
+  EXPECT_EQ(v["q"].shape, (std::vector<uint64_t>{1000, 512}));
+  EXPECT_EQ(v["do"].shape, (std::vector<uint64_t>{1000, 512}));
+  EXPECT_EQ(v["o"].shape, (std::vector<uint64_t>{1000, 512}));
+  EXPECT_EQ(v["offsets"].data, a.offsets);
+  EXPECT_EQ(v["offsets_k"].data, a.offsetsK);
+  EXPECT_EQ(v["kv_group"].scalar.i32, 2);
+  EXPECT_EQ(v["window_left"].scalar.i32, 100);
+  EXPECT_EQ(v["window_right"].scalar.i32, 20);
+  EXPECT_EQ(v["kv_stride"].scalar.i32, 256);
+  EXPECT_EQ(v["stride"].scalar.i32, 512);
+  EXPECT_EQ(v["dq_accum_stride"].scalar.i32, 512);
+  EXPECT_EQ(v["dq_accum"].strides, (std::vector<uint64_t>{512, 1}));
+  EXPECT_EQ(v["k_tiles"].scalar.i32, 8); // ceil(900 / 128)
+  EXPECT_EQ(v["tokens"].scalar.i32, 1000);
+  EXPECT_EQ(v["heads"].scalar.i32, 4);
+  EXPECT_EQ(v["batch"].scalar.i32, 3);
+  EXPECT_EQ(v["cols"].scalar.i32, 512);
+  EXPECT_EQ(v["dq_stride"].scalar.i32, 512);
+  EXPECT_EQ(v["dk"].data, a.dk);
+  EXPECT_EQ(v["dv"].data, a.dv);
+  // delta and the schedule after the accumulator (2048000 B) and delta.
+  EXPECT_EQ(v["delta"].data, a.workspace + 2048000);
+  EXPECT_EQ(v["schedule"].data, a.workspace + 2048000 + 16128);
+  // The window as the forward gets it: clamped past every sequence (left
+  // to min(max_seqlen_k, T_k) = 900, right to min(max_seqlen, T) = 500).
+  a.windowLeft = a.windowRight = int64_t(1) << 40;
+  v = byName(a);
+  EXPECT_EQ(v["window_left"].scalar.i32, 900);
+  EXPECT_EQ(v["window_right"].scalar.i32, 500);
+  // Causal's own (-1, 0) is no window.
+  a = crossArgs();
+  a.causal = true;
+  a.windowLeft = -1;
+  a.windowRight = 0;
+  v = byName(a);
+  EXPECT_EQ(v["window_left"].scalar.i32, -1);
+  EXPECT_EQ(v["window_right"].scalar.i32, -1);
+  // The tensors pass the runtime's own TMA checks (a kernel's view: the
+  // sm_90a backward's boxes).
+  KernelInfo info;
+  info.name = "attention_bwd_sm90";
+  for (const char *name : {"q", "k", "v", "do"}) {
+    ParamSpec p;
+    p.name = name;
+    p.kind = ParamKind::TensorMap;
+    p.elementType = "bf16";
+    p.box = {64, 64};
+    p.swizzle = 128;
+    info.params.push_back(p);
+  }
+  ParamSpec accum;
+  accum.name = "dq_accum";
+  accum.kind = ParamKind::TensorMap;
+  accum.elementType = "f32";
+  accum.box = {64, 32};
+  accum.swizzle = 128;
+  info.params.push_back(accum);
+  v = byName(crossArgs());
+  EXPECT_EQ(
+      errorOf([&] {
+        validateArgs(info, {v["q"], v["k"], v["v"], v["do"], v["dq_accum"]});
+      }),
+      "");
 }
 
 TEST(AttentionBackwardArgs, Overlaps) {
@@ -418,6 +772,122 @@ TEST(AttentionBackwardCApi, WorkspaceAndErrors) {
   c = goodCArgs();
   c.total_tokens = 0;
   EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), 0) << jfa_last_error();
+  jfa_attention_destroy(attn);
+}
+
+TEST(AttentionBackwardCApi, ArgsSize) {
+  EXPECT_EQ(jfa_attention_backward_args_size(),
+            sizeof(jfa_attention_backward_args));
+}
+
+TEST(AttentionBackwardCApi, OptionsReachTheRuntime) {
+  // Each of issue 20's fields, set wrong, comes back named: the C struct's
+  // fields are where the runtime reads them.
+  auto cross = [] {
+    AttentionBackwardArgs a = crossArgs();
+    jfa_attention_backward_args c = goodCArgs();
+    c.offsets_k = a.offsetsK;
+    c.total_tokens_k = a.totalTokensK;
+    c.max_seqlen_k = a.maxSeqlenK;
+    c.num_kv_heads = a.numKvHeads;
+    c.use_window = 1;
+    c.window_left = a.windowLeft;
+    c.window_right = a.windowRight;
+    c.k_strides[0] = c.v_strides[0] = c.dk_strides[0] = c.dv_strides[0] =
+        2 * 128;
+    return c;
+  };
+  jfa_attention_backward_args c = cross();
+  size_t bytes = 0;
+  ASSERT_EQ(jfa_attention_backward_workspace_size(&c, &bytes), 0)
+      << jfa_last_error();
+  EXPECT_EQ(bytes, 2048000u + 16128u + 256u);
+  c.total_tokens_k = 100000;
+  c.max_seqlen_k = 50000;
+  ASSERT_EQ(jfa_attention_backward_workspace_size(&c, &bytes), 0)
+      << jfa_last_error();
+  EXPECT_EQ(bytes, 2048000u + 16128u + 4864u);
+  std::string dir = backwardDir("capi_options");
+  jfa_attention_t attn = nullptr;
+  ASSERT_EQ(jfa_attention_create(dir.c_str(), &attn), 0) << jfa_last_error();
+  struct Case {
+    void (*change)(jfa_attention_backward_args &);
+    const char *message;
+  };
+  for (Case t : {
+           Case{[](jfa_attention_backward_args &c) { c.offsets_k += 2; },
+                "offsets_k must be 4-byte aligned, got address 0x1a00002"},
+           Case{[](jfa_attention_backward_args &c) { c.max_seqlen_k = 400; },
+                "total_tokens_k 1500 is more than batch * max_seqlen_k = "
+                "1200"},
+           Case{[](jfa_attention_backward_args &c) { c.total_tokens_k = -1; },
+                "total_tokens_k must be >= 0, got -1"},
+           Case{[](jfa_attention_backward_args &c) { c.num_kv_heads = 3; },
+                "num_heads 4 is not a multiple of num_kv_heads 3"},
+           Case{[](jfa_attention_backward_args &c) { c.dk_strides[0] = 128; },
+                "dk_strides[0] (the token stride) must be at least "
+                "num_kv_heads * head_dim = 256, got 128"},
+           Case{[](jfa_attention_backward_args &c) { c.window_left = -2; },
+                "window_left must be -1 (unbounded) or >= 0, got -2"},
+           Case{[](jfa_attention_backward_args &c) { c.window_right = -3; },
+                "window_right must be -1 (unbounded) or >= 0, got -3"},
+           Case{[](jfa_attention_backward_args &c) { c.causal = 1; },
+                "causal and window_right = 20 conflict"},
+           Case{[](jfa_attention_backward_args &c) { c.offsets_k = 0; },
+                "total_tokens_k is 1500 but offsets_k is 0"},
+       }) {
+    jfa_attention_backward_args c = cross();
+    t.change(c);
+    EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), -1);
+    EXPECT_NE(std::string(jfa_last_error()).find(t.message), std::string::npos)
+        << jfa_last_error() << "\nexpected: " << t.message;
+  }
+  // use_window 0 (a zero-initialized struct): the window fields are not
+  // read, so even bad values pass the checks.
+  c = cross();
+  c.use_window = 0;
+  c.window_left = -5;
+  c.window_right = -5;
+  c.total_tokens = 0;
+  c.total_tokens_k = 0; // nothing at all to write: no device needed
+  EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), 0) << jfa_last_error();
+  c.use_window = 1;
+  EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "window_left must be -1 (unbounded) or >= 0, got -5");
+  jfa_attention_destroy(attn);
+}
+
+TEST(AttentionBackwardCApi, ZeroGradientsNeedTheDriver) {
+  // Keys but no queries (dk = dv = 0) or queries but no keys (dq = 0): the
+  // call writes zeros with the driver, without the backward's kernels.
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (driver) {
+    dlclose(driver);
+    GTEST_SKIP() << "a CUDA driver is installed here";
+  }
+  jfa_attention_t attn = nullptr;
+  ASSERT_EQ(jfa_attention_create(nullptr, &attn), 0) << jfa_last_error();
+  for (bool queries : {false, true}) {
+    AttentionBackwardArgs a = crossArgs();
+    jfa_attention_backward_args c = goodCArgs();
+    c.offsets_k = a.offsetsK;
+    c.num_kv_heads = 2;
+    c.k_strides[0] = c.v_strides[0] = c.dk_strides[0] = c.dv_strides[0] = 256;
+    c.workspace = 0;
+    c.workspace_bytes = 0;
+    if (queries) {
+      c.total_tokens_k = c.max_seqlen_k = 0;
+    } else {
+      c.total_tokens_k = 1500;
+      c.max_seqlen_k = 900;
+      c.total_tokens = 0;
+    }
+    EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), -1);
+    EXPECT_NE(std::string(jfa_last_error()).find("no CUDA driver"),
+              std::string::npos)
+        << jfa_last_error();
+  }
   jfa_attention_destroy(attn);
 }
 

@@ -8,10 +8,10 @@
  * names the argument at fault.
  *
  * Shapes: T tokens (all sequences packed), H heads, head dim D, B sequences.
- * Sequence b is tokens [offsets[b], offsets[b+1]). The forward also takes
- * keys of other lengths (cross-attention: T_k key tokens, offsets_k), fewer
- * k/v heads (grouped-query attention: H_kv) and a sliding window; the
- * backward does not yet (see jfa_attention_backward_args).
+ * Sequence b is tokens [offsets[b], offsets[b+1]). The forward and the
+ * backward also take keys of other lengths (cross-attention: T_k key
+ * tokens, offsets_k), fewer k/v heads (grouped-query attention: H_kv) and a
+ * sliding window.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef JFA_ATTENTION_H
@@ -161,30 +161,39 @@ int jfa_attention_forward(jfa_attention_t attention,
 
 /* Whether the handle has the backward's kernels for arch: 1 yes, 0 no (the
  * reason is then jfa_last_error()), -1 on a NULL argument. They come from
- * the kernel_dir (attention_bwd_<suffix>_<arch>.*.cubin per head dim and
- * mask, and attention_bwd_{delta,schedule,dq_convert}_<arch>.cubin, as
+ * the kernel_dir (attention_bwd_<suffix>_<arch>.*.cubin per head dim, mask
+ * and general, and attention_bwd_{delta,schedule,dq_convert}_<arch>.cubin, as
  * scripts/build-package.sh writes them) or, for a handle made with NULL,
  * from the library (JFA_EMBED_ATTENTION_KERNELS embeds them beside the
  * forward's). */
 int jfa_attention_has_backward(jfa_attention_t attention, const char *arch);
 
-/* The backward's arguments. It has none of the forward's options of issue 20
- * yet (offsets_k, num_kv_heads, the window): it computes the gradients of a
- * forward called without them (self-attention, H_kv = H, no window). */
+/* The backward's arguments. Zero-initialize the struct and set what the
+ * call uses, with the values the forward was called with: the fields added
+ * after check_offsets are the forward's options of issue 20
+ * (cross-attention, grouped-query k/v heads, the sliding window), with the
+ * same names, rules and "0 means off" (use_window), so a struct that sets
+ * none of them is the gradient of the plain forward. The struct grew with
+ * them: a host compiled against an older attention.h must be recompiled;
+ * jfa_attention_backward_args_size() is this library's sizeof. */
 typedef struct {
-  /* bf16 [T, H, D], read: the upstream gradient of o (dout), and forward's
-   * q, k, v and the o it wrote. The rules of jfa_attention_forward_args'
-   * q, k, v apply to each (o's too). */
+  /* bf16, read: the upstream gradient of o (dout), the forward's q, k, v and
+   * the o it wrote; dout, q and o [T, H, D], k and v [T_k, H_kv, D]. The
+   * rules of jfa_attention_forward_args' q, k, v apply to each (o's too). */
   CUdeviceptr dout, q, k, v, o;
   int64_t dout_strides[3], q_strides[3], k_strides[3], v_strides[3],
       o_strides[3];
-  /* f32 [H, T], contiguous: forward's log-sum-exp. */
+  /* f32 [H, T], contiguous: forward's log-sum-exp (-inf for a query that
+   * sees no key, as the forward writes it). */
   CUdeviceptr lse;
   /* int32 [B+1]: as in the forward. */
   CUdeviceptr offsets;
-  /* bf16 [T, H, D], written: the gradients. Rules of the forward's o; dk
-   * and dv have the same token stride. No output may overlap an input,
-   * another output or the workspace. */
+  /* bf16, written: the gradients, dq [T, H, D] like q, dk and dv [T_k, H_kv,
+   * D] like k and v (grouped-query attention: each the sum over the q heads
+   * that read that k/v head). Rules of the forward's o; dk and dv have the
+   * same token stride. A query that sees no key gets dq = 0, a key that no
+   * query sees dk = dv = 0. No output may overlap an input, another output
+   * or the workspace. */
   CUdeviceptr dq, dk, dv;
   int64_t dq_strides[3], dk_strides[3], dv_strides[3];
   /* Scratch device memory, 256-byte aligned, of at least
@@ -193,28 +202,58 @@ typedef struct {
   CUdeviceptr workspace;
   size_t workspace_bytes;
   const char *dtype;         /* must be "bf16" */
-  const char *offsets_dtype; /* must be "i32" */
+  const char *offsets_dtype; /* must be "i32" (offsets_k's too) */
   /* As in the forward (the same values the forward was called with). */
   int64_t total_tokens, num_heads, head_dim, batch, max_seqlen;
   int causal;
   float softmax_scale;
+  /* Nonzero: copy offsets (and offsets_k) to the host and check them, as
+   * the forward's check_offsets. */
   int check_offsets;
+
+  /* Added for issue 20; all 0 (a zero-initialized struct): off. The
+   * forward's fields of these names, with the values the forward had. */
+
+  /* Cross-attention: the key sequences (int32 [B+1]), T_k and the bound of
+   * their lengths; 0: self-attention (and then total_tokens_k and
+   * max_seqlen_k must be 0). With T_k == 0 and queries, dq = 0 (a driver
+   * memset) and no kernel runs; with keys but T == 0, dk = dv = 0 (likewise).
+   */
+  CUdeviceptr offsets_k;
+  int64_t total_tokens_k, max_seqlen_k;
+  /* H_kv, the heads of k, v, dk and dv; num_heads must be a multiple of it.
+   * 0: num_heads. */
+  int64_t num_kv_heads;
+  /* Nonzero: the forward's sliding window (window_left, window_right, -1
+   * unbounded; the forward's rules). Zero: none (the two are not read). */
+  int use_window;
+  int64_t window_left, window_right;
 } jfa_attention_backward_args;
 
-/* The bytes of workspace a backward call with args' sizes (and dk's token
- * stride) needs; 0 when there is nothing to compute. The addresses are not
- * looked at; the sizes and the dk and dq token strides are checked. */
+/* sizeof(jfa_attention_backward_args) as this library was compiled (see
+ * jfa_attention_forward_args_size). */
+size_t jfa_attention_backward_args_size(void);
+
+/* The bytes of workspace a backward call with args' sizes and options (and
+ * dk's token stride) needs: dq's f32 accumulator over the T queries, delta
+ * and the work schedule over B * ceil(max_seqlen_k / 128) (sequence, key
+ * tile) pairs (max_seqlen for self-attention). 0 when no kernel runs (no
+ * queries, or no keys). The addresses are not looked at; the sizes, the
+ * options and the dk and dq token strides are checked. */
 int jfa_attention_backward_workspace_size(
     const jfa_attention_backward_args *args, size_t *bytes);
 
 /* Runs the attention backward on stream (NULL: the legacy default stream)
  * of the current context's device: dq's f32 accumulator (in the workspace)
- * is zeroed, then four kernels run in order: the work schedule, delta =
- * rowsum(o * dout), the backward kernel for the device, head dim and mask
- * (dk, dv written, dq accumulated), and dq's conversion to bf16. Returns
- * without waiting (unless check_offsets); nothing else synchronizes, so the
- * call can be captured in a CUDA graph. dq's last bits may differ from run
- * to run (atomic accumulation). Thread-safe. */
+ * is zeroed, then four kernels run in order: the work schedule (over the key
+ * sequences), delta = rowsum(o * dout), the backward kernel for the device,
+ * head dim, mask and options (general: chosen as the forward chooses it;
+ * dk, dv written, dq accumulated), and dq's conversion to bf16. Without
+ * keys (T_k == 0) it zeroes dq, without queries (T == 0) dk and dv, with
+ * driver memsets on the stream, and runs no kernel. Returns without waiting
+ * (unless check_offsets); nothing else synchronizes, so the call can be
+ * captured in a CUDA graph. dq's last bits may differ from run to run
+ * (atomic accumulation). Thread-safe. */
 int jfa_attention_backward(jfa_attention_t attention,
                            const jfa_attention_backward_args *args,
                            CUstream stream);

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jfa::rt {
@@ -159,19 +160,24 @@ void checkAttentionKernelInfo(const KernelInfo &kernel,
 /// The arguments of one jagged attention backward pass: the gradients of
 /// forward's o for the upstream gradient dout. Tensors are device addresses;
 /// strides in elements, ordered [token, head, dim]. q, k, v, offsets, the
-/// sizes, causal and softmaxScale are forward's (same rules); o and lse are
-/// what forward wrote. The backward has none of the forward's options of
-/// issue 20 yet (cross-attention, grouped-query k/v heads, sliding window):
-/// it is the gradient of a forward called without them (it runs the
-/// general=0 variant of the backward kernel).
+/// sizes, causal, softmaxScale and the options of issue 20 (offsetsK,
+/// totalTokensK, maxSeqlenK, numKvHeads, the window) are forward's, with
+/// the same values and rules; o and lse are what forward wrote. The defaults
+/// of the options are the plain backward (self-attention, H_kv = H, no
+/// window), and the call picks the backward kernel's variant as forward
+/// picks its (general: attentionOptions).
 struct AttentionBackwardArgs {
-  CUdeviceptr dout = 0, q = 0, k = 0, v = 0, o = 0; // bf16 [T, H, D]
+  CUdeviceptr dout = 0, q = 0, o = 0; // bf16 [T, H, D]
+  CUdeviceptr k = 0, v = 0;           // bf16 [T_k, H_kv, D]
   std::array<int64_t, 3> doutStrides{}, qStrides{}, kStrides{}, vStrides{},
       oStrides{};
-  CUdeviceptr lse = 0;     // f32 [H, T] contiguous
+  CUdeviceptr lse = 0;     // f32 [H, T] contiguous (-inf: a query saw no key)
   CUdeviceptr offsets = 0; // i32 [B + 1]
-  /// bf16 [T, H, D], written. dk and dv share one token stride (the kernel
-  /// writes both with it).
+  /// Written: dq bf16 [T, H, D] like q; dk and dv bf16 [T_k, H_kv, D] like
+  /// k and v (grouped-query attention: the sums over each k/v head's q
+  /// heads). dk and dv share one token stride (the kernel writes both with
+  /// it). A query that sees no key gets dq = 0, a key no query sees dk = dv
+  /// = 0.
   CUdeviceptr dq = 0, dk = 0, dv = 0;
   std::array<int64_t, 3> dqStrides{}, dkStrides{}, dvStrides{};
   /// Scratch device memory of at least attentionBackwardWorkspaceBytes(args)
@@ -185,23 +191,54 @@ struct AttentionBackwardArgs {
   int64_t totalTokens = 0, numHeads = 0, headDim = 0, batch = 0, maxSeqlen = 0;
   bool causal = false;
   float softmaxScale = 0.f;
-  /// As in AttentionForwardArgs.
+  /// As in AttentionForwardArgs (offsets and offsetsK).
   bool checkOffsets = false;
+  /// Issue 20's options, as in AttentionForwardArgs: cross-attention (the
+  /// key sequences offsetsK, T_k = totalTokensK keys, maxSeqlenK; 0:
+  /// self-attention), grouped-query k/v heads (numKvHeads, 0: H) and the
+  /// sliding window (-1: unbounded).
+  CUdeviceptr offsetsK = 0;
+  int64_t totalTokensK = 0;
+  int64_t maxSeqlenK = 0;
+  int64_t numKvHeads = 0;
+  int64_t windowLeft = -1, windowRight = -1;
 };
 
 /// Rows of k per backward work unit (both backward kernels).
 constexpr int64_t kAttentionKeyTile = 128;
 
 /// Bytes of scratch memory a backward call with these sizes needs: dq's f32
-/// accumulator ([T, dk token stride]), the row terms delta (f32 [H, T]) and
-/// the work schedule (i32 [2 + B * k_tiles]). Checks the sizes first (an
-/// Error names the one at fault); 0 when there is nothing to compute.
+/// accumulator ([T, dk token stride] for the plain variant, [T, H * D] for
+/// the general one), the row terms delta (f32 [H, T]) and the work schedule
+/// (i32 [2 + B * k_tiles], k_tiles = ceil(max_seqlen_k / 128) over the key
+/// sequences), each 256-byte aligned. Checks the sizes and options first (an
+/// Error names the one at fault); 0 when no kernel runs (no queries, or no
+/// keys: see attentionBackwardLaunchesKernels).
 size_t attentionBackwardWorkspaceBytes(const AttentionBackwardArgs &args);
 
 /// Checks every backward argument that can be checked without the GPU,
 /// including that no output overlaps an input, another output or the
 /// workspace. Throws an Error naming the argument.
 void validateAttentionBackwardArgs(const AttentionBackwardArgs &args);
+
+/// Whether a valid backward call launches the kernels: there are queries
+/// (T, H, B and maxSeqlen nonzero) and keys (T_k > 0). Otherwise backward
+/// writes what the gradients are with driver memsets on the stream: dq = 0
+/// when there are queries but no keys (none sees a key), dk = dv = 0 when
+/// there are keys but no queries; nothing when neither has rows.
+bool attentionBackwardLaunchesKernels(const AttentionBackwardArgs &args);
+
+/// What a launching backward call hands its kernels, by parameter name (the
+/// names of kernels/jagged_attention/README.md's backward tables: q, k, v,
+/// do, o, dk, dv, dq_accum, dq, lse, delta, offsets, schedule, batch, heads,
+/// tokens, stride, k_tiles, scale_log2, scale, head_dim, dq_accum_stride,
+/// dq_stride, cols, offsets_k, kv_group, window_left, window_right,
+/// kv_stride); the workspace's parts at their offsets. Tensors are the 2-d
+/// [tokens, heads * D] views (a kernel that takes a pointer gets their
+/// address). The schedule kernel's `offsets` is the key sequences'
+/// (offsets_k's value). `args` must be valid and launch the kernels.
+std::vector<std::pair<std::string, Arg>>
+attentionBackwardKernelArgs(const AttentionBackwardArgs &args);
 
 /// The attention kernels of both targets (forward, and the backward's four
 /// where the kernel folder or the library has them), loaded lazily onto each
@@ -239,13 +276,17 @@ public:
   void forward(const AttentionForwardArgs &args, CUstream stream = nullptr);
 
   /// Validates `args` and launches the backward on `stream`: dq's
-  /// accumulator is zeroed, then attention_bwd_schedule (the work list),
-  /// attention_bwd_delta (rowsum(o * dout)), the backward kernel of the
-  /// device's target for the call's head dim and mask (dk, dv; dq added into
-  /// the f32 accumulator), attention_bwd_dq_convert (dq in bf16). Arguments
-  /// are bound to each kernel's parameters by the names its metadata
-  /// records. Nothing synchronizes with the host unless args.checkOffsets,
-  /// so the call can be captured in a CUDA graph. Thread-safe.
+  /// accumulator is zeroed, then attention_bwd_schedule (the work list over
+  /// the key sequences), attention_bwd_delta (rowsum(o * dout)), the
+  /// backward kernel of the device's target for the call's head dim, mask
+  /// and options (general, as forward picks it; dk, dv; dq added into the
+  /// f32 accumulator), attention_bwd_dq_convert (dq in bf16). Arguments are
+  /// bound to each kernel's parameters by the names its metadata records
+  /// (attentionBackwardKernelArgs). Without queries or without keys no
+  /// kernel runs: dq or dk and dv are zeroed with driver memsets on
+  /// `stream` instead (attentionBackwardLaunchesKernels). Nothing
+  /// synchronizes with the host unless args.checkOffsets, so the call can
+  /// be captured in a CUDA graph. Thread-safe.
   void backward(const AttentionBackwardArgs &args, CUstream stream = nullptr);
   /// Whether the backward's kernels for `arch` are available, and why not.
   bool hasBackward(const std::string &arch) const;
