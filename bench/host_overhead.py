@@ -144,7 +144,7 @@ def main():
     scale = 1.0 / 128 ** 0.5
     measure("  torch.ops.jfa.jagged_attention_backward called directly",
             lambda: torch.ops.jfa.jagged_attention_backward(do, q, k, v, o, lse, offsets, 156,
-                                                            True, scale))
+                                                            True, scale, None, 0, -1, -1))
 
     prebuilt = os.path.join(os.path.dirname(jfa.__file__), "..", "..", "kernels", "tutorial")
     cubin = os.path.join(prebuilt, "scale_add_sm_90a.cubin")

@@ -14,14 +14,16 @@ libjfart.)
     # offsets[B] = T; sequence b is tokens offsets[b]:offsets[b+1].
     o, lse = jfa.jagged_attention(q, k, v, offsets, max_seqlen, causal=True)
     # o: bf16 [T, H, D]; lse: f32 [H, T]
-    # Forward-only options (issue 20): a sliding window (FlashAttention's
-    # window_size), k and v with fewer heads (GQA / MQA), and keys of other
-    # lengths (cross-attention: offsets_k, max_seqlen_k; causal bottom-right):
+    # Options (issue 20), forward and backward: a sliding window
+    # (FlashAttention's window_size), k and v with fewer heads (GQA / MQA),
+    # and keys of other lengths (cross-attention: offsets_k, max_seqlen_k;
+    # causal bottom-right):
     o, lse = jfa.jagged_attention(q, k, v, offsets, max_seqlen, window=(256, 0),
                                   offsets_k=offsets_k, max_seqlen_k=max_seqlen_k)
     o.float().sum().backward()      # q.grad, k.grad, v.grad (sm_90a, sm_100a)
     dq, dk, dv = jfa.attention_backward(do, q, k, v, o, lse, offsets, max_seqlen,
-                                        causal=True)   # the same, called directly
+                                        window=(256, 0), offsets_k=offsets_k,
+                                        max_seqlen_k=max_seqlen_k)  # directly
 
 jagged_attention is differentiable in o (lse is not: it is marked
 non-differentiable) through the torch.library custom ops jfa::jagged_attention

@@ -34,8 +34,7 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     as FlashAttention; keys 0..i for self-attention). softmax_scale: a
     positive float, None means 1/sqrt(D).
 
-    Options (issue 20; the backward supports none of them yet, see
-    Autograd):
+    Options (issue 20; the backward takes them too):
     - window: FlashAttention's window_size, a (left, right) pair of ints,
       -1 for unbounded on that side (None: (-1, -1)): query i sees key j
       only if i + shift - left <= j <= i + shift + right, shift = len_k -
@@ -71,10 +70,11 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     jfa::jagged_attention) whose backward is jfa.attention_backward (sm_90a
     and sm_100a devices; elsewhere backward() raises NotImplementedError). o is differentiable; lse is not (it is marked
     non-differentiable: a loss that uses lse gets no gradient through it).
-    On this path a given o / lse is filled by a copy (any layout). Such a
-    call with a window (other than causal's (-1, 0) with causal=True),
-    H_kv < H or offsets_k raises NotImplementedError at once: the backward
-    does not support them yet.
+    On this path a given o / lse is filled by a copy (any layout). The
+    options reach the backward: k.grad and v.grad have k's and v's shape
+    (grouped-query attention: each k/v head's gradient sums over its q
+    heads); a query that sees no key gets q.grad = 0, a key no query sees
+    k.grad = v.grad = 0.
 
     torch.compile: inside a compiled function the call is the custom op too
     (it has a fake implementation, so no graph break for the kernel; it
@@ -113,8 +113,6 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     compiling = is_compiling(torch)
     needs_grad = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or
                                               v.requires_grad)
-    if needs_grad:
-        _validate.check_backward_support(window, bool(causal), cross, h, h_kv)
     use_op = compiling or needs_grad
     if o is not None:
         check_tensor(torch, "o", o, torch.bfloat16)
@@ -147,9 +145,9 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
                 q, k, v, offsets, max_seqlen, bool(causal), scale, offsets_k, max_seqlen_k,
                 window[0], window[1])
         else:
-            # Only the plain forward gets here (check_backward_support).
-            o_new, lse_new = _ops.eager_function(torch).apply(q, k, v, offsets, max_seqlen,
-                                                              bool(causal), scale)
+            o_new, lse_new = _ops.eager_function(torch).apply(
+                q, k, v, offsets, max_seqlen, bool(causal), scale, offsets_k, max_seqlen_k,
+                window[0], window[1])
         if o is not None:
             o.copy_(o_new)
             o_new = o

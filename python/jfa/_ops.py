@@ -9,17 +9,17 @@ torch.compile support (registered once, when jfa first imports torch):
     jfa::jagged_attention_backward(Tensor grad_out, Tensor q, Tensor k, Tensor v,
                                    Tensor o, Tensor lse, Tensor offsets,
                                    SymInt max_seqlen, bool causal,
-                                   float softmax_scale)
+                                   float softmax_scale, Tensor? offsets_k,
+                                   SymInt max_seqlen_k, SymInt window_left,
+                                   SymInt window_right)
         -> (Tensor dq, Tensor dk, Tensor dv)
 
 Both have fake (meta) implementations, so torch.compile traces through them
 without running a kernel; the forward's autograd formula calls the backward
-op. The forward takes issue 20's options (offsets_k None: self-attention,
-with max_seqlen_k 0; k and v may have fewer heads than q; the window (-1,
--1) for none); the backward op supports none of them yet, so the forward's
-autograd formula raises NotImplementedError for a call that used one
-(jagged_attention refuses such a call that needs gradients before it gets
-here). Eager autograd (no torch.compile) uses eager_function(torch) instead, a
+op with the forward's options. Both take issue 20's options (offsets_k None:
+self-attention, with max_seqlen_k 0; k and v may have fewer heads than q;
+the window (-1, -1) for none): o, lse and dq follow q, dk and dv follow k
+and v. Eager autograd (no torch.compile) uses eager_function(torch) instead, a
 torch.autograd.Function around the same two implementations: torch.library's
 custom-op dispatch costs about 0.6 ms of host time per forward + backward on
 the H200 (bench/NOTES.md run 43), which Dynamo needs and eager code does not. lse is not differentiable (marked so): a loss that depends on lse gets
@@ -28,7 +28,7 @@ offsets check): call them through jfa.jagged_attention, which does.
 """
 import threading
 
-from . import _backward, _forward, _validate
+from . import _backward, _forward
 
 _lock = threading.Lock()
 _registered = False
@@ -53,31 +53,47 @@ def register(torch):
     return _registered
 
 
+def _backward_call(do, q, k, v, o, lse, offsets, max_seqlen, causal, softmax_scale,
+                   offsets_k, max_seqlen_k, window_left, window_right):
+    """jfa.attention_backward with the forward's options as the ops carry
+    them (offsets_k None: self-attention, max_seqlen_k then unused); the
+    forward's caller checked the offsets (or was told not to)."""
+    cross = offsets_k is not None
+    return _backward.attention_backward(
+        do, q, k, v, o, lse, offsets, max_seqlen, causal, softmax_scale,
+        window=(int(window_left), int(window_right)), offsets_k=offsets_k,
+        max_seqlen_k=int(max_seqlen_k) if cross else None, check_offsets=False)
+
+
 def eager_function(torch):
     """The torch.autograd.Function behind jagged_attention's eager autograd:
-    apply(q, k, v, offsets, max_seqlen, causal, softmax_scale) -> (o, lse),
-    lse non-differentiable, backward through jfa.attention_backward."""
+    apply(q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k,
+    max_seqlen_k, window_left, window_right) -> (o, lse), lse
+    non-differentiable, backward through jfa.attention_backward with the same
+    options."""
     global _eager
     if _eager is None:
         class JaggedAttention(torch.autograd.Function):
             @staticmethod
-            def forward(ctx, q, k, v, offsets, max_seqlen, causal, softmax_scale):
+            def forward(ctx, q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k,
+                        max_seqlen_k, window_left, window_right):
                 o, lse = _forward.forward_new(q, k, v, offsets, max_seqlen, causal,
-                                              softmax_scale)
-                ctx.save_for_backward(q, k, v, offsets, o, lse)
+                                              softmax_scale, offsets_k, max_seqlen_k,
+                                              window_left, window_right)
+                ctx.save_for_backward(q, k, v, offsets, o, lse, offsets_k)
                 ctx.max_seqlen, ctx.causal, ctx.softmax_scale = max_seqlen, causal, softmax_scale
+                ctx.max_seqlen_k, ctx.window = max_seqlen_k, (window_left, window_right)
                 ctx.mark_non_differentiable(lse)
                 return o, lse
 
             @staticmethod
             @torch.autograd.function.once_differentiable
             def backward(ctx, do, dlse):
-                q, k, v, offsets, o, lse = ctx.saved_tensors
-                # The forward's caller checked the offsets (or was told not to).
-                dq, dk, dv = _backward.attention_backward(
-                    do, q, k, v, o, lse, offsets, ctx.max_seqlen, ctx.causal,
-                    ctx.softmax_scale, check_offsets=False)
-                return dq, dk, dv, None, None, None, None
+                q, k, v, offsets, o, lse, offsets_k = ctx.saved_tensors
+                dq, dk, dv = _backward_call(do, q, k, v, o, lse, offsets, ctx.max_seqlen,
+                                            ctx.causal, ctx.softmax_scale, offsets_k,
+                                            ctx.max_seqlen_k, *ctx.window)
+                return (dq, dk, dv) + (None,) * 8
 
         _eager = JaggedAttention
     return _eager
@@ -117,39 +133,42 @@ def _define(torch):
     @torch.library.custom_op("jfa::jagged_attention_backward", mutates_args=())
     def jagged_attention_backward_op(grad_out: Tensor, q: Tensor, k: Tensor, v: Tensor,
                                      o: Tensor, lse: Tensor, offsets: Tensor, max_seqlen: int,
-                                     causal: bool, softmax_scale: float
+                                     causal: bool, softmax_scale: float,
+                                     offsets_k: Optional[Tensor], max_seqlen_k: int,
+                                     window_left: int, window_right: int
                                      ) -> Tuple[Tensor, Tensor, Tensor]:
-        # The forward checked the offsets (or was told not to).
-        return _backward.attention_backward(grad_out, q, k, v, o, lse, offsets, max_seqlen,
-                                            causal, softmax_scale, check_offsets=False)
+        return _backward_call(grad_out, q, k, v, o, lse, offsets, max_seqlen, causal,
+                              softmax_scale, offsets_k, max_seqlen_k, window_left, window_right)
 
     @jagged_attention_backward_op.register_fake
-    def _(grad_out, q, k, v, o, lse, offsets, max_seqlen, causal, softmax_scale):
-        return tuple(q.new_empty(tuple(q.shape), dtype=torch.bfloat16) for _ in range(3))
+    def _(grad_out, q, k, v, o, lse, offsets, max_seqlen, causal, softmax_scale, offsets_k,
+          max_seqlen_k, window_left, window_right):
+        # dq follows q; dk and dv follow k and v (fewer heads, other tokens).
+        return (q.new_empty(tuple(q.shape), dtype=torch.bfloat16),
+                k.new_empty(tuple(k.shape), dtype=torch.bfloat16),
+                v.new_empty(tuple(v.shape), dtype=torch.bfloat16))
 
     def setup_context(ctx, inputs, output):
         (q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k, max_seqlen_k,
          window_left, window_right) = inputs
         o, lse = output
-        ctx.save_for_backward(q, k, v, offsets, o, lse)
+        ctx.save_for_backward(q, k, v, offsets, o, lse, offsets_k)
         ctx.max_seqlen = max_seqlen
         ctx.causal = causal
         ctx.softmax_scale = softmax_scale
-        # What the backward does not support yet (checked when it runs).
-        ctx.options = ((window_left, window_right), offsets_k is not None,
-                       q.shape[1], k.shape[1])
+        ctx.max_seqlen_k = max_seqlen_k
+        ctx.window = (window_left, window_right)
         ctx.mark_non_differentiable(lse)
 
     def backward(ctx, do, dlse):
         # dlse: lse is non-differentiable, so it is ignored (zeros or None).
-        q, k, v, offsets, o, lse = ctx.saved_tensors
+        q, k, v, offsets, o, lse, offsets_k = ctx.saved_tensors
         none = (None,) * 8
         if do is None:
             return (None, None, None) + none
-        window, cross, heads, kv_heads = ctx.options
-        _validate.check_backward_support(window, bool(ctx.causal), cross, heads, kv_heads)
         dq, dk, dv = torch.ops.jfa.jagged_attention_backward(
-            do, q, k, v, o, lse, offsets, ctx.max_seqlen, ctx.causal, ctx.softmax_scale)
+            do, q, k, v, o, lse, offsets, ctx.max_seqlen, ctx.causal, ctx.softmax_scale,
+            offsets_k, ctx.max_seqlen_k, ctx.window[0], ctx.window[1])
         return (dq, dk, dv) + none
 
     jagged_attention_op.register_autograd(backward, setup_context=setup_context)

@@ -216,26 +216,6 @@ def check_planned_options(block_mask, activation):
             f"planned, issue 20)")
 
 
-def check_backward_support(window, causal, cross, heads, kv_heads):
-    """A forward whose gradients are needed: NotImplementedError naming each
-    option of the call that jfa.attention_backward does not support yet (a
-    window, grouped-query k/v heads, cross-attention)."""
-    unsupported = []
-    if window_applies(window, causal):
-        hint = (" (window=(-1, 0) is causal=True, which it supports)"
-                if tuple(window) == (-1, 0) else "")
-        unsupported.append(f"window={tuple(window)}{hint}")
-    if kv_heads != heads:
-        unsupported.append(f"grouped-query k/v heads (H = {heads}, H_kv = {kv_heads})")
-    if cross:
-        unsupported.append("offsets_k (cross-attention)")
-    if unsupported:
-        raise NotImplementedError(
-            f"jfa.jagged_attention: the backward does not support {'; '.join(unsupported)} "
-            f"yet (issue 20), and q, k or v requires grad: call it without gradients "
-            f"(torch.no_grad(), or inputs that do not require grad)")
-
-
 def check_softmax_scale(softmax_scale, head_dim):
     """None means 1/sqrt(D); returns the float scale passed to the kernel."""
     if softmax_scale is None:
@@ -317,28 +297,43 @@ GRID_Y_MAX = 65535  # the backward's delta kernel has one grid row per head
 
 
 def backward_k_tiles(max_seqlen, total_tokens):
-    """k_tiles of the backward kernel: 128-key tiles of the longest sequence
-    (bounded by T: no sequence is longer), at least 1."""
+    """k_tiles of the backward kernel: 128-key tiles of the longest key
+    sequence (max_seqlen and T of the keys: the queries' for self-attention,
+    max_seqlen_k and T_k for cross-attention; bounded by T: no sequence is
+    longer), at least 1."""
     n = min(max_seqlen, total_tokens)
     return max(1, -(-n // BACKWARD_KEY_TILE))
 
 
-def check_backward_sizes(total_tokens, heads, head_dim, batch, k_tiles):
+def check_backward_sizes(total_tokens, heads, head_dim, batch, k_tiles, total_keys=None,
+                         kv_heads=None):
     """What the backward kernels compute in int32: element offsets into the
-    packed [T, H*D] gradients (token * H*D + column) and the number of work
-    units B * H * k_tiles."""
+    packed gradients, dq [T, H*D] and dk, dv [T_k, H_kv*D] (token * row +
+    column), and the number of work units B * H_kv * k_tiles (k_tiles over
+    the key sequences). total_keys: T_k of a cross-attention (None:
+    self-attention, T_k = T); kv_heads: H_kv (None: H)."""
+    longest = "max_seqlen" if total_keys is None else "max_seqlen_k"
+    total_keys = total_tokens if total_keys is None else total_keys
+    kv_heads = heads if kv_heads is None else kv_heads
     elements = total_tokens * heads * head_dim
     if elements > INT32_MAX:
         raise ValueError(f"T * H * D = {total_tokens} * {heads} * {head_dim} = {elements} "
                          f"elements exceeds the backward kernel's int32 offsets ({INT32_MAX}); "
                          f"split the batch")
+    key_elements = total_keys * kv_heads * head_dim
+    if key_elements > INT32_MAX:
+        raise ValueError(f"T_k * H_kv * D = {total_keys} * {kv_heads} * {head_dim} = "
+                         f"{key_elements} elements (dk, dv) exceeds the backward kernel's int32 "
+                         f"offsets ({INT32_MAX}); split the batch")
     if heads > GRID_Y_MAX:
         raise ValueError(f"H = {heads} heads is more than the backward takes (at most "
                          f"{GRID_Y_MAX}: a grid dimension)")
-    units = batch * heads * k_tiles
+    units = batch * kv_heads * k_tiles
     if units > INT32_MAX:
-        raise ValueError(f"B * H * ceil(max_seqlen / {BACKWARD_KEY_TILE}) = {units} work units "
-                         f"exceeds the backward kernel's int32 limit; use a tighter max_seqlen")
+        what = "H" if kv_heads == heads else "H_kv"
+        raise ValueError(f"B * {what} * ceil({longest} / {BACKWARD_KEY_TILE}) = {units} work "
+                         f"units exceeds the backward kernel's int32 limit; use a tighter "
+                         f"{longest}")
 
 
 def _rows(shape, strides, data_ptr, element_bytes):

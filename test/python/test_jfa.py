@@ -6,8 +6,8 @@
 - the pure-Python argument checks (jfa._validate) accept and refuse what the
   kernel contract (kernels/jagged_attention/README.md) says, with messages
   that name the argument, issue 20's options (window, GQA, offsets_k; the
-  planned block_mask and activation; what the backward does not support)
-  included, also through jfa.jagged_attention with a stand-in torch;
+  planned block_mask and activation) included, also through
+  jfa.jagged_attention and jfa.attention_backward with a stand-in torch;
 - the ctypes mirror of jfa_attention_forward_args matches the C header
   runtime/include/jfa/attention.h field for field;
 - the library and kernel folder lookup; and, when a libjfart.so with the
@@ -226,37 +226,14 @@ class PlannedOptions(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "activation must be a str, got NoneType"):
             V.check_planned_options(None, None)
 
-    def test_backward_support(self):
-        V.check_backward_support((-1, -1), False, False, 8, 8)
-        V.check_backward_support((-1, 0), True, False, 8, 8)  # causal's own window
-        V.check_backward_support((-1, -1), True, False, 8, 8)
-        for args, needles in (
-                (((128, 0), True, False, 8, 8), ["window=(128, 0)"]),
-                (((-1, 0), False, False, 8, 8),
-                 ["window=(-1, 0) (window=(-1, 0) is causal=True, which it supports)"]),
-                (((-1, -1), False, False, 8, 2),
-                 ["grouped-query k/v heads (H = 8, H_kv = 2)"]),
-                (((-1, -1), False, True, 8, 8), ["offsets_k (cross-attention)"]),
-                (((0, 5), False, True, 8, 1),
-                 ["window=(0, 5); grouped-query k/v heads (H = 8, H_kv = 1); offsets_k"])):
-            with self.subTest(args=args):
-                with self.assertRaises(NotImplementedError) as cm:
-                    V.check_backward_support(*args)
-                msg = str(cm.exception)
-                self.assertTrue(msg.startswith("jfa.jagged_attention: the backward does not "
-                                               "support "), msg)
-                self.assertIn("yet (issue 20), and q, k or v requires grad: call it without "
-                              "gradients (torch.no_grad(), or inputs that do not require grad)",
-                              msg)
-                for n in needles:
-                    self.assertIn(n, msg)
-
 
 # A stand-in for torch: enough of it for jagged_attention's checks, so that
 # the call's wiring of the options (which check, in which order, before any
 # kernel) is tested without torch. The custom ops cannot register with it
 # (no torch.library): jagged_attention must not need them before it raises.
-FAKE_TORCH = r"""
+# A call that passes every check reaches the offsets' host copy (tolist),
+# which raises AssertionError here.
+FAKE_TORCH_MODULE = r"""
 import sys, types
 torch = types.ModuleType("torch")
 torch.__version__ = "0.fake"
@@ -287,7 +264,9 @@ torch.cuda = types.SimpleNamespace(is_current_stream_capturing=lambda: False)
 sys.modules["torch"] = torch
 import jfa
 T, bf, i32 = Tensor, torch.bfloat16, torch.int32
+"""
 
+FAKE_TORCH = FAKE_TORCH_MODULE + r"""
 def attempt(name, **kw):
     q = T((10, 8, 64), bf, kw.pop("grad", False), ptr=0x100000)
     k = T(kw.pop("k_shape", (10, 8, 64)), bf, ptr=0x200000)
@@ -304,6 +283,8 @@ attempt("block_mask", block_mask=object())
 attempt("activation", activation="gelu_tanh")
 attempt("activation type", activation=3)
 attempt("window grad", window=(128, 0), causal=True, grad=True)
+attempt("all options grad", window=(4, 0), causal=True, k_shape=(12, 2, 64),
+        offsets_k=T((3,), i32, ptr=0x500000), max_seqlen_k=12, grad=True)
 attempt("window nograd", window=(128, 5), causal=True)
 attempt("window type", window=5)
 attempt("gqa grad", k_shape=(10, 2, 64), grad=True)
@@ -340,16 +321,16 @@ class OptionsThroughTheCall(unittest.TestCase):
             "activation": "NotImplementedError|jfa.jagged_attention: activation='gelu_tanh' "
                           "is not supported yet",
             "activation type": "TypeError|activation must be a str, got int",
-            "window grad": "NotImplementedError|jfa.jagged_attention: the backward does not "
-                           "support window=(128, 0) yet (issue 20)",
+            # Gradients with the options: every check passes (the backward
+            # takes them), up to the offsets' host copy.
+            "window grad": "AssertionError|the offsets were read",
+            "all options grad": "AssertionError|the offsets were read",
             "window nograd": "ValueError|causal=True and window=(128, 5) conflict",
             "window type": "TypeError|window must be None or a (left, right) pair",
-            "gqa grad": "NotImplementedError|jfa.jagged_attention: the backward does not "
-                        "support grouped-query k/v heads (H = 8, H_kv = 2) yet",
+            "gqa grad": "AssertionError|the offsets were read",
             "gqa shape": "ValueError|q's H = 8 heads (q.shape[1]) must be a multiple of k's "
                          "and v's H_kv = 3 heads",
-            "cross grad": "NotImplementedError|jfa.jagged_attention: the backward does not "
-                          "support offsets_k (cross-attention) yet",
+            "cross grad": "AssertionError|the offsets were read",
             "cross no max": "ValueError|max_seqlen_k is required with offsets_k",
             "cross max only": "ValueError|max_seqlen_k = 12 is given but offsets_k is not",
             "cross offsets_k dtype": "TypeError|offsets_k must be torch.int32, got "
@@ -360,6 +341,103 @@ class OptionsThroughTheCall(unittest.TestCase):
             "self k tokens": "ValueError|k and v must have q's T = 10 tokens (k.shape[0]) for "
                              "self-attention, got 12",
             "lse over offsets_k": "ValueError|lse overlaps the input offsets_k in memory",
+        }
+        self.assertEqual(sorted(got), sorted(want))
+        for name, start in want.items():
+            with self.subTest(case=name):
+                self.assertTrue(got[name].startswith(start), got[name])
+
+
+FAKE_TORCH_BACKWARD = FAKE_TORCH_MODULE + r"""
+torch.cuda.current_device = lambda: 0
+torch.cuda.get_device_capability = lambda device: (9, 0)
+device.index = None
+f32 = torch.float32
+OFFSETS_K = 0x500000
+
+def attempt(name, **kw):
+    q = T((10, 8, 64), bf, ptr=0x100000)
+    k = T(kw.pop("k_shape", (10, 8, 64)), bf, ptr=0x200000)
+    v = T(k.shape, bf, ptr=0x300000)
+    offs = T((3,), i32, ptr=0x400000)
+    do = T(q.shape, bf, ptr=0x600000)
+    o = T(q.shape, bf, ptr=0x700000)
+    lse = kw.pop("lse", T((8, 10), f32, ptr=0x800000))
+    try:
+        jfa.attention_backward(do, q, k, v, o, lse, offs, 8, **kw)
+    except Exception as e:
+        print(name, type(e).__name__, str(e).replace("\n", " "), sep="|")
+    else:
+        print(name, "no error", sep="|")
+
+def cross(**kw):
+    return dict(dict(k_shape=(12, 2, 64), offsets_k=T((3,), i32, ptr=OFFSETS_K),
+                     max_seqlen_k=12), **kw)
+
+attempt("plain")
+attempt("all options", **cross(window=(4, 0), causal=True))
+attempt("gqa window", k_shape=(10, 2, 64), window=(-1, 3))
+attempt("given gradients", **cross(dq=T((10, 8, 64), bf, ptr=0x900000),
+                                   dk=T((12, 2, 64), bf, ptr=0xa00000),
+                                   dv=T((12, 2, 64), bf, ptr=0xb00000)))
+attempt("dk shape of q", **cross(dk=T((10, 8, 64), bf, ptr=0xa00000)))
+attempt("dq shape of k", **cross(dq=T((12, 2, 64), bf, ptr=0x900000)))
+attempt("dv on the cpu", **cross(dv=T((12, 2, 64), bf, dev="cpu", ptr=0xb00000)))
+attempt("dk over offsets_k", **cross(dk=T((12, 2, 64), bf, ptr=OFFSETS_K)))
+attempt("gqa shape", k_shape=(10, 3, 64))
+attempt("self k tokens", k_shape=(12, 8, 64))
+attempt("cross no max", **cross(max_seqlen_k=None))
+attempt("cross max only", max_seqlen_k=12)
+attempt("cross max too small", **cross(max_seqlen_k=5))
+attempt("offsets_k dtype", **cross(offsets_k=T((3,), f32, ptr=OFFSETS_K)))
+attempt("offsets_k device", **cross(offsets_k=T((3,), i32, dev="cpu", ptr=OFFSETS_K)))
+attempt("offsets_k shape", **cross(offsets_k=T((4,), i32, ptr=OFFSETS_K)))
+attempt("window causal", **cross(window=(4, 3), causal=True))
+attempt("window left", **cross(window=(-2, 0)))
+attempt("window type", window=5)
+attempt("lse over keys", **cross(lse=T((8, 12), f32, ptr=0x800000)))
+"""
+
+
+class BackwardOptionsThroughTheCall(unittest.TestCase):
+    """jfa.attention_backward takes the forward's options (window,
+    offsets_k, max_seqlen_k; k and v of H_kv heads): dk and dv have k's
+    shape, and each wrong option raises, naming it, before anything is
+    launched or copied (a good call gets to the offsets' host copy)."""
+
+    def test_errors(self):
+        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
+        out = subprocess.run([sys.executable, "-c", FAKE_TORCH_BACKWARD], env=env,
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        got = dict(line.split("|", 1) for line in out.stdout.splitlines())
+        passes = "AssertionError|the offsets were read"
+        want = {
+            "plain": passes,
+            "all options": passes,
+            "gqa window": passes,
+            "given gradients": passes,
+            "dk shape of q": "ValueError|dk must have the shape of k [12, 2, 64], got "
+                             "[10, 8, 64]",
+            "dq shape of k": "ValueError|dq must have the shape of q [10, 8, 64], got "
+                             "[12, 2, 64]",
+            "dv on the cpu": "ValueError|dv must be on q's device cuda, got cpu",
+            "dk over offsets_k": "ValueError|dk overlaps the input offsets_k in memory",
+            "gqa shape": "ValueError|q's H = 8 heads (q.shape[1]) must be a multiple of k's "
+                         "and v's H_kv = 3 heads",
+            "self k tokens": "ValueError|k and v must have q's T = 10 tokens (k.shape[0]) for "
+                             "self-attention, got 12",
+            "cross no max": "ValueError|max_seqlen_k is required with offsets_k",
+            "cross max only": "ValueError|max_seqlen_k = 12 is given but offsets_k is not",
+            "cross max too small": "ValueError|max_seqlen_k = 5 is too small: B * "
+                                   "max_seqlen_k = 10 < T_k = 12 keys",
+            "offsets_k dtype": "TypeError|offsets_k must be torch.int32, got torch.float32",
+            "offsets_k device": "ValueError|offsets_k must be on q's device cuda, got cpu",
+            "offsets_k shape": "ValueError|offsets_k must have the shape of offsets [3]",
+            "window causal": "ValueError|causal=True and window=(4, 3) conflict",
+            "window left": "ValueError|window[0] (left) must be -1 (unbounded) or >= 0, got -2",
+            "window type": "TypeError|window must be None or a (left, right) pair",
+            "lse over keys": "ValueError|lse must be [H, T] = [8, 10]",
         }
         self.assertEqual(sorted(got), sorted(want))
         for name, start in want.items():
@@ -468,6 +546,21 @@ class BackwardSizes(unittest.TestCase):
             V.check_backward_sizes(2**17, 128, 128, 1, 1024)
         with self.assertRaisesRegex(ValueError, "work units"):
             V.check_backward_sizes(1000, 1, 64, 2**20, 2**12)
+
+    def test_keys(self):
+        """dk and dv span T_k * H_kv * D; the units are B * H_kv * k_tiles
+        (k_tiles over the key sequences)."""
+        V.check_backward_sizes(1000, 8, 128, 3, 8, total_keys=2**31 // 256 - 1, kv_heads=2)
+        with self.assertRaisesRegex(ValueError, r"T_k \* H_kv \* D = 8388608 \* 2 \* 128 = "
+                                                r"2147483648 elements \(dk, dv\)"):
+            V.check_backward_sizes(1000, 8, 128, 3, 8, total_keys=2**31 // 256, kv_heads=2)
+        V.check_backward_sizes(1000, 8, 64, 2**20, 2**10, kv_heads=1)  # 2^30 units
+        with self.assertRaisesRegex(ValueError, r"B \* H \* ceil\(max_seqlen / 128\) = "
+                                                r"8589934592 work units"):
+            V.check_backward_sizes(1000, 8, 64, 2**20, 2**10)
+        with self.assertRaisesRegex(ValueError, r"B \* H_kv \* ceil\(max_seqlen_k / 128\) = "
+                                                r"2147483648 work units .*tighter max_seqlen_k"):
+            V.check_backward_sizes(1000, 8, 64, 2**20, 2**11, total_keys=5, kv_heads=1)
 
 
 class BackwardSchedule(unittest.TestCase):
