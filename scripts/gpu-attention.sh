@@ -26,8 +26,9 @@ if [[ -d ${pkg}_embedded ]]; then
   PYTHONPATH=$PWD/${pkg}_embedded/python step test-embedded 60 \
     python3 test/gpu/attention_test.py --sanitize
 fi
-# The backward (sm_90a): jfa.attention_backward, autograd, torch.compile, training demo.
-step test-bwd 300 python3 test/gpu/attention_bwd_test.py
+# The backward (sm_90a): jfa.attention_backward, autograd, torch.compile, training demo,
+# issue 20's variants (window, GQA, cross; --variants: only them).
+step test-bwd 420 python3 test/gpu/attention_bwd_test.py
 TAIL=20 step bench 280 python3 bench/attention_bench.py
 TAIL=20 step bench-bwd 300 python3 bench/attention_bench.py --backward
 for c in "$pkg"/kernels/*.cubin; do
@@ -44,5 +45,6 @@ done
 # --sanitize has a few small cases of each forward variant (window, GQA, cross).
 step memcheck 150 compute-sanitizer --tool memcheck python3 test/gpu/attention_test.py --sanitize
 step racecheck 150 compute-sanitizer --tool racecheck python3 test/gpu/attention_test.py --sanitize
-step memcheck-bwd 120 compute-sanitizer --tool memcheck python3 test/gpu/attention_bwd_test.py --sanitize
+# The backward's --sanitize has small cases of each variant too.
+step memcheck-bwd 180 compute-sanitizer --tool memcheck python3 test/gpu/attention_bwd_test.py --sanitize
 exit $rc

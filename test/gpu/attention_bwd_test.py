@@ -2,19 +2,44 @@
 fp32 autograd.
 
     PYTHONPATH=dist/jfa/python python3 test/gpu/attention_bwd_test.py \
-        [--quick] [--sanitize] [--seed N]
+        [--quick] [--sanitize] [--variants] [--seed N]
 
 Each case draws fresh random q, k, v and an upstream gradient do (the seed is
 printed; --seed repeats a run), runs jfa's forward, poisons dq, dk and dv with
 NaN (passed in as preallocated outputs), runs jfa.attention_backward and
 compares with the gradients that torch.autograd gives for a reference
 attention computed per sequence in fp32 from the same bf16 inputs (scores
-q k^T * scale, causal = top-left mask col <= row within the sequence,
-softmax, P v; do in fp32).
+q k^T * scale, masked, softmax, P v; do in fp32). The mask is the contract's
+(kernels/jagged_attention/README.md): for sequence b with len_q queries and
+len_k keys, shift = len_k - len_q, query i sees key j iff j <= i + shift
+(causal), j >= i + shift - left (window left >= 0), j <= i + shift + right
+(window right >= 0); for self-attention causal is col <= row. The
+reference's softmax gives a query that sees no key P = 0 (its row max is
+taken as 0 and its sum clamped), so its gradients are exactly 0.
+
+The variants of issue 20 (run by default; --variants runs only them), with
+the same options given to the forward and the backward: sliding windows
+((0, 0), (-1, 0) without causal, (64, -1), (300, 5), causal with (100, 0),
+windows past every sequence, ...), grouped-query k/v heads (H = 4 with
+H_kv = 1, 2; H = 8 with 2; MQA with 16 heads; k and v views of one tensor
+with dk padded), cross-attention (offsets_k with other lengths than the
+queries', sequences with 0 keys or 0 queries, no keys at all (dq = 0 without
+a kernel), no queries at all (dk = dv = 0 without a kernel), fewer keys
+than queries under causal, 16500 keys) and combinations, D = 64 and 128;
+dk and dv are [T_k, H_kv, D] (under GQA each the sum over its q heads), and
+beyond the bounds below: a query that sees no key must get dq = 0 and a key
+that no query sees dk = dv = 0, exactly. Also: the options through autograd
+(eager and torch.compile) against the reference and against
+attention_backward; a window of (-1, -1) and causal's (-1, 0) give the
+plain backward's dk and dv bit for bit, and the general variant on a plain
+problem (offsets_k = offsets) the plain one's gradients within the bounds;
+their error paths; a CUDA graph of forward and backward with all three
+options.
 
 Bounds, per case and per gradient g in (dq, dk, dv), ref the fp32 gradient:
   max|g - ref|  <= 2e-2 * max|ref| + 1e-4
-  mean|g - ref| <= 1e-2 * mean|ref| + 1e-6
+  mean|g - ref| <= 1e-2 * mean|ref| + 1e-6  (not when max|ref| < 1e-4: a
+                   reference that is 0 but for rounding, where the first decides)
   The kernel rounds P and dS to bf16 before the tensor-core products
   (relative steps of 2^-9, about 2e-3), takes delta = rowsum(o * do) from
   the forward's bf16 o, and rounds dk, dv and dq to bf16 at the end (about
@@ -38,8 +63,8 @@ reference attention; every step's loss must agree to
 differ only by the rounding inside the attention kernels, amplified a little
 by AdamW), and the loss must fall.
 
---quick: a smaller matrix. --sanitize: a few small cases and the error paths
-only (for compute-sanitizer, e.g.
+--quick: a smaller matrix. --sanitize: a few small cases (each variant too)
+and the error paths only (for compute-sanitizer, e.g.
   compute-sanitizer --tool memcheck python3 test/gpu/attention_bwd_test.py --sanitize).
 Exit status 0 when everything passed.
 """
@@ -69,39 +94,80 @@ torch.backends.cuda.matmul.allow_tf32 = False  # the reference is true fp32
 torch.backends.cudnn.allow_tf32 = False
 
 
-def reference_grads(q, k, v, do, offsets, causal, scale):
-    """fp32 (dq, dk, dv) [T, H, D] by torch.autograd of the reference attention,
-    one sequence (and for long ones one head) at a time."""
+def visible(len_q, len_k, causal, window, device):
+    """[len_q, len_k] bool: query i sees key j (the contract's mask; the
+    forward test's, test/gpu/attention_test.py)."""
+    i = torch.arange(len_q, device=device)[:, None]
+    j = torch.arange(len_k, device=device)[None, :]
+    shift = len_k - len_q
+    left, right = window
+    seen = torch.ones((len_q, len_k), dtype=torch.bool, device=device)
+    if causal:
+        seen &= j <= i + shift
+    if left >= 0:
+        seen &= j >= i + shift - left
+    if right >= 0:
+        seen &= j <= i + shift + right
+    return seen
+
+
+def reference_grads(q, k, v, do, offsets, causal, scale, offsets_k=None, window=(-1, -1)):
+    """fp32 (dq [T, H, D], dk, dv [T_k, H_kv, D]) by torch.autograd of the
+    reference attention, and the masks (query sees a key [T], key is seen
+    [T_k]), one sequence (and for long ones a few heads) at a time. k and v
+    may have H_kv heads (q head h reads h // (H // H_kv): autograd sums dk
+    and dv over each group) and, with offsets_k, other tokens. A query that
+    sees no key has P = 0: its row max is taken as 0 (it is a constant of
+    the softmax, detached) and its row sum clamped, so no NaN and exactly 0
+    gradients; keys no query sees get exactly 0."""
     t, h, d = q.shape
-    grads = [torch.zeros((t, h, d), dtype=torch.float32, device=q.device) for _ in range(3)]
+    t_k, h_kv = k.shape[0], k.shape[1]
+    group = h // h_kv
+    dq = torch.zeros((t, h, d), dtype=torch.float32, device=q.device)
+    dk = torch.zeros((t_k, h_kv, d), dtype=torch.float32, device=q.device)
+    dv = torch.zeros((t_k, h_kv, d), dtype=torch.float32, device=q.device)
+    sees = torch.zeros(t, dtype=torch.bool, device=q.device)
+    seen = torch.zeros(t_k, dtype=torch.bool, device=q.device)
     offs = offsets.tolist()
+    offs_k = offs if offsets_k is None else offsets_k.tolist()
     for b in range(len(offs) - 1):
         s, e = offs[b], offs[b + 1]
-        n = e - s
-        if n == 0:
-            continue
-        # Heads per chunk so that the [heads, n, n] score matrices stay under ~0.5 GiB each.
-        hc = max(1, min(h, (1 << 27) // (n * n)))
+        sk, ek = offs_k[b], offs_k[b + 1]
+        n, m = e - s, ek - sk
+        if n == 0 or m == 0:
+            continue  # no gradient: dq = 0 (no key), dk = dv = 0 (no query)
+        mask = visible(n, m, causal, window, q.device)
+        sees[s:e] = mask.any(dim=1)
+        seen[sk:ek] = mask.any(dim=0)
+        # Heads per chunk so that the [heads, n, m] score matrices stay under ~0.5 GiB each.
+        hc = max(1, min(h, (1 << 27) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
-            qs, ks, vs = (x[s:e, h0:h1].float().transpose(0, 1).requires_grad_()
-                          for x in (q, k, v))  # [hc, n, d]
+            kv_index = torch.arange(h0, h1, device=q.device) // group
+            qs = q[s:e, h0:h1].float().transpose(0, 1).requires_grad_()  # [hc, n, d]
+            kl, vl = (x[sk:ek].float().requires_grad_() for x in (k, v))  # [m, h_kv, d]
             dos = do[s:e, h0:h1].float().transpose(0, 1)
             with torch.enable_grad():
+                ks, vs = (x.index_select(1, kv_index).transpose(0, 1) for x in (kl, vl))
                 scores = torch.matmul(qs, ks.transpose(1, 2)) * scale
-                if causal:
-                    mask = torch.ones((n, n), dtype=torch.bool, device=q.device).triu_(1)
-                    scores = scores.masked_fill(mask, float("-inf"))
-                os_ = torch.matmul(torch.softmax(scores, dim=-1), vs)
-                gq, gk, gv = torch.autograd.grad(os_, (qs, ks, vs), dos)
-            for g, x in zip(grads, (gq, gk, gv)):
-                g[s:e, h0:h1] = x.transpose(0, 1)
-            del scores, os_, gq, gk, gv
-    return grads
+                scores = scores.masked_fill(~mask, float("-inf"))
+                mx = scores.amax(dim=-1, keepdim=True).detach()
+                mx = torch.where(torch.isfinite(mx), mx, torch.zeros_like(mx))
+                p = torch.exp(scores - mx)
+                p = p / p.sum(dim=-1, keepdim=True).clamp_min(1e-30)
+                os_ = torch.matmul(p, vs)
+                gq, gk, gv = torch.autograd.grad(os_, (qs, kl, vl), dos)
+            dq[s:e, h0:h1] = gq.transpose(0, 1)
+            dk[sk:ek] += gk
+            dv[sk:ek] += gv
+            del scores, p, os_, gq, gk, gv
+    return (dq, dk, dv), sees, seen
 
 
 def compare(name, got, ref):
     """(ok, text, problems) for one gradient against its reference."""
+    if ref.numel() == 0:
+        return True, f"{name} empty", []
     diff = (got.float() - ref).abs().nan_to_num(nan=float("inf"))
     max_abs, mean_abs = diff.max().item(), diff.mean().item()
     ref_max, ref_mean = ref.abs().max().item(), ref.abs().mean().item()
@@ -114,18 +180,21 @@ def compare(name, got, ref):
         problems.append(f"{name} max abs err {max_abs:.3e} > {GRAD_MAX_REL} * max|ref| "
                         f"{ref_max:.3e} + {GRAD_MAX_ATOL} (worst at token {worst // (h * d)}, "
                         f"head {(worst // d) % h})")
-    if not mean_abs <= GRAD_MEAN_REL * ref_mean + GRAD_MEAN_ATOL:
+    if ref_max >= GRAD_MAX_ATOL and not mean_abs <= GRAD_MEAN_REL * ref_mean + GRAD_MEAN_ATOL:
         problems.append(f"{name} mean abs err {mean_abs:.3e} > {GRAD_MEAN_REL} * mean|ref| "
                         f"{ref_mean:.3e} + {GRAD_MEAN_ATOL}")
     if ref_max < GRAD_MAX_ATOL:
-        # A reference that is zero but for rounding (one token: dS = 0):
-        # relative figures mean nothing, the absolute bound decides.
+        # A reference that is zero but for rounding (one token, or a window
+        # of one key: dS = 0): relative figures mean nothing, the absolute
+        # bound on the max decides.
         return (not problems,
                 f"{name} max abs {max_abs:.2e} (reference max {ref_max:.1e})", problems)
     return not problems, f"{name} max rel {max_rel:.2e} mean rel {mean_rel:.2e}", problems
 
 
 def not_finite_rows(name, g):
+    if g.numel() == 0:
+        return []
     bad = (~torch.isfinite(g)).any(dim=2).any(dim=1)
     if bad.any():
         rows = bad.nonzero().flatten()
@@ -133,41 +202,82 @@ def not_finite_rows(name, g):
     return []
 
 
-def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=None):
+def nonzero_rows(name, g, rows, what):
+    """Problems when a row of g that must be 0 (exactly) is not: `rows` a
+    bool mask over g's tokens."""
+    if g.numel() == 0 or not rows.any():
+        return []
+    idx = rows.nonzero().flatten()
+    bad = (g[idx] != 0).any(dim=2).any(dim=1)  # NaN != 0 too
+    if bad.any():
+        return [f"{int(bad.sum())} {what} have {name} != 0 (first token "
+                f"{idx[bad.nonzero()[0]].item()})"]
+    return []
+
+
+def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=None, *,
+             h_kv=None, lengths_k=None, window=None):
     """One case: random q, k, v, do for the given lengths; jfa's forward; dq, dk,
-    dv poisoned; attention_backward against the fp32 reference."""
+    dv poisoned; attention_backward against the fp32 reference. h_kv: k's and
+    v's heads (default h); lengths_k: the key sequences' lengths
+    (cross-attention through offsets_k); window: the forward's and the
+    backward's window. layout "qkv": q, k, v views of one [T, 3, H, D]
+    tensor, do and dk with padding after each token row; "kv": k and v views
+    of one [T_k, 2, H_kv, D] tensor, dk with padding."""
+    h_kv = h if h_kv is None else h_kv
     t = sum(lengths)
     offsets = make_offsets(lengths)
     max_seqlen = max(lengths) if lengths else 0
+    cross = lengths_k is not None
+    t_k = sum(lengths_k) if cross else t
+    offsets_k = make_offsets(lengths_k) if cross else None
     pad = 0
     if layout == "qkv":
         # q, k, v views of one [T, 3, H, D] tensor; do and dk views with 64
         # elements of padding after each token row (copies inside).
+        assert not cross and h_kv == h
         pad = 64
         qkv = torch.randn((t, 3, h, d), generator=gen, device="cuda").to(torch.bfloat16)
         q, k, v = qkv[:, 0], qkv[:, 1], qkv[:, 2]
         do_store = torch.randn((t, h * d + pad), generator=gen, device="cuda").to(torch.bfloat16)
         do = do_store[:, :h * d].view(t, h, d)
-        dk_store = torch.full((t, h * d + pad), 7.0, dtype=torch.bfloat16, device="cuda")
-        dk_store[:, :h * d] = float("nan")
-        dk = dk_store[:, :h * d].view(t, h, d)
     else:
-        q, k, v, do = (torch.randn((t, h, d), generator=gen, device="cuda").to(torch.bfloat16)
-                       for _ in range(4))
-        dk = torch.full((t, h, d), float("nan"), dtype=torch.bfloat16, device="cuda")
+        q, do = (torch.randn((t, h, d), generator=gen, device="cuda").to(torch.bfloat16)
+                 for _ in range(2))
+        if layout == "kv":  # k, v views of one [T_k, 2, H_kv, D] tensor
+            pad = 64
+            kv = torch.randn((t_k, 2, h_kv, d), generator=gen, device="cuda").to(torch.bfloat16)
+            k, v = kv[:, 0], kv[:, 1]
+        else:
+            k, v = (torch.randn((t_k, h_kv, d), generator=gen, device="cuda")
+                    .to(torch.bfloat16) for _ in range(2))
+    if pad:
+        dk_store = torch.full((t_k, h_kv * d + pad), 7.0, dtype=torch.bfloat16, device="cuda")
+        dk_store[:, :h_kv * d] = float("nan")
+        dk = dk_store[:, :h_kv * d].view(t_k, h_kv, d)
+    else:
+        dk = torch.full((t_k, h_kv, d), float("nan"), dtype=torch.bfloat16, device="cuda")
     dq = torch.full((t, h, d), float("nan"), dtype=torch.bfloat16, device="cuda")
-    dv = torch.full((t, h, d), float("nan"), dtype=torch.bfloat16, device="cuda")
-    label = (f"{name}: T={t} H={h} D={d} {'causal' if causal else 'full'}"
+    dv = torch.full((t_k, h_kv, d), float("nan"), dtype=torch.bfloat16, device="cuda")
+    options = {}
+    if window is not None:
+        options["window"] = window
+    if cross:
+        options.update(offsets_k=offsets_k, max_seqlen_k=max(lengths_k) if lengths_k else 0)
+    label = (f"{name}: T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
+             f"{'causal' if causal else 'full'}"
+             f"{f' window={tuple(window)}' if window is not None else ''}"
              f"{f' scale={scale}' if scale is not None else ''}"
-             f"{f' layout={layout}' if layout != 'packed' else ''} {describe(lengths)}")
+             f"{f' layout={layout}' if layout != 'packed' else ''} {describe(lengths)}"
+             f"{f' keys T_k={t_k} {describe(lengths_k)}' if cross else ''}")
     problems = []
     try:
         o, lse = jfa.jagged_attention(q, k, v, offsets, max_seqlen, causal=causal,
-                                      softmax_scale=scale)
+                                      softmax_scale=scale, **options)
         torch.cuda.synchronize()
         start = time.perf_counter()
         got = jfa.attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal, scale,
-                                     dq=dq, dk=dk, dv=dv)
+                                     dq=dq, dk=dk, dv=dv, **options)
         torch.cuda.synchronize()
         elapsed = time.perf_counter() - start
     except Exception as e:  # noqa: BLE001 - reported as a failure
@@ -175,21 +285,29 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         return
     if any(g is not w for g, w in zip(got, (dq, dk, dv))):
         problems.append("did not return the given dq / dk / dv")
-    if t == 0:
+    if t == 0 and t_k == 0:
         res.report(not problems, f"{label}{': ' + '; '.join(problems) if problems else ''}")
         return
     for gname, g in zip(("dq", "dk", "dv"), (dq, dk, dv)):
         problems += not_finite_rows(gname, g)
-    if pad and not (dk_store[:, h * d:] == 7.0).all():
+    if pad and not (dk_store[:, h_kv * d:] == 7.0).all():
         problems.append("dk's padding between token rows was written")
     eff_scale = scale if scale is not None else 1.0 / math.sqrt(d)
-    refs = reference_grads(q, k, v, do, offsets, causal, eff_scale)
+    refs, sees, seen = reference_grads(q, k, v, do, offsets, causal, eff_scale, offsets_k,
+                                       tuple(window) if window is not None else (-1, -1))
+    problems += nonzero_rows("dq", dq, ~sees, "queries that see no key")
+    for gname, g in (("dk", dk), ("dv", dv)):
+        problems += nonzero_rows(gname, g, ~seen, "keys that no query sees")
     texts = []
     for gname, g, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
         _, text, probs = compare(gname, g, ref)
         texts.append(text)
         problems += probs
-    res.report(not problems, f"{label}: {', '.join(texts)}, {elapsed * 1e3:.1f} ms"
+    blind = int((~sees).sum())
+    unseen = int((~seen).sum())
+    counts = (f", {blind} queries see no key" if blind else "") + \
+        (f", {unseen} keys unseen" if unseen else "")
+    res.report(not problems, f"{label}: {', '.join(texts)}{counts}, {elapsed * 1e3:.1f} ms"
                f"{'; ' + '; '.join(problems) if problems else ''}")
 
 
@@ -346,7 +464,7 @@ def autograd_check(res, gen):
                f"(want True, False), o.grad_fn {type(o.grad_fn).__name__}")
     do = w.to(torch.bfloat16)  # what o.float()'s backward hands to o
     qd, kd, vd = (x.detach() for x in qkv.unbind(1))
-    refs = reference_grads(qd, kd, vd, do, offsets, causal, scale)
+    refs, _, _ = reference_grads(qd, kd, vd, do, offsets, causal, scale)
     g = qkv.grad
     check_grads(res, f"autograd vs fp32 reference: T={t} H={h} D={d} causal "
                 f"{describe(lengths)}",
@@ -424,6 +542,258 @@ def compile_check(res, gen):
     except Exception as e:  # noqa: BLE001
         print(f"info torch.compile(fullgraph=True) does not: {type(e).__name__}: "
               f"{str(e).strip().splitlines()[0] if str(e).strip() else ''}")
+
+
+# --- issue 20's variants ----------------------------------------------------
+
+def variant_cases(case, rng, quick):
+    """Windows, GQA, cross-attention and their combinations, as the forward's
+    (attention_test.py) and jfa-interp's (test/interp/kernels.py) cases."""
+    boundary = [0, 1, 63, 64, 65, 127, 128, 129, 700]
+    windows = (((0, 0), False), ((-1, 0), False), ((64, -1), False), ((300, 5), False),
+               ((100, 0), True), ((100, -1), True), ((127, 129), False), ((5, 3), False),
+               ((0, -1), False), ((2**40, 2**40), False))
+    for window, causal in windows:
+        for d in (64, 128) if not quick else (128,):
+            case("window", boundary, 2, d, causal, window=window)
+    case("window, scale 0.3", [300, 17, 64, 0, 129], 4, 64, False, scale=0.3, window=(32, 32))
+    case("window on a long sequence", [16500], 2, 128, True, window=(256, 0))
+    if not quick:
+        case("window on a long sequence", [3, 16500, 0, 129], 1, 64, False,
+             window=(1000, 1000))
+    # Grouped-query / multi-query attention: dk, dv summed over each group.
+    for h_kv in (1, 2):
+        for d in (64, 128):
+            for causal in (False, True):
+                case("GQA", boundary, 4, d, causal, h_kv=h_kv)
+    case("GQA, k and v views of one tensor, padded dk", [250, 1, 0, 128, 77], 8, 128, True,
+         h_kv=2, layout="kv")
+    case("MQA, many heads", random_lengths(rng, 6, 1, 600), 16, 64, True, h_kv=1)
+    # Cross-attention: other key lengths, 0 keys, 0 queries, bottom-right causal.
+    lq = [5, 0, 130, 64, 1, 200, 0, 77, 129, 300]
+    lk = [9, 4, 0, 64, 300, 129, 0, 1, 128, 700]
+    for d in (64, 128):
+        for causal in (False, True):
+            case("cross", lq, 2, d, causal, lengths_k=lk)
+    for causal in (False, True):
+        case("cross, no keys at all (dq = 0, no kernel)", [5, 0, 130], 2, 64, causal,
+             lengths_k=[0, 0, 0])
+    case("cross, no queries (dk = dv = 0, no kernel)", [0, 0], 2, 64, True,
+         lengths_k=[50, 7])
+    case("cross, no queries, GQA", [0], 4, 128, False, h_kv=2, lengths_k=[300])
+    case("cross, equal lengths", boundary, 2, 128, True, lengths_k=boundary)
+    case("cross, fewer keys (causal: the first queries see none)", [300, 129, 64], 2, 128,
+         True, lengths_k=[100, 1, 0])
+    case("cross, more keys under causal (the first keys' tiles)", [3, 64], 2, 64, True,
+         lengths_k=[400, 129])
+    case("cross, long keys", [128, 3], 2, 128, True, lengths_k=[16500, 5000])
+    # Combinations.
+    case("window + GQA", boundary, 8, 128, True, h_kv=2, window=(128, 0))
+    case("window + GQA", boundary, 8, 64, False, h_kv=2, window=(50, 50))
+    case("cross + GQA + causal", lq, 4, 128, True, h_kv=1, lengths_k=lk)
+    case("cross + GQA + causal, k and v views", lq, 4, 64, True, h_kv=2, lengths_k=lk,
+         layout="kv")
+    case("cross + window", lq, 2, 64, False, lengths_k=lk, window=(32, 8))
+    case("cross + GQA + window + causal", lq, 4, 128, True, h_kv=2, lengths_k=lk,
+         window=(100, 0))
+    case("cross + window, some queries see no key", [300, 129], 2, 128, False,
+         lengths_k=[50, 300], window=(10, 10))
+    for i in range(4 if quick else 16):
+        d = rng.choice((64, 128))
+        h = rng.choice((1, 2, 4, 8))
+        h_kv = rng.choice([x for x in (1, 2, 4, 8) if h % x == 0])
+        causal = rng.random() < 0.5
+        left = rng.choice((-1, 0, 17, 128, 500))
+        right = 0 if causal else rng.choice((-1, 0, 5, 200))
+        window = rng.choice((None, (left, right)))
+        b = rng.randint(1, 30)
+        hi = rng.choice((16, 130, 700))
+        lengths = random_lengths(rng, b, 1, hi)
+        lengths_k = random_lengths(rng, b, 1, hi) if rng.random() < 0.5 else None
+        case(f"random variant {i}", lengths, h, d, causal, h_kv=h_kv, window=window,
+             lengths_k=lengths_k, scale=rng.choice((None, 0.3)))
+
+
+def plain_equivalences(res, gen):
+    """A window of (-1, -1) and causal's own (-1, 0) run the plain backward:
+    dk and dv bit for bit the plain call's (dq's atomic adds may differ in
+    the last bits: within 1e-2)."""
+    lengths = [0, 1, 63, 129, 300]
+    t, h, d = sum(lengths), 4, 128
+    q, k, v, do = (torch.randn((t, h, d), generator=gen, device="cuda").to(torch.bfloat16)
+                   for _ in range(4))
+    offs = make_offsets(lengths)
+    for causal, window in ((False, (-1, -1)), (True, (-1, -1)), (True, (-1, 0))):
+        o, lse = jfa.jagged_attention(q, k, v, offs, 300, causal=causal)
+        plain = jfa.attention_backward(do, q, k, v, o, lse, offs, 300, causal)
+        windowed = jfa.attention_backward(do, q, k, v, o, lse, offs, 300, causal, window=window)
+        dq_diff = ((plain[0].float() - windowed[0].float()).abs().max() /
+                   plain[0].float().abs().max()).item()
+        same = torch.equal(plain[1], windowed[1]) and torch.equal(plain[2], windowed[2])
+        res.report(same and dq_diff <= 1e-2,
+                   f"backward with window={window} {'causal' if causal else 'full'} is the "
+                   f"plain backward: dk, dv bit for bit {same}, dq max rel diff {dq_diff:.1e}")
+    # The general variant on a plain problem (cross-attention with offsets_k
+    # = offsets) agrees with the plain variant within the bounds.
+    o, lse = jfa.jagged_attention(q, k, v, offs, 300, causal=True)
+    plain = jfa.attention_backward(do, q, k, v, o, lse, offs, 300, True)
+    general = jfa.attention_backward(do, q, k, v, o, lse, offs, 300, True, offsets_k=offs,
+                                     max_seqlen_k=300)
+    check_grads(res, "general variant (offsets_k = offsets) vs the plain backward",
+                [(n, g, p.float()) for n, g, p in zip(("dq", "dk", "dv"), general, plain)])
+
+
+def variant_autograd_check(res, gen):
+    """jagged_attention with the options and requires_grad inputs: eager
+    autograd and torch.compile give the reference's gradients and
+    attention_backward's (k.grad and v.grad of k's shape)."""
+    lengths, lengths_k = [37, 0, 200, 129, 1, 64], [50, 3, 0, 300, 20, 64]
+    h, h_kv, d, causal, window = 4, 2, 128, True, (64, 0)
+    t, t_k = sum(lengths), sum(lengths_k)
+    offsets, offsets_k = make_offsets(lengths), make_offsets(lengths_k)
+    scale = 1.0 / math.sqrt(d)
+    q = torch.randn((t, h, d), generator=gen, device="cuda").to(torch.bfloat16)
+    k, v = (torch.randn((t_k, h_kv, d), generator=gen, device="cuda").to(torch.bfloat16)
+            for _ in range(2))
+    w = torch.randn((t, h, d), generator=gen, device="cuda")
+    opts = dict(window=window, offsets_k=offsets_k, max_seqlen_k=max(lengths_k))
+    label = (f"T={t} H={h} H_kv={h_kv} D={d} causal window={window} "
+             f"{describe(lengths)} keys {describe(lengths_k)}")
+
+    def f(q, k, v, offsets, offsets_k):
+        o, lse = jfa.jagged_attention(q, k, v, offsets, max(lengths), causal=causal,
+                                      check_offsets=False, window=window, offsets_k=offsets_k,
+                                      max_seqlen_k=max(lengths_k))
+        return (o.float() * w).sum(), o, lse
+
+    refs, _, _ = reference_grads(q, k, v, w.to(torch.bfloat16), offsets, causal, scale,
+                                 offsets_k, window)
+    grads = {}
+    for kind in ("eager", "torch.compile"):
+        try:
+            fn = f
+            if kind == "torch.compile":
+                torch._dynamo.reset()
+                fn = torch.compile(f, fullgraph=False, dynamic=False)
+            xs = [x.clone().requires_grad_() for x in (q, k, v)]
+            loss, o, lse = fn(*xs, offsets, offsets_k)
+            loss.backward()
+            grads[kind] = [x.grad for x in xs]
+        except Exception as e:  # noqa: BLE001
+            res.report(False, f"autograd with the options ({kind}): {type(e).__name__}: {e}")
+            continue
+        shapes_ok = [tuple(g.shape) for g in grads[kind]] == [(t, h, d), (t_k, h_kv, d),
+                                                              (t_k, h_kv, d)]
+        res.report(shapes_ok, f"autograd with the options ({kind}): q.grad, k.grad, v.grad "
+                   f"shapes {[list(g.shape) for g in grads[kind]]}")
+        check_grads(res, f"autograd with the options ({kind}) vs fp32 reference: {label}",
+                    [(n, g, r) for n, g, r in zip(("dq", "dk", "dv"), grads[kind], refs)])
+        if kind == "eager":
+            direct = jfa.attention_backward(w.to(torch.bfloat16), q, k, v, o.detach(), lse,
+                                            offsets, max(lengths), causal, **opts)
+            check_grads(res, "autograd with the options vs jfa.attention_backward",
+                        [(n, g, x.float()) for n, g, x in zip(("dq", "dk", "dv"),
+                                                              grads[kind], direct)])
+
+
+def variant_error_paths(res):
+    """attention_backward's errors for the options (the runtime's own are
+    tested on the CPU: test/runtime/AttentionBackwardTest.cpp)."""
+    h, h_kv, d = 4, 2, 64
+    lengths, lengths_k = [5, 0, 9], [3, 8, 0]
+    t, t_k = sum(lengths), sum(lengths_k)
+    q, do = (torch.randn((t, h, d), device="cuda").to(torch.bfloat16) for _ in range(2))
+    k, v = (torch.randn((t_k, h_kv, d), device="cuda").to(torch.bfloat16) for _ in range(2))
+    offs, offs_k = make_offsets(lengths), make_offsets(lengths_k)
+    o, lse = jfa.jagged_attention(q, k, v, offs, 9, offsets_k=offs_k, max_seqlen_k=8)
+    base = dict(do=do, q=q, k=k, v=v, o=o, lse=lse, offsets=offs, max_seqlen=9,
+                offsets_k=offs_k, max_seqlen_k=8)
+
+    def f(**changes):
+        kw = dict(base, **changes)
+        return lambda: jfa.attention_backward(**kw)
+
+    bf = dict(dtype=torch.bfloat16, device="cuda")
+    expect_error(res, "dk of q's shape under GQA", ValueError,
+                 f(dk=torch.empty((t, h, d), **bf)), "dk must have the shape of k")
+    expect_error(res, "dq of k's shape", ValueError, f(dq=torch.empty((t_k, h_kv, d), **bf)),
+                 "dq must have the shape of q")
+    expect_error(res, "H not a multiple of H_kv", ValueError,
+                 f(k=torch.zeros((t_k, 3, d), **bf), v=torch.zeros((t_k, 3, d), **bf)),
+                 "H_kv = 3", "multiple")
+    expect_error(res, "other key tokens without offsets_k", ValueError,
+                 f(offsets_k=None, max_seqlen_k=None), "offsets_k", "self-attention")
+    expect_error(res, "offsets_k without max_seqlen_k", ValueError, f(max_seqlen_k=None),
+                 "max_seqlen_k", "required")
+    expect_error(res, "offsets_k int64", TypeError, f(offsets_k=offs_k.long()), "offsets_k",
+                 "int32")
+    expect_error(res, "offsets_k on the CPU", ValueError, f(offsets_k=offs_k.cpu()),
+                 "offsets_k", "device")
+    expect_error(res, "offsets_k not ending at T_k", ValueError,
+                 f(offsets_k=make_offsets([3, 7, 0])), "offsets_k", "T_k = 11")
+    expect_error(res, "max_seqlen_k too small", ValueError, f(max_seqlen_k=7), "max_seqlen_k",
+                 "8 keys")
+    expect_error(res, "causal with window right > 0", ValueError,
+                 f(causal=True, window=(10, 5)), "causal", "window")
+    expect_error(res, "window left -2", ValueError, f(window=(-2, 0)), "window[0]", "-2")
+    # dk on the memory of offsets_k (one buffer seen as both).
+    buf = torch.zeros((t_k * h_kv * d,), **bf)
+    offs_k_alias = buf.view(torch.int32)[:len(lengths_k) + 1]
+    offs_k_alias.copy_(offs_k)
+    expect_error(res, "dk over offsets_k", ValueError,
+                 f(offsets_k=offs_k_alias, dk=buf.view(t_k, h_kv, d)),
+                 "dk overlaps the input offsets_k")
+    # Nothing above may have broken anything: a good call still works.
+    run_case(res, "after the variants' error paths", lengths, h, d, True, h_kv=h_kv,
+             lengths_k=lengths_k, window=(2, -1))
+
+
+def variant_cuda_graph_check(res, gen):
+    """Forward and backward with all three options captured in one CUDA
+    graph (the offsets' host checks are skipped under capture), replayed on
+    new data: as eager calls on that data."""
+    lengths, lengths_k, h, h_kv, d = [37, 0, 128, 200, 1], [60, 5, 0, 300, 1], 4, 2, 64
+    t, t_k = sum(lengths), sum(lengths_k)
+    offs, offs_k = make_offsets(lengths), make_offsets(lengths_k)
+    q, do = (torch.randn((t, h, d), device="cuda", generator=gen).to(torch.bfloat16)
+             for _ in range(2))
+    k, v = (torch.randn((t_k, h_kv, d), device="cuda", generator=gen).to(torch.bfloat16)
+            for _ in range(2))
+    opts = dict(window=(32, 0), offsets_k=offs_k, max_seqlen_k=300)
+
+    def step():
+        o, lse = jfa.jagged_attention(q, k, v, offs, 200, causal=True, **opts)
+        return (o, lse) + jfa.attention_backward(do, q, k, v, o, lse, offs, 200, True, **opts)
+
+    name = "CUDA graph, forward and backward with window, GQA and cross-attention"
+    try:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            step()
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            captured = step()
+        for x in (q, k, v, do):
+            x.copy_(torch.randn(x.shape, device="cuda", generator=gen).to(torch.bfloat16))
+        graph.replay()
+        torch.cuda.synchronize()
+        eager = step()
+        torch.cuda.synchronize()
+        worst = 0.0
+        for a, b in zip(captured, eager):
+            a, b = a.float(), b.float()
+            fin = torch.isfinite(b)  # lse = -inf where a query sees no key
+            if not torch.equal(fin, torch.isfinite(a)):
+                worst = float("inf")
+                break
+            worst = max(worst, float((a[fin] - b[fin]).abs().max() /
+                                     b[fin].abs().max().clamp_min(1e-6)))
+        res.report(worst <= 1e-2, f"{name}: replay on new data vs eager, worst max rel "
+                                  f"error {worst:.2e}")
+    except Exception as e:  # noqa: BLE001
+        res.report(False, f"{name}: {type(e).__name__}: {e}")
 
 
 # --- the training demo -------------------------------------------------------
@@ -596,16 +966,34 @@ def cuda_graph_check(res, gen):
 
 def main():
     args, seed, rng, gen, res = start(
-        __doc__, "a few small cases and the error paths (for compute-sanitizer)")
+        __doc__, "a few small cases and the error paths (for compute-sanitizer)",
+        flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention)")])
 
     def case(*a, **kw):
         run_case(res, *a, gen=gen, **kw)
 
     if args.sanitize:
-        case("sanitize small", [1, 0, 63, 129], 2, 64, False)
-        case("sanitize causal", [65, 128, 0, 7], 2, 128, True)
-        case("sanitize qkv views", [130, 3], 1, 64, True, scale=0.3, layout="qkv")
-        error_paths(res)
+        if not args.variants:
+            case("sanitize small", [1, 0, 63, 129], 2, 64, False)
+            case("sanitize causal", [65, 128, 0, 7], 2, 128, True)
+            case("sanitize qkv views", [130, 3], 1, 64, True, scale=0.3, layout="qkv")
+            error_paths(res)
+        case("sanitize window", [1, 0, 63, 129], 2, 64, True, window=(64, 0))
+        case("sanitize window", [130, 7], 2, 128, False, window=(3, 70))
+        case("sanitize GQA", [65, 128, 0, 7], 4, 128, True, h_kv=1)
+        case("sanitize GQA, k and v views", [130, 3], 4, 64, False, h_kv=2, layout="kv")
+        case("sanitize cross + GQA + window", [5, 0, 130], 4, 64, True, h_kv=2,
+             lengths_k=[9, 4, 0], window=(16, -1))
+        case("sanitize cross, fewer keys", [200, 3], 2, 128, True, lengths_k=[70, 0])
+        case("sanitize cross, no keys", [5, 3], 2, 64, False, lengths_k=[0, 0])
+        case("sanitize cross, no queries", [0, 0], 2, 64, False, lengths_k=[40, 3])
+        variant_error_paths(res)
+    elif args.variants:
+        variant_cases(case, rng, args.quick)
+        plain_equivalences(res, gen)
+        variant_error_paths(res)
+        variant_autograd_check(res, gen)
+        variant_cuda_graph_check(res, gen)
     else:
         boundary = [0, 1, 63, 64, 65, 127, 128, 129]
         for d in (64, 128):
@@ -646,6 +1034,11 @@ def main():
         compile_check(res, gen)
         cuda_graph_check(res, gen)
         training_demo(res, rng, 5 if args.quick else 10)
+        variant_cases(case, rng, args.quick)
+        plain_equivalences(res, gen)
+        variant_error_paths(res)
+        variant_autograd_check(res, gen)
+        variant_cuda_graph_check(res, gen)
 
     return res.summary(seed)
 

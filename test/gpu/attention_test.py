@@ -23,7 +23,8 @@ combinations, D = 64 and 128. Besides the reference: the reference's mask
 against torch's own bottom-right causal mask (causal_lower_right), ours
 against torch's varlen_attn where this torch's takes the case (window_size,
 enable_gqa), a window of (-1, -1) and causal's own (-1, 0) bit for bit the
-plain call, and the error paths of the new options.
+plain call, the error paths of the new options, and calls with
+gradients through them (their values: attention_bwd_test.py).
 
 Bounds, per case:
   o:   max|o - ref| / max|ref| <= 1e-2 and mean|o - ref| / mean|ref| <= 4e-3.
@@ -406,16 +407,23 @@ def variant_error_paths(res):
                  lambda: f(q, ks, vs, offs, 9, block_mask=object()), "block_mask", "issue 20")
     expect_error(res, "activation silu", NotImplementedError,
                  lambda: f(q, ks, vs, offs, 9, activation="silu"), "silu", "issue 20")
-    # Gradients through an option the backward lacks: refused at the call.
+    # Gradients with the options: the call takes them (the backward has them
+    # too: test/gpu/attention_bwd_test.py checks its gradients).
     qg = q.detach().clone().requires_grad_()
-    expect_error(res, "window with gradients", NotImplementedError,
-                 lambda: f(qg, ks, vs, offs, 9, window=(4, 0), causal=True), "backward",
-                 "window=(4, 0)")
-    expect_error(res, "GQA with gradients", NotImplementedError,
-                 lambda: f(qg, ks[:, :1], vs[:, :1], offs, 9), "backward", "H_kv = 1")
-    expect_error(res, "cross-attention with gradients", NotImplementedError,
-                 lambda: f(qg, k, v, offs, 9, offsets_k=offs_k, max_seqlen_k=8), "backward",
-                 "offsets_k")
+    for name, call in (
+            ("window", lambda: f(qg, ks, vs, offs, 9, window=(4, 0), causal=True)),
+            ("GQA", lambda: f(qg, ks[:, :1], vs[:, :1], offs, 9)),
+            ("cross-attention", lambda: f(qg, k, v, offs, 9, offsets_k=offs_k,
+                                          max_seqlen_k=8))):
+        try:
+            og, _ = call()
+            og.float().sum().backward()
+            torch.cuda.synchronize()
+            ok = og.requires_grad and qg.grad is not None and bool(torch.isfinite(qg.grad).all())
+            res.report(ok, f"{name} with gradients: runs, q.grad finite")
+        except Exception as e:  # noqa: BLE001 - reported as a failure
+            res.report(False, f"{name} with gradients: {type(e).__name__}: {e}")
+        qg.grad = None
     # Without grad mode the same call runs, and gives what the plain inputs give.
     with torch.no_grad():
         o1, lse1 = f(qg, ks, vs, offs, 9, window=(4, 0), causal=True)
