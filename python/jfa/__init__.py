@@ -24,6 +24,12 @@ libjfart.)
     dq, dk, dv = jfa.attention_backward(do, q, k, v, o, lse, offsets, max_seqlen,
                                         window=(256, 0), offsets_k=offsets_k,
                                         max_seqlen_k=max_seqlen_k)  # directly
+    # GDPA: silu or gelu_tanh in place of softmax (o = sum_j act(scale q.k_j) v_j,
+    # not normalized), with any of the options; there is no lse (None):
+    o, lse = jfa.jagged_attention(q, k, v, offsets, max_seqlen, causal=True,
+                                  activation="silu")          # lse is None
+    dq, dk, dv = jfa.attention_backward(do, q, k, v, o, None, offsets, max_seqlen,
+                                        causal=True, activation="silu")
 
 jagged_attention is differentiable in o (lse is not: it is marked
 non-differentiable) through the torch.library custom ops jfa::jagged_attention

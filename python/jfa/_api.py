@@ -45,16 +45,24 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
       sequences of k and v (T_k = k.shape[0] tokens, offsets_k[B] = T_k),
       with max_seqlen_k >= the longest of them (required with offsets_k).
       A sequence may have 0 queries or 0 keys.
-    - block_mask (block-sparse attention) and activation other than
-      "softmax" (GDPA activations) are planned in issue 20 and raise
+    - activation: "softmax" (the default), or a GDPA activation
+      (generalized dot-product attention), "silu" or "gelu_tanh" (gelu's
+      tanh approximation), in place of softmax: o = sum_j act(softmax_scale
+      * q.k_j) v_j over the keys query i sees (the same mask: causal, the
+      window, the key sequences), not normalized. There is no lse then: the
+      second result is None (and lse may not be given). It combines with
+      every option above and is differentiable (the backward takes the same
+      activation: P = act(x), dS = scale * dP * act'(x)).
+    - block_mask (block-sparse attention) is planned in issue 20 and raises
       NotImplementedError for now.
     A query that sees no key (its window, its causal bound or its sequence
     holds none) gets o = 0 and lse = -inf.
 
     Returns (o, lse): o bf16 [T, H, D], lse f32 [H, T] (natural-log
-    log-sum-exp of each row's scaled scores). o and lse may be given (written
-    in place): o with dim stride 1, head stride D, token stride a multiple of
-    8 and >= H*D, 16-byte aligned; lse contiguous.
+    log-sum-exp of each row's scaled scores), or None under a GDPA
+    activation. o and lse may be given (written in place): o with dim stride
+    1, head stride D, token stride a multiple of 8 and >= H*D, 16-byte
+    aligned; lse contiguous (not with a GDPA activation).
 
     check_offsets: check the offsets' (and offsets_k's) values and
     max_seqlen (max_seqlen_k) on the host first (copies them to the host:
@@ -88,7 +96,12 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     the runtime RuntimeError.
     """
     torch = _import_torch()
-    _validate.check_planned_options(block_mask, activation)
+    _validate.check_block_mask(block_mask)
+    activation = _validate.check_activation(activation)
+    gdpa = activation != "softmax"
+    if gdpa and lse is not None:
+        raise ValueError(f"lse must be None with activation={activation!r}: a GDPA activation "
+                         f"has no log-sum-exp (jagged_attention returns None for it)")
     for name, t in (("q", q), ("k", k), ("v", v)):
         check_tensor(torch, name, t, torch.bfloat16)
     check_tensor(torch, "offsets", offsets, torch.int32)
@@ -143,21 +156,23 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
             _ops.require(torch, "torch.compile")
             o_new, lse_new = torch.ops.jfa.jagged_attention(
                 q, k, v, offsets, max_seqlen, bool(causal), scale, offsets_k, max_seqlen_k,
-                window[0], window[1])
+                window[0], window[1], activation)
         else:
             o_new, lse_new = _ops.eager_function(torch).apply(
                 q, k, v, offsets, max_seqlen, bool(causal), scale, offsets_k, max_seqlen_k,
-                window[0], window[1])
+                window[0], window[1], activation)
         if o is not None:
             o.copy_(o_new)
             o_new = o
+        if gdpa:
+            return o_new, None  # the op's lse is an empty stand-in
         if lse is not None:
             lse.copy_(lse_new)
             lse_new = lse
         return o_new, lse_new
     if o is None:
         o = torch.empty((t_, h, d), dtype=torch.bfloat16, device=q.device)
-    if lse is None:
+    if lse is None and not gdpa:
         lse = torch.empty((h, t_), dtype=torch.float32, device=q.device)
     if t_ == 0:
         return o, lse
@@ -165,7 +180,8 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     # The offsets were checked above if asked: the runtime need not check them again.
     # Without the options (offsets_k None, window (-1, -1), H_kv = H) this is
     # the plain forward: their fields of the runtime's arguments stay 0.
+    # Under GDPA lse is None: the runtime neither writes nor needs it.
     _forward.run_kernel(q, k, v, o, lse, offsets, min(max_seqlen, t_), bool(causal), scale,
                         False, offsets_k=offsets_k, max_seqlen_k=min(max_seqlen_k, t_k),
-                        window=window)
+                        window=window, activation=activation)
     return o, lse

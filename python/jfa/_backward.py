@@ -7,10 +7,11 @@ attention.h) on the caller's stream: it zeroes dq's f32 accumulator in a
 workspace this module allocates with torch, then runs four kernels of the
 package's kernel folder (kernels/jagged_attention/): the work schedule
 (attention_bwd_schedule, over the key sequences), delta = rowsum(o * do)
-(attention_bwd_delta), the backward kernel of the device's target for the
-head dim, mask and options (attention_bwd_sm90 / attention_bwd_sm100: dk,
-dv written, dq accumulated; the general variant for a window, grouped-query
-k/v heads or cross-attention, as the forward) and dq's conversion to bf16
+(attention_bwd_delta; not for a GDPA activation), the backward kernel of
+the device's target for the head dim, mask and options (attention_bwd_sm90
+/ attention_bwd_sm100: dk, dv written, dq accumulated; the general variant
+for a window, grouped-query k/v heads, cross-attention or a GDPA
+activation, as the forward) and dq's conversion to bf16
 (attention_bwd_dq_convert). The runtime picks the variant by the metadata
 beside each cubin and binds the arguments by the parameter names that
 metadata records. Without queries or without keys it runs no kernel and
@@ -88,17 +89,21 @@ def _writable_in_place(t):
 
 def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
                        softmax_scale=None, *, window=None, offsets_k=None, max_seqlen_k=None,
-                       dq=None, dk=None, dv=None, check_offsets=True):
+                       activation="softmax", dq=None, dk=None, dv=None, check_offsets=True):
     """Jagged attention, backward: the gradients (dq, dk, dv) of
     jagged_attention's o for the upstream gradient do.
 
     q, k, v, offsets, max_seqlen, causal, softmax_scale and the options
-    window, offsets_k, max_seqlen_k: as given to jagged_attention (same
-    rules; k and v bf16 [T_k, H_kv, D]: grouped-query heads and, with
+    window, offsets_k, max_seqlen_k, activation: as given to jagged_attention
+    (same rules; k and v bf16 [T_k, H_kv, D]: grouped-query heads and, with
     offsets_k, other key sequences); o, lse: what it returned (o bf16
     [T, H, D], lse f32 [H, T], natural-log log-sum-exp, -inf for a query
     that saw no key). do: bf16 [T, H, D]. Any layout of q, k, v, o, do and
-    lse is accepted (packed copies are made when needed).
+    lse is accepted (packed copies are made when needed). Under a GDPA
+    activation ("silu", "gelu_tanh") there is no lse: pass None (what
+    jagged_attention returned); the gradients are those of o = sum_j
+    act(x_j) v_j, x_j = softmax_scale * q.k_j (dS = scale * dP * act'(x)),
+    which need neither lse nor delta.
 
     Returns (dq, dk, dv): dq bf16 [T, H, D] like q, dk and dv bf16
     [T_k, H_kv, D] like k and v (contiguous when allocated here); under
@@ -126,9 +131,21 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     TypeError, wrong shapes, devices, options, offsets or sizes ValueError.
     """
     torch = import_torch("jfa.attention_backward")
+    activation = _validate.check_activation(activation)
+    gdpa = activation != "softmax"
     for name, t in (("do", do), ("q", q), ("k", k), ("v", v), ("o", o)):
         check_tensor(torch, name, t, torch.bfloat16)
-    check_tensor(torch, "lse", lse, torch.float32)
+    if gdpa:
+        if lse is not None:
+            raise ValueError(f"lse must be None with activation={activation!r}: a GDPA "
+                             f"activation has no log-sum-exp (jagged_attention returns None "
+                             f"for it)")
+    elif lse is None:
+        raise TypeError("lse must be a torch.Tensor (jagged_attention's lse, f32 [H, T]), got "
+                        "None; lse=None goes with a GDPA activation only (activation='silu' "
+                        "or 'gelu_tanh')")
+    else:
+        check_tensor(torch, "lse", lse, torch.float32)
     check_tensor(torch, "offsets", offsets, torch.int32)
     cross = offsets_k is not None
     if cross:
@@ -140,7 +157,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     for name, t in (("do", do), ("o", o)):
         if tuple(t.shape) != want:
             raise ValueError(f"{name} must have the shape of q {list(want)}, got {list(t.shape)}")
-    if tuple(lse.shape) != (h, t_):
+    if lse is not None and tuple(lse.shape) != (h, t_):
         raise ValueError(f"lse must be [H, T] = {[h, t_]} (as jagged_attention returns it), "
                          f"got {list(lse.shape)}")
     if q.device.type != "cuda":
@@ -198,7 +215,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     if t_ > 0 and t_k > 0:
         _require_kernels(arch)
     views = [kernel_view(torch, t) for t in (do, q, k, v, o)]
-    lse2 = lse.contiguous()
+    lse2 = lse.contiguous() if lse is not None else None  # GDPA: no lse
     offsets2 = offsets.contiguous()
     offsets_k2 = offsets_k.contiguous() if cross else None  # alive until the launch
 
@@ -212,17 +229,18 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     fields = [t.data_ptr() for t, _ in views]
     for _, strides in views:
         fields += strides
-    fields += [lse2.data_ptr(), offsets2.data_ptr(), dq_out.data_ptr(), dk_out.data_ptr(),
-               dv_out.data_ptr(), *packed, *packed_kv, *packed_kv]
+    fields += [0 if lse2 is None else lse2.data_ptr(), offsets2.data_ptr(), dq_out.data_ptr(),
+               dk_out.data_ptr(), dv_out.data_ptr(), *packed, *packed_kv, *packed_kv]
     # No sequence is longer than its tokens: tighter bounds, fewer empty tiles.
     # The offsets were checked above when asked.
     tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, t_, h, d, b, min(max_seqlen, t_),
             1 if causal else 0, scale, 0]
     # Issue 20's options as the forward got them; all 0 without them (the
-    # plain backward).
+    # plain backward; softmax's activation field is NULL).
     keys = (offsets_k2.data_ptr(), t_k, min(max_seqlen_k, t_k)) if cross else (0, 0, 0)
     options = [*keys, 0 if h_kv == h else h_kv,
-               0 if (left, right) == (-1, -1) else 1, left, right]
+               0 if (left, right) == (-1, -1) else 1, left, right,
+               _lib.ACTIVATION_ADDRESS[activation]]
     args = _lib.packed_backward_args(*fields, 0, 0, *tail, *options)
     size = _lib.backward_workspace_size(args)
     # From torch's caching allocator (stream-ordered, and the graph's pool

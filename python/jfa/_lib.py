@@ -72,6 +72,7 @@ class ForwardArgs(ctypes.Structure):
         ("use_window", ctypes.c_int),
         ("window_left", ctypes.c_int64),
         ("window_right", ctypes.c_int64),
+        ("activation", ctypes.c_char_p),  # NULL: softmax (ACTIVATION_ADDRESS)
     ]
 
 
@@ -107,6 +108,7 @@ class BackwardArgs(ctypes.Structure):
         ("use_window", ctypes.c_int),
         ("window_left", ctypes.c_int64),
         ("window_right", ctypes.c_int64),
+        ("activation", ctypes.c_char_p),  # NULL: softmax (ACTIVATION_ADDRESS)
     ]
 
 
@@ -156,11 +158,18 @@ BF16 = ctypes.create_string_buffer(b"bf16")
 I32 = ctypes.create_string_buffer(b"i32")
 BF16_ADDRESS = ctypes.addressof(BF16)
 I32_ADDRESS = ctypes.addressof(I32)
+# The activation field per activation: NULL (0) for softmax, as a
+# zero-initialized C struct has it; GDPA's names otherwise.
+_ACTIVATION_NAMES = {name: ctypes.create_string_buffer(name.encode())
+                     for name in ("silu", "gelu_tanh")}
+ACTIVATION_ADDRESS = {"softmax": 0,
+                      **{name: ctypes.addressof(b) for name, b in _ACTIVATION_NAMES.items()}}
 
 
 def _packed_args(cls, values):
     """The thread's `cls` structure filled with `values` (the fields in order,
-    the stride arrays flattened, dtype strings as BF16_ADDRESS / I32_ADDRESS)."""
+    the stride arrays flattened, dtype strings as BF16_ADDRESS / I32_ADDRESS,
+    the activation as ACTIVATION_ADDRESS[name])."""
     packer = _packers.get(cls)
     if packer is None:
         packer = _packers[cls] = _packer(cls)

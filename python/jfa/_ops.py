@@ -4,27 +4,33 @@ torch.compile support (registered once, when jfa first imports torch):
     jfa::jagged_attention(Tensor q, Tensor k, Tensor v, Tensor offsets,
                           SymInt max_seqlen, bool causal, float softmax_scale,
                           Tensor? offsets_k, SymInt max_seqlen_k,
-                          SymInt window_left, SymInt window_right)
+                          SymInt window_left, SymInt window_right,
+                          str activation)
         -> (Tensor o, Tensor lse)
     jfa::jagged_attention_backward(Tensor grad_out, Tensor q, Tensor k, Tensor v,
                                    Tensor o, Tensor lse, Tensor offsets,
                                    SymInt max_seqlen, bool causal,
                                    float softmax_scale, Tensor? offsets_k,
                                    SymInt max_seqlen_k, SymInt window_left,
-                                   SymInt window_right)
+                                   SymInt window_right, str activation)
         -> (Tensor dq, Tensor dk, Tensor dv)
 
 Both have fake (meta) implementations, so torch.compile traces through them
 without running a kernel; the forward's autograd formula calls the backward
 op with the forward's options. Both take issue 20's options (offsets_k None:
 self-attention, with max_seqlen_k 0; k and v may have fewer heads than q;
-the window (-1, -1) for none): o, lse and dq follow q, dk and dv follow k
-and v. Eager autograd (no torch.compile) uses eager_function(torch) instead, a
-torch.autograd.Function around the same two implementations: torch.library's
-custom-op dispatch costs about 0.6 ms of host time per forward + backward on
-the H200 (bench/NOTES.md run 43), which Dynamo needs and eager code does not. lse is not differentiable (marked so): a loss that depends on lse gets
-no gradient through it. The ops do not check their arguments' values (no
-offsets check): call them through jfa.jagged_attention, which does.
+the window (-1, -1) for none; activation "softmax", "silu" or "gelu_tanh"):
+o, lse and dq follow q, dk and dv follow k and v. Under a GDPA activation
+there is no lse: the forward op's lse is an empty f32 tensor (shape [0]; an
+op's Tensor output cannot be None), which jagged_attention returns as None
+and the backward op takes and ignores. Eager autograd (no torch.compile)
+uses eager_function(torch) instead, a torch.autograd.Function around the
+same two implementations: torch.library's custom-op dispatch costs about
+0.6 ms of host time per forward + backward on the H200 (bench/NOTES.md run
+43), which Dynamo needs and eager code does not. lse is not differentiable
+(marked so): a loss that depends on lse gets no gradient through it. The
+ops do not check their arguments' values (no offsets check): call them
+through jfa.jagged_attention, which does.
 """
 import threading
 
@@ -54,35 +60,38 @@ def register(torch):
 
 
 def _backward_call(do, q, k, v, o, lse, offsets, max_seqlen, causal, softmax_scale,
-                   offsets_k, max_seqlen_k, window_left, window_right):
+                   offsets_k, max_seqlen_k, window_left, window_right, activation):
     """jfa.attention_backward with the forward's options as the ops carry
-    them (offsets_k None: self-attention, max_seqlen_k then unused); the
-    forward's caller checked the offsets (or was told not to)."""
+    them (offsets_k None: self-attention, max_seqlen_k then unused; under a
+    GDPA activation lse is the forward op's empty stand-in, passed as None);
+    the forward's caller checked the offsets (or was told not to)."""
     cross = offsets_k is not None
     return _backward.attention_backward(
-        do, q, k, v, o, lse, offsets, max_seqlen, causal, softmax_scale,
-        window=(int(window_left), int(window_right)), offsets_k=offsets_k,
-        max_seqlen_k=int(max_seqlen_k) if cross else None, check_offsets=False)
+        do, q, k, v, o, None if activation != "softmax" else lse, offsets, max_seqlen,
+        causal, softmax_scale, window=(int(window_left), int(window_right)),
+        offsets_k=offsets_k, max_seqlen_k=int(max_seqlen_k) if cross else None,
+        activation=activation, check_offsets=False)
 
 
 def eager_function(torch):
     """The torch.autograd.Function behind jagged_attention's eager autograd:
     apply(q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k,
-    max_seqlen_k, window_left, window_right) -> (o, lse), lse
-    non-differentiable, backward through jfa.attention_backward with the same
-    options."""
+    max_seqlen_k, window_left, window_right, activation) -> (o, lse), lse
+    non-differentiable (an empty tensor under GDPA), backward through
+    jfa.attention_backward with the same options."""
     global _eager
     if _eager is None:
         class JaggedAttention(torch.autograd.Function):
             @staticmethod
             def forward(ctx, q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k,
-                        max_seqlen_k, window_left, window_right):
+                        max_seqlen_k, window_left, window_right, activation):
                 o, lse = _forward.forward_new(q, k, v, offsets, max_seqlen, causal,
                                               softmax_scale, offsets_k, max_seqlen_k,
-                                              window_left, window_right)
+                                              window_left, window_right, activation)
                 ctx.save_for_backward(q, k, v, offsets, o, lse, offsets_k)
                 ctx.max_seqlen, ctx.causal, ctx.softmax_scale = max_seqlen, causal, softmax_scale
                 ctx.max_seqlen_k, ctx.window = max_seqlen_k, (window_left, window_right)
+                ctx.activation = activation
                 ctx.mark_non_differentiable(lse)
                 return o, lse
 
@@ -92,8 +101,8 @@ def eager_function(torch):
                 q, k, v, offsets, o, lse, offsets_k = ctx.saved_tensors
                 dq, dk, dv = _backward_call(do, q, k, v, o, lse, offsets, ctx.max_seqlen,
                                             ctx.causal, ctx.softmax_scale, offsets_k,
-                                            ctx.max_seqlen_k, *ctx.window)
-                return (dq, dk, dv) + (None,) * 8
+                                            ctx.max_seqlen_k, *ctx.window, ctx.activation)
+                return (dq, dk, dv) + (None,) * 9
 
         _eager = JaggedAttention
     return _eager
@@ -117,32 +126,35 @@ def _define(torch):
     @torch.library.custom_op("jfa::jagged_attention", mutates_args=())
     def jagged_attention_op(q: Tensor, k: Tensor, v: Tensor, offsets: Tensor, max_seqlen: int,
                             causal: bool, softmax_scale: float, offsets_k: Optional[Tensor],
-                            max_seqlen_k: int, window_left: int, window_right: int
-                            ) -> Tuple[Tensor, Tensor]:
+                            max_seqlen_k: int, window_left: int, window_right: int,
+                            activation: str) -> Tuple[Tensor, Tensor]:
         return _forward.forward_new(q, k, v, offsets, max_seqlen, causal, softmax_scale,
-                                    offsets_k, max_seqlen_k, window_left, window_right)
+                                    offsets_k, max_seqlen_k, window_left, window_right,
+                                    activation)
 
     @jagged_attention_op.register_fake
     def _(q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k, max_seqlen_k,
-          window_left, window_right):
-        # o and lse follow q whatever k and v are (fewer heads, other tokens).
+          window_left, window_right, activation):
+        # o and lse follow q whatever k and v are (fewer heads, other tokens);
+        # GDPA's lse is an empty stand-in (forward_new).
         t, h, d = q.shape
         return (q.new_empty((t, h, d), dtype=torch.bfloat16),
-                q.new_empty((h, t), dtype=torch.float32))
+                q.new_empty((0,) if activation != "softmax" else (h, t), dtype=torch.float32))
 
     @torch.library.custom_op("jfa::jagged_attention_backward", mutates_args=())
     def jagged_attention_backward_op(grad_out: Tensor, q: Tensor, k: Tensor, v: Tensor,
                                      o: Tensor, lse: Tensor, offsets: Tensor, max_seqlen: int,
                                      causal: bool, softmax_scale: float,
                                      offsets_k: Optional[Tensor], max_seqlen_k: int,
-                                     window_left: int, window_right: int
+                                     window_left: int, window_right: int, activation: str
                                      ) -> Tuple[Tensor, Tensor, Tensor]:
         return _backward_call(grad_out, q, k, v, o, lse, offsets, max_seqlen, causal,
-                              softmax_scale, offsets_k, max_seqlen_k, window_left, window_right)
+                              softmax_scale, offsets_k, max_seqlen_k, window_left, window_right,
+                              activation)
 
     @jagged_attention_backward_op.register_fake
     def _(grad_out, q, k, v, o, lse, offsets, max_seqlen, causal, softmax_scale, offsets_k,
-          max_seqlen_k, window_left, window_right):
+          max_seqlen_k, window_left, window_right, activation):
         # dq follows q; dk and dv follow k and v (fewer heads, other tokens).
         return (q.new_empty(tuple(q.shape), dtype=torch.bfloat16),
                 k.new_empty(tuple(k.shape), dtype=torch.bfloat16),
@@ -150,7 +162,7 @@ def _define(torch):
 
     def setup_context(ctx, inputs, output):
         (q, k, v, offsets, max_seqlen, causal, softmax_scale, offsets_k, max_seqlen_k,
-         window_left, window_right) = inputs
+         window_left, window_right, activation) = inputs
         o, lse = output
         ctx.save_for_backward(q, k, v, offsets, o, lse, offsets_k)
         ctx.max_seqlen = max_seqlen
@@ -158,17 +170,18 @@ def _define(torch):
         ctx.softmax_scale = softmax_scale
         ctx.max_seqlen_k = max_seqlen_k
         ctx.window = (window_left, window_right)
+        ctx.activation = activation
         ctx.mark_non_differentiable(lse)
 
     def backward(ctx, do, dlse):
         # dlse: lse is non-differentiable, so it is ignored (zeros or None).
         q, k, v, offsets, o, lse, offsets_k = ctx.saved_tensors
-        none = (None,) * 8
+        none = (None,) * 9
         if do is None:
             return (None, None, None) + none
         dq, dk, dv = torch.ops.jfa.jagged_attention_backward(
             do, q, k, v, o, lse, offsets, ctx.max_seqlen, ctx.causal, ctx.softmax_scale,
-            offsets_k, ctx.max_seqlen_k, ctx.window[0], ctx.window[1])
+            offsets_k, ctx.max_seqlen_k, ctx.window[0], ctx.window[1], ctx.activation)
         return (dq, dk, dv) + none
 
     jagged_attention_op.register_autograd(backward, setup_context=setup_context)

@@ -197,23 +197,33 @@ def window_applies(window, causal):
     return left >= 0 or (right >= 0 and not causal)
 
 
-PLANNED_ACTIVATIONS = ("silu", "gelu_tanh")
+# jagged_attention's activation: softmax, or GDPA's (generalized dot-product
+# attention: o = sum_j act(scale * q.k_j) v_j over the keys a query sees,
+# not normalized, no lse).
+ACTIVATIONS = ("softmax", "silu", "gelu_tanh")
+GDPA_ACTIVATIONS = ("silu", "gelu_tanh")
 
 
-def check_planned_options(block_mask, activation):
-    """Issue 20's options that are not there yet: block_mask must be None and
-    activation "softmax" (NotImplementedError saying so)."""
+def check_block_mask(block_mask):
+    """Issue 20's option that is not there yet: block_mask must be None
+    (NotImplementedError saying so)."""
     if block_mask is not None:
         raise NotImplementedError("jfa.jagged_attention: block_mask is not supported yet "
                                   "(block-sparse attention is planned, issue 20); pass "
                                   "block_mask=None")
+
+
+def check_activation(activation):
+    """activation: "softmax" (the default) or a GDPA activation, "silu" or
+    "gelu_tanh"; returns it. TypeError for a non-str, ValueError naming the
+    accepted values otherwise."""
     if not isinstance(activation, str):
-        raise TypeError(f"activation must be a str, got {type(activation).__name__}")
-    if activation != "softmax":
-        raise NotImplementedError(
-            f"jfa.jagged_attention: activation={activation!r} is not supported yet: only "
-            f"'softmax' (GDPA activations, {' and '.join(map(repr, PLANNED_ACTIVATIONS))}, are "
-            f"planned, issue 20)")
+        raise TypeError(f"activation must be a str ('softmax', 'silu' or 'gelu_tanh'), "
+                        f"got {type(activation).__name__}")
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation={activation!r} is not supported: 'softmax' (the default), "
+                         f"or GDPA's 'silu' or 'gelu_tanh'")
+    return activation
 
 
 def check_softmax_scale(softmax_scale, head_dim):

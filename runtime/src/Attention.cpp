@@ -52,12 +52,12 @@ __int128 unitIndexSpace(const AttentionForwardArgs &a) {
 /// kernel of a target is attention_fwd_<its kernel suffix>
 /// (attention_fwd_sm90 for sm_90a). Each is compiled once per compile-time
 /// variant its source declares (`// jfa-variants: head_dim=64,128 causal=0,1
-/// general=0,1`): in a kernel_dir as
+/// general=0,1,2,3`): in a kernel_dir as
 /// <kernel>_<arch>.head_dim=64.causal=0.general=0.cubin (what
 /// scripts/build-package.sh writes), in the library as one embedded kernel
 /// each. A call picks the variant whose metadata "params" match its head
-/// dim, mask and options (general: a window, GQA or cross-attention); the
-/// names are never parsed.
+/// dim, mask and options (general: a window, GQA or cross-attention; a
+/// GDPA activation); the names are never parsed.
 struct AttentionTarget {
   std::string kernel;
   const char *arch;
@@ -145,6 +145,19 @@ void checkKeyOffsets(const int32_t *offsetsK, size_t count,
   checkOffsetsNamed(offsetsK, count, totalTokensK, maxSeqlenK, kKeyOffsets);
 }
 
+AttentionActivation attentionActivation(const std::string &name) {
+  if (name == "softmax")
+    return AttentionActivation::Softmax;
+  if (name == "silu")
+    return AttentionActivation::Silu;
+  if (name == "gelu_tanh")
+    return AttentionActivation::GeluTanh;
+  throw Error(fmt::format(
+      "activation '{}' is not supported; the kernels take \"softmax\" (the "
+      "default; NULL in the C API), or GDPA's \"silu\" or \"gelu_tanh\"",
+      name));
+}
+
 bool attentionHasWork(const AttentionForwardArgs &a) {
   return a.totalTokens > 0 && a.numHeads > 0 && a.batch > 0 && a.maxSeqlen > 0;
 }
@@ -157,7 +170,12 @@ AttentionOptions attentionOptions(const AttentionForwardArgs &a) {
   o.kvHeads = a.numKvHeads != 0 ? a.numKvHeads : a.numHeads;
   o.kvGroup = o.kvHeads > 0 && a.numHeads > 0 ? a.numHeads / o.kvHeads : 1;
   o.window = a.windowLeft >= 0 || (a.windowRight >= 0 && !a.causal);
-  o.general = o.window || o.cross || o.kvGroup != 1;
+  o.activation = attentionActivation(a.activation);
+  o.gdpa = o.activation != AttentionActivation::Softmax;
+  // GDPA runs in the general variant only: 2 silu, 3 gelu_tanh.
+  o.general = o.gdpa                                  ? 1 + int(o.activation)
+              : o.window || o.cross || o.kvGroup != 1 ? 1
+                                                      : 0;
   if (o.window) {
     // Query i of a sequence sees keys up to i + shift + right, shift =
     // len_k - len_q: right >= len_q - 1 bounds nothing, nor does left >=
@@ -185,6 +203,7 @@ void validateAttentionSizes(const AttentionForwardArgs &a) {
     throw Error(
         fmt::format("offsets_dtype '{}' is not supported; offsets must be i32",
                     a.offsetsDtype));
+  attentionActivation(a.activation);
   checkSize("total_tokens", a.totalTokens);
   checkSize("num_heads", a.numHeads);
   checkSize("head_dim", a.headDim);
@@ -279,7 +298,8 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
   checkTensor("v", a.v, a.vStrides, opt.kvHeads, a.headDim, keys, false,
               kvHeadsName);
   checkTensor("o", a.o, a.oStrides, a.numHeads, a.headDim, work, true);
-  checkPointer("lse", a.lse, 4, work);
+  // GDPA has no lse: not written, so not looked at (it may be 0).
+  checkPointer("lse", a.lse, 4, work && !opt.gdpa);
   checkPointer("offsets", a.offsets, 4, work);
   if (opt.cross)
     checkPointer("offsets_k", a.offsetsK, 4, work);
@@ -652,12 +672,13 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   if (opt.keyTokens == 0) {
     // No keys at all: every query sees none (o = 0, lse = -inf), and a TMA
     // descriptor of k with 0 rows cannot be made. o's rows have its token
-    // stride; lse is [H, T] contiguous.
+    // stride; lse is [H, T] contiguous. GDPA has no lse.
     deviceMemsetD2D16OnStream(args.o, size_t(args.oStrides[0]) * 2, 0,
                               size_t(args.numHeads * args.headDim),
                               size_t(args.totalTokens), stream);
-    deviceMemsetD32OnStream(args.lse, 0xff800000u /* -inf */,
-                            size_t(args.numHeads * args.totalTokens), stream);
+    if (!opt.gdpa)
+      deviceMemsetD32OnStream(args.lse, 0xff800000u /* -inf */,
+                              size_t(args.numHeads * args.totalTokens), stream);
     return;
   }
 

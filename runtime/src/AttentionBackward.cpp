@@ -3,8 +3,8 @@
 // Argument checks (no GPU needed), the backward's kernels per target read
 // from a kernel folder, the workspace, and the launch sequence
 //   zero dq's accumulator -> attention_bwd_schedule -> attention_bwd_delta
-//   -> attention_bwd_<suffix> (dk, dv, dq accumulated) ->
-//   attention_bwd_dq_convert,
+//   (not under a GDPA activation) -> attention_bwd_<suffix> (dk, dv, dq
+//   accumulated) -> attention_bwd_dq_convert,
 // or, for a call without queries or without keys, driver memsets of the
 // gradients that are then zero.
 // Arguments reach each kernel by the parameter names its metadata records,
@@ -221,6 +221,7 @@ AttentionForwardArgs forwardView(const AttentionBackwardArgs &a) {
   f.numKvHeads = a.numKvHeads;
   f.windowLeft = a.windowLeft;
   f.windowRight = a.windowRight;
+  f.activation = a.activation;
   return f;
 }
 
@@ -387,7 +388,8 @@ void checkNoOverlap(const AttentionBackwardArgs &a, const Plan &p,
       tokenExtent("k", a.k, a.kStrides, readKeyRows, hkv, d),
       tokenExtent("v", a.v, a.vStrides, readKeyRows, hkv, d),
       tokenExtent("o", a.o, a.oStrides, queryRows, h, d),
-      flatExtent("lse", a.lse, uint64_t(queryRows * h) * 4),
+      // Not read under GDPA.
+      flatExtent("lse", a.lse, p.opt.gdpa ? 0 : uint64_t(queryRows * h) * 4),
       flatExtent("offsets", a.offsets, offsetsBytes),
       flatExtent("offsets_k", a.offsetsK, p.opt.cross ? offsetsBytes : 0)};
   for (size_t i = 0; i < std::size(outputs); ++i) {
@@ -427,7 +429,9 @@ std::array<Arg, kNumSlots> slotValues(const AttentionBackwardArgs &a,
   v[kDv] = Arg::pointer(a.dv);
   v[kDqAccum] = tensor(a.workspace + w.accum, "f32", t, h, p.accumStride);
   v[kDq] = Arg::pointer(a.dq);
-  v[kLse] = Arg::pointer(a.lse);
+  // GDPA uses neither lse nor delta (no delta kernel runs), but the kernels
+  // load rows of both: they get the workspace's delta space, f32 [H, T].
+  v[kLse] = Arg::pointer(p.opt.gdpa ? a.workspace + w.delta : a.lse);
   v[kDelta] = Arg::pointer(a.workspace + w.delta);
   v[kOffsets] = Arg::pointer(a.offsets);
   v[kSchedule] = Arg::pointer(a.workspace + w.schedule);
@@ -825,10 +829,13 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
                   {persistent, 1, 1},
                   {unsigned(a.totalTokens), ceilDiv(cols, kConvertCols), 1}};
   deviceMemsetD32OnStream(a.workspace + w.accum, 0, w.accumElements, stream);
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 4; ++i) {
+    if (i == 1 && p.opt.gdpa)
+      continue; // GDPA's gradients do not use delta
     modules[i]->launch(
         images[i]->kernel, grids[i],
         bindArguments(images[i]->plan, images[i]->info, *values[i]), stream);
+  }
 }
 
 } // namespace detail

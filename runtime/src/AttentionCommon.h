@@ -155,14 +155,16 @@ inline float scaleLog2(float scale) {
 
 /// The compile-time parameter of the attention kernels' general variants:
 /// a sliding window, grouped-query k/v heads and cross-attention (offsets_k)
-/// are read only by the cubins compiled with general=1; general=0 folds them
-/// away (the plain forward and backward).
+/// are read only by the cubins compiled with general >= 1 (2 and 3: with
+/// GDPA's silu or gelu_tanh in place of softmax); general=0 folds them away
+/// (the plain forward and backward).
 constexpr const char *kGeneralParam = "general";
 
-/// The compile-time variant a call needs (normalized as the metadata's).
-inline Params wantedParams(int64_t headDim, bool causal, bool general) {
+/// The compile-time variant a call needs (normalized as the metadata's:
+/// general "0".."3", AttentionOptions::general).
+inline Params wantedParams(int64_t headDim, bool causal, int general) {
   return {{"causal", causal ? "1" : "0"},
-          {kGeneralParam, general ? "1" : "0"},
+          {kGeneralParam, std::to_string(general)},
           {"head_dim", std::to_string(headDim)}};
 }
 

@@ -208,6 +208,9 @@ int jfa_attention_forward(jfa_attention_t attention,
       a.windowLeft = args->window_left;
       a.windowRight = args->window_right;
     }
+    // NULL (a zero-initialized struct): softmax.
+    if (args->activation)
+      a.activation = args->activation;
     attention->attention.forward(a, stream);
   });
 }
@@ -271,6 +274,9 @@ backwardArgs(const jfa_attention_backward_args &c) {
     a.windowLeft = c.window_left;
     a.windowRight = c.window_right;
   }
+  // NULL (a zero-initialized struct): softmax.
+  if (c.activation)
+    a.activation = c.activation;
   return a;
 }
 

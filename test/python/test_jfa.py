@@ -5,9 +5,13 @@
 - `import jfa` works without torch; jagged_attention then raises a clear ImportError.
 - the pure-Python argument checks (jfa._validate) accept and refuse what the
   kernel contract (kernels/jagged_attention/README.md) says, with messages
-  that name the argument, issue 20's options (window, GQA, offsets_k; the
-  planned block_mask and activation) included, also through
+  that name the argument, issue 20's options (window, GQA, offsets_k, the
+  GDPA activation; the planned block_mask) included, also through
   jfa.jagged_attention and jfa.attention_backward with a stand-in torch;
+- the GDPA activation's wiring with a stand-in torch: no lse (None out of
+  jagged_attention, None into attention_backward, NULL to the runtime), the
+  activation's name in the runtime's struct, the custom ops' fake
+  implementations and autograd formula;
 - the ctypes mirror of jfa_attention_forward_args matches the C header
   runtime/include/jfa/attention.h field for field;
 - the library and kernel folder lookup; and, when a libjfart.so with the
@@ -212,19 +216,42 @@ class Window(unittest.TestCase):
 
 
 class PlannedOptions(unittest.TestCase):
-    def test_block_mask_and_activation(self):
-        V.check_planned_options(None, "softmax")
+    def test_block_mask(self):
+        V.check_block_mask(None)
         with self.assertRaisesRegex(NotImplementedError, "block_mask is not supported yet "
                                                          ".block-sparse attention is planned, "
                                                          "issue 20."):
-            V.check_planned_options(object(), "softmax")
-        with self.assertRaisesRegex(NotImplementedError, "activation='silu' is not supported "
-                                                         "yet: only 'softmax'.*issue 20"):
-            V.check_planned_options(None, "silu")
-        with self.assertRaisesRegex(NotImplementedError, "activation='relu'"):
-            V.check_planned_options(None, "relu")
-        with self.assertRaisesRegex(TypeError, "activation must be a str, got NoneType"):
-            V.check_planned_options(None, None)
+            V.check_block_mask(object())
+
+
+class Activation(unittest.TestCase):
+    def test_good(self):
+        for name in ("softmax", "silu", "gelu_tanh"):
+            self.assertEqual(V.check_activation(name), name)
+        self.assertEqual(V.GDPA_ACTIVATIONS, ("silu", "gelu_tanh"))
+
+    def test_bad(self):
+        for bad in ("relu", "gelu", "SILU", "", "softmax "):
+            with self.subTest(activation=bad):
+                with self.assertRaises(ValueError) as cm:
+                    V.check_activation(bad)
+                self.assertEqual(str(cm.exception),
+                                 f"activation={bad!r} is not supported: 'softmax' (the "
+                                 f"default), or GDPA's 'silu' or 'gelu_tanh'")
+        for bad in (None, 2, b"silu"):
+            with self.subTest(activation=bad):
+                with self.assertRaisesRegex(TypeError, "activation must be a str .'softmax', "
+                                                       "'silu' or 'gelu_tanh'., got " +
+                                            type(bad).__name__):
+                    V.check_activation(bad)
+
+    def test_runtime_names(self):
+        # The names the C struct carries (NULL for softmax: a zero-initialized
+        # struct's value).
+        self.assertEqual(_lib.ACTIVATION_ADDRESS["softmax"], 0)
+        for name in ("silu", "gelu_tanh"):
+            self.assertEqual(ctypes.string_at(_lib.ACTIVATION_ADDRESS[name]), name.encode())
+        self.assertEqual(sorted(_lib.ACTIVATION_ADDRESS), sorted(V.ACTIVATIONS))
 
 
 # A stand-in for torch: enough of it for jagged_attention's checks, so that
@@ -281,7 +308,13 @@ def attempt(name, **kw):
 
 attempt("block_mask", block_mask=object())
 attempt("activation", activation="gelu_tanh")
+attempt("activation grad", activation="silu", grad=True)
+attempt("activation all options grad", activation="silu", window=(4, 0), causal=True,
+        k_shape=(12, 2, 64), offsets_k=T((3,), i32, ptr=0x500000), max_seqlen_k=12, grad=True)
+attempt("activation relu", activation="relu")
 attempt("activation type", activation=3)
+attempt("activation with lse", activation="gelu_tanh", lse=T((8, 10), torch.float32,
+                                                             ptr=0x600000))
 attempt("window grad", window=(128, 0), causal=True, grad=True)
 attempt("all options grad", window=(4, 0), causal=True, k_shape=(12, 2, 64),
         offsets_k=T((3,), i32, ptr=0x500000), max_seqlen_k=12, grad=True)
@@ -318,9 +351,16 @@ class OptionsThroughTheCall(unittest.TestCase):
         want = {
             "block_mask": "NotImplementedError|jfa.jagged_attention: block_mask is not "
                           "supported yet",
-            "activation": "NotImplementedError|jfa.jagged_attention: activation='gelu_tanh' "
-                          "is not supported yet",
-            "activation type": "TypeError|activation must be a str, got int",
+            # GDPA: every check passes, up to the offsets' host copy.
+            "activation": "AssertionError|the offsets were read",
+            "activation grad": "AssertionError|the offsets were read",
+            "activation all options grad": "AssertionError|the offsets were read",
+            "activation relu": "ValueError|activation='relu' is not supported: 'softmax' (the "
+                               "default), or GDPA's 'silu' or 'gelu_tanh'",
+            "activation type": "TypeError|activation must be a str ('softmax', 'silu' or "
+                               "'gelu_tanh'), got int",
+            "activation with lse": "ValueError|lse must be None with activation='gelu_tanh': "
+                                   "a GDPA activation has no log-sum-exp",
             # Gradients with the options: every check passes (the backward
             # takes them), up to the offsets' host copy.
             "window grad": "AssertionError|the offsets were read",
@@ -396,6 +436,13 @@ attempt("window causal", **cross(window=(4, 3), causal=True))
 attempt("window left", **cross(window=(-2, 0)))
 attempt("window type", window=5)
 attempt("lse over keys", **cross(lse=T((8, 12), f32, ptr=0x800000)))
+attempt("gdpa without lse", activation="silu", lse=None)
+attempt("gdpa, all options", **cross(window=(4, 0), causal=True, activation="gelu_tanh",
+                                     lse=None))
+attempt("gdpa with lse", activation="silu")
+attempt("softmax without lse", lse=None)
+attempt("activation relu", activation="relu", lse=None)
+attempt("activation type", activation=None)
 """
 
 
@@ -438,11 +485,188 @@ class BackwardOptionsThroughTheCall(unittest.TestCase):
             "window left": "ValueError|window[0] (left) must be -1 (unbounded) or >= 0, got -2",
             "window type": "TypeError|window must be None or a (left, right) pair",
             "lse over keys": "ValueError|lse must be [H, T] = [8, 10]",
+            "gdpa without lse": passes,
+            "gdpa, all options": passes,
+            "gdpa with lse": "ValueError|lse must be None with activation='silu': a GDPA "
+                             "activation has no log-sum-exp",
+            "softmax without lse": "TypeError|lse must be a torch.Tensor (jagged_attention's "
+                                   "lse, f32 [H, T]), got None; lse=None goes with a GDPA "
+                                   "activation only",
+            "activation relu": "ValueError|activation='relu' is not supported",
+            "activation type": "TypeError|activation must be a str",
         }
         self.assertEqual(sorted(got), sorted(want))
         for name, start in want.items():
             with self.subTest(case=name):
                 self.assertTrue(got[name].startswith(start), got[name])
+
+
+# The GDPA activation's wiring, with a stand-in torch that also allocates
+# (torch.empty, new_empty), runs autograd.Function.apply's forward and defines
+# custom ops (torch.library.custom_op records them): the runtime's struct is
+# captured where _lib would call the library, so what each layer hands the
+# next is checked without a GPU. Each line: name|what was seen.
+FAKE_TORCH_GDPA = FAKE_TORCH_MODULE + r"""
+import ctypes, inspect
+from jfa import _api, _backward, _forward, _lib, _ops
+f32 = torch.float32
+torch.uint8 = dtype("uint8")
+def new_empty(self, shape, dtype=None):
+    return Tensor(shape, dtype or self.dtype, dev=self.device.type, ptr=0x7000000)
+Tensor.new_empty = new_empty
+Tensor.contiguous = lambda self: self
+Tensor.is_contiguous = lambda self: True
+Tensor.get_device = lambda self: 0
+Tensor.copy_ = lambda self, other: self
+torch.empty = lambda shape, dtype=None, device=None: Tensor(
+    (shape,) if isinstance(shape, int) else shape, dtype,
+    dev=device.type if device is not None else "cuda", ptr=0x7000000)
+torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 0)
+torch.cuda.current_device = lambda: 0
+torch.cuda.get_device_capability = lambda device: (9, 0)
+device.index = None
+
+class Function:
+    @classmethod
+    def apply(cls, *args):
+        ctx = types.SimpleNamespace(mark_non_differentiable=lambda *t: None)
+        ctx.save_for_backward = lambda *t: setattr(ctx, "saved_tensors", t)
+        out = cls.forward(ctx, *args)
+        Function.last = (cls, ctx)
+        return out
+torch.autograd = types.SimpleNamespace(
+    Function=Function, function=types.SimpleNamespace(once_differentiable=lambda f: f))
+
+ops = {}
+class Op:
+    def __init__(self, fn): self.fn = fn
+    def __call__(self, *a): return self.fn(*a)
+    def register_fake(self, f): self.fake = f; return f
+    def register_autograd(self, backward, setup_context):
+        self.backward, self.setup_context = backward, setup_context
+def custom_op(name, mutates_args):
+    def wrap(fn):
+        ops[name] = Op(fn)
+        return ops[name]
+    return wrap
+torch.library = types.SimpleNamespace(custom_op=custom_op)
+
+seen = {}
+def forward_call(device, args, stream):
+    seen["fwd"] = (args.lse, args.activation, args.total_tokens)
+def backward_call(device, args, stream):
+    seen["bwd"] = (args.lse, args.activation, args.num_kv_heads, args.use_window)
+_lib.forward = forward_call
+_lib.backward = backward_call
+_lib.backward_workspace_size = lambda args: 4096
+_backward._require_kernels = lambda arch: None
+
+q = T((10, 8, 64), bf, ptr=0x100000)
+k = T((12, 2, 64), bf, ptr=0x200000)
+v = T((12, 2, 64), bf, ptr=0x300000)
+offs = T((3,), i32, ptr=0x400000)
+offs_k = T((3,), i32, ptr=0x500000)
+opts = dict(offsets_k=offs_k, max_seqlen_k=12, window=(4, 0), causal=True,
+            check_offsets=False)
+
+def report(name, what):
+    print(name, what, sep="|")
+
+def shape(t):
+    return None if t is None else list(t.shape)
+
+for act in ("softmax", "silu", "gelu_tanh"):
+    # No grad: the plain path (run_kernel straight to the runtime).
+    q.requires_grad = False
+    o, lse = jfa.jagged_attention(q, k, v, offs, 8, activation=act, **opts)
+    report(f"forward {act}", f"o {shape(o)} lse {shape(lse)} runtime lse "
+           f"{'set' if seen['fwd'][0] else 'NULL'} activation {seen['fwd'][1]}")
+    # Gradients: eager autograd (torch.autograd.Function) with the option.
+    q.requires_grad = True
+    seen.clear()
+    o, lse = jfa.jagged_attention(q, k, v, offs, 8, activation=act, **opts)
+    cls, ctx = Function.last
+    saved_lse = ctx.saved_tensors[5]
+    report(f"autograd {act}", f"o {shape(o)} lse {shape(lse)} saved lse {shape(saved_lse)} "
+           f"runtime lse {'set' if seen['fwd'][0] else 'NULL'} activation {seen['fwd'][1]}")
+    grads = cls.backward(ctx, T(q.shape, bf, ptr=0x900000), None)
+    n_inputs = len(inspect.signature(cls.forward).parameters) - 1
+    report(f"autograd backward {act}",
+           f"{len(grads)} grads for {n_inputs} inputs, dq {shape(grads[0])} dk "
+           f"{shape(grads[1])}; runtime lse {'set' if seen['bwd'][0] else 'NULL'} "
+           f"activation {seen['bwd'][1]} kv heads {seen['bwd'][2]} window {seen['bwd'][3]}")
+q.requires_grad = False
+
+# The custom ops (torch.compile's path): the schema takes activation; the fake
+# implementation's lse is [0] under GDPA; the autograd formula hands the
+# backward op the activation and returns a gradient slot per input.
+_ops._define(torch)
+fwd, bwd = ops["jfa::jagged_attention"], ops["jfa::jagged_attention_backward"]
+report("op parameters", " ".join(inspect.signature(fwd.fn).parameters))
+report("backward op parameters", " ".join(inspect.signature(bwd.fn).parameters))
+for act in ("softmax", "silu"):
+    args = (q, k, v, offs, 8, True, 0.125, offs_k, 12, 4, 0, act)
+    o, lse = fwd.fake(*args)
+    report(f"op fake {act}", f"o {shape(o)} lse {shape(lse)} {lse.dtype}")
+    o, lse = fwd(*args)
+    report(f"op {act}", f"o {shape(o)} lse {shape(lse)} runtime activation "
+           f"{seen['fwd'][1]}")
+    ctx = types.SimpleNamespace(mark_non_differentiable=lambda *t: None)
+    ctx.save_for_backward = lambda *t: setattr(ctx, "saved_tensors", t)
+    fwd.setup_context(ctx, args, (o, lse))
+    got = {}
+    def backward_op(*a):
+        got["args"] = a
+        return bwd(*a)
+    torch.ops = types.SimpleNamespace(jfa=types.SimpleNamespace(
+        jagged_attention_backward=backward_op))
+    grads = fwd.backward(ctx, T(q.shape, bf, ptr=0x900000), None)
+    dq, dk, dv = bwd.fake(*got["args"])
+    report(f"op backward {act}", f"{len(grads)} grads for {len(args)} inputs, activation "
+           f"{got['args'][-1]}, runtime lse {'set' if seen['bwd'][0] else 'NULL'} "
+           f"activation {seen['bwd'][1]}; fake dq {shape(dq)} dk {shape(dk)}")
+"""
+
+
+class GdpaWiring(unittest.TestCase):
+    """activation reaches the runtime's struct through every path (the plain
+    call, eager autograd, the custom ops and their fake implementations); no
+    lse under GDPA: jagged_attention returns None, the autograd formula and
+    attention_backward pass NULL to the runtime."""
+
+    def test_wiring(self):
+        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
+        out = subprocess.run([sys.executable, "-c", FAKE_TORCH_GDPA], env=env,
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        got = dict(line.split("|", 1) for line in out.stdout.splitlines())
+        want = {}
+        for act in ("softmax", "silu", "gelu_tanh"):
+            gdpa = act != "softmax"
+            lse = "None" if gdpa else "[8, 10]"
+            runtime_lse = "NULL" if gdpa else "set"
+            name = "None" if not gdpa else f"b'{act}'"
+            want[f"forward {act}"] = (f"o [10, 8, 64] lse {lse} runtime lse {runtime_lse} "
+                                      f"activation {name}")
+            want[f"autograd {act}"] = (f"o [10, 8, 64] lse {lse} saved lse "
+                                       f"{'[0]' if gdpa else '[8, 10]'} runtime lse "
+                                       f"{runtime_lse} activation {name}")
+            want[f"autograd backward {act}"] = (
+                f"12 grads for 12 inputs, dq [10, 8, 64] dk [12, 2, 64]; runtime lse "
+                f"{runtime_lse} activation {name} kv heads 2 window 1")
+        want["op parameters"] = ("q k v offsets max_seqlen causal softmax_scale offsets_k "
+                                 "max_seqlen_k window_left window_right activation")
+        want["backward op parameters"] = (
+            "grad_out q k v o lse offsets max_seqlen causal softmax_scale offsets_k "
+            "max_seqlen_k window_left window_right activation")
+        for act, lse, name, runtime_lse in (("softmax", "[8, 10]", "None", "set"),
+                                            ("silu", "[0]", "b'silu'", "NULL")):
+            want[f"op fake {act}"] = f"o [10, 8, 64] lse {lse} torch.float32"
+            want[f"op {act}"] = f"o [10, 8, 64] lse {lse} runtime activation {name}"
+            want[f"op backward {act}"] = (f"12 grads for 12 inputs, activation {act}, runtime "
+                                          f"lse {runtime_lse} activation {name}; fake dq "
+                                          f"[10, 8, 64] dk [12, 2, 64]")
+        self.assertEqual(got, want)
 
 
 def runtime_library():
@@ -885,7 +1109,7 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
         fields = [0x1000000 + i * 0x100000 for i in range(5)] + list(s) * 5
         fields += [0x1500000, 0x1600000, 0x1700000, 0x1800000, 0x1900000] + list(s) * 3
         tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, 1000, 4, 128, 3, 500, 0, 0.0, 0]
-        plain = [0] * 7  # issue 20's options, off
+        plain = [0] * 8  # issue 20's options, off (activation NULL: softmax)
         args = _lib.packed_backward_args(*fields, 0x2000000, 16 << 20, *tail, *plain)
         self.assertEqual(_lib.backward_workspace_size(args), 2064384)
         bad = _lib.packed_backward_args(*fields[:5], *list(s) * 4, 512, 128, 2,
@@ -910,22 +1134,26 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
         def args(**changes):
             f = dict(offsets_k=0x1a00000, total_tokens_k=100000, max_seqlen_k=50000,
                      num_kv_heads=2, use_window=1, window_left=100, window_right=20,
-                     causal=0, dk_stride=256)
+                     causal=0, dk_stride=256, activation=0, lse=0x1500000)
             f.update(changes)
             strides = list(s) * 2 + list(kv) * 2 + list(s)  # dout, q, k, v, o
             fields = [0x1000000 + i * 0x100000 for i in range(5)] + strides
-            fields += [0x1500000, 0x1600000, 0x1700000, 0x1800000, 0x1900000]
+            fields += [f["lse"], 0x1600000, 0x1700000, 0x1800000, 0x1900000]
             fields += list(s) + [f["dk_stride"], 128, 1] * 2
             tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, 1000, 4, 128, 3, 500, f["causal"],
                     0.0, 0]
             options = [f[n] for n in ("offsets_k", "total_tokens_k", "max_seqlen_k",
                                       "num_kv_heads", "use_window", "window_left",
-                                      "window_right")]
+                                      "window_right", "activation")]
             return _lib.packed_backward_args(*fields, 0x8000000, 64 << 20, *tail, *options)
 
+        relu = ctypes.create_string_buffer(b"relu")
         self.assertEqual(_lib.backward_workspace_size(args()), 2048000 + 16128 + 4864)
         self.assertEqual(_lib.backward_workspace_size(args(dk_stride=1024)),
                          2048000 + 16128 + 4864)
+        for name in ("silu", "gelu_tanh"):  # GDPA: no lse needed
+            self.assertEqual(_lib.backward_workspace_size(
+                args(activation=_lib.ACTIVATION_ADDRESS[name], lse=0)), 2048000 + 16128 + 4864)
         h = ctypes.c_void_p()
         self.assertEqual(_lib.lib().jfa_attention_create(None, ctypes.byref(h)), 0)
         try:
@@ -940,7 +1168,10 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
                     (dict(window_left=-2), "window_left must be -1 (unbounded) or >= 0"),
                     (dict(window_right=-7), "window_right must be -1 (unbounded) or >= 0"),
                     (dict(causal=1), "causal and window_right = 20 conflict"),
-                    (dict(offsets_k=0), "total_tokens_k is 100000 but offsets_k is 0")):
+                    (dict(offsets_k=0), "total_tokens_k is 100000 but offsets_k is 0"),
+                    (dict(lse=0), "lse is a null address"),
+                    (dict(activation=ctypes.addressof(relu)),
+                     "activation 'relu' is not supported")):
                 with self.subTest(**{k: str(v) for k, v in changes.items()}):
                     a = args(**changes)
                     self.assertEqual(_lib.lib().jfa_attention_backward(h, ctypes.byref(a),
@@ -949,6 +1180,11 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
             # use_window 0: the window fields are not read (nothing to write
             # either: no queries and no keys, so no device is needed).
             a = args(use_window=0, window_left=-9, total_tokens_k=0)
+            a.total_tokens = 0
+            self.assertEqual(_lib.lib().jfa_attention_backward(h, ctypes.byref(a), None), 0,
+                             _lib.last_error())
+            # GDPA: lse 0 passes the checks (no device is needed for this call).
+            a = args(activation=_lib.ACTIVATION_ADDRESS["silu"], lse=0, total_tokens_k=0)
             a.total_tokens = 0
             self.assertEqual(_lib.lib().jfa_attention_backward(h, ctypes.byref(a), None), 0,
                              _lib.last_error())
@@ -1055,6 +1291,47 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
         # use_window 0: the window fields are not read.
         _lib.forward(0, self.args(**dict(cross, use_window=0, window_left=-9, total_tokens=0,
                                          q=0, o=0, lse=0)), 0)
+
+    def test_activation_field(self):
+        """The activation field lands where the C code reads it: a name the
+        runtime does not know comes back named; NULL (softmax) needs lse,
+        GDPA's names do not."""
+        with self.assertRaises(RuntimeError) as cm:
+            _lib.forward(0, self.args(activation=b"relu"), 0)
+        self.assertIn("activation 'relu' is not supported", str(cm.exception))
+        with self.assertRaises(RuntimeError) as cm:
+            _lib.forward(0, self.args(lse=0), 0)
+        self.assertIn("lse is a null address", str(cm.exception))
+        for name in ("silu", "gelu_tanh"):
+            args = _lib.packed_forward_args(*self.packed(lse=0, total_tokens=0),
+                                            _lib.ACTIVATION_ADDRESS[name])
+            self.assertEqual(args.activation, name.encode())
+            _lib.forward(0, args, 0)  # checked, nothing to compute: no device
+            try:
+                ctypes.CDLL("libcuda.so.1")
+                continue  # a driver: the call below would launch (bogus addresses)
+            except OSError:
+                pass
+            # Past every check, the device is the next thing missing.
+            with self.assertRaises(RuntimeError) as cm:
+                _lib.forward(0, self.args(activation=name.encode(), lse=0), 0)
+            self.assertIn("no CUDA driver", str(cm.exception))
+
+    @staticmethod
+    def packed(**changes):
+        """args()'s fields as packed_forward_args takes them, but the
+        activation (the last field)."""
+        a = RuntimeChecksThroughCtypes.args(**changes)
+        values = []
+        for name, t in _lib.ForwardArgs._fields_[:-1]:
+            v = getattr(a, name)
+            if issubclass(t, ctypes.Array):
+                values += list(v)
+            elif t is ctypes.c_char_p:
+                values.append({b"bf16": _lib.BF16_ADDRESS, b"i32": _lib.I32_ADDRESS}[v])
+            else:
+                values.append(v)
+        return values
 
     def test_module_api_failures_are_reported(self):
         with self.assertRaises(RuntimeError) as cm:

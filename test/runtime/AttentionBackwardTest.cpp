@@ -487,6 +487,78 @@ TEST(AttentionBackwardOptions, KernelArguments) {
       "");
 }
 
+TEST(AttentionBackwardOptions, Gdpa) {
+  auto byName = [](const AttentionBackwardArgs &a) {
+    std::map<std::string, Arg> out;
+    for (auto &[name, arg] : attentionBackwardKernelArgs(a))
+      out[name] = arg;
+    return out;
+  };
+  for (const char *name : {"silu", "gelu_tanh"}) {
+    for (bool options : {false, true}) {
+      AttentionBackwardArgs a = options ? crossArgs() : goodArgs();
+      a.activation = name;
+      // No lse under GDPA: 0, misaligned or overlapping an output, it is
+      // not read, so not checked.
+      for (CUdeviceptr lse : {CUdeviceptr(0), CUdeviceptr(0x1500002), a.dq}) {
+        a.lse = lse;
+        EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), "")
+            << name << " lse " << lse;
+      }
+      // The general variant's workspace (dq's accumulator [T, H * D]), with
+      // delta's space, whose address the kernels get for both lse and delta
+      // (neither is used under GDPA; the delta kernel does not run).
+      EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+      auto v = byName(a);
+      EXPECT_EQ(v["delta"].data, a.workspace + 2048000);
+      EXPECT_EQ(v["lse"].data, a.workspace + 2048000);
+      EXPECT_EQ(v["stride"].scalar.i32, 512);
+      EXPECT_EQ(v["kv_group"].scalar.i32, options ? 2 : 1);
+      EXPECT_EQ(v["window_left"].scalar.i32, options ? 100 : -1);
+      EXPECT_EQ(v["offsets_k"].data, options ? a.offsetsK : a.offsets);
+      EXPECT_TRUE(attentionBackwardLaunchesKernels(a));
+      // The other tensors are checked as ever (o too: the forward's rules).
+      a.o = 0;
+      EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+                "o is a null address");
+    }
+  }
+  // softmax reads lse: needed, and no output may overlap it.
+  AttentionBackwardArgs a = goodArgs();
+  EXPECT_EQ(byName(a)["lse"].data, a.lse);
+  a.lse = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+            "lse is a null address");
+  a = goodArgs();
+  a.lse = a.dq;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+            "dq overlaps lse: an output must not share memory with an input");
+  // A plain problem with GDPA still runs the general variant: the
+  // accumulator is [T, H * D], not dk's stride (the plain variant's).
+  a = goodArgs();
+  a.dkStrides[0] = a.dvStrides[0] = 1024;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 4096000u + 16128u + 256u);
+  a.activation = "silu";
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+  EXPECT_EQ(byName(a)["kv_stride"].scalar.i32, 1024);
+  // An unknown activation is named, by the checks and the workspace size.
+  a = goodArgs();
+  a.activation = "relu";
+  const std::string expected =
+      "activation 'relu' is not supported; the kernels take \"softmax\" (the "
+      "default; NULL in the C API), or GDPA's \"silu\" or \"gelu_tanh\"";
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), expected);
+  EXPECT_EQ(errorOf([&] { attentionBackwardWorkspaceBytes(a); }), expected);
+  // Without keys or queries no kernel runs, GDPA or not (lse not needed).
+  a = crossArgs();
+  a.activation = "gelu_tanh";
+  a.totalTokensK = a.maxSeqlenK = 0;
+  a.k = a.v = a.dk = a.dv = a.workspace = a.lse = 0;
+  a.workspaceBytes = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), "");
+  EXPECT_FALSE(attentionBackwardLaunchesKernels(a));
+}
+
 TEST(AttentionBackwardArgs, Overlaps) {
   AttentionBackwardArgs a = goodArgs();
   a.dq = a.k;
@@ -623,6 +695,25 @@ TEST(AttentionBackwardLoad, AllKernels) {
   AttentionBackwardArgs a = goodArgs();
   a.dk = 0;
   EXPECT_EQ(errorOf([&] { attn.backward(a); }), "dk is a null address");
+  a = goodArgs();
+  a.activation = "gelu";
+  EXPECT_NE(errorOf([&] {
+              attn.backward(a);
+            }).find("activation 'gelu' is not supported"),
+            std::string::npos);
+  // GDPA without lse passes every check: the driver is the first thing
+  // missing.
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (driver) {
+    dlclose(driver);
+    return;
+  }
+  a = goodArgs();
+  a.activation = "silu";
+  a.lse = 0;
+  EXPECT_NE(errorOf([&] { attn.backward(a); }).find("no CUDA driver"),
+            std::string::npos)
+      << errorOf([&] { attn.backward(a); });
 }
 
 TEST(AttentionBackwardLoad, OneMissing) {
@@ -855,6 +946,51 @@ TEST(AttentionBackwardCApi, OptionsReachTheRuntime) {
   EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), -1);
   EXPECT_STREQ(jfa_last_error(),
                "window_left must be -1 (unbounded) or >= 0, got -5");
+  jfa_attention_destroy(attn);
+}
+
+TEST(AttentionBackwardCApi, ActivationReachesTheRuntime) {
+  std::string dir = backwardDir("capi_activation");
+  jfa_attention_t attn = nullptr;
+  ASSERT_EQ(jfa_attention_create(dir.c_str(), &attn), 0) << jfa_last_error();
+  // NULL (zero-initialized) and "softmax": lse is read, so needed.
+  jfa_attention_backward_args c = goodCArgs();
+  EXPECT_EQ(c.activation, nullptr);
+  for (const char *softmax : {(const char *)nullptr, "softmax"}) {
+    c = goodCArgs();
+    c.activation = softmax;
+    c.lse = 0;
+    EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), -1);
+    EXPECT_STREQ(jfa_last_error(), "lse is a null address");
+  }
+  c = goodCArgs();
+  c.activation = "relu";
+  size_t bytes = 0;
+  EXPECT_EQ(jfa_attention_backward_workspace_size(&c, &bytes), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "activation 'relu' is not supported; the kernels take "
+               "\"softmax\" (the default; NULL in the C API), or GDPA's "
+               "\"silu\" or \"gelu_tanh\"");
+  EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), -1);
+  EXPECT_NE(std::string(jfa_last_error()).find("activation 'relu'"),
+            std::string::npos);
+  // GDPA: the general variant's workspace (dq's accumulator [T, H * D]
+  // whatever dk's stride), no lse needed.
+  c = goodCArgs();
+  c.dk_strides[0] = c.dv_strides[0] = 1024;
+  ASSERT_EQ(jfa_attention_backward_workspace_size(&c, &bytes), 0)
+      << jfa_last_error();
+  EXPECT_EQ(bytes, 4096000u + 16128u + 256u);
+  for (const char *name : {"silu", "gelu_tanh"}) {
+    c.activation = name;
+    ASSERT_EQ(jfa_attention_backward_workspace_size(&c, &bytes), 0)
+        << jfa_last_error();
+    EXPECT_EQ(bytes, 2048000u + 16128u + 256u);
+    c.lse = 0;
+    c.total_tokens = 0; // nothing at all to write: no device needed
+    EXPECT_EQ(jfa_attention_backward(attn, &c, nullptr), 0) << jfa_last_error();
+    c.total_tokens = 1000;
+  }
   jfa_attention_destroy(attn);
 }
 

@@ -60,10 +60,10 @@ bool haveDriver() {
 }
 
 /// The metadata jfac writes for a kernel with the contract's parameters,
-/// compiled for head_dim, causal and general.
+/// compiled for head_dim, causal and general (0..3, an i32 parameter).
 std::string contractMetadata(const std::string &kernel, const std::string &arch,
                              int headDim = 128, bool causal = false,
-                             bool general = false) {
+                             int general = 0) {
   std::string m = R"({"format": "jfa-metadata", "version": 2, "kernels": [
   {"name": ")" + kernel +
                   R"(", "arch": ")" + arch +
@@ -87,8 +87,8 @@ std::string contractMetadata(const std::string &kernel, const std::string &arch,
   for (int i = 0; i < 3; ++i)
     m += std::string(R"({"kind": "i32"})") + (i < 2 ? ",\n" : "");
   return m + R"(], "params": {"causal": )" + (causal ? "true" : "false") +
-         R"(, "general": )" + (general ? "true" : "false") +
-         R"(, "head_dim": )" + std::to_string(headDim) + R"(}}]}
+         R"(, "general": )" + std::to_string(general) + R"(, "head_dim": )" +
+         std::to_string(headDim) + R"(}}]}
 )";
 }
 
@@ -625,6 +625,106 @@ TEST(AttentionOptions, Window) {
             "window_right 0 or -1, or window_right = 5 without causal");
 }
 
+TEST(AttentionOptions, Activation) {
+  EXPECT_EQ(attentionActivation("softmax"), AttentionActivation::Softmax);
+  EXPECT_EQ(attentionActivation("silu"), AttentionActivation::Silu);
+  EXPECT_EQ(attentionActivation("gelu_tanh"), AttentionActivation::GeluTanh);
+  const std::string expected =
+      "activation 'relu' is not supported; the kernels take \"softmax\" (the "
+      "default; NULL in the C API), or GDPA's \"silu\" or \"gelu_tanh\"";
+  EXPECT_EQ(errorOf([] { attentionActivation("relu"); }), expected);
+  for (const char *bad : {"", "gelu", "SILU", "softmax "}) {
+    auto a = goodArgs();
+    a.activation = bad;
+    EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+              "activation '" + std::string(bad) +
+                  "' is not supported; the kernels take \"softmax\" (the "
+                  "default; NULL in the C API), or GDPA's \"silu\" or "
+                  "\"gelu_tanh\"");
+  }
+  // Checked with the sizes, so the backward's workspace size reports it
+  // too; also when there is nothing to compute.
+  auto a = goodArgs();
+  a.activation = "relu";
+  a.totalTokens = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), expected);
+}
+
+TEST(AttentionOptions, GdpaVariantAndLse) {
+  // GDPA runs the general variant with its activation whatever the other
+  // options: general 2 for silu, 3 for gelu_tanh.
+  for (auto [name, general] :
+       {std::pair<const char *, int>{"silu", 2}, {"gelu_tanh", 3}}) {
+    for (bool options : {false, true}) {
+      auto a = options ? crossArgs() : goodArgs();
+      a.activation = name;
+      a.causal = options;
+      if (options)
+        a.windowLeft = 64;
+      AttentionOptions o = attentionOptions(a);
+      EXPECT_TRUE(o.gdpa) << name;
+      EXPECT_EQ(o.general, general) << name;
+      EXPECT_EQ(o.activation, attentionActivation(name));
+      // The other options are what they are without GDPA.
+      auto softmax = a;
+      softmax.activation = "softmax";
+      AttentionOptions s = attentionOptions(softmax);
+      EXPECT_EQ(s.general, options ? 1 : 0);
+      EXPECT_EQ(o.window, s.window);
+      EXPECT_EQ(o.windowLeft, s.windowLeft);
+      EXPECT_EQ(o.kvGroup, s.kvGroup);
+      EXPECT_EQ(o.keyTokens, s.keyTokens);
+      // No lse under GDPA: 0 or any address is fine (not written, not
+      // checked); the kernel gets it as given.
+      for (CUdeviceptr lse : {CUdeviceptr(0), CUdeviceptr(0x500002)}) {
+        a.lse = lse;
+        EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "") << name;
+        std::vector<Arg> args = attentionKernelArgs(a);
+        ASSERT_EQ(args.size(), 16u);
+        EXPECT_EQ(args[4].kind, ParamKind::Pointer);
+        EXPECT_EQ(args[4].data, lse);
+        // The same arguments as softmax's otherwise.
+        softmax.lse = lse;
+        std::vector<Arg> plain = attentionKernelArgs(softmax);
+        for (size_t i = 5; i < 16; ++i) {
+          EXPECT_EQ(args[i].data, plain[i].data) << i;
+          EXPECT_EQ(args[i].scalar.i32, plain[i].scalar.i32) << i;
+        }
+      }
+    }
+  }
+  // softmax still needs lse.
+  auto a = goodArgs();
+  a.lse = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "lse is a null address");
+  a.lse = 0x500002;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "lse must be 4-byte aligned, got address 0x500002");
+  // GDPA's other arguments are checked as ever.
+  a = goodArgs();
+  a.activation = "silu";
+  a.lse = 0;
+  a.o = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "o is a null address");
+  // Without keys (T_k == 0) the forward writes o = 0 itself; under GDPA
+  // nothing else (no lse): k, v and lse may all be 0.
+  a = crossArgs();
+  a.activation = "gelu_tanh";
+  a.totalTokensK = a.maxSeqlenK = 0;
+  a.k = a.v = a.lse = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  EXPECT_FALSE(attentionLaunchesKernel(a));
+  // The contract's metadata takes the GDPA call's arguments (lse 0).
+  a = goodArgs();
+  a.activation = "silu";
+  a.lse = 0;
+  KernelInfo k = parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a",
+                                                128, false, 2))
+                     .at(0);
+  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
+}
+
 TEST(AttentionOptions, WhatACallComesTo) {
   AttentionOptions o = attentionOptions(goodArgs());
   EXPECT_FALSE(o.cross);
@@ -633,7 +733,9 @@ TEST(AttentionOptions, WhatACallComesTo) {
   EXPECT_EQ(o.kvHeads, 4);
   EXPECT_EQ(o.kvGroup, 1);
   EXPECT_FALSE(o.window);
-  EXPECT_FALSE(o.general);
+  EXPECT_EQ(o.general, 0);
+  EXPECT_FALSE(o.gdpa);
+  EXPECT_EQ(o.activation, AttentionActivation::Softmax);
   EXPECT_EQ(o.windowLeft, -1);
   EXPECT_EQ(o.windowRight, -1);
   o = attentionOptions(crossArgs());
@@ -642,16 +744,16 @@ TEST(AttentionOptions, WhatACallComesTo) {
   EXPECT_EQ(o.maxSeqlenK, 900);
   EXPECT_EQ(o.kvHeads, 2);
   EXPECT_EQ(o.kvGroup, 2);
-  EXPECT_TRUE(o.general);
+  EXPECT_EQ(o.general, 1);
   // GQA alone, cross-attention alone: the general variant.
   auto gqa = goodArgs();
   gqa.numKvHeads = 2;
-  EXPECT_TRUE(attentionOptions(gqa).general);
+  EXPECT_EQ(attentionOptions(gqa).general, 1);
   gqa.numKvHeads = 4; // H_kv = H: the plain kernel
-  EXPECT_FALSE(attentionOptions(gqa).general);
+  EXPECT_EQ(attentionOptions(gqa).general, 0);
   auto cross = crossArgs();
   cross.numKvHeads = 0;
-  EXPECT_TRUE(attentionOptions(cross).general);
+  EXPECT_EQ(attentionOptions(cross).general, 1);
   // A window applies iff left >= 0, or right >= 0 without causal (and then
   // the general variant runs); without one the kernel gets -1, -1; bounds
   // past every sequence are clamped (left to max_seqlen_k = 900, right to
@@ -679,14 +781,17 @@ TEST(AttentionOptions, WhatACallComesTo) {
                        std::to_string(c.right) + ") causal " +
                        std::to_string(c.causal);
     EXPECT_EQ(o.window, c.window) << what;
-    EXPECT_TRUE(o.general) << what; // cross-attention
+    EXPECT_EQ(o.general, 1) << what; // cross-attention
     EXPECT_EQ(o.windowLeft, c.kernelLeft) << what;
     EXPECT_EQ(o.windowRight, c.kernelRight) << what;
     auto self = goodArgs();
     self.windowLeft = c.left;
     self.windowRight = c.right;
     self.causal = c.causal;
-    EXPECT_EQ(attentionOptions(self).general, c.window) << what;
+    EXPECT_EQ(attentionOptions(self).general, c.window ? 1 : 0) << what;
+    // GDPA: general 2 (silu) or 3 (gelu_tanh), window or not.
+    self.activation = "gelu_tanh";
+    EXPECT_EQ(attentionOptions(self).general, 3) << what;
   }
   // Self-attention clamps left to max_seqlen.
   auto a = goodArgs();
@@ -946,12 +1051,37 @@ TEST(AttentionLoad, VariantsArePickedByTheirMetadata) {
   writeKernel(dir, "attention_fwd_sm90", "sm_90a",
               contractMetadata("attention_fwd_sm90", "sm_90a", 128, false),
               ".b");
-  // The same but for general.
-  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
-              contractMetadata("attention_fwd_sm90", "sm_90a", 64, true, true),
-              ".b2");
+  // The same but for general: 1, and GDPA's 2 (silu) and 3 (gelu_tanh).
+  for (int general : {1, 2, 3})
+    writeKernel(
+        dir, "attention_fwd_sm90", "sm_90a",
+        contractMetadata("attention_fwd_sm90", "sm_90a", 64, true, general),
+        ".g" + std::to_string(general));
   Attention attn = Attention::load(dir);
   EXPECT_TRUE(attn.hasKernel("sm_90a"));
+  // A metadata "general": true (a bool) is general=1: the same variant.
+  writeKernel(
+      dir, "attention_fwd_sm90", "sm_90a",
+      [] {
+        std::string m =
+            contractMetadata("attention_fwd_sm90", "sm_90a", 64, true, 1);
+        m.replace(m.find(R"("general": 1)"), 12, R"("general": true)");
+        return m;
+      }(),
+      ".gtrue");
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir + "/attention_fwd_sm90_sm_90a.g1.cubin.meta and " + dir +
+                "/attention_fwd_sm90_sm_90a.gtrue.cubin.meta are the same "
+                "variant (causal=1, general=1, head_dim=64)");
+  std::remove((dir + "/attention_fwd_sm90_sm_90a.gtrue.cubin").c_str());
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, true, 3),
+              ".g3b");
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir + "/attention_fwd_sm90_sm_90a.g3.cubin.meta and " + dir +
+                "/attention_fwd_sm90_sm_90a.g3b.cubin.meta are the same "
+                "variant (causal=1, general=3, head_dim=64)");
+  std::remove((dir + "/attention_fwd_sm90_sm_90a.g3b.cubin").c_str());
   // Two cubins of one variant are refused.
   writeKernel(dir, "attention_fwd_sm90", "sm_90a",
               contractMetadata("attention_fwd_sm90", "sm_90a", 64, true), ".c");
@@ -965,8 +1095,7 @@ TEST(AttentionLoad, AKernelOfBeforeTheGeneralVariantSaysRebuild) {
   // A kernel_dir built before issue 20: its metadata has no "general".
   std::string dir = makeDir("nogeneral");
   std::string m = contractMetadata("attention_fwd_sm90", "sm_90a");
-  m.erase(m.find(R"(, "general": false)"),
-          std::string(R"(, "general": false)").size());
+  m.erase(m.find(R"(, "general": 0)"), std::string(R"(, "general": 0)").size());
   writeKernel(dir, "attention_fwd_sm90", "sm_90a", m);
   EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
             dir +
@@ -1056,6 +1185,10 @@ TEST(AttentionForward, ChecksArgumentsFirst) {
   a.totalTokens = 0;
   a.checkOffsets = true;
   EXPECT_EQ(errorOf([&] { attn.forward(a); }), "");
+  // The activation too.
+  a = goodArgs();
+  a.activation = "tanh";
+  EXPECT_ERROR(attn.forward(a), "activation 'tanh' is not supported");
 }
 
 TEST(AttentionForward, NoDriverIsAClearError) {
@@ -1063,6 +1196,18 @@ TEST(AttentionForward, NoDriverIsAClearError) {
     GTEST_SKIP() << "a CUDA driver is installed here";
   Attention attn = Attention::embedded();
   EXPECT_ERROR(attn.forward(goodArgs()), "no CUDA driver");
+  // GDPA without lse passes every check: the driver is the first thing
+  // missing. So does a GDPA call without keys (o = 0 by a driver memset,
+  // lse untouched).
+  auto a = goodArgs();
+  a.activation = "silu";
+  a.lse = 0;
+  EXPECT_ERROR(attn.forward(a), "no CUDA driver");
+  a = crossArgs();
+  a.activation = "gelu_tanh";
+  a.totalTokensK = a.maxSeqlenK = 0;
+  a.k = a.v = a.lse = 0;
+  EXPECT_ERROR(attn.forward(a), "no CUDA driver");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1351,6 +1496,42 @@ TEST(AttentionCApi, ForwardOptionsReachTheRuntime) {
   EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
   EXPECT_STREQ(jfa_last_error(),
                "window_left must be -1 (unbounded) or >= 0, got -5");
+  jfa_attention_destroy(attn);
+}
+
+TEST(AttentionCApi, ForwardActivationReachesTheRuntime) {
+  jfa_attention_t attn = nullptr;
+  ASSERT_EQ(jfa_attention_create(nullptr, &attn), 0) << jfa_last_error();
+  // NULL (zero-initialized) is softmax: lse is needed.
+  jfa_attention_forward_args c = goodCArgs();
+  EXPECT_EQ(c.activation, nullptr);
+  c.lse = 0;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(), "lse is a null address");
+  c.activation = "softmax";
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(), "lse is a null address");
+  c.activation = "relu";
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "activation 'relu' is not supported; the kernels take "
+               "\"softmax\" (the default; NULL in the C API), or GDPA's "
+               "\"silu\" or \"gelu_tanh\"");
+  // GDPA needs no lse: every check passes (then the device: none here).
+  for (const char *name : {"silu", "gelu_tanh"}) {
+    c = goodCArgs();
+    c.activation = name;
+    c.lse = 0;
+    c.total_tokens = 0; // nothing to compute: returns after the checks
+    EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), 0) << jfa_last_error();
+    if (!haveDriver()) {
+      c.total_tokens = 1000;
+      EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+      EXPECT_NE(std::string(jfa_last_error()).find("no CUDA driver"),
+                std::string::npos)
+          << jfa_last_error();
+    }
+  }
   jfa_attention_destroy(attn);
 }
 

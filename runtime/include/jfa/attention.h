@@ -10,8 +10,9 @@
  * Shapes: T tokens (all sequences packed), H heads, head dim D, B sequences.
  * Sequence b is tokens [offsets[b], offsets[b+1]). The forward and the
  * backward also take keys of other lengths (cross-attention: T_k key
- * tokens, offsets_k), fewer k/v heads (grouped-query attention: H_kv) and a
- * sliding window.
+ * tokens, offsets_k), fewer k/v heads (grouped-query attention: H_kv), a
+ * sliding window and a GDPA activation (silu or gelu_tanh in place of
+ * softmax).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef JFA_ATTENTION_H
@@ -53,11 +54,12 @@ int jfa_attention_has_kernel(jfa_attention_t attention, const char *arch);
 
 /* The forward's arguments. Zero-initialize the struct (`= {0}`) and set what
  * the call uses: every field added after check_offsets (issue 20:
- * cross-attention, grouped-query k/v heads, sliding window) means "off" when
- * 0, so such a call is the plain forward. The struct grew with them: a host
- * compiled against an older attention.h must be recompiled (its struct is
- * shorter than the one this library reads); jfa_attention_forward_args_size()
- * is this library's sizeof, for a host that wants to check. */
+ * cross-attention, grouped-query k/v heads, sliding window, the GDPA
+ * activation) means "off" when 0 (NULL), so such a call is the plain
+ * forward. The struct grew with them: a host compiled against an older
+ * attention.h must be recompiled (its struct is shorter than the one this
+ * library reads); jfa_attention_forward_args_size() is this library's
+ * sizeof, for a host that wants to check. */
 typedef struct {
   /* bf16: q and o [T, H, D], k and v [T_k, H_kv, D] (T_k = T and H_kv = H
    * unless offsets_k and num_kv_heads say otherwise). q, k and v need head
@@ -71,7 +73,8 @@ typedef struct {
   int64_t q_strides[3], k_strides[3], v_strides[3], o_strides[3];
   /* f32 [H, T], contiguous, 4-byte aligned: written with the natural-log
    * log-sum-exp of each row's scaled scores (-inf for a query that sees no
-   * key; its o row is 0). */
+   * key; its o row is 0). Under a GDPA activation (below) there is no lse:
+   * it is neither written nor checked, and may be 0. */
   CUdeviceptr lse;
   /* int32 [B+1] in device memory, 4-byte aligned: offsets[0] == 0,
    * non-decreasing, offsets[B] == T. Empty sequences are legal. */
@@ -125,6 +128,17 @@ typedef struct {
    * read). */
   int use_window;
   int64_t window_left, window_right;
+  /* The activation in place of softmax (GDPA, generalized dot-product
+   * attention). NULL (a zero-initialized struct) or "softmax": softmax
+   * attention. "silu" or "gelu_tanh" (tanh-approximated gelu): o = sum_j
+   * act(softmax_scale * q.k_j) v_j over the keys the query sees (the mask
+   * of causal, the window and cross-attention as above), not normalized; a
+   * query that sees no key gets o = 0. lse is then not written (it may be
+   * 0), and with T_k == 0 only o is zeroed. Works with every other option
+   * (the kernels' general variant with the activation runs: general = 2
+   * for silu, 3 for gelu_tanh). Any other string is an error naming
+   * activation. */
+  const char *activation;
 } jfa_attention_forward_args;
 
 /* sizeof(jfa_attention_forward_args) as this library was compiled: a host
@@ -149,12 +163,13 @@ int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
  * context current if no context is. Picks the kernel for the device:
  * compute capability 9.0 -> attention_fwd_sm90 (sm_90a), 10.0 ->
  * attention_fwd_sm100 (sm_100a); any other device is an error; and its
- * variant for head_dim, causal and general (general=1 iff offsets_k,
- * num_kv_heads < num_heads, or a window that bounds something causal does
- * not: use_window with window_left >= 0, or window_right >= 0 without
- * causal). Launches a
- * persistent 1-d grid of min(#SMs, B * H * ceil(max_seqlen / 128)) CTAs and
- * returns without waiting for it (unless check_offsets). Thread-safe. */
+ * variant for head_dim, causal and general (general=2 for activation
+ * "silu", 3 for "gelu_tanh"; else general=1 iff offsets_k, num_kv_heads <
+ * num_heads, or a window that bounds something causal does not: use_window
+ * with window_left >= 0, or window_right >= 0 without causal; else 0).
+ * Launches a persistent 1-d grid of min(#SMs, B * H * ceil(max_seqlen /
+ * 128)) CTAs and returns without waiting for it (unless check_offsets).
+ * Thread-safe. */
 int jfa_attention_forward(jfa_attention_t attention,
                           const jfa_attention_forward_args *args,
                           CUstream stream);
@@ -171,11 +186,12 @@ int jfa_attention_has_backward(jfa_attention_t attention, const char *arch);
 /* The backward's arguments. Zero-initialize the struct and set what the
  * call uses, with the values the forward was called with: the fields added
  * after check_offsets are the forward's options of issue 20
- * (cross-attention, grouped-query k/v heads, the sliding window), with the
- * same names, rules and "0 means off" (use_window), so a struct that sets
- * none of them is the gradient of the plain forward. The struct grew with
- * them: a host compiled against an older attention.h must be recompiled;
- * jfa_attention_backward_args_size() is this library's sizeof. */
+ * (cross-attention, grouped-query k/v heads, the sliding window, the GDPA
+ * activation), with the same names, rules and "0 means off" (use_window,
+ * activation NULL), so a struct that sets none of them is the gradient of
+ * the plain forward. The struct grew with them: a host compiled against an
+ * older attention.h must be recompiled; jfa_attention_backward_args_size()
+ * is this library's sizeof. */
 typedef struct {
   /* bf16, read: the upstream gradient of o (dout), the forward's q, k, v and
    * the o it wrote; dout, q and o [T, H, D], k and v [T_k, H_kv, D]. The
@@ -184,7 +200,8 @@ typedef struct {
   int64_t dout_strides[3], q_strides[3], k_strides[3], v_strides[3],
       o_strides[3];
   /* f32 [H, T], contiguous: forward's log-sum-exp (-inf for a query that
-   * sees no key, as the forward writes it). */
+   * sees no key, as the forward writes it). Under a GDPA activation the
+   * backward needs none: lse is then not read nor checked, and may be 0. */
   CUdeviceptr lse;
   /* int32 [B+1]: as in the forward. */
   CUdeviceptr offsets;
@@ -228,6 +245,12 @@ typedef struct {
    * unbounded; the forward's rules). Zero: none (the two are not read). */
   int use_window;
   int64_t window_left, window_right;
+  /* The forward's activation: NULL or "softmax", "silu", "gelu_tanh" (the
+   * forward's rules). Under GDPA, P = act(x) and dS = softmax_scale * dP *
+   * act'(x) with x = softmax_scale * q.k: neither lse nor delta = rowsum(o
+   * * dout) is used, so lse may be 0 and the delta kernel does not run (o
+   * is still checked, as in the forward's rules). */
+  const char *activation;
 } jfa_attention_backward_args;
 
 /* sizeof(jfa_attention_backward_args) as this library was compiled (see
@@ -236,24 +259,27 @@ size_t jfa_attention_backward_args_size(void);
 
 /* The bytes of workspace a backward call with args' sizes and options (and
  * dk's token stride) needs: dq's f32 accumulator over the T queries, delta
- * and the work schedule over B * ceil(max_seqlen_k / 128) (sequence, key
- * tile) pairs (max_seqlen for self-attention). 0 when no kernel runs (no
- * queries, or no keys). The addresses are not looked at; the sizes, the
- * options and the dk and dq token strides are checked. */
+ * (f32 [H, T]; under GDPA not computed, its space then stands for the
+ * kernels' lse and delta, which they do not use) and the work schedule over
+ * B * ceil(max_seqlen_k / 128) (sequence, key tile) pairs (max_seqlen for
+ * self-attention). 0 when no kernel runs (no queries, or no keys). The
+ * addresses are not looked at; the sizes, the options and the dk and dq token
+ * strides are checked. */
 int jfa_attention_backward_workspace_size(
     const jfa_attention_backward_args *args, size_t *bytes);
 
 /* Runs the attention backward on stream (NULL: the legacy default stream)
  * of the current context's device: dq's f32 accumulator (in the workspace)
  * is zeroed, then four kernels run in order: the work schedule (over the key
- * sequences), delta = rowsum(o * dout), the backward kernel for the device,
- * head dim, mask and options (general: chosen as the forward chooses it;
- * dk, dv written, dq accumulated), and dq's conversion to bf16. Without
- * keys (T_k == 0) it zeroes dq, without queries (T == 0) dk and dv, with
- * driver memsets on the stream, and runs no kernel. Returns without waiting
- * (unless check_offsets); nothing else synchronizes, so the call can be
- * captured in a CUDA graph. dq's last bits may differ from run to run
- * (atomic accumulation). Thread-safe. */
+ * sequences), delta = rowsum(o * dout) (not under a GDPA activation, which
+ * does not use it), the backward kernel for the device, head dim, mask and
+ * options (general: chosen as the forward chooses it; dk, dv written, dq
+ * accumulated), and dq's conversion to bf16. Without keys (T_k == 0) it
+ * zeroes dq, without queries (T == 0) dk and dv, with driver memsets on the
+ * stream, and runs no kernel. Returns without waiting (unless
+ * check_offsets); nothing else synchronizes, so the call can be captured in
+ * a CUDA graph. dq's last bits may differ from run to run (atomic
+ * accumulation). Thread-safe. */
 int jfa_attention_backward(jfa_attention_t attention,
                            const jfa_attention_backward_args *args,
                            CUstream stream);

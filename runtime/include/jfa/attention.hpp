@@ -35,13 +35,14 @@ namespace jfa::rt {
 /// The arguments of one jagged attention forward pass. Tensors are device
 /// addresses; strides are in elements, ordered [token, head, dim]. The
 /// defaults of the last fields (self-attention, every q head with its own k
-/// and v head, no window) are the plain forward.
+/// and v head, no window, softmax) are the plain forward.
 struct AttentionForwardArgs {
   CUdeviceptr q = 0;               // bf16 [T, H, D]
   CUdeviceptr k = 0, v = 0;        // bf16 [T_k, H_kv, D]
   CUdeviceptr o = 0;               // bf16 [T, H, D], written
   std::array<int64_t, 3> qStrides{}, kStrides{}, vStrides{}, oStrides{};
   CUdeviceptr lse = 0;              // f32 [H, T] contiguous, written
+                                    // (not under GDPA: then may be 0)
   CUdeviceptr offsets = 0;          // i32 [B + 1]
   std::string dtype = "bf16";       // of q, k, v, o: must be "bf16"
   std::string offsetsDtype = "i32"; // must be "i32" (offsets_k's too)
@@ -76,7 +77,20 @@ struct AttentionForwardArgs {
   /// (causal already means windowRight = 0). A query that sees no key gets
   /// o = 0 and lse = -inf.
   int64_t windowLeft = -1, windowRight = -1;
+  /// The activation: "softmax", or a GDPA one (generalized dot-product
+  /// attention), "silu" or "gelu_tanh", in place of softmax: o = sum_j
+  /// act(scale * q.k_j) v_j over the keys the query sees (the same mask),
+  /// not normalized; lse is neither written nor checked (it may be 0). Any
+  /// other name: an Error naming activation.
+  std::string activation = "softmax";
 };
+
+/// The activation of a call (AttentionForwardArgs::activation).
+enum class AttentionActivation { Softmax, Silu, GeluTanh };
+
+/// The activation `name` names: "softmax", "silu" or "gelu_tanh"; an Error
+/// naming activation and the accepted names otherwise.
+AttentionActivation attentionActivation(const std::string &name);
 
 /// Rows of q a CTA works on (one work unit): the q tile of both kernels.
 constexpr int64_t kAttentionQTile = 128;
@@ -111,10 +125,16 @@ struct AttentionOptions {
   /// A window bound applies: windowLeft >= 0, or windowRight >= 0 and not
   /// causal (causal's own bound is the mask's already).
   bool window = false;
-  /// The variant: general=1 iff a window applies, cross-attention or
-  /// H_kv < H; general=0 (the plain kernels) reads none of offsets_k,
-  /// kv_group and the window.
-  bool general = false;
+  /// The activation, and whether it is a GDPA one (not softmax): then the
+  /// forward writes no lse and the backward reads neither lse nor delta.
+  AttentionActivation activation = AttentionActivation::Softmax;
+  bool gdpa = false;
+  /// The variant (the kernels' compile-time parameter general): 2 for silu,
+  /// 3 for gelu_tanh (the general variant with that activation, whatever
+  /// the other options); with softmax 1 iff a window applies,
+  /// cross-attention or H_kv < H, else 0 (the plain kernels, which read
+  /// none of offsets_k, kv_group and the window).
+  int general = 0;
   /// The kernel's %window_left, %window_right: -1 without a window;
   /// else the call's values, those beyond every sequence (windowLeft >=
   /// min(maxSeqlenK, T_k), windowRight >= min(maxSeqlen, T)) clamped to that
@@ -126,7 +146,8 @@ AttentionOptions attentionOptions(const AttentionForwardArgs &args);
 
 /// Whether a call with work launches the kernel: false when there are no
 /// keys (T_k == 0; a TMA descriptor cannot have 0 rows), and forward then
-/// writes o = 0 and lse = -inf itself with driver memsets on the stream.
+/// writes o = 0 and lse = -inf (not under GDPA: o only) itself with driver
+/// memsets on the stream.
 bool attentionLaunchesKernel(const AttentionForwardArgs &args);
 
 /// The kernel for a compute capability: name and arch ("attention_fwd_sm90",
@@ -143,9 +164,10 @@ unsigned attentionGrid(const AttentionForwardArgs &args, int multiprocessors);
 
 /// The 16 kernel arguments in the kernel's parameter order (see the README
 /// of kernels/jagged_attention): q as [T, H*D] and k, v as [T_k, H_kv*D]
-/// TMA tensors, o, lse, offsets, B, H, T, o's token stride, q_tiles,
-/// scale_log2, offsets_k (offsets for self-attention), kv_group,
-/// window_left, window_right (attentionOptions). `args` must be valid.
+/// TMA tensors, o, lse (as given; the GDPA variants do not write it),
+/// offsets, B, H, T, o's token stride, q_tiles, scale_log2, offsets_k
+/// (offsets for self-attention), kv_group, window_left, window_right
+/// (attentionOptions). `args` must be valid.
 std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &args);
 
 /// Checks that a kernel's metadata declares the contract's parameters
@@ -161,17 +183,20 @@ void checkAttentionKernelInfo(const KernelInfo &kernel,
 /// forward's o for the upstream gradient dout. Tensors are device addresses;
 /// strides in elements, ordered [token, head, dim]. q, k, v, offsets, the
 /// sizes, causal, softmaxScale and the options of issue 20 (offsetsK,
-/// totalTokensK, maxSeqlenK, numKvHeads, the window) are forward's, with
-/// the same values and rules; o and lse are what forward wrote. The defaults
-/// of the options are the plain backward (self-attention, H_kv = H, no
-/// window), and the call picks the backward kernel's variant as forward
-/// picks its (general: attentionOptions).
+/// totalTokensK, maxSeqlenK, numKvHeads, the window, the activation) are
+/// forward's, with the same values and rules; o and lse are what forward
+/// wrote (under a GDPA activation there is no lse: it is not read and may
+/// be 0). The defaults of the options are the plain backward
+/// (self-attention, H_kv = H, no window, softmax), and the call picks the
+/// backward kernel's variant as forward picks its (general:
+/// attentionOptions).
 struct AttentionBackwardArgs {
   CUdeviceptr dout = 0, q = 0, o = 0; // bf16 [T, H, D]
   CUdeviceptr k = 0, v = 0;           // bf16 [T_k, H_kv, D]
   std::array<int64_t, 3> doutStrides{}, qStrides{}, kStrides{}, vStrides{},
       oStrides{};
-  CUdeviceptr lse = 0;     // f32 [H, T] contiguous (-inf: a query saw no key)
+  CUdeviceptr lse = 0;     // f32 [H, T] contiguous (-inf: a query saw no key);
+                           // not read under GDPA (may be 0)
   CUdeviceptr offsets = 0; // i32 [B + 1]
   /// Written: dq bf16 [T, H, D] like q; dk and dv bf16 [T_k, H_kv, D] like
   /// k and v (grouped-query attention: the sums over each k/v head's q
@@ -202,6 +227,11 @@ struct AttentionBackwardArgs {
   int64_t maxSeqlenK = 0;
   int64_t numKvHeads = 0;
   int64_t windowLeft = -1, windowRight = -1;
+  /// The forward's activation ("softmax", "silu", "gelu_tanh"). Under GDPA
+  /// P = act(x) and dS = scale * dP * act'(x), x = scale * q.k: lse and
+  /// delta are not used (no delta kernel runs; the kernels' lse and delta
+  /// parameters get the workspace's delta space).
+  std::string activation = "softmax";
 };
 
 /// Rows of k per backward work unit (both backward kernels).
@@ -209,11 +239,12 @@ constexpr int64_t kAttentionKeyTile = 128;
 
 /// Bytes of scratch memory a backward call with these sizes needs: dq's f32
 /// accumulator ([T, dk token stride] for the plain variant, [T, H * D] for
-/// the general one), the row terms delta (f32 [H, T]) and the work schedule
-/// (i32 [2 + B * k_tiles], k_tiles = ceil(max_seqlen_k / 128) over the key
-/// sequences), each 256-byte aligned. Checks the sizes and options first (an
-/// Error names the one at fault); 0 when no kernel runs (no queries, or no
-/// keys: see attentionBackwardLaunchesKernels).
+/// the general one), the row terms delta (f32 [H, T]; under GDPA not
+/// computed, but the space stays: the kernels' lse and delta point at it)
+/// and the work schedule (i32 [2 + B * k_tiles], k_tiles = ceil(max_seqlen_k
+/// / 128) over the key sequences), each 256-byte aligned. Checks the sizes
+/// and options first (an Error names the one at fault); 0 when no kernel
+/// runs (no queries, or no keys: see attentionBackwardLaunchesKernels).
 size_t attentionBackwardWorkspaceBytes(const AttentionBackwardArgs &args);
 
 /// Checks every backward argument that can be checked without the GPU,
@@ -269,22 +300,23 @@ public:
   /// Validates `args`, picks the kernel variant for the current context's
   /// device (device 0's primary context is made current when none is) and
   /// the call's head dim, mask and options (general: a window, GQA or
-  /// cross-attention), and launches it on `stream`.
+  /// cross-attention; a GDPA activation), and launches it on `stream`.
   /// Returns at once when there is nothing to compute; when there are
-  /// queries but no keys (T_k == 0) it writes o = 0 and lse = -inf with
-  /// driver memsets on `stream` instead of a launch. Thread-safe.
+  /// queries but no keys (T_k == 0) it writes o = 0 and lse = -inf (under
+  /// GDPA o only) with driver memsets on `stream` instead of a launch.
+  /// Thread-safe.
   void forward(const AttentionForwardArgs &args, CUstream stream = nullptr);
 
   /// Validates `args` and launches the backward on `stream`: dq's
   /// accumulator is zeroed, then attention_bwd_schedule (the work list over
-  /// the key sequences), attention_bwd_delta (rowsum(o * dout)), the
-  /// backward kernel of the device's target for the call's head dim, mask
-  /// and options (general, as forward picks it; dk, dv; dq added into the
-  /// f32 accumulator), attention_bwd_dq_convert (dq in bf16). Arguments are
-  /// bound to each kernel's parameters by the names its metadata records
-  /// (attentionBackwardKernelArgs). Without queries or without keys no
-  /// kernel runs: dq or dk and dv are zeroed with driver memsets on
-  /// `stream` instead (attentionBackwardLaunchesKernels). Nothing
+  /// the key sequences), attention_bwd_delta (rowsum(o * dout); not under a
+  /// GDPA activation), the backward kernel of the device's target for the
+  /// call's head dim, mask and options (general, as forward picks it; dk,
+  /// dv; dq added into the f32 accumulator), attention_bwd_dq_convert (dq
+  /// in bf16). Arguments are bound to each kernel's parameters by the names
+  /// its metadata records (attentionBackwardKernelArgs). Without queries or
+  /// without keys no kernel runs: dq or dk and dv are zeroed with driver
+  /// memsets on `stream` instead (attentionBackwardLaunchesKernels). Nothing
   /// synchronizes with the host unless args.checkOffsets, so the call can
   /// be captured in a CUDA graph. Thread-safe.
   void backward(const AttentionBackwardArgs &args, CUstream stream = nullptr);
