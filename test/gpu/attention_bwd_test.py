@@ -36,6 +36,21 @@ problem (offsets_k = offsets) the plain one's gradients within the bounds;
 their error paths; a CUDA graph of forward and backward with all three
 options.
 
+GDPA (activation="silu" / "gelu_tanh", part of the variants, with every
+option): o = sum_j act(x_j) v_j, x = scale * q.k_j, not normalized, no lse
+(the forward returns None and the backward takes lse=None). Reference: the
+gradients torch.autograd gives for that o in fp32 (act = torch's silu /
+tanh gelu, masked keys 0). Bound per element (test/interp/kernels.py's,
+which jfa-interp's runs of the kernels pass):
+  |g - ref| <= 2e-2 * |ref| + 2e-2 + slack_g,
+  slack_dv = 2^-8 |P|^T |do|, slack_dq = 2^-8 scale |dS| |k|,
+  slack_dk = 2^-8 scale |dS|^T |q|  (dS = dP act'(x), summed over a GQA group)
+  The kernels round P and dS to bf16 for the tensor cores: unnormalized,
+  that rounding (a bf16 step, 2^-8 relative, per term at most) is the error
+  that dominates; the final bf16 rounding of the gradients is in the
+  2e-2 * |ref|. Also through autograd (eager and torch.compile) with lse
+  None, and in a CUDA graph.
+
 Bounds, per case and per gradient g in (dq, dk, dv), ref the fp32 gradient:
   max|g - ref|  <= 2e-2 * max|ref| + 1e-4
   mean|g - ref| <= 1e-2 * mean|ref| + 1e-6  (not when max|ref| < 1e-4: a
@@ -164,6 +179,111 @@ def reference_grads(q, k, v, do, offsets, causal, scale, offsets_k=None, window=
     return (dq, dk, dv), sees, seen
 
 
+def gdpa_act(activation, x):
+    """GDPA's activation (torch's silu and tanh gelu): differentiable."""
+    if activation == "silu":
+        return F.silu(x)
+    return F.gelu(x, approximate="tanh")
+
+
+def gdpa_act_grad(activation, x):
+    """act'(x), for the error bound's |dS| (test/interp/kernels.py's)."""
+    if activation == "silu":
+        sig = torch.sigmoid(x)
+        return sig * (1 + x * (1 - sig))
+    c = math.sqrt(2 / math.pi)
+    t = torch.tanh(c * (x + 0.044715 * x ** 3))
+    return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * c * (1 + 3 * 0.044715 * x * x)
+
+
+GDPA_REL = 2e-2
+GDPA_ABS = 2e-2
+GDPA_ULP = 2.0 ** -8
+
+
+def reference_grads_gdpa(q, k, v, do, offsets, causal, scale, activation, offsets_k=None,
+                         window=(-1, -1)):
+    """reference_grads under a GDPA activation: fp32 (dq, dk, dv) by
+    torch.autograd of o = sum_j act(x_j) v_j (x = scale q.k_j, 0 for keys
+    the query does not see), the masks, and the error bound's slack per
+    gradient (the bf16 rounding of P and dS: 2^-8 |P|^T |do| for dv,
+    2^-8 scale |dS| |k| for dq, 2^-8 scale |dS|^T |q| for dk)."""
+    t, h, d = q.shape
+    t_k, h_kv = k.shape[0], k.shape[1]
+    group = h // h_kv
+    f32 = dict(dtype=torch.float32, device=q.device)
+    dq, slack_dq = torch.zeros((t, h, d), **f32), torch.zeros((t, h, d), **f32)
+    dk, dv = torch.zeros((t_k, h_kv, d), **f32), torch.zeros((t_k, h_kv, d), **f32)
+    slack_dk, slack_dv = torch.zeros((t_k, h_kv, d), **f32), torch.zeros((t_k, h_kv, d), **f32)
+    sees = torch.zeros(t, dtype=torch.bool, device=q.device)
+    seen = torch.zeros(t_k, dtype=torch.bool, device=q.device)
+    offs = offsets.tolist()
+    offs_k = offs if offsets_k is None else offsets_k.tolist()
+    zero = torch.zeros((), device=q.device)
+    for b in range(len(offs) - 1):
+        s, e = offs[b], offs[b + 1]
+        sk, ek = offs_k[b], offs_k[b + 1]
+        n, m = e - s, ek - sk
+        if n == 0 or m == 0:
+            continue
+        mask = visible(n, m, causal, window, q.device)
+        sees[s:e] = mask.any(dim=1)
+        seen[sk:ek] = mask.any(dim=0)
+        hc = max(1, min(h, (1 << 27) // (n * m)))
+        for h0 in range(0, h, hc):
+            h1 = min(h, h0 + hc)
+            kv_index = torch.arange(h0, h1, device=q.device) // group
+            qs = q[s:e, h0:h1].float().transpose(0, 1).requires_grad_()  # [hc, n, d]
+            kl, vl = (x[sk:ek].float().requires_grad_() for x in (k, v))  # [m, h_kv, d]
+            dos = do[s:e, h0:h1].float().transpose(0, 1)
+            with torch.enable_grad():
+                ks, vs = (x.index_select(1, kv_index).transpose(0, 1) for x in (kl, vl))
+                x = torch.matmul(qs, ks.transpose(1, 2)) * scale
+                p = torch.where(mask, gdpa_act(activation, x), zero)
+                os_ = torch.matmul(p, vs)
+                gq, gk, gv = torch.autograd.grad(os_, (qs, kl, vl), dos)
+            dq[s:e, h0:h1] = gq.transpose(0, 1)
+            dk[sk:ek] += gk
+            dv[sk:ek] += gv
+            del os_, gq, gk, gv
+            with torch.no_grad():
+                ks, vs, x = ks.detach(), vs.detach(), x.detach()
+                p = p.detach().abs_()
+                ds = torch.where(mask, torch.matmul(dos, vs.transpose(1, 2)) *
+                                 gdpa_act_grad(activation, x), zero).abs_()
+                del x
+                slack_dq[s:e, h0:h1] = GDPA_ULP * scale * torch.matmul(
+                    ds, ks.abs()).transpose(0, 1)
+                # [hc, m, d] per q head, summed into each one's k/v head.
+                slack_dk[sk:ek].index_add_(1, kv_index, GDPA_ULP * scale * torch.matmul(
+                    ds.transpose(1, 2), qs.detach().abs()).transpose(0, 1))
+                slack_dv[sk:ek].index_add_(1, kv_index, GDPA_ULP * torch.matmul(
+                    p.transpose(1, 2), dos.abs()).transpose(0, 1))
+                del p, ds
+    return (dq, dk, dv), sees, seen, (slack_dq, slack_dk, slack_dv)
+
+
+def compare_gdpa(name, got, ref, slack):
+    """(ok, text, problems) for one GDPA gradient: |got - ref| <= 2e-2 |ref|
+    + 2e-2 + slack per element (the module's docstring)."""
+    if ref.numel() == 0:
+        return True, f"{name} empty", []
+    diff = (got.float() - ref).abs().nan_to_num(nan=float("inf"))
+    bound = GDPA_REL * ref.abs() + GDPA_ABS + slack
+    excess = diff / bound
+    ratio = excess.max().item()
+    max_rel = (diff.max() / ref.abs().max().clamp_min(1e-30)).item()
+    problems = []
+    if not ratio <= 1.0:
+        worst = excess.flatten().argmax().item()
+        h, d = got.shape[1], got.shape[2]
+        problems.append(f"{name} exceeds 2e-2 |ref| + 2e-2 + slack by {ratio:.2f}x (worst at "
+                        f"token {worst // (h * d)}, head {(worst // d) % h}: "
+                        f"|{got.flatten()[worst].item():.4g} - {ref.flatten()[worst].item():.4g}|"
+                        f" > {bound.flatten()[worst].item():.3g})")
+    return not problems, f"{name} err / bound {ratio:.2f} (max rel {max_rel:.1e})", problems
+
+
 def compare(name, got, ref):
     """(ok, text, problems) for one gradient against its reference."""
     if ref.numel() == 0:
@@ -216,14 +336,17 @@ def nonzero_rows(name, g, rows, what):
 
 
 def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=None, *,
-             h_kv=None, lengths_k=None, window=None):
+             h_kv=None, lengths_k=None, window=None, activation="softmax"):
     """One case: random q, k, v, do for the given lengths; jfa's forward; dq, dk,
     dv poisoned; attention_backward against the fp32 reference. h_kv: k's and
     v's heads (default h); lengths_k: the key sequences' lengths
     (cross-attention through offsets_k); window: the forward's and the
-    backward's window. layout "qkv": q, k, v views of one [T, 3, H, D]
-    tensor, do and dk with padding after each token row; "kv": k and v views
-    of one [T_k, 2, H_kv, D] tensor, dk with padding."""
+    backward's window; activation: the forward's and the backward's ("silu",
+    "gelu_tanh": GDPA, no lse, against reference_grads_gdpa's bound). layout
+    "qkv": q, k, v views of one [T, 3, H, D] tensor, do and dk with padding
+    after each token row; "kv": k and v views of one [T_k, 2, H_kv, D]
+    tensor, dk with padding."""
+    gdpa = activation != "softmax"
     h_kv = h if h_kv is None else h_kv
     t = sum(lengths)
     offsets = make_offsets(lengths)
@@ -264,7 +387,10 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         options["window"] = window
     if cross:
         options.update(offsets_k=offsets_k, max_seqlen_k=max(lengths_k) if lengths_k else 0)
-    label = (f"{name}: T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
+    if gdpa:
+        options["activation"] = activation
+    label = (f"{name}: {activation + ' ' if gdpa else ''}"
+             f"T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
              f"{'causal' if causal else 'full'}"
              f"{f' window={tuple(window)}' if window is not None else ''}"
              f"{f' scale={scale}' if scale is not None else ''}"
@@ -285,6 +411,8 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         return
     if any(g is not w for g, w in zip(got, (dq, dk, dv))):
         problems.append("did not return the given dq / dk / dv")
+    if gdpa and lse is not None:
+        problems.append(f"the forward returned an lse ({type(lse).__name__}); GDPA has none")
     if t == 0 and t_k == 0:
         res.report(not problems, f"{label}{': ' + '; '.join(problems) if problems else ''}")
         return
@@ -293,14 +421,22 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
     if pad and not (dk_store[:, h_kv * d:] == 7.0).all():
         problems.append("dk's padding between token rows was written")
     eff_scale = scale if scale is not None else 1.0 / math.sqrt(d)
-    refs, sees, seen = reference_grads(q, k, v, do, offsets, causal, eff_scale, offsets_k,
-                                       tuple(window) if window is not None else (-1, -1))
+    win = tuple(window) if window is not None else (-1, -1)
+    if gdpa:
+        refs, sees, seen, slacks = reference_grads_gdpa(q, k, v, do, offsets, causal, eff_scale,
+                                                        activation, offsets_k, win)
+    else:
+        refs, sees, seen = reference_grads(q, k, v, do, offsets, causal, eff_scale, offsets_k,
+                                           win)
     problems += nonzero_rows("dq", dq, ~sees, "queries that see no key")
     for gname, g in (("dk", dk), ("dv", dv)):
         problems += nonzero_rows(gname, g, ~seen, "keys that no query sees")
     texts = []
-    for gname, g, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
-        _, text, probs = compare(gname, g, ref)
+    for i, (gname, g, ref) in enumerate(zip(("dq", "dk", "dv"), (dq, dk, dv), refs)):
+        if gdpa:
+            _, text, probs = compare_gdpa(gname, g, ref, slacks[i])
+        else:
+            _, text, probs = compare(gname, g, ref)
         texts.append(text)
         problems += probs
     blind = int((~sees).sum())
@@ -424,14 +560,18 @@ def schedule_check(res, rng):
 
 
 def check_grads(res, label, pairs):
-    """pairs: (name, got, ref); one report line."""
+    """pairs: (name, got, ref) or, for GDPA, (name, got, ref, slack)
+    (compare_gdpa's bound); one report line."""
     problems, texts = [], []
-    for name, got, ref in pairs:
+    for name, got, ref, *slack in pairs:
         if got is None:
             problems.append(f"{name} is None")
             continue
         problems += not_finite_rows(name, got)
-        _, text, probs = compare(name, got, ref)
+        if slack:
+            _, text, probs = compare_gdpa(name, got, ref, slack[0])
+        else:
+            _, text, probs = compare(name, got, ref)
         texts.append(text)
         problems += probs
     res.report(not problems, f"{label}: {', '.join(texts)}"
@@ -743,15 +883,36 @@ def variant_error_paths(res):
     expect_error(res, "dk over offsets_k", ValueError,
                  f(offsets_k=offs_k_alias, dk=buf.view(t_k, h_kv, d)),
                  "dk overlaps the input offsets_k")
+    # GDPA: no lse (None in, as the forward returns it), the activation named.
+    o_g, lse_g = jfa.jagged_attention(q, k, v, offs, 9, offsets_k=offs_k, max_seqlen_k=8,
+                                      activation="silu")
+    res.report(lse_g is None, f"silu forward: lse {lse_g!r} (want None)")
+    gdpa = dict(base, o=o_g, lse=None, activation="silu")
+
+    def g(**changes):
+        kw = dict(gdpa, **changes)
+        return lambda: jfa.attention_backward(**kw)
+
+    expect_error(res, "GDPA backward given an lse", ValueError, g(lse=lse), "lse must be None",
+                 "activation='silu'")
+    expect_error(res, "softmax backward without lse", TypeError, f(lse=None), "lse",
+                 "got None", "GDPA")
+    expect_error(res, "activation relu", ValueError, g(activation="relu"), "activation='relu'",
+                 "'silu'", "'gelu_tanh'")
+    expect_error(res, "activation not a str", TypeError, g(activation=1), "activation", "str")
+    expect_error(res, "GDPA backward, dk of q's shape", ValueError,
+                 g(dk=torch.empty((t, h, d), **bf)), "dk must have the shape of k")
     # Nothing above may have broken anything: a good call still works.
     run_case(res, "after the variants' error paths", lengths, h, d, True, h_kv=h_kv,
              lengths_k=lengths_k, window=(2, -1))
+    run_case(res, "after the variants' error paths", lengths, h, d, True, h_kv=h_kv,
+             lengths_k=lengths_k, window=(2, -1), activation="gelu_tanh")
 
 
-def variant_cuda_graph_check(res, gen):
-    """Forward and backward with all three options captured in one CUDA
-    graph (the offsets' host checks are skipped under capture), replayed on
-    new data: as eager calls on that data."""
+def variant_cuda_graph_check(res, gen, activation="softmax"):
+    """Forward and backward with all three options (and `activation`)
+    captured in one CUDA graph (the offsets' host checks are skipped under
+    capture), replayed on new data: as eager calls on that data."""
     lengths, lengths_k, h, h_kv, d = [37, 0, 128, 200, 1], [60, 5, 0, 300, 1], 4, 2, 64
     t, t_k = sum(lengths), sum(lengths_k)
     offs, offs_k = make_offsets(lengths), make_offsets(lengths_k)
@@ -759,13 +920,15 @@ def variant_cuda_graph_check(res, gen):
              for _ in range(2))
     k, v = (torch.randn((t_k, h_kv, d), device="cuda", generator=gen).to(torch.bfloat16)
             for _ in range(2))
-    opts = dict(window=(32, 0), offsets_k=offs_k, max_seqlen_k=300)
+    opts = dict(window=(32, 0), offsets_k=offs_k, max_seqlen_k=300, activation=activation)
 
     def step():
         o, lse = jfa.jagged_attention(q, k, v, offs, 200, causal=True, **opts)
-        return (o, lse) + jfa.attention_backward(do, q, k, v, o, lse, offs, 200, True, **opts)
+        grads = jfa.attention_backward(do, q, k, v, o, lse, offs, 200, True, **opts)
+        return (o,) + ((lse,) if lse is not None else ()) + grads  # GDPA: no lse
 
-    name = "CUDA graph, forward and backward with window, GQA and cross-attention"
+    name = (f"CUDA graph, forward and backward with window, GQA and cross-attention"
+            f"{f', {activation}' if activation != 'softmax' else ''}")
     try:
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
@@ -794,6 +957,113 @@ def variant_cuda_graph_check(res, gen):
                                   f"error {worst:.2e}")
     except Exception as e:  # noqa: BLE001
         res.report(False, f"{name}: {type(e).__name__}: {e}")
+
+
+def gdpa_cases(case, rng, quick):
+    """GDPA (silu, gelu_tanh), alone and with the options: the jfa-interp
+    cases' shapes (test/interp/kernels.py) and the edges of the variants."""
+    boundary = [0, 1, 63, 64, 65, 127, 128, 129, 700]
+    lq = [5, 0, 130, 64, 1, 200, 0, 77, 129, 300]
+    lk = [9, 4, 0, 64, 300, 129, 0, 1, 128, 700]
+    for act in ("silu", "gelu_tanh"):
+        for d in (64, 128):
+            for causal in (False, True):
+                case("GDPA", boundary, 2, d, causal, activation=act,
+                     scale=0.3 if d == 64 else None)
+        case("GDPA, window", boundary, 2, 128, False, window=(40, 7), activation=act)
+        case("GDPA, window + causal", boundary, 2, 64, True, window=(130, 0), activation=act)
+        case("GDPA, window of one key", [3, 129], 2, 128, False, window=(0, 0), activation=act)
+        case("GDPA, GQA", boundary, 4, 64, True, h_kv=2, activation=act)
+        case("GDPA, MQA + window", [200, 7, 130], 3, 128, False, h_kv=1, window=(64, 64),
+             activation=act)
+        case("GDPA, cross", lq, 2, 64, False, lengths_k=lk, activation=act)
+        case("GDPA, cross + causal (the first queries see none)", [300, 129, 64], 2, 128, True,
+             lengths_k=[100, 1, 0], activation=act)
+        case("GDPA, cross + GQA + window + causal", lq, 4, 128, True, h_kv=2, lengths_k=lk,
+             window=(100, 0), activation=act)
+        case("GDPA, cross, no keys at all (dq = 0, no kernel)", [5, 0, 130], 2, 64, True,
+             lengths_k=[0, 0, 0], activation=act)
+        case("GDPA, cross, no queries (dk = dv = 0, no kernel)", [0, 0], 2, 64, False,
+             lengths_k=[50, 7], activation=act)
+        case("GDPA, qkv views, padded do and dk", [250, 1, 0, 128, 77], 8, 128, True,
+             layout="qkv", activation=act)
+        case("GDPA, k and v views, padded dk", [250, 1, 0, 128, 77], 8, 64, False, h_kv=2,
+             layout="kv", activation=act)
+        case("GDPA, a long sequence", [16500], 2, 128, True, window=(256, 0), activation=act)
+        if not quick:
+            case("GDPA, a long sequence", [3, 5000, 0, 129], 1, 64, False, activation=act)
+            case("GDPA, 1200 sequences", random_lengths(rng, 1200, 1, 200, p_empty=0.05), 4,
+                 128, True, activation=act)
+    for i in range(2 if quick else 8):
+        d = rng.choice((64, 128))
+        h = rng.choice((1, 2, 4, 8))
+        h_kv = rng.choice([x for x in (1, 2, 4, 8) if h % x == 0])
+        causal = rng.random() < 0.5
+        left = rng.choice((-1, 0, 17, 128, 500))
+        right = 0 if causal else rng.choice((-1, 0, 5, 200))
+        b = rng.randint(1, 30)
+        hi = rng.choice((16, 130, 700))
+        lengths = random_lengths(rng, b, 1, hi)
+        lengths_k = random_lengths(rng, b, 1, hi) if rng.random() < 0.5 else None
+        case(f"random GDPA {i}", lengths, h, d, causal, h_kv=h_kv,
+             window=rng.choice((None, (left, right))), lengths_k=lengths_k,
+             scale=rng.choice((None, 0.3)), activation=rng.choice(("silu", "gelu_tanh")))
+
+
+def gdpa_autograd_check(res, gen):
+    """jagged_attention with a GDPA activation (and the options) and
+    requires_grad inputs: lse is None; eager autograd and torch.compile give
+    the reference's gradients (compare_gdpa's bound) and attention_backward's
+    (lse=None)."""
+    lengths, lengths_k = [37, 0, 200, 129, 1, 64], [50, 3, 0, 300, 20, 64]
+    h, h_kv, d, causal, window = 4, 2, 128, True, (64, 0)
+    t, t_k = sum(lengths), sum(lengths_k)
+    offsets, offsets_k = make_offsets(lengths), make_offsets(lengths_k)
+    scale = 1.0 / math.sqrt(d)
+    q = torch.randn((t, h, d), generator=gen, device="cuda").to(torch.bfloat16)
+    k, v = (torch.randn((t_k, h_kv, d), generator=gen, device="cuda").to(torch.bfloat16)
+            for _ in range(2))
+    w = torch.randn((t, h, d), generator=gen, device="cuda")
+    for act in ("silu", "gelu_tanh"):
+        opts = dict(window=window, offsets_k=offsets_k, max_seqlen_k=max(lengths_k),
+                    activation=act)
+        label = (f"{act}, T={t} H={h} H_kv={h_kv} D={d} causal window={window} "
+                 f"{describe(lengths)} keys {describe(lengths_k)}")
+
+        def f(q, k, v, offsets, offsets_k, act=act):
+            o, lse = jfa.jagged_attention(q, k, v, offsets, max(lengths), causal=causal,
+                                          check_offsets=False, window=window,
+                                          offsets_k=offsets_k, max_seqlen_k=max(lengths_k),
+                                          activation=act)
+            return (o.float() * w).sum(), o, lse
+
+        refs, _, _, slacks = reference_grads_gdpa(q, k, v, w.to(torch.bfloat16), offsets,
+                                                  causal, scale, act, offsets_k, window)
+        for kind in ("eager", "torch.compile"):
+            try:
+                fn = f
+                if kind == "torch.compile":
+                    torch._dynamo.reset()
+                    fn = torch.compile(f, fullgraph=False, dynamic=False)
+                xs = [x.clone().requires_grad_() for x in (q, k, v)]
+                loss, o, lse = fn(*xs, offsets, offsets_k)
+                loss.backward()
+                grads = [x.grad for x in xs]
+            except Exception as e:  # noqa: BLE001
+                res.report(False, f"GDPA autograd ({kind}, {act}): {type(e).__name__}: {e}")
+                continue
+            res.report(lse is None and o.requires_grad,
+                       f"GDPA autograd ({kind}, {act}): lse {lse!r} (want None), "
+                       f"o.requires_grad {o.requires_grad}")
+            check_grads(res, f"GDPA autograd ({kind}) vs fp32 reference: {label}",
+                        [(n, g, r, sl) for n, g, r, sl in zip(("dq", "dk", "dv"), grads, refs,
+                                                              slacks)])
+            if kind == "eager":
+                direct = jfa.attention_backward(w.to(torch.bfloat16), q, k, v, o.detach(), None,
+                                                offsets, max(lengths), causal, **opts)
+                check_grads(res, f"GDPA autograd ({act}) vs jfa.attention_backward",
+                            [(n, g, x.float()) for n, g, x in zip(("dq", "dk", "dv"), grads,
+                                                                  direct)])
 
 
 # --- the training demo -------------------------------------------------------
@@ -967,7 +1237,7 @@ def cuda_graph_check(res, gen):
 def main():
     args, seed, rng, gen, res = start(
         __doc__, "a few small cases and the error paths (for compute-sanitizer)",
-        flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention)")])
+        flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention, GDPA)")])
 
     def case(*a, **kw):
         run_case(res, *a, gen=gen, **kw)
@@ -987,13 +1257,21 @@ def main():
         case("sanitize cross, fewer keys", [200, 3], 2, 128, True, lengths_k=[70, 0])
         case("sanitize cross, no keys", [5, 3], 2, 64, False, lengths_k=[0, 0])
         case("sanitize cross, no queries", [0, 0], 2, 64, False, lengths_k=[40, 3])
+        case("sanitize GDPA", [65, 128, 0, 7], 2, 64, True, activation="silu")
+        case("sanitize GDPA + cross + GQA + window", [5, 0, 130], 4, 128, True, h_kv=2,
+             lengths_k=[9, 4, 0], window=(16, -1), activation="gelu_tanh")
+        case("sanitize GDPA, no keys", [5, 3], 2, 64, False, lengths_k=[0, 0],
+             activation="silu")
         variant_error_paths(res)
     elif args.variants:
         variant_cases(case, rng, args.quick)
+        gdpa_cases(case, rng, args.quick)
         plain_equivalences(res, gen)
         variant_error_paths(res)
         variant_autograd_check(res, gen)
+        gdpa_autograd_check(res, gen)
         variant_cuda_graph_check(res, gen)
+        variant_cuda_graph_check(res, gen, activation="silu")
     else:
         boundary = [0, 1, 63, 64, 65, 127, 128, 129]
         for d in (64, 128):
@@ -1035,10 +1313,13 @@ def main():
         cuda_graph_check(res, gen)
         training_demo(res, rng, 5 if args.quick else 10)
         variant_cases(case, rng, args.quick)
+        gdpa_cases(case, rng, args.quick)
         plain_equivalences(res, gen)
         variant_error_paths(res)
         variant_autograd_check(res, gen)
+        gdpa_autograd_check(res, gen)
         variant_cuda_graph_check(res, gen)
+        variant_cuda_graph_check(res, gen, activation="silu")
 
     return res.summary(seed)
 

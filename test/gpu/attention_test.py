@@ -26,6 +26,16 @@ enable_gqa), a window of (-1, -1) and causal's own (-1, 0) bit for bit the
 plain call, the error paths of the new options, and calls with
 gradients through them (their values: attention_bwd_test.py).
 
+GDPA (activation="silu" / "gelu_tanh", part of the variants): o = sum_j
+act(scale * q.k_j) v_j over the keys a query sees (the same mask), not
+normalized, no lse (jagged_attention returns None). Reference: x = scale *
+q k^T in fp32, P = act(x) masked to 0 and rounded to bf16 (the tensor
+cores' operand; unnormalized, P's rounding is the error that dominates),
+o = P v in fp32. Cases: plain, causal, windows, GQA, cross-attention (0
+keys, 0 queries, no keys at all), combinations, a 16500-token sequence, a
+padded o; and lse is never written (the runtime's own call with a poisoned
+lse keeps it, also when there are no keys).
+
 Bounds, per case:
   o:   max|o - ref| / max|ref| <= 1e-2 and mean|o - ref| / mean|ref| <= 4e-3.
        o is bf16 (a relative rounding step of 2^-8, so about 1e-3 on average
@@ -45,6 +55,14 @@ Bounds, per case:
   touched.
   Against varlen_attn (both bf16 kernels): o max rel <= 2e-2, mean rel
   <= 8e-3, on the queries that see a key.
+  GDPA, per element (test/interp/kernels.py's bound, which jfa-interp's
+  runs of the kernels pass):
+       |o - ref| <= 2^-8 * (|P| |v|) + 1e-2 + 1e-2 * |ref|
+       the kernel's P (fp32, approximate exp2 and division) may round to the
+       bf16 next to the reference's: one bf16 step, 2^-8 relative, per term
+       at most, which |P| |v| 2^-8 bounds; o's own bf16 rounding (2^-9
+       relative) is in the 1e-2 * |ref|. A query that sees no key: o = 0
+       exactly.
 Then the error paths: wrong dtypes, devices, shapes, offsets and max_seqlen
 raise TypeError / ValueError with a message; and the runtime's own offset
 checks (check_offsets in the C API) raise RuntimeError.
@@ -53,6 +71,7 @@ checks (check_offsets in the C API) raise RuntimeError.
   compute-sanitizer --tool memcheck python3 test/gpu/attention_test.py --sanitize).
 Exit status 0 when everything passed.
 """
+import ctypes
 import inspect
 import math
 import sys
@@ -83,6 +102,51 @@ def visible(len_q, len_k, causal, window, device):
     if right >= 0:
         seen &= j <= i + shift + right
     return seen
+
+
+def gdpa_act(activation, x):
+    """GDPA's activation of fp32 scores (torch's silu and tanh gelu)."""
+    if activation == "silu":
+        return torch.nn.functional.silu(x)
+    return torch.nn.functional.gelu(x, approximate="tanh")
+
+
+def reference_gdpa(q, k, v, offsets, causal, scale, activation, offsets_k=None,
+                   window=(-1, -1)):
+    """fp32 o [T, H, D] of GDPA, its error bound's |P| |v| [T, H, D] and
+    whether each query sees a key [T]: x = scale q k^T, P = act(x) where
+    the query sees the key, else 0, rounded to bf16 as the kernels' tensor
+    cores take it, o = P v (not normalized). k and v as reference()'s."""
+    t, h, d = q.shape
+    group = h // k.shape[1]
+    o = torch.zeros((t, h, d), dtype=torch.float32, device=q.device)
+    pv = torch.zeros((t, h, d), dtype=torch.float32, device=q.device)
+    sees = torch.zeros(t, dtype=torch.bool, device=q.device)
+    offs = offsets.tolist()
+    offs_k = offs if offsets_k is None else offsets_k.tolist()
+    for b in range(len(offs) - 1):
+        s, e = offs[b], offs[b + 1]
+        sk, ek = offs_k[b], offs_k[b + 1]
+        n, m = e - s, ek - sk
+        if n == 0 or m == 0:
+            continue  # no key: o = 0
+        mask = visible(n, m, causal, window, q.device)
+        sees[s:e] = mask.any(dim=1)
+        hc = max(1, min(h, (1 << 28) // (n * m)))
+        for h0 in range(0, h, hc):
+            h1 = min(h, h0 + hc)
+            kv_heads = torch.arange(h0, h1, device=q.device) // group
+            qs = q[s:e, h0:h1].float().transpose(0, 1)  # [hc, n, d]
+            ks = k[sk:ek].index_select(1, kv_heads).float().transpose(0, 1)  # [hc, m, d]
+            vs = v[sk:ek].index_select(1, kv_heads).float().transpose(0, 1)
+            x = torch.matmul(qs, ks.transpose(1, 2)) * scale
+            p = torch.where(mask, gdpa_act(activation, x), torch.zeros((), device=q.device))
+            del x
+            p = p.to(torch.bfloat16).float()
+            o[s:e, h0:h1] = torch.matmul(p, vs).transpose(0, 1)
+            pv[s:e, h0:h1] = torch.matmul(p.abs_(), vs.abs()).transpose(0, 1)
+            del p
+    return o, pv, sees
 
 
 def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1)):
@@ -182,22 +246,18 @@ def compare_varlen(q, k, v, offsets, offsets_k, max_q, max_k, causal, scale, win
     return ok, f"vs varlen_attn: o max rel {max_rel:.2e} mean rel {mean_rel:.2e}"
 
 
-def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=None, *,
-             h_kv=None, lengths_k=None, window=None, peer=False):
-    """One case: random q, k, v for the given sequence lengths; o and lse
-    poisoned; compared with the reference. h_kv: k's and v's heads (default
-    h); lengths_k: the key sequences' lengths (cross-attention through
-    offsets_k); window: jagged_attention's window; peer: also compare with
-    torch's varlen_attn."""
-    h_kv = h if h_kv is None else h_kv
+GDPA_ABS = 1e-2
+GDPA_REL = 1e-2
+GDPA_ULP = 2.0 ** -8
+
+
+def random_inputs(lengths, h, d, gen, layout, h_kv, lengths_k):
+    """q, k, v (bf16; views of one tensor for layouts "qkv" and "kv"), the
+    offsets, offsets_k (None for self-attention) and T, T_k."""
     t = sum(lengths)
-    offsets = make_offsets(lengths)
-    max_seqlen = max(lengths) if lengths else 0
     cross = lengths_k is not None
     t_k = sum(lengths_k) if cross else t
-    offsets_k = make_offsets(lengths_k) if cross else None
-    max_seqlen_k = (max(lengths_k) if lengths_k else 0) if cross else None
-    if layout == "qkv":  # q, k, v as views of one [T, 3, H, D] tensor (token stride 3*H*D)
+    if layout == "qkv":  # q, k, v as views of one [T, 3, H, D] tensor
         assert not cross and h_kv == h
         qkv = torch.randn((t, 3, h, d), generator=gen, device="cuda").to(torch.bfloat16)
         q, k, v = qkv[:, 0], qkv[:, 1], qkv[:, 2]
@@ -209,6 +269,28 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         q = torch.randn((t, h, d), generator=gen, device="cuda").to(torch.bfloat16)
         k, v = (torch.randn((t_k, h_kv, d), generator=gen, device="cuda").to(torch.bfloat16)
                 for _ in range(2))
+    return (q, k, v, make_offsets(lengths), make_offsets(lengths_k) if cross else None,
+            t, t_k)
+
+
+def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=None, *,
+             h_kv=None, lengths_k=None, window=None, peer=False, activation="softmax"):
+    """One case: random q, k, v for the given sequence lengths; o and lse
+    poisoned; compared with the reference. h_kv: k's and v's heads (default
+    h); lengths_k: the key sequences' lengths (cross-attention through
+    offsets_k); window: jagged_attention's window; peer: also compare with
+    torch's varlen_attn; activation: "silu" or "gelu_tanh" (GDPA, against
+    reference_gdpa; no lse)."""
+    if activation != "softmax":
+        return run_gdpa_case(res, name, lengths, h, d, causal, scale, layout, gen,
+                             h_kv=h_kv, lengths_k=lengths_k, window=window,
+                             activation=activation)
+    h_kv = h if h_kv is None else h_kv
+    cross = lengths_k is not None
+    q, k, v, offsets, offsets_k, t, t_k = random_inputs(lengths, h, d, gen, layout, h_kv,
+                                                        lengths_k)
+    max_seqlen = max(lengths) if lengths else 0
+    max_seqlen_k = (max(lengths_k) if lengths_k else 0) if cross else None
     pad = 0
     if layout == "qkv":  # and o with 64 elements of padding after each token row
         pad = 64
@@ -296,6 +378,84 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
                f"{'; ' + '; '.join(problems) if problems else ''}")
 
 
+def run_gdpa_case(res, name, lengths, h, d, causal, scale, layout, gen, *, h_kv, lengths_k,
+                  window, activation):
+    """run_case under a GDPA activation: o poisoned (with padding between
+    token rows for layout "qkv"), no lse (None back); o against
+    reference_gdpa within 2^-8 |P| |v| + 1e-2 + 1e-2 |ref| per element."""
+    h_kv = h if h_kv is None else h_kv
+    cross = lengths_k is not None
+    q, k, v, offsets, offsets_k, t, t_k = random_inputs(lengths, h, d, gen, layout, h_kv,
+                                                        lengths_k)
+    max_seqlen = max(lengths) if lengths else 0
+    pad = 64 if layout == "qkv" else 0
+    o_store = torch.full((t, h * d + pad), 7.0, dtype=torch.bfloat16, device="cuda")
+    o_store[:, :h * d] = float("nan")
+    o = o_store[:, :h * d].view(t, h, d)
+    options = dict(activation=activation)
+    if window is not None:
+        options["window"] = window
+    if cross:
+        options.update(offsets_k=offsets_k,
+                       max_seqlen_k=max(lengths_k) if lengths_k else 0)
+    label = (f"{name}: {activation} T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
+             f"{'causal' if causal else 'full'}"
+             f"{f' window={tuple(window)}' if window is not None else ''}"
+             f"{f' scale={scale}' if scale is not None else ''}"
+             f"{f' layout={layout}' if layout != 'packed' else ''} {describe(lengths)}"
+             f"{f' keys T_k={t_k} {describe(lengths_k)}' if cross else ''}")
+    try:
+        start = time.perf_counter()
+        o_ret, lse_ret = jfa.jagged_attention(q, k, v, offsets, max_seqlen, causal=causal,
+                                              softmax_scale=scale, o=o, **options)
+        torch.cuda.synchronize()
+        elapsed = time.perf_counter() - start
+    except Exception as e:  # noqa: BLE001 - reported as a failure
+        res.report(False, f"{label}: {type(e).__name__}: {e}")
+        return
+    problems = []
+    if o_ret.data_ptr() != o.data_ptr():
+        problems.append("did not return the given o")
+    if lse_ret is not None:
+        problems.append(f"returned an lse ({type(lse_ret).__name__}); GDPA has none")
+    if t == 0:
+        res.report(not problems, f"{label}{': ' + '; '.join(problems) if problems else ''}")
+        return
+    eff_scale = scale if scale is not None else 1.0 / math.sqrt(d)
+    ref_o, pv, sees = reference_gdpa(q, k, v, offsets, causal, eff_scale, activation,
+                                     offsets_k, tuple(window) if window is not None else (-1, -1))
+    bad_o = (~torch.isfinite(o)).any(dim=2).any(dim=1) & sees
+    if bad_o.any():
+        rows = bad_o.nonzero().flatten()
+        problems.append(f"{rows.numel()} token rows of o not finite (first token {rows[0].item()})")
+    blind = ~sees
+    if blind.any():
+        rows = blind.nonzero().flatten()
+        not_zero = (o[rows] != 0).any(dim=2).any(dim=1)  # NaN != 0 too
+        if not_zero.any():
+            problems.append(f"{int(not_zero.sum())} queries that see no key have o != 0 "
+                            f"(first token {rows[not_zero.nonzero()[0]].item()})")
+    if pad and not (o_store[:, h * d:] == 7.0).all():
+        problems.append("o's padding between token rows was written")
+    diff = (o.float() - ref_o).abs().nan_to_num(nan=float("inf"))
+    bound = GDPA_ULP * pv + GDPA_ABS + GDPA_REL * ref_o.abs()
+    ratio = (diff / bound).max().item()
+    max_rel = (diff.max() / ref_o.abs().max().clamp_min(1e-30)).item()
+    mean_rel = (diff.mean() / ref_o.abs().mean().clamp_min(1e-30)).item()
+    if not ratio <= 1.0:
+        worst = (diff / bound).flatten().argmax().item()
+        tok, head = worst // (h * d), (worst // d) % h
+        problems.append(f"o exceeds 2^-8 |P||v| + {GDPA_ABS} + {GDPA_REL} |ref| by "
+                        f"{ratio:.2f}x (worst at token {tok}, head {head}: "
+                        f"|{o.flatten()[worst].item():.4g} - {ref_o.flatten()[worst].item():.4g}|"
+                        f" > {bound.flatten()[worst].item():.3g})")
+    blind_line = f", {int(blind.sum())} queries see no key" if blind.any() else ""
+    res.report(not problems,
+               f"{label}: o err / bound max {ratio:.2f}, max rel {max_rel:.2e} mean rel "
+               f"{mean_rel:.2e}{blind_line}, {elapsed * 1e3:.1f} ms"
+               f"{'; ' + '; '.join(problems) if problems else ''}")
+
+
 def error_paths(res):
     h, d = 2, 64
     lengths = [5, 0, 9]
@@ -357,6 +517,9 @@ def error_paths(res):
     run_case(res, "after the error paths", lengths, h, d, False)
 
 
+tanh = ctypes.create_string_buffer(b"tanh")  # an activation the runtime does not know
+
+
 def variant_error_paths(res):
     """The errors of issue 20's options, in Python and in the runtime."""
     h, d = 2, 64
@@ -405,8 +568,15 @@ def variant_error_paths(res):
                  "max_seqlen_k", "8 keys")
     expect_error(res, "block_mask", NotImplementedError,
                  lambda: f(q, ks, vs, offs, 9, block_mask=object()), "block_mask", "issue 20")
-    expect_error(res, "activation silu", NotImplementedError,
-                 lambda: f(q, ks, vs, offs, 9, activation="silu"), "silu", "issue 20")
+    expect_error(res, "activation relu", ValueError,
+                 lambda: f(q, ks, vs, offs, 9, activation="relu"), "activation='relu'",
+                 "'silu'", "'gelu_tanh'")
+    expect_error(res, "activation not a str", TypeError,
+                 lambda: f(q, ks, vs, offs, 9, activation=None), "activation", "str")
+    expect_error(res, "lse given with a GDPA activation", ValueError,
+                 lambda: f(q, ks, vs, offs, 9, activation="silu",
+                           lse=torch.empty((h, t), device="cuda")), "lse must be None",
+                 "activation='silu'")
     # Gradients with the options: the call takes them (the backward has them
     # too: test/gpu/attention_bwd_test.py checks its gradients).
     qg = q.detach().clone().requires_grad_()
@@ -414,7 +584,11 @@ def variant_error_paths(res):
             ("window", lambda: f(qg, ks, vs, offs, 9, window=(4, 0), causal=True)),
             ("GQA", lambda: f(qg, ks[:, :1], vs[:, :1], offs, 9)),
             ("cross-attention", lambda: f(qg, k, v, offs, 9, offsets_k=offs_k,
-                                          max_seqlen_k=8))):
+                                          max_seqlen_k=8)),
+            ("silu + cross-attention + window", lambda: f(
+                qg, k, v, offs, 9, offsets_k=offs_k, max_seqlen_k=8, window=(3, 0), causal=True,
+                activation="silu")),
+            ("gelu_tanh", lambda: f(qg, ks, vs, offs, 9, activation="gelu_tanh"))):
         try:
             og, _ = call()
             og.float().sum().backward()
@@ -424,6 +598,11 @@ def variant_error_paths(res):
         except Exception as e:  # noqa: BLE001 - reported as a failure
             res.report(False, f"{name} with gradients: {type(e).__name__}: {e}")
         qg.grad = None
+    # GDPA through autograd: lse is None there too.
+    og, lse_g = f(qg, ks, vs, offs, 9, activation="silu")
+    res.report(lse_g is None and og.requires_grad,
+               f"silu with gradients: lse {lse_g!r} (want None), o.requires_grad "
+               f"{og.requires_grad}")
     # Without grad mode the same call runs, and gives what the plain inputs give.
     with torch.no_grad():
         o1, lse1 = f(qg, ks, vs, offs, 9, window=(4, 0), causal=True)
@@ -449,6 +628,35 @@ def variant_error_paths(res):
     expect_error(res, "runtime check: window right -2", RuntimeError,
                  lambda: _forward.run_kernel(q, ks, vs, o, lse, offs, 9, False, scale, False,
                                              window=(5, -2)), "window_right must be -1")
+    # GDPA writes no lse: the runtime's own call with a poisoned lse keeps
+    # it, with keys (the kernel) and without (T_k = 0: o = 0 by a memset).
+    for name, keys_k, offs_kk, ms_k in (("with keys", k, offs_k, 8),
+                                        ("without keys (T_k = 0)",
+                                         torch.empty((0, 1, d), dtype=torch.bfloat16,
+                                                     device="cuda"),
+                                         make_offsets([0, 0, 0]), 0)):
+        for act in ("silu", "gelu_tanh"):
+            o_p = torch.full_like(q, float("nan"))
+            lse_p = torch.full((h, t), float("nan"), device="cuda")
+            try:
+                _forward.run_kernel(q, keys_k, keys_k, o_p, lse_p, offs, 9, False, scale, True,
+                                    offsets_k=offs_kk, max_seqlen_k=ms_k, activation=act)
+                torch.cuda.synchronize()
+                kept = bool(torch.isnan(lse_p).all())
+                written = bool(torch.isfinite(o_p).all())
+                zero = ms_k > 0 or bool((o_p == 0).all())
+                res.report(kept and written and zero,
+                           f"{act} {name}: lse untouched {kept}, o written {written}"
+                           f"{'' if ms_k else f', o = 0 {zero}'}")
+            except Exception as e:  # noqa: BLE001
+                res.report(False, f"{act} {name}: {type(e).__name__}: {e}")
+    expect_error(res, "runtime check: activation 'tanh'", RuntimeError,
+                 lambda: _forward._lib.forward(
+                     q.get_device(), _forward._lib.packed_forward_args(
+                         *([0] * 16), 0, 0, _forward._lib.BF16_ADDRESS, _forward._lib.I32_ADDRESS,
+                         0, 1, 64, 0, 0, 0, 0.0, 0, 0, 0, 0, 0, 0, -1, -1,
+                         ctypes.addressof(tanh)), 0),
+                 "activation 'tanh' is not supported")
     run_case(res, "after the variants' error paths", lengths, h, d, True, h_kv=1,
              lengths_k=lengths_k, window=(2, -1))
 
@@ -551,12 +759,66 @@ def variant_cases(case, rng, quick):
         lengths_k = random_lengths(rng, b, 1, hi) if rng.random() < 0.5 else None
         case(f"random variant {i}", lengths, h, d, causal, h_kv=h_kv, window=window,
              lengths_k=lengths_k)
+    gdpa_cases(case, rng, quick)
+
+
+def gdpa_cases(case, rng, quick):
+    """GDPA (silu, gelu_tanh in place of softmax), alone and with the
+    options: the jfa-interp cases' shapes (test/interp/kernels.py) and the
+    edges above."""
+    boundary = [0, 1, 63, 64, 65, 127, 128, 129, 700]
+    lq = [5, 0, 130, 64, 1, 200, 0, 77, 129, 300]
+    lk = [9, 4, 0, 64, 300, 129, 0, 1, 128, 700]
+    for act in ("silu", "gelu_tanh"):
+        for d in (64, 128):
+            for causal in (False, True):
+                case("GDPA", boundary, 2, d, causal, activation=act,
+                     scale=0.3 if d == 64 else None)
+        case("GDPA, window", boundary, 2, 128, False, window=(40, 7), activation=act)
+        case("GDPA, window + causal", boundary, 2, 64, True, window=(100, 0), activation=act)
+        case("GDPA, window of one key", [3, 129], 2, 128, False, window=(0, 0), activation=act)
+        case("GDPA, GQA", boundary, 4, 128, True, h_kv=2, activation=act)
+        case("GDPA, MQA + window", [200, 7, 130], 3, 128, False, h_kv=1, window=(64, 64),
+             activation=act)
+        case("GDPA, cross", lq, 2, 64, False, lengths_k=lk, activation=act)
+        case("GDPA, cross + causal (the first queries see none)", [300, 129, 64], 2, 128, True,
+             lengths_k=[100, 1, 0], activation=act)
+        case("GDPA, cross + GQA + window + causal", lq, 4, 128, True, h_kv=2, lengths_k=lk,
+             window=(100, 0), activation=act)
+        case("GDPA, cross, no keys at all", [5, 0, 130], 2, 64, True, lengths_k=[0, 0, 0],
+             activation=act)
+        case("GDPA, cross, no queries", [0, 0], 2, 64, False, lengths_k=[50, 7],
+             activation=act)
+        case("GDPA, qkv views, padded o", [250, 1, 0, 128, 77], 8, 128, True, layout="qkv",
+             activation=act)
+        case("GDPA, k and v views", [250, 1, 0, 128, 77], 8, 64, False, h_kv=2, layout="kv",
+             activation=act)
+        case("GDPA, a long sequence", [16500], 2, 128, True, activation=act)
+        if not quick:
+            case("GDPA, a long sequence, window", [3, 16500, 0, 129], 1, 64, False,
+                 window=(1000, 1000), activation=act)
+            case("GDPA, 1200 sequences", random_lengths(rng, 1200, 1, 200, p_empty=0.05), 4,
+                 128, True, activation=act)
+    for i in range(2 if quick else 8):
+        d = rng.choice((64, 128))
+        h = rng.choice((1, 2, 4, 8))
+        h_kv = rng.choice([x for x in (1, 2, 4, 8) if h % x == 0])
+        causal = rng.random() < 0.5
+        left = rng.choice((-1, 0, 17, 128, 500))
+        right = 0 if causal else rng.choice((-1, 0, 5, 200))
+        b = rng.randint(1, 30)
+        hi = rng.choice((16, 130, 700))
+        lengths = random_lengths(rng, b, 1, hi)
+        lengths_k = random_lengths(rng, b, 1, hi) if rng.random() < 0.5 else None
+        case(f"random GDPA {i}", lengths, h, d, causal, h_kv=h_kv,
+             window=rng.choice((None, (left, right))), lengths_k=lengths_k,
+             scale=rng.choice((None, 0.3)), activation=rng.choice(("silu", "gelu_tanh")))
 
 
 def main():
     args, seed, rng, gen, res = start(
         __doc__, "a few small cases (for compute-sanitizer)",
-        flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention)")])
+        flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention, GDPA)")])
 
     def case(*a, **kw):
         run_case(res, *a, gen=gen, **kw)
@@ -573,6 +835,11 @@ def main():
         case("sanitize cross + GQA + window", [5, 0, 130], 4, 64, True, h_kv=2,
              lengths_k=[9, 4, 0], window=(16, -1))
         case("sanitize cross, no keys", [5, 3], 2, 64, False, lengths_k=[0, 0])
+        case("sanitize GDPA", [1, 0, 63, 129], 2, 64, True, activation="silu")
+        case("sanitize GDPA + cross + GQA + window", [5, 0, 130], 4, 128, True, h_kv=2,
+             lengths_k=[9, 4, 0], window=(16, -1), activation="gelu_tanh")
+        case("sanitize GDPA, no keys", [5, 3], 2, 64, False, lengths_k=[0, 0],
+             activation="silu")
     else:
         if not args.variants:
             boundary = [0, 1, 63, 64, 65, 127, 128, 129]
