@@ -122,12 +122,16 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                 -> (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
 
-            // Once the previous P V is done: rescale O, then overwrite P.
+            // Once the previous P V is done: rescale O (softmax only: GDPA
+            // does not normalize), then overwrite P.
             %has_prev = arith.cmpi ugt, %j, %c0 : i32
             scf.if %has_prev {
               %prev = arith.subi %n, %c1 : i32
               %prev_phase = arith.andi %prev, %c1 : i32
               jfa.barrier_wait %o_ready0, %prev_phase
+            }
+            %rescale = arith.andi %has_prev, %is_softmax : i1
+            scf.if %rescale {
               %corr_o = jfa.broadcast_rows %corr : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
               %o_lo = jfa.tmem_load %o_lo_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
               %o_lo_c = arith.mulf %o_lo, %corr_o : tensor<128x64xf32, #jfa.tmem_row>

@@ -155,6 +155,10 @@ def check_key_options(has_offsets_k, max_seqlen_k, total_keys):
     return check_max_seqlen(max_seqlen_k, total_keys, keys=True)
 
 
+# Window bounds at or past this mask nothing (no sequence is that long).
+WINDOW_MAX = 2**31 - 1
+
+
 def check_window(window, causal):
     """window: None or FlashAttention's window_size (left, right), -1 for
     unbounded on that side; returns it as a tuple of two ints ((-1, -1) for
@@ -179,7 +183,9 @@ def check_window(window, causal):
                             f"got {type(value).__name__}") from None
         if value < -1:
             raise ValueError(f"window[{i}] ({side}) must be -1 (unbounded) or >= 0, got {value}")
-        out.append(value)
+        # A bound past every sequence masks nothing: clamped, it means the
+        # same and fits the runtime's 64-bit field and the op's int.
+        out.append(min(value, WINDOW_MAX))
     left, right = out
     if causal and right > 0:
         raise ValueError(f"causal=True and window=({left}, {right}) conflict: causal already "
@@ -187,14 +193,6 @@ def check_window(window, causal):
                          f"window=({left}, 0) or ({left}, -1) with causal=True, or "
                          f"window=({left}, {right}) with causal=False")
     return left, right
-
-
-def window_applies(window, causal):
-    """Whether a call's window bounds anything causal does not (the runtime's
-    rule; such a call runs the kernels' general variant): a left bound, or a
-    right bound without causal."""
-    left, right = window
-    return left >= 0 or (right >= 0 and not causal)
 
 
 # jagged_attention's activation: softmax, or GDPA's (generalized dot-product

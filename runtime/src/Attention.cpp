@@ -632,6 +632,26 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   if (!attentionHasWork(args))
     return;
   AttentionOptions opt = attentionOptions(args);
+  if (opt.keyTokens == 0) {
+    // No keys at all: every query sees none (o = 0, lse = -inf), and a TMA
+    // descriptor of k with 0 rows cannot be made. No kernel runs, so none is
+    // looked up (as the backward's calls with nothing to launch). o's rows
+    // have its token stride; lse is [H, T] contiguous. GDPA has no lse.
+    currentContext(); // device 0's primary context when none is current
+    if (args.checkOffsets) {
+      checkOffsetsOnDevice(args.offsets, args.batch, args.totalTokens,
+                           args.maxSeqlen, stream);
+      checkOffsetsOnDevice(args.offsetsK, args.batch, args.totalTokensK,
+                           args.maxSeqlenK, stream, /*keys=*/true);
+    }
+    deviceMemsetD2D16OnStream(args.o, size_t(args.oStrides[0]) * 2, 0,
+                              size_t(args.numHeads * args.headDim),
+                              size_t(args.totalTokens), stream);
+    if (!opt.gdpa)
+      deviceMemsetD32OnStream(args.lse, 0xff800000u /* -inf */,
+                              size_t(args.numHeads * args.totalTokens), stream);
+    return;
+  }
   DeviceProperties device = currentDevice();
   AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
   size_t index = impl->indexOf(choice.arch);
@@ -667,19 +687,6 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
     if (opt.cross)
       checkOffsetsOnDevice(args.offsetsK, args.batch, args.totalTokensK,
                            args.maxSeqlenK, stream, /*keys=*/true);
-  }
-
-  if (opt.keyTokens == 0) {
-    // No keys at all: every query sees none (o = 0, lse = -inf), and a TMA
-    // descriptor of k with 0 rows cannot be made. o's rows have its token
-    // stride; lse is [H, T] contiguous. GDPA has no lse.
-    deviceMemsetD2D16OnStream(args.o, size_t(args.oStrides[0]) * 2, 0,
-                              size_t(args.numHeads * args.headDim),
-                              size_t(args.totalTokens), stream);
-    if (!opt.gdpa)
-      deviceMemsetD32OnStream(args.lse, 0xff800000u /* -inf */,
-                              size_t(args.numHeads * args.totalTokens), stream);
-    return;
   }
 
   CUcontext ctx = currentContext();

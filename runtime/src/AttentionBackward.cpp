@@ -739,14 +739,16 @@ void zeroGradients(const AttentionBackwardArgs &a, const Plan &p,
   if (!p.queries && !p.keys)
     return;
   currentContext(); // device 0's primary context when none is current
+  // check_offsets: the offsets of each side that has rows (with no queries
+  // the query offsets may be 0, as for any call with nothing to compute;
+  // cross-attention's key offsets are checked whenever there are keys).
+  if (a.checkOffsets && p.queries)
+    checkOffsetsOnDevice(a.offsets, a.batch, a.totalTokens, a.maxSeqlen,
+                         stream);
+  if (a.checkOffsets && p.opt.cross && (p.queries || p.keys))
+    checkOffsetsOnDevice(a.offsetsK, a.batch, a.totalTokensK, a.maxSeqlenK,
+                         stream, /*keys=*/true);
   if (p.queries) {
-    if (a.checkOffsets) {
-      checkOffsetsOnDevice(a.offsets, a.batch, a.totalTokens, a.maxSeqlen,
-                           stream);
-      if (p.opt.cross)
-        checkOffsetsOnDevice(a.offsetsK, a.batch, a.totalTokensK, a.maxSeqlenK,
-                             stream, /*keys=*/true);
-    }
     deviceMemsetD2D16OnStream(a.dq, size_t(a.dqStrides[0]) * 2, 0,
                               size_t(a.numHeads * a.headDim),
                               size_t(a.totalTokens), stream);
