@@ -195,6 +195,28 @@ bool attentionLaunchesKernel(const AttentionForwardArgs &a) {
 
 namespace detail {
 
+/// total_tokens<suffix> against batch and max_seqlen<suffix>, for the
+/// queries (suffix "") or the keys of cross-attention ("_k"): tokens with
+/// no sequence, or more than batch sequences of max_seqlen can hold.
+static void checkTokensFit(int64_t batch, int64_t tokens, int64_t maxSeqlen,
+                           const char *suffix, const char *units,
+                           const char *sequence) {
+  if (tokens > 0 && batch == 0)
+    throw Error(fmt::format("batch is 0 but total_tokens{} is {}: the {} "
+                            "belong to no sequence",
+                            suffix, tokens, units));
+  if (tokens > 0 && maxSeqlen == 0)
+    throw Error(fmt::format("max_seqlen{0} is 0 but total_tokens{0} is {1}: "
+                            "max_seqlen{0} must be at least the longest {2}",
+                            suffix, tokens, sequence));
+  if (__int128(batch) * maxSeqlen < tokens)
+    throw Error(fmt::format("total_tokens{0} {1} is more than batch * "
+                            "max_seqlen{0} = {2}: max_seqlen{0} must be at "
+                            "least the longest {3}",
+                            suffix, tokens,
+                            int64_t(__int128(batch) * maxSeqlen), sequence));
+}
+
 void validateAttentionSizes(const AttentionForwardArgs &a) {
   if (a.dtype != "bf16")
     throw Error(fmt::format(
@@ -215,19 +237,7 @@ void validateAttentionSizes(const AttentionForwardArgs &a) {
   if (a.headDim != 64 && a.headDim != 128)
     throw Error(fmt::format(
         "head_dim {} is not supported; the kernels take 64 or 128", a.headDim));
-  if (a.totalTokens > 0 && a.batch == 0)
-    throw Error(fmt::format("batch is 0 but total_tokens is {}: the tokens "
-                            "belong to no sequence",
-                            a.totalTokens));
-  if (a.totalTokens > 0 && a.maxSeqlen == 0)
-    throw Error(fmt::format("max_seqlen is 0 but total_tokens is {}: "
-                            "max_seqlen must be at least the longest sequence",
-                            a.totalTokens));
-  if (__int128(a.batch) * a.maxSeqlen < a.totalTokens)
-    throw Error(fmt::format(
-        "total_tokens {} is more than batch * max_seqlen = {}: max_seqlen must "
-        "be at least the longest sequence",
-        a.totalTokens, int64_t(__int128(a.batch) * a.maxSeqlen)));
+  checkTokensFit(a.batch, a.totalTokens, a.maxSeqlen, "", "tokens", "sequence");
   // The keys: the queries' tokens, or (cross-attention) offsets_k's.
   if (a.offsetsK == 0) {
     const std::pair<const char *, int64_t> keySizes[] = {
@@ -240,20 +250,8 @@ void validateAttentionSizes(const AttentionForwardArgs &a) {
             "other lengths (cross-attention), or leave {} 0",
             name, value, name));
   } else {
-    if (a.totalTokensK > 0 && a.batch == 0)
-      throw Error(fmt::format("batch is 0 but total_tokens_k is {}: the keys "
-                              "belong to no sequence",
-                              a.totalTokensK));
-    if (a.totalTokensK > 0 && a.maxSeqlenK == 0)
-      throw Error(fmt::format("max_seqlen_k is 0 but total_tokens_k is {}: "
-                              "max_seqlen_k must be at least the longest key "
-                              "sequence",
-                              a.totalTokensK));
-    if (__int128(a.batch) * a.maxSeqlenK < a.totalTokensK)
-      throw Error(fmt::format(
-          "total_tokens_k {} is more than batch * max_seqlen_k = {}: "
-          "max_seqlen_k must be at least the longest key sequence",
-          a.totalTokensK, int64_t(__int128(a.batch) * a.maxSeqlenK)));
+    checkTokensFit(a.batch, a.totalTokensK, a.maxSeqlenK, "_k", "keys",
+                   "key sequence");
   }
   if (a.numKvHeads != 0 && a.numHeads % a.numKvHeads != 0)
     throw Error(fmt::format(
