@@ -41,6 +41,30 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
 
 
+# The fields both argument structs end with, in the C order: the element
+# types, the sizes, the mask and scale, then issue 20's options (0: off).
+_SIZES_AND_OPTIONS = [
+    ("dtype", ctypes.c_char_p),
+    ("offsets_dtype", ctypes.c_char_p),
+    ("total_tokens", ctypes.c_int64),
+    ("num_heads", ctypes.c_int64),
+    ("head_dim", ctypes.c_int64),
+    ("batch", ctypes.c_int64),
+    ("max_seqlen", ctypes.c_int64),
+    ("causal", ctypes.c_int),
+    ("softmax_scale", ctypes.c_float),
+    ("check_offsets", ctypes.c_int),
+    ("offsets_k", ctypes.c_uint64),  # CUdeviceptr
+    ("total_tokens_k", ctypes.c_int64),
+    ("max_seqlen_k", ctypes.c_int64),
+    ("num_kv_heads", ctypes.c_int64),
+    ("use_window", ctypes.c_int),
+    ("window_left", ctypes.c_int64),
+    ("window_right", ctypes.c_int64),
+    ("activation", ctypes.c_char_p),  # NULL: softmax (ACTIVATION_ADDRESS)
+]
+
+
 class ForwardArgs(ctypes.Structure):
     """jfa_attention_forward_args, field for field (the order is the C order)."""
     _fields_ = [
@@ -54,26 +78,7 @@ class ForwardArgs(ctypes.Structure):
         ("o_strides", ctypes.c_int64 * 3),
         ("lse", ctypes.c_uint64),
         ("offsets", ctypes.c_uint64),
-        ("dtype", ctypes.c_char_p),
-        ("offsets_dtype", ctypes.c_char_p),
-        ("total_tokens", ctypes.c_int64),
-        ("num_heads", ctypes.c_int64),
-        ("head_dim", ctypes.c_int64),
-        ("batch", ctypes.c_int64),
-        ("max_seqlen", ctypes.c_int64),
-        ("causal", ctypes.c_int),
-        ("softmax_scale", ctypes.c_float),
-        ("check_offsets", ctypes.c_int),
-        # Issue 20's options (0: off).
-        ("offsets_k", ctypes.c_uint64),  # CUdeviceptr
-        ("total_tokens_k", ctypes.c_int64),
-        ("max_seqlen_k", ctypes.c_int64),
-        ("num_kv_heads", ctypes.c_int64),
-        ("use_window", ctypes.c_int),
-        ("window_left", ctypes.c_int64),
-        ("window_right", ctypes.c_int64),
-        ("activation", ctypes.c_char_p),  # NULL: softmax (ACTIVATION_ADDRESS)
-    ]
+    ] + _SIZES_AND_OPTIONS
 
 
 class BackwardArgs(ctypes.Structure):
@@ -90,26 +95,7 @@ class BackwardArgs(ctypes.Structure):
         ("dv_strides", ctypes.c_int64 * 3),
         ("workspace", ctypes.c_uint64),
         ("workspace_bytes", ctypes.c_size_t),
-        ("dtype", ctypes.c_char_p),
-        ("offsets_dtype", ctypes.c_char_p),
-        ("total_tokens", ctypes.c_int64),
-        ("num_heads", ctypes.c_int64),
-        ("head_dim", ctypes.c_int64),
-        ("batch", ctypes.c_int64),
-        ("max_seqlen", ctypes.c_int64),
-        ("causal", ctypes.c_int),
-        ("softmax_scale", ctypes.c_float),
-        ("check_offsets", ctypes.c_int),
-        # Issue 20's options, the forward's (0: off).
-        ("offsets_k", ctypes.c_uint64),  # CUdeviceptr
-        ("total_tokens_k", ctypes.c_int64),
-        ("max_seqlen_k", ctypes.c_int64),
-        ("num_kv_heads", ctypes.c_int64),
-        ("use_window", ctypes.c_int),
-        ("window_left", ctypes.c_int64),
-        ("window_right", ctypes.c_int64),
-        ("activation", ctypes.c_char_p),  # NULL: softmax (ACTIVATION_ADDRESS)
-    ]
+    ] + _SIZES_AND_OPTIONS
 
 
 def _packer(cls):

@@ -20,38 +20,6 @@ def _shape_str(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def check_shapes(q_shape, k_shape, v_shape, offsets_shape):
-    """Checks the ranks and sizes; returns (T, H, D, B)."""
-    q_shape, k_shape, v_shape, offsets_shape = (tuple(s) for s in
-                                                (q_shape, k_shape, v_shape, offsets_shape))
-    for name, shape in (("q", q_shape), ("k", k_shape), ("v", v_shape)):
-        if len(shape) != 3:
-            raise ValueError(f"{name} must be 3-d [T, H, D] (tokens, heads, head dim), "
-                             f"got {len(shape)}-d shape {_shape_str(shape)}")
-    for name, shape in (("k", k_shape), ("v", v_shape)):
-        if shape != q_shape:
-            raise ValueError(f"{name} must have the shape of q {_shape_str(q_shape)}, "
-                             f"got {_shape_str(shape)}")
-    t, h, d = q_shape
-    if d not in SUPPORTED_HEAD_DIMS:
-        raise ValueError(f"head dim D = {d} (q.shape[2]) is not supported; "
-                         f"supported: {', '.join(map(str, SUPPORTED_HEAD_DIMS))}")
-    if h < 1:
-        raise ValueError(f"the number of heads H = {h} (q.shape[1]) must be at least 1")
-    if t > INT32_MAX:
-        raise ValueError(f"T = {t} tokens (q.shape[0]) exceeds the kernel's int32 limit "
-                         f"({INT32_MAX})")
-    if len(offsets_shape) != 1:
-        raise ValueError(f"offsets must be 1-d [B + 1], got {len(offsets_shape)}-d shape "
-                         f"{_shape_str(offsets_shape)}")
-    if offsets_shape[0] < 1:
-        raise ValueError("offsets must have at least one element ([B + 1], offsets[0] = 0)")
-    b = offsets_shape[0] - 1
-    if b > INT32_MAX:
-        raise ValueError(f"B = {b} sequences exceeds the kernel's int32 limit")
-    return t, h, d, b
-
-
 def check_max_seqlen(max_seqlen, total_tokens, keys=False):
     """max_seqlen must be an integer, >= 1 when there are tokens; returns it as int.
     keys: it is max_seqlen_k, the bound of the key sequences (cross-attention)."""

@@ -79,29 +79,6 @@ class ImportWithoutTorch(unittest.TestCase):
             self.assertTrue(callable(getattr(jfa, name)))
 
 
-class Shapes(unittest.TestCase):
-    def test_good(self):
-        self.assertEqual(V.check_shapes((10, 4, 64), (10, 4, 64), (10, 4, 64), (3,)),
-                         (10, 4, 64, 2))
-        self.assertEqual(V.check_shapes((0, 1, 128), (0, 1, 128), (0, 1, 128), (1,)),
-                         (0, 1, 128, 0))
-
-    def bad(self, *shapes, needle):
-        with self.assertRaises(ValueError) as cm:
-            V.check_shapes(*shapes)
-        self.assertIn(needle, str(cm.exception))
-
-    def test_bad(self):
-        self.bad((10, 256), (10, 4, 64), (10, 4, 64), (3,), needle="q must be 3-d")
-        self.bad((10, 4, 64), (10, 2, 64), (10, 4, 64), (3,), needle="k must have the shape")
-        self.bad((10, 4, 64), (10, 4, 64), (9, 4, 64), (3,), needle="v must have the shape")
-        self.bad((10, 4, 96), (10, 4, 96), (10, 4, 96), (3,), needle="D = 96")
-        self.bad((10, 0, 64), (10, 0, 64), (10, 0, 64), (3,), needle="heads")
-        self.bad((10, 4, 64), (10, 4, 64), (10, 4, 64), (1, 3), needle="offsets must be 1-d")
-        self.bad((10, 4, 64), (10, 4, 64), (10, 4, 64), (0,), needle="at least one")
-        self.bad((2**31, 1, 64), (2**31, 1, 64), (2**31, 1, 64), (2,), needle="int32")
-
-
 class AttentionShapes(unittest.TestCase):
     """The forward's shapes (check_attention_shapes): k and v may have fewer
     heads (GQA / MQA) and, with offsets_k, other tokens."""
@@ -118,6 +95,7 @@ class AttentionShapes(unittest.TestCase):
                          (10, 4, 64, 2, 0, 4))
         self.assertEqual(f((0, 1, 128), (7, 1, 128), (7, 1, 128), (2,), (2,)),
                          (0, 1, 128, 1, 7, 1))
+        self.assertEqual(f((0, 1, 128), (0, 1, 128), (0, 1, 128), (1,)), (0, 1, 128, 0, 0, 1))
 
     def bad(self, *shapes, needle):
         with self.assertRaises(ValueError) as cm:
@@ -146,6 +124,10 @@ class AttentionShapes(unittest.TestCase):
                  needle="offsets_k must have the shape of offsets")
         self.bad(q, (2**31, 8, 64), (2**31, 8, 64), (3,), (3,), needle="T_k = 2147483648")
         self.bad((10, 8, 96), (10, 8, 96), (10, 8, 96), (3,), needle="D = 96")
+        self.bad((10, 0, 64), (10, 0, 64), (10, 0, 64), (3,), needle="H = 0 (q.shape[1])")
+        self.bad(q, q, q, (1, 3), needle="offsets must be 1-d")
+        self.bad(q, q, q, (0,), needle="at least one")
+        self.bad((2**31, 1, 64), (2**31, 1, 64), (2**31, 1, 64), (2,), needle="int32")
 
 
 class KeyOptions(unittest.TestCase):
