@@ -1,8 +1,8 @@
 //===- BarrierOps.cpp - jfa-interp's barriers and fences ------------------===//
 //
-// The handlers of the mbarrier ops, the named barriers and the proxy fence;
-// the barriers' state and the happens-before they carry are in
-// HappensBefore.cpp.
+// The handlers of the mbarrier ops, the named barriers, the cluster
+// barrier and the proxy fence; the barriers' state and the happens-before
+// they carry are in HappensBefore.cpp.
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
 #include "lib/Interpreter/OpHandlers.h"
@@ -14,7 +14,7 @@ namespace jfa::interp {
 static void allocBarriers(CTARun &run, Executor &e, AllocBarriersOp op) {
   RtValue r;
   r.kind = RtValue::Barriers;
-  r.id = run.barrierBaseOf.lookup(op);
+  r.id = run.barrierBaseOf.lookup(op) + e.ctaRank * run.barriersPerCta;
   r.index = cast<BarrierArrayType>(op.getType()).getSize();
   r.type = op.getType();
   run.set(e, op.getResult(), r);
@@ -39,9 +39,15 @@ static void barrierExpect(CTARun &run, Executor &e, BarrierExpectOp op) {
   ++e.lvc[run.leaderComp(e)];
 }
 
-/// Every thread of the executor arrives.
+/// Every thread of the executor arrives, with `on cta` on the barrier at
+/// the same place in a peer CTA: it releases what the threads know there.
 static void barrierArrive(CTARun &run, Executor &e, BarrierArriveOp op) {
   int b = run.get(e, op.getBarrier()).id;
+  if (Value cta = op.getCta()) {
+    int64_t rank = run.intScalar(e, op, cta);
+    run.checkRank(op, rank, "arrives on");
+    b = run.peerBarrier(b, int(rank));
+  }
   run.arrive(e, op, b, e.numThreads, run.releaseView(e));
   run.tickAll(e);
 }
@@ -76,6 +82,14 @@ static void barrierTryWait(CTARun &run, Executor &e, BarrierTryWaitOp op) {
           run.makeData(run.newScalar(op.getType(), ready ? 1 : 0)));
 }
 
+static void clusterArrive(CTARun &run, Executor &e, ClusterArriveOp op) {
+  run.clusterBarrierStep(e, op, false);
+}
+
+static void clusterWait(CTARun &run, Executor &e, ClusterWaitOp op) {
+  run.clusterBarrierStep(e, op, true);
+}
+
 static void taskBarrier(CTARun &run, Executor &e, TaskBarrierOp op) {
   // The task's named barrier (0 is the CTA's).
   run.namedBarrier(e, op, e.taskIndex + 1, e.taskThreads, true);
@@ -108,6 +122,8 @@ void registerBarrierHandlers(OpHandlerTable &table) {
   table.add<TaskBarrierOp>(taskBarrier);
   table.add<NamedBarrierSyncOp>(namedBarrierSync);
   table.add<NamedBarrierArriveOp>(namedBarrierArrive);
+  table.add<ClusterArriveOp>(clusterArrive);
+  table.add<ClusterWaitOp>(clusterWait);
   table.add<FenceAsyncSharedOp>(fenceAsyncShared);
 }
 

@@ -2,7 +2,8 @@
 //
 // Private to lib/Interpreter: the happens-before types, the state of a CTA
 // (buffers, barriers, tensor memory, executors), the grid-level
-// Interpreter and CTARun, which runs one CTA. CTARun's members are defined
+// Interpreter and CTARun, which runs one cluster of CTAs (one CTA without
+// `cluster(...)`). CTARun's members are defined
 // by concern: Scheduler.cpp (scheduling, set-up, control flow),
 // HappensBefore.cpp (memory checks, barriers), Arith.cpp (operand access,
 // tiles), NanCheck.cpp (--nan-check), TensorCoreOps.cpp (tensor memory),
@@ -98,13 +99,30 @@ struct NamedBarrierState {
   std::map<int64_t, VC> completedVC;
 };
 
+/// barrier.cluster (jfa.cluster_arrive / jfa.cluster_wait): a phase
+/// completes when every thread of every CTA of the cluster has arrived.
+struct ClusterBarrierState {
+  int64_t arrived = 0;
+  int64_t generation = 0;
+  VC joined;
+  std::map<int64_t, VC> completedVC;
+};
+
 struct Executor {
-  int id = 0;
+  int id = 0;         // in the cluster: its CTA's executors are contiguous
   int taskIndex = -1; // -1: the whole CTA (no async_tasks)
   int wg = 0, numWg = 1;
   int64_t firstThread = 0, numThreads = 0;      // in the CTA
   int64_t taskFirstThread = 0, taskThreads = 0; // the task's
-  std::string label;
+  /// The CTA: its rank in the cluster and its program ids.
+  int ctaRank = 0;
+  std::array<int64_t, 3> ctaId = {0, 0, 0};
+  /// For messages: in a cluster it names the CTA too. `statLabel` is the
+  /// same executor of every CTA (the --stats totals add them up).
+  std::string label, statLabel;
+  /// The generation of the cluster barrier this executor's threads arrived
+  /// on and have not waited for yet; -1: none.
+  int64_t clusterArrived = -1;
 
   /// What the executor's threads know: the view of the ops all of them run
   /// (their component is execComp). `lvc` is what the one thread that
@@ -154,7 +172,8 @@ public:
   const Target &target;
   std::vector<ArgState> args;
   llvm::DenseMap<mlir::Value, std::string> names;
-  std::array<int64_t, 3> ctaId = {0, 0, 0};
+  /// The kernel's cluster(x, y, z); (1, 1, 1) without one.
+  std::array<int64_t, 3> clusterDims = {1, 1, 1};
   /// --stats over the CTAs run so far, per executor.
   std::vector<std::string> statLabels;
   std::vector<ExecStats> statTotals;
@@ -170,34 +189,67 @@ public:
 };
 
 //===----------------------------------------------------------------------===//
-// One CTA
+// One cluster
 //===----------------------------------------------------------------------===//
 
-/// Runs one CTA. The public members are what the op handlers
-/// (OpHandlers.h) use: the CTA's state, operand access, the memory checks
-/// and the barriers.
+/// Runs one cluster of CTAs (one CTA without `cluster(...)`). The public
+/// members are what the op handlers (OpHandlers.h) use: the CTAs' state,
+/// operand access, the memory checks and the barriers.
+///
+/// Each CTA of the cluster has its own executors, buffers, mbarriers,
+/// tensor memory and named barriers, replicated by rank: the ids a CTA's
+/// alloc ops hand out are rank-0's plus rank * the count per CTA, so the
+/// handlers of local accesses need not know about clusters; the cluster ops
+/// map an id to the same place in a peer (peerBuffer, peerBarrier).
 class CTARun {
 public:
-  CTARun(Interpreter &interp);
+  /// The cluster whose first CTA (rank 0) is at `origin` in the grid.
+  CTARun(Interpreter &interp, std::array<int64_t, 3> origin);
   mlir::LogicalResult run();
 
   Interpreter &interp;
   KernelOp kernel;
+  std::array<int64_t, 3> origin;
+  int clusterSize = 1;
 
   std::vector<std::unique_ptr<Executor>> execs;
   std::vector<BufferState> buffers;
+  /// Rank 0's id of each alloc op's buffer or first barrier.
   llvm::DenseMap<Operation *, int> bufferOf;
   std::vector<BarrierState> barriers;
   llvm::DenseMap<Operation *, int> barrierBaseOf;
+  int buffersPerCta = 0, barriersPerCta = 0;
   llvm::DenseMap<Operation *, int64_t> tmemColumnOf;
   /// Tensor memory: 128 lanes (one per row of an MMA tile) of the target's
-  /// columns (Targets.def), 32 bits each.
+  /// columns (Targets.def), 32 bits each. A lane holds the columns of every
+  /// CTA of the cluster side by side: a CTA's tensor-memory values start
+  /// rank * tmemColumnsPerLane columns in.
   static constexpr int64_t kTmemLanes = 128;
-  int64_t tmemColumnsPerLane = 0;
+  int64_t tmemColumnsPerLane = 0, tmemLaneStride = 0;
   std::vector<uint32_t> tmem;
   std::vector<Shadow> tmemShadow;
-  NamedBarrierState named[16];
+  /// 16 per CTA, rank-major.
+  std::vector<NamedBarrierState> named;
+  ClusterBarrierState clusterBarrier;
   size_t numComps = 0;
+
+  /// The buffer or barrier at the place of `id` in the CTA of rank `rank`.
+  int peerBuffer(int id, int rank) const {
+    return id % buffersPerCta + rank * buffersPerCta;
+  }
+  int peerBarrier(int b, int rank) const {
+    return b % barriersPerCta + rank * barriersPerCta;
+  }
+  /// The program ids of the CTA of rank `rank`.
+  std::array<int64_t, 3> ctaIdOf(int rank) const;
+  /// "CTA (x, y, z)" of the CTA of rank `rank`.
+  std::string ctaName(int rank) const;
+  /// Fails unless `rank` names a CTA of the cluster (`verb`: what `op`
+  /// does to it, "arrives on").
+  void checkRank(Operation *op, int64_t rank, const char *verb);
+  /// The CTAs a multicast op reaches: the bits of `mask` (null: this CTA
+  /// alone); fails when it names none or a rank the cluster does not have.
+  uint64_t multicastMask(Executor &e, Operation *op, mlir::Value mask);
 
   // Vector-clock components.
   uint32_t execComp(const Executor &e) const { return e.id; }
@@ -306,23 +358,30 @@ public:
   std::string slotWhat(const RtValue &slot, int64_t row);
   Shadow &slotShadow(const RtValue &slot, int64_t storedRow) {
     BufferState &b = buffers[slot.id];
-    return b.shadow[slot.index * b.rows + storedRow];
+    return b.shadow[slot.index * b.rows + slot.row + storedRow];
   }
   double &slotElem(const RtValue &slot, int64_t r, int64_t c) {
     BufferState &b = buffers[slot.id];
     bool transposed = llvm::cast<SlotType>(slot.type).getTransposed();
     if (transposed)
       std::swap(r, c);
-    // A column block's view starts `column` stored columns in.
-    return b.data[(slot.index * b.rows + r) * b.cols + c + slot.column];
+    // A column block's view starts `column` stored columns in, a row
+    // block's `row` stored rows.
+    return b
+        .data[(slot.index * b.rows + slot.row + r) * b.cols + c + slot.column];
   }
   /// The stored rows an access to rows [lo, hi) of `slot` touches: all of
   /// them in a transposed view, whose rows are stored columns.
   std::pair<int64_t, int64_t> slotRowsTouched(const RtValue &slot, int64_t lo,
                                               int64_t hi) {
     if (llvm::cast<SlotType>(slot.type).getTransposed())
-      return {0, buffers[slot.id].rows};
+      return {0, slotRows(slot)};
     return {lo, hi};
+  }
+  /// The stored rows of a slot or view (a jfa.row_block's rows).
+  int64_t slotRows(const RtValue &slot) {
+    auto type = llvm::cast<SlotType>(slot.type);
+    return type.getShape()[type.getTransposed() ? 1 : 0];
   }
   /// Fails unless 0 <= index < size (`what`: "slot", "barrier", ...).
   void checkIndex(Operation *op, int64_t index, int64_t size,
@@ -381,12 +440,14 @@ public:
   }
   void namedBarrier(Executor &e, Operation *op, int64_t id, int64_t threads,
                     bool wait);
+  /// jfa.cluster_arrive (`wait` false) or jfa.cluster_wait.
+  void clusterBarrierStep(Executor &e, Operation *op, bool wait);
   /// Why a wait for `parity` on barrier `b` cannot return yet.
   std::string describeWait(int b, int64_t parity);
 
   // Tensor memory.
   uint32_t &tmemWord(int64_t lane, int64_t column) {
-    return tmem[lane * tmemColumnsPerLane + column];
+    return tmem[lane * tmemLaneStride + column];
   }
   double tmemLoad(const RtValue &t, int64_t r, int64_t c);
   void tmemStore(const RtValue &t, int64_t r, int64_t c, double x);

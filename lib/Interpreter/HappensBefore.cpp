@@ -1,7 +1,7 @@
 //===- HappensBefore.cpp - jfa-interp's race checker ------------------------===//
 //
-// The memory checks by happens-before (vector clocks) and the mbarriers
-// and named barriers that carry them.
+// The memory checks by happens-before (vector clocks) and the mbarriers,
+// named barriers and the cluster barrier that carry them.
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
 
@@ -16,14 +16,23 @@ namespace jfa::interp {
 std::string CTARun::barrierName(int b) {
   BarrierState &s = barriers[b];
   Value array = s.alloc->getResult(0);
-  return llvm::formatv("{0}[{1}]", interp.nameOf(array), s.indexInArray).str();
+  std::string name =
+      llvm::formatv("{0}[{1}]", interp.nameOf(array), s.indexInArray).str();
+  if (clusterSize > 1)
+    name += " of " + ctaName(b / barriersPerCta);
+  return name;
 }
 
 std::string CTARun::slotWhat(const RtValue &slot, int64_t row) {
   BufferState &b = buffers[slot.id];
-  return llvm::formatv("row {0} of slot {1} of {2}", row, slot.index,
-                       interp.nameOf(b.alloc->getResult(0)))
-      .str();
+  // The slot's row (a row block's rows are further in).
+  std::string what =
+      llvm::formatv("row {0} of slot {1} of {2}", slot.row + row, slot.index,
+                    interp.nameOf(b.alloc->getResult(0)))
+          .str();
+  if (clusterSize > 1)
+    what += " of " + ctaName(slot.id / buffersPerCta);
+  return what;
 }
 
 //===----------------------------------------------------------------------===//
@@ -262,7 +271,8 @@ std::string CTARun::describeWait(int b, int64_t parity) {
 
 void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
                           int64_t threads, bool wait) {
-  NamedBarrierState &n = named[id];
+  // Each CTA has its own 16.
+  NamedBarrierState &n = named[e.ctaRank * 16 + id];
   if (n.arrived > 0 && n.threads != threads)
     fail(op,
          "named barrier " + Twine(id) + " is used with threads(" +
@@ -306,6 +316,52 @@ void CTARun::namedBarrier(Executor &e, Operation *op, int64_t id,
             .str();
       });
   acquire(e, n.completedVC[generation]);
+}
+
+void CTARun::clusterBarrierStep(Executor &e, Operation *op, bool wait) {
+  ClusterBarrierState &c = clusterBarrier;
+  if (!wait) {
+    // barrier.cluster counts each thread once per phase: a second arrival
+    // before the wait would complete a later phase early.
+    if (e.clusterArrived >= 0)
+      fail(op, "the threads of " + e.label +
+                   " arrive on the cluster barrier again without a "
+                   "jfa.cluster_wait since their last jfa.cluster_arrive");
+    e.clusterArrived = c.generation;
+    c.arrived += e.numThreads;
+    join(c.joined, releaseView(e));
+    int64_t threads = int64_t(kernel.getNumWarps()) * 32 * clusterSize;
+    if (c.arrived == threads) {
+      c.completedVC[c.generation] = c.joined;
+      ++c.generation;
+      c.arrived = 0;
+      c.joined.assign(numComps, 0);
+    }
+    tickAll(e);
+    return;
+  }
+  if (e.clusterArrived < 0)
+    fail(op, "the threads of " + e.label +
+                 " wait on the cluster barrier without having arrived on it "
+                 "(jfa.cluster_arrive) since their last jfa.cluster_wait: "
+                 "the wait would never return");
+  int64_t generation = e.clusterArrived;
+  e.clusterArrived = -1;
+  ++e.stats.namedSyncs;
+  block(
+      e, op, [&c, generation] { return c.generation > generation; },
+      [this, &c] {
+        int64_t threads = int64_t(kernel.getNumWarps()) * 32 * clusterSize;
+        return llvm::formatv("waits on the cluster barrier of {0} CTA{1} "
+                             "({2} threads), but its phase is still in "
+                             "progress: {3} thread{4} arrived, {5} still "
+                             "missing",
+                             clusterSize, clusterSize == 1 ? "" : "s", threads,
+                             c.arrived, c.arrived == 1 ? " has" : "s have",
+                             threads - c.arrived)
+            .str();
+      });
+  acquire(e, c.completedVC[generation]);
 }
 
 } // namespace jfa::interp

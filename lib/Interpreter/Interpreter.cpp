@@ -1,7 +1,8 @@
 //===- Interpreter.cpp - runs JFA kernels on the CPU ----------------------===//
 //
-// This file runs the grid (arguments in, CTAs one after another, arguments
-// out); CTARun.h declares the CTA state, and its members are defined by
+// This file runs the grid (arguments in, clusters of CTAs one after
+// another, arguments out; a CTA is its own cluster without `cluster(...)`);
+// CTARun.h declares the CTA state, and its members are defined by
 // concern in Scheduler.cpp, HappensBefore.cpp, Arith.cpp and NanCheck.cpp.
 // The ops run through the handler table of OpHandlers.h, one file per
 // family of ops.
@@ -180,18 +181,32 @@ LogicalResult Interpreter::run() {
     if (d < 1)
       return kernel.emitError("jfa-interp: every grid dimension must be at "
                               "least 1");
-  for (int64_t z = 0; z < options.grid[2]; ++z)
-    for (int64_t y = 0; y < options.grid[1]; ++y)
-      for (int64_t x = 0; x < options.grid[0]; ++x) {
-        ctaId = {x, y, z};
-        CTARun cta(*this);
-        if (failed(cta.run())) {
+  if (auto dims = kernel.getClusterDims())
+    for (auto [i, d] : llvm::enumerate(*dims))
+      clusterDims[i] = d;
+  // The launch fails on the GPU too (cudaErrorClusterOutOfResources or
+  // invalid configuration): a cluster never straddles the grid's edge.
+  const auto &grid = options.grid;
+  if (grid[0] % clusterDims[0] || grid[1] % clusterDims[1] ||
+      grid[2] % clusterDims[2])
+    return kernel.emitError("jfa-interp: the grid (")
+           << grid[0] << ", " << grid[1] << ", " << grid[2]
+           << ") is not a whole number of the kernel's clusters ("
+           << clusterDims[0] << ", " << clusterDims[1] << ", " << clusterDims[2]
+           << "): each grid dimension must be a multiple of the cluster's";
+  // Clusters one after another, x fastest; a cluster's CTAs run together.
+  for (int64_t z = 0; z < grid[2]; z += clusterDims[2])
+    for (int64_t y = 0; y < grid[1]; y += clusterDims[1])
+      for (int64_t x = 0; x < grid[0]; x += clusterDims[0]) {
+        CTARun cluster(*this, {x, y, z});
+        if (failed(cluster.run())) {
           printStatTotals();
           return failure();
         }
         if (options.verbose)
-          llvm::errs() << "jfa-interp: CTA (" << x << ", " << y << ", " << z
-                       << ") done\n";
+          for (int rank = 0; rank < cluster.clusterSize; ++rank)
+            llvm::errs() << "jfa-interp: " << cluster.ctaName(rank)
+                         << " done\n";
       }
   printStatTotals();
   return writeArguments();

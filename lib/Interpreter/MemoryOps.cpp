@@ -18,7 +18,7 @@ namespace jfa::interp {
 static void localAlloc(CTARun &run, Executor &e, LocalAllocOp op) {
   RtValue r;
   r.kind = RtValue::Buffer;
-  r.id = run.bufferOf.lookup(op);
+  r.id = run.bufferOf.lookup(op) + e.ctaRank * run.buffersPerCta;
   r.type = op.getType();
   run.set(e, op.getResult(), r);
 }
@@ -40,6 +40,19 @@ static void columnBlock(CTARun &run, Executor &e, ColumnBlockOp op) {
   run.checkIndex(op, index, op.getSlot().getType().getColumnBlocks(),
                  "column block");
   r.column += index * op.getType().getShape()[1];
+  r.type = op.getType();
+  run.set(e, op.getResult(), r);
+}
+
+/// Rows [i * R, i * R + R) of the slot: the view starts i * R stored rows
+/// further in (the verifier keeps it to untransposed slots).
+static void rowBlock(CTARun &run, Executor &e, RowBlockOp op) {
+  RtValue r = run.get(e, op.getSlot());
+  int64_t rows = op.getType().getShape()[0];
+  int64_t index = run.intScalar(e, op, op.getIndex());
+  run.checkIndex(op, index, op.getSlot().getType().getShape()[0] / rows,
+                 "row block");
+  r.row += index * rows;
   r.type = op.getType();
   run.set(e, op.getResult(), r);
 }
@@ -115,9 +128,10 @@ static void loadScalar(CTARun &run, Executor &e, LoadScalarOp op) {
   RtValue slot = run.get(e, op.getSlot());
   BufferState &buf = run.buffers[slot.id];
   int64_t index = run.intScalar(e, op, op.getIndex());
-  if (index < 0 || index >= buf.rows * buf.cols)
+  int64_t elements = run.slotRows(slot) * buf.cols;
+  if (index < 0 || index >= elements)
     run.fail(op, "reads element " + Twine(index) + " of a slot of " +
-                     Twine(buf.rows * buf.cols) + " elements");
+                     Twine(elements) + " elements");
   int64_t r = index / buf.cols, c = index % buf.cols;
   run.readSlotRows(e, op, slot, r, r + 1, e.vc, run.genericAccess(e, op),
                    false);
@@ -261,6 +275,7 @@ void registerMemoryHandlers(OpHandlerTable &table) {
   table.add<LocalAllocOp>(localAlloc);
   table.add<SlotOp>(slot);
   table.add<ColumnBlockOp>(columnBlock);
+  table.add<RowBlockOp>(rowBlock);
   table.add<TransposeOp>(transpose);
   table.add<LocalLoadOp>(localLoad);
   table.add<LocalStoreOp>(localStore);

@@ -1,7 +1,7 @@
 //===- ScalarOps.cpp - jfa-interp's ids and scalars -----------------------===//
 //
-// The handlers of the ops that make scalars: program and thread ids, ring
-// positions; and the debug trap.
+// The handlers of the ops that make scalars: program, cluster and thread
+// ids, ring positions; and the debug trap.
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
 #include "lib/Interpreter/OpHandlers.h"
@@ -11,7 +11,18 @@ using namespace mlir;
 namespace jfa::interp {
 
 static void programId(CTARun &run, Executor &e, ProgramIdOp op) {
-  double id = double(run.interp.ctaId[int(op.getDim())]);
+  double id = double(e.ctaId[int(op.getDim())]);
+  run.set(e, op.getResult(), run.makeData(run.newScalar(op.getType(), id)));
+}
+
+static void clusterRank(CTARun &run, Executor &e, ClusterRankOp op) {
+  run.set(e, op.getResult(),
+          run.makeData(run.newScalar(op.getType(), double(e.ctaRank))));
+}
+
+static void clusterId(CTARun &run, Executor &e, ClusterIdOp op) {
+  int d = int(op.getDim());
+  double id = double(e.ctaId[d] / run.interp.clusterDims[d]);
   run.set(e, op.getResult(), run.makeData(run.newScalar(op.getType(), id)));
 }
 
@@ -49,6 +60,8 @@ static void debugTrap(CTARun &run, Executor &, DebugTrapOp op) {
 
 void registerScalarHandlers(OpHandlerTable &table) {
   table.add<ProgramIdOp>(programId);
+  table.add<ClusterRankOp>(clusterRank);
+  table.add<ClusterIdOp>(clusterId);
   table.add<NumProgramsOp>(numPrograms);
   table.addForEach<ThreadIdOp, TaskThreadIdOp>(threadId);
   table.add<RingPositionOp>(ringPosition);

@@ -1,8 +1,8 @@
 //===- Scheduler.cpp - jfa-interp's executors and control flow --------------===//
 //
-// Scheduling the executors of a CTA (one runs at a time, handing a baton
-// to the scheduler when it blocks; deadlock when none can move), setting
-// up the CTA's state, and scf control flow.
+// Scheduling the executors of a cluster's CTAs (one runs at a time,
+// handing a baton to the scheduler when it blocks; deadlock when none can
+// move), setting up the CTAs' state, and scf control flow.
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
 #include "lib/Interpreter/OpHandlers.h"
@@ -19,9 +19,48 @@ using namespace mlir;
 
 namespace jfa::interp {
 
-CTARun::CTARun(Interpreter &interp)
-    : interp(interp), kernel(interp.kernel),
-      tmemColumnsPerLane(interp.target.tensorMemoryColumns) {}
+CTARun::CTARun(Interpreter &interp, std::array<int64_t, 3> origin)
+    : interp(interp), kernel(interp.kernel), origin(origin),
+      tmemColumnsPerLane(interp.target.tensorMemoryColumns) {
+  const auto &dims = interp.clusterDims;
+  clusterSize = int(dims[0] * dims[1] * dims[2]);
+}
+
+std::array<int64_t, 3> CTARun::ctaIdOf(int rank) const {
+  // Ranks run x fastest.
+  const auto &dims = interp.clusterDims;
+  return {origin[0] + rank % dims[0], origin[1] + rank / dims[0] % dims[1],
+          origin[2] + rank / (dims[0] * dims[1])};
+}
+
+std::string CTARun::ctaName(int rank) const {
+  auto id = ctaIdOf(rank);
+  return llvm::formatv("CTA ({0}, {1}, {2})", id[0], id[1], id[2]).str();
+}
+
+void CTARun::checkRank(Operation *op, int64_t rank, const char *verb) {
+  if (rank < 0 || rank >= clusterSize)
+    fail(op, Twine(verb) + " CTA rank " + Twine(rank) +
+                 ", outside the cluster of " + Twine(clusterSize) +
+                 (clusterSize == 1 ? " CTA" : " CTAs") + " (ranks 0 to " +
+                 Twine(clusterSize - 1) + ")");
+}
+
+uint64_t CTARun::multicastMask(Executor &e, Operation *op, Value maskValue) {
+  if (!maskValue)
+    return uint64_t(1) << e.ctaRank;
+  uint64_t mask = asUnsigned(scalar(e, op, maskValue), 16);
+  std::string name = op->getName().getStringRef().str();
+  if (mask == 0)
+    fail(op, name + "'s multicast mask is 0: it names no CTA, so it would "
+                    "land nowhere");
+  if (mask >> clusterSize)
+    fail(op, name + "'s multicast mask " + Twine(mask) + " names CTA rank " +
+                 Twine(llvm::Log2_64(mask)) + ", outside the cluster of " +
+                 Twine(clusterSize) + (clusterSize == 1 ? " CTA" : " CTAs") +
+                 " (ranks 0 to " + Twine(clusterSize - 1) + ")");
+  return mask;
+}
 
 //===----------------------------------------------------------------------===//
 // Scheduling
@@ -114,12 +153,13 @@ void CTARun::reportDeadlock() {
       first = e.get();
       break;
     }
-  const auto &cta = interp.ctaId;
-  InFlightDiagnostic diag =
-      (first ? first->blockedOp : kernel.getOperation())
-          ->emitError("deadlock in CTA (")
-      << cta[0] << ", " << cta[1] << ", " << cta[2]
-      << "): every task that has not finished is blocked";
+  std::string where = ctaName(0);
+  if (clusterSize > 1)
+    where = "the cluster of " + where + " to " + ctaName(clusterSize - 1);
+  InFlightDiagnostic diag = (first ? first->blockedOp : kernel.getOperation())
+                                ->emitError("deadlock in ")
+                            << where
+                            << ": every task that has not finished is blocked";
   for (auto &e : execs) {
     if (e->done) {
       diag.attachNote(kernel.getLoc()) << e->label << " has finished";
@@ -136,11 +176,6 @@ void CTARun::reportDeadlock() {
 
 LogicalResult CTARun::setUp() {
   Block &body = kernel.getBodyBlock();
-  if (auto cluster = kernel.getClusterDims())
-    for (int32_t d : *cluster)
-      if (d > 1)
-        return kernel.emitError("jfa-interp does not model clusters of more "
-                                "than one CTA (cluster(...))");
   AsyncTasksOp tasks;
   for (Operation &op : body)
     if (auto t = dyn_cast<AsyncTasksOp>(op))
@@ -174,12 +209,14 @@ LogicalResult CTARun::setUp() {
     }
   }
 
-  auto addExecutors = [&](int taskIndex, int64_t firstWarp,
+  auto addExecutors = [&](int rank, int taskIndex, int64_t firstWarp,
                           int64_t numWarps) {
     int numWg = numWarps % 4 == 0 ? int(numWarps / 4) : 1;
     for (int g = 0; g < numWg; ++g) {
       auto e = std::make_unique<Executor>();
       e->id = int(execs.size());
+      e->ctaRank = rank;
+      e->ctaId = ctaIdOf(rank);
       e->taskIndex = taskIndex;
       e->wg = g;
       e->numWg = numWg;
@@ -196,21 +233,28 @@ LogicalResult CTARun::setUp() {
            << firstWarp + numWarps - 1 << ")";
       if (numWg > 1)
         os << " warpgroup " << g;
+      e->statLabel = s;
+      if (clusterSize > 1)
+        os << " of " << ctaName(rank);
       e->label = s;
       execs.push_back(std::move(e));
     }
   };
+  SmallVector<TaskInfo> layout;
   if (tasks) {
-    auto layout = computeTaskLayout(tasks);
-    if (failed(layout))
+    auto computed = computeTaskLayout(tasks);
+    if (failed(computed))
       return tasks.emitError("the tasks' warps do not add up to the kernel's");
-    int i = 0;
-    for (auto task : tasks.getBody().front().getOps<TaskOp>()) {
-      addExecutors(i, (*layout)[i].firstWarp, (*layout)[i].numWarps);
-      ++i;
+    layout = std::move(*computed);
+  }
+  // Each CTA's executors together, in rank order.
+  for (int rank = 0; rank < clusterSize; ++rank) {
+    if (tasks) {
+      for (auto [i, task] : llvm::enumerate(layout))
+        addExecutors(rank, int(i), task.firstWarp, task.numWarps);
+    } else {
+      addExecutors(rank, -1, 0, kernel.getNumWarps());
     }
-  } else {
-    addExecutors(-1, 0, kernel.getNumWarps());
   }
 
   // Shared memory, barriers and tensor memory, in program order.
@@ -255,8 +299,19 @@ LogicalResult CTARun::setUp() {
                << tmemColumnsPerLane << " on " << interp.target.name;
     }
   }
-  tmem.assign(kTmemLanes * tmemColumnsPerLane, 0x7fc00000u);
-  tmemShadow.assign(tmemColumnsPerLane, Shadow());
+  // The other CTAs' shared memory: rank 0's, replicated.
+  buffersPerCta = int(buffers.size());
+  barriersPerCta = int(barriers.size());
+  for (int rank = 1; rank < clusterSize; ++rank) {
+    for (int i = 0; i < buffersPerCta; ++i)
+      buffers.push_back(buffers[i]);
+    for (int i = 0; i < barriersPerCta; ++i)
+      barriers.push_back(barriers[i]);
+  }
+  tmemLaneStride = clusterSize * tmemColumnsPerLane;
+  tmem.assign(kTmemLanes * tmemLaneStride, 0x7fc00000u);
+  tmemShadow.assign(tmemLaneStride, Shadow());
+  named.resize(16 * clusterSize);
 
   numComps = 5 * execs.size() + barriers.size();
   for (auto &e : execs) {
@@ -272,6 +327,7 @@ LogicalResult CTARun::setUp() {
   }
   for (auto &n : named)
     n.joined.assign(numComps, 0);
+  clusterBarrier.joined.assign(numComps, 0);
   return success();
 }
 
@@ -279,21 +335,20 @@ LogicalResult CTARun::run() {
   if (failed(setUp()))
     return failure();
   schedule();
-  if (interp.options.stats) {
+  // One table per CTA; the totals add up the same executor of every CTA.
+  for (int rank = 0; interp.options.stats && rank < clusterSize; ++rank) {
     std::vector<std::string> labels;
     std::vector<ExecStats> stats;
     for (auto &e : execs) {
-      labels.push_back(e->label);
+      if (e->ctaRank != rank)
+        continue;
+      labels.push_back(e->statLabel);
       stats.push_back(e->stats);
     }
-    if (interp.options.statsPerCta) {
-      const auto &cta = interp.ctaId;
+    if (interp.options.statsPerCta)
       printStats(llvm::outs(),
-                 llvm::formatv("CTA ({0}, {1}, {2}){3}", cta[0], cta[1], cta[2],
-                               hasFailed ? ", stopped by an error" : "")
-                     .str(),
+                 ctaName(rank) + (hasFailed ? ", stopped by an error" : ""),
                  labels, stats);
-    }
     interp.addStats(labels, stats);
   }
   return failure(hasFailed);

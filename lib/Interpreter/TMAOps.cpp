@@ -1,7 +1,8 @@
 //===- TMAOps.cpp - jfa-interp's TMA copies -------------------------------===//
 //
-// The handlers of the TMA loads and stores (cp.async.bulk.tensor) and of
-// the wait for the stores, and the box a copy moves.
+// The handlers of the TMA loads (multicast to a cluster's CTAs too) and
+// stores (cp.async.bulk.tensor) and of the wait for the stores, and the box
+// a copy moves.
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
 #include "lib/Interpreter/OpHandlers.h"
@@ -29,7 +30,8 @@ void CTARun::forEachBoxElement(const RtValue &desc, const RtValue &slot,
     for (int64_t c = 0; c < cols; ++c) {
       int64_t gr = row0 + r, gc = col0 + c;
       bool inside = gr >= 0 && gr < grows && gc >= 0 && gc < gcols;
-      fn(buf.data[(slot.index * buf.rows + r) * buf.cols + c + slot.column],
+      fn(buf.data[(slot.index * buf.rows + slot.row + r) * buf.cols + c +
+                  slot.column],
          inside ? gr * gcols + gc : -1);
     }
 }
@@ -43,24 +45,36 @@ static SmallVector<int64_t, 2> boxCoords(CTARun &run, Executor &e,
 }
 
 /// The copy writes the slot when the barrier's current phase completes:
-/// the write belongs to that phase, so reading it needs a wait on it.
+/// the write belongs to that phase, so reading it needs a wait on it. A
+/// multicast copy does so in each CTA of its mask: the slot and the barrier
+/// at the same places there, each write belonging to that CTA's barrier's
+/// phase (whose expect may come after the bytes: a phase completes once
+/// its arrivals are made and its transaction count is back at zero).
 static void tmaLoad(CTARun &run, Executor &e, TMALoadOp op) {
   RtValue desc = run.get(e, op.getDesc());
   RtValue slot = run.get(e, op.getSlot());
   int b = run.get(e, op.getBarrier()).id;
   ArgState &arg = run.argOf(desc);
   SmallVector<int64_t, 2> coords = boxCoords(run, e, op, op.getCoords());
-  BufferState &buf = run.buffers[slot.id];
-  Access write{run.barrierComp(b), run.barriers[b].completed + 1, op, e.id};
-  run.writeSlotRows(e, op, slot, 0, buf.rows, e.lvc, write, false);
-  // Out-of-bounds parts of the box are zero-filled.
-  run.forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {
-    x = g < 0 ? 0.0 : roundTo(buf.elem, arg.load(g));
-  });
+  uint64_t mask = run.multicastMask(e, op, op.getMulticast());
   int64_t bytes = cast<SlotType>(slot.type).getBytes();
   ++e.stats.tmaLoads;
   e.stats.tmaLoadBytes += bytes;
-  run.completeTx(op, b, bytes);
+  for (int rank = 0; rank < run.clusterSize; ++rank) {
+    if (!(mask >> rank & 1))
+      continue;
+    RtValue dst = slot;
+    dst.id = run.peerBuffer(slot.id, rank);
+    int db = run.peerBarrier(b, rank);
+    BufferState &buf = run.buffers[dst.id];
+    Access write{run.barrierComp(db), run.barriers[db].completed + 1, op, e.id};
+    run.writeSlotRows(e, op, dst, 0, run.slotRows(dst), e.lvc, write, false);
+    // Out-of-bounds parts of the box are zero-filled.
+    run.forEachBoxElement(desc, dst, coords, [&](double &x, int64_t g) {
+      x = g < 0 ? 0.0 : roundTo(buf.elem, arg.load(g));
+    });
+    run.completeTx(op, db, bytes);
+  }
 }
 
 static void tmaStore(CTARun &run, Executor &e, TMAStoreOp op) {
@@ -75,8 +89,7 @@ static void tmaStore(CTARun &run, Executor &e, TMAStoreOp op) {
   VC view = e.lvc;
   view[run.storeComp(e)] = uint32_t(e.storesIssued);
   Access read{run.storeComp(e), uint32_t(e.storesIssued), op, e.id};
-  BufferState &buf = run.buffers[slot.id];
-  run.readSlotRows(e, op, slot, 0, buf.rows, view, read, true);
+  run.readSlotRows(e, op, slot, 0, run.slotRows(slot), view, read, true);
   // Out-of-bounds parts of the box are not written.
   bool add = op.getAdd();
   run.forEachBoxElement(desc, slot, coords, [&](double &x, int64_t g) {

@@ -72,7 +72,10 @@ void CTARun::tmemStore(const RtValue &t, int64_t r, int64_t c, double x) {
 void CTARun::accessTmem(Executor &e, Operation *op, int64_t lo, int64_t hi,
                         bool write, const VC &view, Access self, bool generic) {
   for (int64_t c = lo; c < hi; ++c) {
-    std::string what = llvm::formatv("tensor-memory column {0}", c).str();
+    std::string what =
+        llvm::formatv("tensor-memory column {0}", c % tmemColumnsPerLane).str();
+    if (clusterSize > 1)
+      what += " of " + ctaName(int(c / tmemColumnsPerLane));
     if (write)
       checkWrite(e, op, tmemShadow[c], view, self, what, generic);
     else
@@ -148,7 +151,7 @@ static void asyncDot(CTARun &run, Executor &e, AsyncDotOp op) {
     auto [slo, shi] = run.slotRowsTouched(a, lo, hi);
     run.readSlotRows(e, op, a, slo, shi, e.wgmmaVC, read, true);
   }
-  run.readSlotRows(e, op, b, 0, run.buffers[b.id].rows, e.wgmmaVC, read, true);
+  run.readSlotRows(e, op, b, 0, run.slotRows(b), e.wgmmaVC, read, true);
   auto out = std::make_shared<Tile>(acc);
   std::vector<double> av = operandRows(run, a, lo, hi, k);
   std::vector<double> bv = operandRows(run, b, 0, n, k);
@@ -179,7 +182,8 @@ static void asyncDotWait(CTARun &run, Executor &e, AsyncDotWaitOp op) {
 static void tmemAlloc(CTARun &run, Executor &e, TmemAllocOp op) {
   RtValue r;
   r.kind = RtValue::Tmem;
-  r.column = run.tmemColumnOf.lookup(op);
+  // The CTA's columns of the cluster's lanes.
+  r.column = run.tmemColumnOf.lookup(op) + e.ctaRank * run.tmemColumnsPerLane;
   r.type = op.getType();
   run.set(e, op.getResult(), r);
 }
@@ -210,12 +214,12 @@ static void tcDot(CTARun &run, Executor &e, TcDotOp op) {
   e.tcVC[run.tcComp(e)] = uint32_t(e.tcIssued);
   Access access{run.tcComp(e), uint32_t(e.tcIssued), op, e.id};
   if (a.kind == RtValue::Slot) {
-    run.readSlotRows(e, op, a, 0, run.buffers[a.id].rows, e.tcVC, access, true);
+    run.readSlotRows(e, op, a, 0, run.slotRows(a), e.tcVC, access, true);
   } else {
     auto [lo, hi] = run.tmemColumns(op, a, 0, k);
     run.accessTmem(e, op, lo, hi, false, e.tcVC, access, false);
   }
-  run.readSlotRows(e, op, b, 0, run.buffers[b.id].rows, e.tcVC, access, true);
+  run.readSlotRows(e, op, b, 0, run.slotRows(b), e.tcVC, access, true);
   auto [dlo, dhi] = run.tmemColumns(op, d, 0, n);
   if (accumulate)
     run.accessTmem(e, op, dlo, dhi, false, e.tcVC, access, false);
@@ -240,12 +244,16 @@ static void tcDot(CTARun &run, Executor &e, TcDotOp op) {
 }
 
 /// The barrier's arrival when the executor's tcgen05 products so far are
-/// done: it releases what they wrote.
+/// done: it releases what they wrote (and read). With a multicast mask, the
+/// arrival goes to the barrier at the same place in each CTA of the mask.
 static void tcCommit(CTARun &run, Executor &e, TcCommitOp op) {
   int b = run.get(e, op.getBarrier()).id;
+  uint64_t mask = run.multicastMask(e, op, op.getMulticast());
   VC view = e.tcVC;
   join(view, e.lvc);
-  run.arrive(e, op, b, 1, view);
+  for (int rank = 0; rank < run.clusterSize; ++rank)
+    if (mask >> rank & 1)
+      run.arrive(e, op, run.peerBarrier(b, rank), 1, view);
   ++e.lvc[run.leaderComp(e)];
 }
 

@@ -82,8 +82,11 @@ struct RtValue {
   int id = -1;
   /// Slot: the slot index. Barriers: the array size.
   int64_t index = 0;
-  /// Tmem: the first 32-bit column.
+  /// Tmem: the first 32-bit column. Slot: the first stored column of a
+  /// jfa.column_block view.
   int64_t column = 0;
+  /// Slot: the first stored row of a jfa.row_block view.
+  int64_t row = 0;
   Type type;
 };
 
