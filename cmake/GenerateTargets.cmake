@@ -28,7 +28,7 @@ Target = namedtuple("Target", [
     "kernel_suffix",             # kernels for this target only: <kernel>_<suffix>.mlir
     "capability",                # (major, minor): the devices that run its cubins
     "ptx_version",               # 86: PTX ISA 8.6
-    "features",                  # frozenset of "wgmma", "tcgen05", "tma", "setmaxnreg"
+    "features",                  # frozenset of "wgmma", "tcgen05", "tma", "setmaxnreg", "clc"
     "max_shared_bytes",          # shared memory per CTA
     "registers_per_sm",
     "max_registers_per_thread",

@@ -568,6 +568,39 @@ LogicalResult ColumnBlockOp::verify() {
   return success();
 }
 
+LogicalResult RowBlockOp::verify() {
+  SlotType slot = getSlot().getType(), block = getType();
+  if (slot.getTransposed())
+    return emitOpError() << "takes rows of a stored slot, not of the "
+                            "transposed view "
+                         << slot;
+  if (slot.getShape().size() != 2 || slot.getColumnBlocks() > 1)
+    return emitOpError() << "takes rows of a 2-d slot whose rows fit its "
+                            "swizzle (a blocked slot's rows are not "
+                            "contiguous), got "
+                         << slot;
+  if (block.getTransposed() || block.getShape().size() != 2 ||
+      block.getShape()[1] != slot.getShape()[1] ||
+      block.getElementType() != slot.getElementType() ||
+      block.getSwizzle() != slot.getSwizzle())
+    return emitOpError() << "a row block of " << slot
+                         << " has its columns, element type and swizzle, got "
+                         << block;
+  // A swizzled block starts on a whole swizzle pattern: the slot type
+  // already holds its rows to a multiple of 8.
+  int64_t rows = block.getShape()[0], total = slot.getShape()[0];
+  if (rows <= 0 || total % rows != 0)
+    return emitOpError() << "blocks of " << rows << " rows do not divide the "
+                         << total << " rows of " << slot;
+  APInt index;
+  if (matchPattern(getIndex(), m_ConstantInt(&index)) &&
+      (index.isNegative() || index.getSExtValue() >= total / rows))
+    return emitOpError() << "block " << index.getSExtValue()
+                         << " is out of range: " << slot << " has "
+                         << total / rows << " blocks of " << rows << " rows";
+  return success();
+}
+
 LogicalResult TransposeOp::verify() {
   if (getSlot().getType().getShape().size() != 2)
     return emitOpError() << "transposes 2-d slots, got " << getSlot().getType();
@@ -710,9 +743,81 @@ static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
   return success();
 }
 
+/// The number of CTAs in the cluster of the kernel around `op`: 1 without
+/// `cluster(...)`; none inside a helper, whose callers' clusters may differ.
+static std::optional<int64_t> clusterSizeAround(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return std::nullopt;
+  int64_t size = 1;
+  if (auto dims = kernel.getClusterDims())
+    for (int32_t d : *dims)
+      size *= d;
+  return size;
+}
+
+/// A constant CTA mask names at least one CTA and none beyond the cluster.
+static LogicalResult verifyMulticastMask(Operation *op, Value multicast,
+                                         StringRef what) {
+  APInt mask;
+  if (!multicast || !matchPattern(multicast, m_ConstantInt(&mask)))
+    return success();
+  uint64_t bits = mask.getZExtValue();
+  if (bits == 0)
+    return op->emitOpError() << "multicast mask 0 names no CTA: the " << what
+                             << " would land nowhere";
+  std::optional<int64_t> size = clusterSizeAround(op);
+  if (size && (bits >> *size) != 0)
+    return op->emitOpError()
+           << "multicast mask " << bits
+           << " names a CTA beyond the cluster, which has " << *size
+           << (*size == 1 ? " CTA" : " CTAs") << " (ranks 0 to " << *size - 1
+           << "); set the kernel's cluster(x, y, z)";
+  return success();
+}
+
 LogicalResult TMALoadOp::verify() {
-  return verifyTMA(*this, getDesc().getType(), getSlot().getType(),
-                   getCoords().size());
+  if (failed(verifyTMA(*this, getDesc().getType(), getSlot().getType(),
+                       getCoords().size())))
+    return failure();
+  return verifyMulticastMask(*this, getMulticast(), "copy");
+}
+
+/// A cluster-launch-control response is 16 bytes the hardware writes and
+/// the threads read as one 128-bit value: an unswizzled !jfa.slot<4xi32>.
+static LogicalResult verifyCancelResponse(Operation *op, SlotType slot) {
+  if (slot.getShape() == ArrayRef<int64_t>{4} &&
+      slot.getElementType().isInteger(32) && slot.getSwizzle() == 0 &&
+      !slot.getTransposed())
+    return success();
+  return op->emitOpError() << "takes the 16-byte response in an unswizzled "
+                              "!jfa.slot<4xi32>, got "
+                           << slot;
+}
+
+LogicalResult TryCancelOp::verify() {
+  return verifyCancelResponse(*this, getResponse().getType());
+}
+
+LogicalResult QueryCancelOp::verify() {
+  return verifyCancelResponse(*this, getResponse().getType());
+}
+
+LogicalResult TcCommitOp::verify() {
+  return verifyMulticastMask(*this, getMulticast(), "arrival");
+}
+
+LogicalResult BarrierArriveOp::verify() {
+  APInt rank;
+  if (!getCta() || !matchPattern(getCta(), m_ConstantInt(&rank)))
+    return success();
+  std::optional<int64_t> size = clusterSizeAround(*this);
+  if (rank.isNegative() || (size && rank.getSExtValue() >= *size))
+    return emitOpError() << "arrives on CTA " << rank.getSExtValue()
+                         << " of a cluster of " << size.value_or(0)
+                         << (size.value_or(0) == 1 ? " CTA" : " CTAs")
+                         << "; ranks run from 0 to the cluster's size - 1";
+  return success();
 }
 
 LogicalResult TMAStoreOp::verify() {

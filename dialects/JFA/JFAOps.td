@@ -65,6 +65,7 @@ class JFA_RequiresFeature<string feature>
 def JFA_RequiresWgmma : JFA_RequiresFeature<"Wgmma">;
 def JFA_RequiresTensorMemory : JFA_RequiresFeature<"TensorMemory">;
 def JFA_RequiresTma : JFA_RequiresFeature<"Tma">;
+def JFA_RequiresClc : JFA_RequiresFeature<"ClusterLaunchControl">;
 
 //===----------------------------------------------------------------------===//
 // Kernel and tasks
@@ -359,6 +360,38 @@ def JFA_NamedBarrierArriveOp : JFA_Op<"named_barrier_arrive"> {
   let hasVerifier = 1;
 }
 
+def JFA_ClusterArriveOp : JFA_Op<"cluster_arrive"> {
+  let summary = "this thread arrives on the cluster's barrier";
+  let description = [{
+    ```mlir
+    jfa.cluster_arrive
+    jfa.cluster_wait
+    ```
+    `barrier.cluster.arrive.release`: every thread of every CTA of the
+    cluster arrives once before any `jfa.cluster_wait` returns; the
+    arrival releases the thread's earlier memory accesses to the cluster.
+    Split from the wait so that work can go between them. The compiler
+    already synchronizes the cluster after the barriers are initialized and
+    before the kernel exits (so no CTA leaves while a peer may still write
+    into its shared memory); these ops are for the kernel's own phases.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def JFA_ClusterWaitOp : JFA_Op<"cluster_wait", [MemoryEffects<[
+    MemWrite<JFA_SharedMemory>, MemWrite<JFA_BarrierMemory>, MemWrite]>]> {
+  let summary = "waits until every thread of the cluster has arrived";
+  let description = [{
+    ```mlir
+    jfa.cluster_wait
+    ```
+    `barrier.cluster.wait.acquire`: returns once every thread of every CTA
+    of the cluster has executed `jfa.cluster_arrive`, and acquires what
+    they released.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Ids
 //===----------------------------------------------------------------------===//
@@ -381,6 +414,33 @@ def JFA_NumProgramsOp : JFA_Op<"num_programs", [Pure]> {
     ```mlir
     %n = jfa.num_programs x
     ```
+  }];
+  let arguments = (ins JFA_Dim:$dim);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def JFA_ClusterRankOp : JFA_Op<"cluster_rank", [Pure]> {
+  let summary = "this CTA's rank in its cluster (0 to the cluster's size - 1)";
+  let description = [{
+    ```mlir
+    %rank = jfa.cluster_rank
+    ```
+    `%cluster_ctarank`: 0 in a kernel without `cluster(...)`. Ranks run x
+    fastest, as the CTAs' program ids within the cluster.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def JFA_ClusterIdOp : JFA_Op<"cluster_id", [Pure]> {
+  let summary = "the cluster's index along a grid dimension";
+  let description = [{
+    ```mlir
+    %cid = jfa.cluster_id x
+    ```
+    `%clusterid`: the program id divided by the cluster's extent along the
+    dimension.
   }];
   let arguments = (ins JFA_Dim:$dim);
   let results = (outs I32:$result);
@@ -455,6 +515,28 @@ def JFA_ColumnBlockOp : JFA_Op<"column_block", [Pure]> {
     wgmma with N or K over both blocks) and block by block where it does
     not, or where a product needs one block (a 64-column chunk of K in the
     attention backward's dQ).
+  }];
+  let arguments = (ins JFA_SlotType:$slot, I32:$index);
+  let results = (outs JFA_SlotType:$result);
+  let assemblyFormat = [{
+    $slot `[` $index `]` attr-dict `:` qualified(type($slot)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def JFA_RowBlockOp : JFA_Op<"row_block", [Pure]> {
+  let summary = "rows [i * R, i * R + R) of a slot, as a slot (no copy)";
+  let description = [{
+    ```mlir
+    %half = jfa.row_block %b[%rank] : !jfa.slot<256x64xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+    ```
+    R is the result's row count; it divides the slot's rows. Row blocks of
+    a slot whose rows fit its swizzle are contiguous, so the view is the
+    slot's address plus i * R rows: a TMA copy can fill one block of a tile
+    that the tensor cores then read whole, as a cluster's CTAs each load
+    one block of a shared operand and multicast it. A swizzled block starts
+    on a whole swizzle pattern (R a multiple of 8).
   }];
   let arguments = (ins JFA_SlotType:$slot, I32:$index);
   let results = (outs JFA_SlotType:$result);
@@ -642,11 +724,23 @@ def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
   let description = [{
     ```mlir
     jfa.barrier_arrive %b
+    jfa.barrier_arrive %b on cta %peer    // %peer: i32 rank in the cluster
     ```
+    With `on cta %rank`, the arrival goes to the barrier at the same place
+    in the shared memory of CTA `%rank` of the cluster (`mapa`, then
+    `mbarrier.arrive.release.cluster.shared::cluster`): a consumer hands a
+    slot back to every producer whose multicast copies write into it. The
+    arrival releases the thread's earlier writes to the whole cluster.
+    `jfa-check-barriers` counts a remote arrival as one on the barrier of
+    the CTA that issues it, which holds when every CTA of the cluster
+    arrives on a different peer (`%peer` a permutation of the ranks, such as
+    `rank xor 1`, or a loop over all ranks).
   }];
   let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>,
-                                                  MemWrite<JFA_BarrierMemory>]>:$barrier);
-  let assemblyFormat = "$barrier attr-dict";
+                                                  MemWrite<JFA_BarrierMemory>]>:$barrier,
+                       Optional<I32>:$cta);
+  let assemblyFormat = "$barrier (`on` `cta` $cta^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 // A wait acquires what other threads and the async proxy (TMA, the tensor
@@ -673,24 +767,38 @@ def JFA_BarrierWaitOp : JFA_Op<"barrier_wait", [MemoryEffects<[
 // TMA and fences
 //===----------------------------------------------------------------------===//
 
-def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue, JFA_RequiresTma]> {
+def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue, JFA_RequiresTma,
+                                         AttrSizedOperandSegments]> {
   let summary = "copies a box of a global tensor into a slot (async)";
   let description = [{
     ```mlir
     jfa.tma_load %desc[%row, %col], %slot, %bar : !jfa.tma<64x64xf32>, !jfa.slot<64x64xf32>
+    jfa.tma_load %desc[%row, %col], %half, %bar multicast(%mask) : ...   // %mask: i16
     ```
     Coordinates are element offsets, outermost first (row, then column).
     Completion is signalled on `%bar` as transaction bytes; out-of-bounds
     elements are filled with zeros. A blocked slot (rows wider than the
     swizzle, see `!jfa.smem`) is filled by one copy per column block: the
     box is one block, at columns `%col`, `%col + block width`, ...
+
+    With `multicast(%mask)`, one read of global memory lands in every CTA
+    of the cluster whose rank bit is set in `%mask`: at the slot's place in
+    each one's shared memory, and each one's barrier at `%bar`'s place
+    receives the box's bytes. Every CTA of the mask must have handed the
+    slot back first (the consumers arrive on the producers' barriers with
+    `jfa.barrier_arrive ... on cta`). The usual split: each CTA of the
+    cluster loads its `jfa.row_block` of a tile that all of them use and
+    multicasts it to all, so each expects the whole tile's bytes;
+    `jfa-check-barriers` counts a constant mask's load that many times.
   }];
   let arguments = (ins Arg<JFA_TensorDescType, "", [MemRead]>:$desc,
                        Variadic<I32>:$coords,
                        Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
-                       Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier);
+                       Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier,
+                       Optional<I16>:$multicast);
   let assemblyFormat = [{
-    $desc `[` $coords `]` `,` $slot `,` $barrier attr-dict `:`
+    $desc `[` $coords `]` `,` $slot `,` $barrier
+    (`multicast` `(` $multicast^ `)`)? attr-dict `:`
     qualified(type($desc)) `,` qualified(type($slot))
   }];
   let hasVerifier = 1;
@@ -1169,6 +1277,56 @@ def JFA_RingPositionOp : JFA_Op<"ring_position", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Cluster launch control (sm_100a)
+//===----------------------------------------------------------------------===//
+
+def JFA_TryCancelOp : JFA_Op<"try_cancel", [JFA_SingleThreadIssue, JFA_RequiresClc]> {
+  let summary = "asks to cancel a cluster not yet launched, to do its work here (async)";
+  let description = [{
+    ```mlir
+    jfa.barrier_expect %b, bytes(16)
+    jfa.try_cancel %response, %b : !jfa.slot<4xi32>
+    ...
+    jfa.barrier_wait %b, %phase
+    %taken, %x, %y, %z = jfa.query_cancel %response : !jfa.slot<4xi32>
+    ```
+    `clusterlaunchcontrol.try_cancel`: the hardware cancels the launch of
+    some cluster of this grid that has not started yet, if any, and writes
+    a 16-byte response into `%response` (an unswizzled `!jfa.slot<4xi32>`),
+    completing 16 transaction bytes on `%b`. A persistent kernel launched
+    with one CTA per tile takes tiles this way while it runs: the work of a
+    cancelled cluster is done by the CTA that cancelled it, and clusters
+    that start find nothing cancelled and do their own. In a kernel with
+    clusters the response and the bytes reach every CTA of the issuer's
+    cluster (`.multicast::cluster::all`): one CTA issues, every CTA expects
+    16 bytes. One thread of the task issues it.
+  }];
+  let arguments = (ins Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$response,
+                       Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier);
+  let assemblyFormat = "$response `,` $barrier attr-dict `:` qualified(type($response))";
+  let hasVerifier = 1;
+}
+
+def JFA_QueryCancelOp : JFA_Op<"query_cancel", [JFA_RequiresClc]> {
+  let summary = "reads a jfa.try_cancel response: cancelled, and the first CTA's id";
+  let description = [{
+    ```mlir
+    %taken, %x, %y, %z = jfa.query_cancel %response : !jfa.slot<4xi32>
+    ```
+    `clusterlaunchcontrol.query_cancel`: `%taken` is true when the request
+    cancelled a cluster; then `%x, %y, %z` are the program ids of that
+    cluster's first CTA (its work is this CTA's to do). When `%taken` is
+    false no cluster is left to cancel and the ids mean nothing. Every
+    thread reads the response, after a wait on the barrier that
+    `jfa.try_cancel` completed.
+  }];
+  let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$response);
+  let results = (outs I1:$taken, I32:$x, I32:$y, I32:$z);
+  let assemblyFormat = "$response attr-dict `:` qualified(type($response))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Tensor memory and tcgen05 (sm_100a)
 //===----------------------------------------------------------------------===//
 
@@ -1257,10 +1415,19 @@ def JFA_TcCommitOp : JFA_Op<"tc_commit", [JFA_SingleThreadIssue, JFA_RequiresTen
   let description = [{
     ```mlir
     jfa.tc_commit %b
+    jfa.tc_commit %b multicast(%mask)    // %mask: i16
     ```
+    With `multicast(%mask)`, the arrival goes to the barrier at `%b`'s
+    place in every CTA of the cluster whose rank bit is set in the mask
+    (`tcgen05.commit ... .multicast::cluster`): the MMA warp hands a stage
+    back to every producer whose multicast copies fill it.
+    `jfa-check-barriers` counts it as one arrival per CTA of a constant
+    mask, as each of them commits to the others alike.
   }];
-  let arguments = (ins Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier);
-  let assemblyFormat = "$barrier attr-dict";
+  let arguments = (ins Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier,
+                       Optional<I16>:$multicast);
+  let assemblyFormat = "$barrier (`multicast` `(` $multicast^ `)`)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def JFA_TmemLoadOp : JFA_Op<"tmem_load", [JFA_RequiresTensorMemory]> {

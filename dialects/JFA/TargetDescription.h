@@ -24,7 +24,14 @@ enum class TargetFeature : unsigned {
   TensorMemory = 1u << 1, // "tcgen05": tcgen05 MMA and tensor memory
   Tma = 1u << 2,          // "tma": cp.async.bulk.tensor
   Setmaxnreg = 1u << 3,   // "setmaxnreg": per-warpgroup register budgets
+  ClusterLaunchControl = 1u << 4, // "clc": clusterlaunchcontrol (cancel a
+                                  // cluster not yet launched, take its work)
 };
+
+/// Every feature, in the order `jfac targets` lists them.
+inline constexpr TargetFeature kAllFeatures[] = {
+    TargetFeature::Wgmma, TargetFeature::TensorMemory, TargetFeature::Tma,
+    TargetFeature::Setmaxnreg, TargetFeature::ClusterLaunchControl};
 
 /// The name of `feature` in Targets.def ("wgmma", "tcgen05", ...).
 constexpr const char *featureName(TargetFeature feature) {
@@ -37,14 +44,15 @@ constexpr const char *featureName(TargetFeature feature) {
     return "tma";
   case TargetFeature::Setmaxnreg:
     return "setmaxnreg";
+  case TargetFeature::ClusterLaunchControl:
+    return "clc";
   }
   return "";
 }
 
 namespace detail {
 constexpr unsigned featureBit(std::string_view name) {
-  for (TargetFeature f : {TargetFeature::Wgmma, TargetFeature::TensorMemory,
-                          TargetFeature::Tma, TargetFeature::Setmaxnreg})
+  for (TargetFeature f : kAllFeatures)
     if (name == featureName(f))
       return unsigned(f);
   // Evaluated in a constant expression, this is a compile error: an unknown

@@ -23,6 +23,9 @@ std::optional<TargetFeature> getRequiredTargetFeature(Operation *op) {
     return TargetFeature::TensorMemory;
   if (op->hasTrait<RequiresTargetFeature<TargetFeature::Tma>::Impl>())
     return TargetFeature::Tma;
+  if (op->hasTrait<
+          RequiresTargetFeature<TargetFeature::ClusterLaunchControl>::Impl>())
+    return TargetFeature::ClusterLaunchControl;
   // A register budget is a setmaxnreg (jfa-lower-async-tasks).
   if (auto task = dyn_cast<TaskOp>(op); task && task.getRegisters())
     return TargetFeature::Setmaxnreg;

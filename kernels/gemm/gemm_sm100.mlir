@@ -14,6 +14,7 @@
 // Launch with ceil(M/128) * ceil(N/256) CTAs of 192 threads. Tiles are
 // walked in groups of 8 tile rows, as in gemm_sm90.
 jfa.import "../lib/gemm_schedule.mlir"
+jfa.import "../lib/gemm_sm100_tasks.mlir"
 
 jfa.kernel @gemm_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
                        %b: !jfa.tma<256x64xbf16, swizzle 128>,
@@ -39,25 +40,12 @@ jfa.kernel @gemm_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
       : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
 
   jfa.async_tasks {
-    // Epilogue: warps 0-3, one accumulator row per thread.
+    // Epilogue: warps 0-3, one accumulator row per thread
+    // (kernels/lib/gemm_sm100_tasks.mlir).
     jfa.task warps(4) {
-      %ready = jfa.barrier %acc_ready[%c0] : !jfa.mbarriers<1>, i32
-      jfa.barrier_wait %ready, %c0
-      scf.for %chunk = %c0 to %c4 step %c1 : i32 {
-        %col = arith.muli %chunk, %c64 : i32
-        %part = jfa.tmem_load %acc[%col] : !jfa.tmem<128x256xf32> -> tensor<128x64xf32, #jfa.tmem_row>
-        %out = arith.truncf %part : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-        // The staging slot used two chunks ago must have been read out.
-        jfa.tma_store_wait pending(1)
-        jfa.task_barrier
-        %o = arith.remui %chunk, %c2 : i32
-        %slot = jfa.slot %c_stage[%o] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
-        jfa.local_store %out, %slot : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
-        jfa.fence_async_shared
-        jfa.task_barrier
-        %gcol = arith.addi %col0, %col : i32
-        jfa.tma_store %slot, %c[%row0, %gcol] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
-      }
+      jfa.call @gemm_epilogue(%row0, %col0, %acc, %acc_ready, %c_stage, %c)
+          : (i32, i32, !jfa.tmem<128x256xf32>, !jfa.mbarriers<1>,
+             !jfa.smem<2 x 128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
     }
     // Producer: warp 4.
     jfa.task warps(1) {
@@ -79,21 +67,10 @@ jfa.kernel @gemm_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
     }
     // MMA: warp 5; one thread issues.
     jfa.task default {
-      scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
-        %s = arith.remui %kt, %c4 : i32
-        %round = arith.divui %kt, %c4 : i32
-        %phase = arith.remui %round, %c2 : i32
-        %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<4>, i32
-        jfa.barrier_wait %full_s, %phase
-        %a_s = jfa.slot %a_ring[%s] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-        %b_s = jfa.slot %b_ring[%s] : !jfa.smem<4 x 256x64xbf16, swizzle 128>, i32
-        %accumulate = arith.cmpi ugt, %kt, %c0 : i32
-        jfa.tc_dot %a_s, %b_s, %acc, %accumulate : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>, !jfa.tmem<128x256xf32>
-        %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<4>, i32
-        jfa.tc_commit %empty_s
-      }
-      %ready = jfa.barrier %acc_ready[%c0] : !jfa.mbarriers<1>, i32
-      jfa.tc_commit %ready
+      %self = arith.constant 1 : i16
+      jfa.call @gemm_mma(%k_tiles, %a_ring, %b_ring, %acc, %full, %empty, %acc_ready, %self)
+          : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 256x64xbf16, swizzle 128>,
+             !jfa.tmem<128x256xf32>, !jfa.mbarriers<4>, !jfa.mbarriers<4>, !jfa.mbarriers<1>, i16) -> ()
     }
   }
 }

@@ -14,6 +14,7 @@
 // Launch with ceil(M/128) * ceil(N/256) CTAs of 384 threads. CTAs walk the
 // tiles in groups of 8 tile rows so that concurrent CTAs share A and B in L2.
 jfa.import "../lib/gemm_schedule.mlir"
+jfa.import "../lib/gemm_sm90_consumer.mlir"
 
 jfa.kernel @gemm_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
                       %b: !jfa.tma<256x64xbf16, swizzle 128>,
@@ -38,40 +39,12 @@ jfa.kernel @gemm_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
       : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
 
   jfa.async_tasks {
-    // Consumers: warps 0-7, two warpgroups.
+    // Consumers: warps 0-7, two warpgroups (kernels/lib/gemm_sm90_consumer.mlir).
     jfa.task warps(8) registers(232) {
-      %zero = arith.constant dense<0.0> : tensor<128x256xf32, #jfa.wgmma_acc>
-      %acc = scf.for %kt = %c0 to %k_tiles step %c1
-          iter_args(%acc_in = %zero) -> (tensor<128x256xf32, #jfa.wgmma_acc>) : i32 {
-        %s = arith.remui %kt, %c3 : i32
-        %round = arith.divui %kt, %c3 : i32
-        %phase = arith.remui %round, %c2 : i32
-        %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
-        jfa.barrier_wait %full_s, %phase
-        %a_s = jfa.slot %a_ring[%s] : !jfa.smem<3 x 128x64xbf16, swizzle 128>, i32
-        %b_s = jfa.slot %b_ring[%s] : !jfa.smem<3 x 256x64xbf16, swizzle 128>, i32
-        %d = jfa.async_dot %a_s, %b_s, %acc_in
-            : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>,
-              tensor<128x256xf32, #jfa.wgmma_acc>
-        // At most this k-step's wgmmas are still running: the previous
-        // stage has been read and goes back to the producer.
-        %d1 = jfa.async_dot_wait pending(1) (%d) : tensor<128x256xf32, #jfa.wgmma_acc>
-        %has_prev = arith.cmpi ugt, %kt, %c0 : i32
-        scf.if %has_prev {
-          %prev = arith.subi %kt, %c1 : i32
-          %ps = arith.remui %prev, %c3 : i32
-          %empty_p = jfa.barrier %empty[%ps] : !jfa.mbarriers<3>, i32
-          jfa.barrier_arrive %empty_p
-        }
-        scf.yield %d1 : tensor<128x256xf32, #jfa.wgmma_acc>
-      }
-      %done = jfa.async_dot_wait pending(0) (%acc) : tensor<128x256xf32, #jfa.wgmma_acc>
-      %out = arith.truncf %done : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
-      %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x256xbf16>, i32
-      jfa.local_store %out, %c_s : tensor<128x256xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x256xbf16>
-      jfa.fence_async_shared
-      jfa.task_barrier
-      jfa.tma_store %c_s, %c[%row0, %col0] : !jfa.slot<128x256xbf16>, !jfa.tma<128x256xbf16>
+      %no = arith.constant false
+      jfa.call @gemm_consumer(%k_tiles, %row0, %col0, %a_ring, %b_ring, %c_tile, %full, %empty, %c, %no, %c0)
+          : (i32, i32, i32, !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+             !jfa.smem<1 x 128x256xbf16>, !jfa.mbarriers<3>, !jfa.mbarriers<3>, !jfa.tma<128x256xbf16>, i1, i32) -> ()
     }
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(40) {

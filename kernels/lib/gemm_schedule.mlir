@@ -8,14 +8,23 @@
 // fp8: 128 bytes either way) and the tile's first row and column.
 jfa.func @gemm_tile(%pid: i32, %m: i32, %n: i32, %k: i32, %k_tile: i32)
     -> (i32, i32, i32) {
+  %c128 = arith.constant 128 : i32
+  %k_tiles, %row0, %col0 = jfa.call @gemm_tile_rows(%pid, %m, %n, %k, %k_tile, %c128)
+      : (i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
+  jfa.return %k_tiles, %row0, %col0 : i32, i32, i32
+}
+
+// The same schedule for tiles of %tile_rows x 256: a cluster of two CTAs
+// stacked along M takes a 256x256 tile (each CTA 128 of its rows).
+jfa.func @gemm_tile_rows(%pid: i32, %m: i32, %n: i32, %k: i32, %k_tile: i32,
+                         %tile_rows: i32) -> (i32, i32, i32) {
   %c1 = arith.constant 1 : i32
   %c8 = arith.constant 8 : i32
-  %c127 = arith.constant 127 : i32
-  %c128 = arith.constant 128 : i32
   %c255 = arith.constant 255 : i32
   %c256 = arith.constant 256 : i32
-  %m_up = arith.addi %m, %c127 : i32
-  %tiles_m = arith.divui %m_up, %c128 : i32
+  %rows_last = arith.subi %tile_rows, %c1 : i32
+  %m_up = arith.addi %m, %rows_last : i32
+  %tiles_m = arith.divui %m_up, %tile_rows : i32
   %n_up = arith.addi %n, %c255 : i32
   %tiles_n = arith.divui %n_up, %c256 : i32
   %k_last = arith.subi %k_tile, %c1 : i32
@@ -30,7 +39,7 @@ jfa.func @gemm_tile(%pid: i32, %m: i32, %n: i32, %k: i32, %k_tile: i32)
   %tile_m_off = arith.remui %in_group, %group_m : i32
   %tile_m = arith.addi %first_m, %tile_m_off : i32
   %tile_n = arith.divui %in_group, %group_m : i32
-  %row0 = arith.muli %tile_m, %c128 : i32
+  %row0 = arith.muli %tile_m, %tile_rows : i32
   %col0 = arith.muli %tile_n, %c256 : i32
   jfa.return %k_tiles, %row0, %col0 : i32, i32, i32
 }

@@ -11,6 +11,12 @@
 //    the threads of its task, single-thread ops (expect-tx, tc_commit) one;
 //  - the TMA loads completing on an armed barrier bring the expected bytes.
 //
+// In a cluster the kernel is checked as one CTA of a symmetric whole: an
+// arrival on a peer's barrier (`on cta`) counts as one on the issuer's own
+// (each CTA arrives on a different peer), and a multicast load with a
+// constant mask brings its box once per CTA of the mask (each of them
+// multicasts its own part). A mask that is not a constant is a remark.
+//
 // The count follows the structure of the kernel: tasks arrive concurrently
 // (their counts add up), a loop body is one phase, and an scf.if counts only
 // when every path arrives the same number of times. Anything else is
@@ -65,6 +71,8 @@ Value getSignalledBarrier(Operation *op) {
     return expect.getBarrier();
   if (auto load = dyn_cast<TMALoadOp>(op))
     return load.getBarrier();
+  if (auto cancel = dyn_cast<TryCancelOp>(op))
+    return cancel.getBarrier();
   if (auto commit = dyn_cast<TcCommitOp>(op))
     return commit.getBarrier();
   if (auto fetch = dyn_cast<AtomicFetchAddOp>(op))
@@ -76,8 +84,16 @@ Value getSignalledBarrier(Operation *op) {
 /// transaction bytes, a single-thread op arrives once, anything else once
 /// per thread of its task.
 int64_t getArrivals(Operation *op) {
-  if (isa<TMALoadOp>(op))
+  if (isa<TMALoadOp, TryCancelOp>(op))
     return 0;
+  // A multicast commit arrives on every CTA of its mask; each of them
+  // commits alike, so a barrier receives one arrival per CTA of the mask.
+  if (auto commit = dyn_cast<TcCommitOp>(op)) {
+    APInt mask;
+    if (commit.getMulticast() &&
+        matchPattern(commit.getMulticast(), m_ConstantInt(&mask)))
+      return mask.popcount();
+  }
   if (op->hasTrait<SingleThreadIssue>())
     return 1;
   return getEnclosingTask(op).numThreads();
@@ -563,7 +579,12 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
                 << tally.total << " times";
     for (auto [op, times] : tally.ops) {
       int64_t n = getArrivals(op);
-      if (op->hasTrait<SingleThreadIssue>()) {
+      if (op->hasTrait<SingleThreadIssue>() && n != 1) {
+        diag.attachNote(op->getLoc())
+            << "arrives " << n << " times: " << op->getName()
+            << " is issued by one thread and multicast to " << n
+            << " CTAs, each of which commits alike";
+      } else if (op->hasTrait<SingleThreadIssue>()) {
         diag.attachNote(op->getLoc())
             << "arrives once: " << op->getName() << " is issued by one thread";
       } else {
@@ -578,9 +599,26 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     }
     if (tally.ops.empty())
       diag.attachNote(array.getLoc())
-          << "only TMA loads complete on it, and they bring bytes, not "
-             "arrivals: arm it with jfa.barrier_expect";
+          << "only TMA loads (or jfa.try_cancel) complete on it, and they "
+             "bring bytes, not arrivals: arm it with jfa.barrier_expect";
     sawError = true;
+  }
+
+  /// The bytes `load` brings to the issuing CTA's barrier. A multicast
+  /// load with a constant mask counts once per CTA of the mask: each of them
+  /// issues the same copy of its own part (its jfa.row_block of the shared
+  /// tile), and every part lands on every barrier of the mask. A mask that
+  /// is not a constant sets `unknown`.
+  static int64_t loadBytes(TMALoadOp load, TMALoadOp &unknown) {
+    int64_t bytes = load.getSlot().getType().getBytes();
+    if (!load.getMulticast())
+      return bytes;
+    APInt mask;
+    if (!matchPattern(load.getMulticast(), m_ConstantInt(&mask))) {
+      unknown = load;
+      return bytes;
+    }
+    return bytes * int64_t(mask.popcount());
   }
 
   /// The TMA loads that complete on the armed barrier value, in the
@@ -588,13 +626,25 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
   /// armed bytes, or the phase never (or too early) completes.
   void checkExpectBytes(BarrierExpectOp expect) {
     Value barrier = expect.getBarrier();
+    TMALoadOp unknownMask;
     auto bytesOf = [&](Operation *op) -> int64_t {
+      // A cluster-launch-control response is 16 bytes.
+      if (auto cancel = dyn_cast<TryCancelOp>(op))
+        return cancel.getBarrier() == barrier ? 16 : 0;
       auto load = dyn_cast<TMALoadOp>(op);
       if (!load || load.getBarrier() != barrier)
         return 0;
-      return load.getSlot().getType().getBytes();
+      return loadBytes(load, unknownMask);
     };
     Tally tally = tallyBlock(*expect->getBlock(), bytesOf, LoopRule::Repeat);
+    if (unknownMask) {
+      unknownMask->emitRemark()
+          << "cannot check the " << expect.getBytes()
+          << " bytes armed by a jfa.barrier_expect: this multicast load's "
+             "CTA mask is not a constant, so which CTAs' copies land here is "
+             "not known (jfa-interp checks the bytes when it runs)";
+      return;
+    }
     if (!tally.known() && isa<scf::IfOp, scf::IndexSwitchOp>(tally.hiddenBy)) {
       // The paths disagree; when none of them brings the armed bytes,
       // every path is wrong.
@@ -628,9 +678,13 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
                 << "expects " << expect.getBytes() << " bytes but the TMA "
                 << "loads completing on this barrier bring " << tally.total;
     for (auto [op, times] : tally.ops) {
-      int64_t bytes = cast<TMALoadOp>(op).getSlot().getType().getBytes();
+      auto load = dyn_cast<TMALoadOp>(op);
+      TMALoadOp unused;
       auto &note = diag.attachNote(op->getLoc())
-                   << "this load brings " << bytes << " bytes";
+                   << (load ? "this load brings " : "this response brings ")
+                   << (load ? loadBytes(load, unused) : 16) << " bytes";
+      if (load && load.getMulticast())
+        note << " (multicast: one box from each CTA of its mask)";
       if (times != 1)
         note << ", " << times << " times (in a loop)";
     }

@@ -34,6 +34,10 @@ void describeMissing(InFlightDiagnostic &diag, Operation *op,
   else if (feature == TargetFeature::TensorMemory)
     diag << "uses tensor memory (tcgen05), which " << arch << " does not have ("
          << where << " only); on " << arch << " use jfa.async_dot (wgmma)";
+  else if (feature == TargetFeature::ClusterLaunchControl)
+    diag << "uses cluster launch control (clusterlaunchcontrol), which " << arch
+         << " does not have (" << where << " only); on " << arch
+         << " take work from a counter (jfa.atomic_fetch_add)";
   else if (feature == TargetFeature::Setmaxnreg)
     diag << "sets a register budget (setmaxnreg), which " << arch
          << " does not have (" << where << " only)";

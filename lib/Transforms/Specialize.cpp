@@ -156,11 +156,11 @@ bool inlineConstantIf(scf::IfOp ifOp) {
   return true;
 }
 
-/// Folds what the parameters decide: scalar arithmetic on constants and
-/// the scf.if branches on them, so that a kernel specialized for D=64 holds
-/// no branch on the head dim at all. Tiles and constants elsewhere are left
-/// where they are (the canonicalizer would hoist tile constants out of
-/// their tasks).
+/// Folds what the parameters (and constant helper arguments) decide: scalar
+/// arithmetic on constants and the scf.if branches on them, so that a kernel
+/// specialized for D=64 holds no branch on the head dim at all. Tiles and
+/// constants elsewhere are left where they are (the canonicalizer would hoist
+/// tile constants out of their tasks).
 void foldParameterBranches(KernelOp kernel) {
   bool changed = true;
   while (changed) {
@@ -256,13 +256,15 @@ struct SpecializePass : jfa::impl::JFASpecializeBase<SpecializePass> {
         param.replaceAllUsesWith(constant);
         param.erase();
       }
-      if (!chosen.empty()) {
+      if (!chosen.empty())
         getContext()
             .getLoadedDialect<JFADialect>()
             ->getParamsAttrHelper()
             .setAttr(kernel, DictionaryAttr::get(&getContext(), chosen));
-        foldParameterBranches(kernel);
-      }
+      // Also in a kernel without parameters: a helper's constant arguments
+      // (a GEMM's `multicast` flag) decide branches the same way, and
+      // jfa-check-barriers counts arrivals on the straight code left.
+      foldParameterBranches(kernel);
     }
 
     for (const auto &entry : given) {

@@ -12,7 +12,7 @@ Target = namedtuple("Target", [
     "kernel_suffix",             # kernels for this target only: <kernel>_<suffix>.mlir
     "capability",                # (major, minor): the devices that run its cubins
     "ptx_version",               # 86: PTX ISA 8.6
-    "features",                  # frozenset of "wgmma", "tcgen05", "tma", "setmaxnreg"
+    "features",                  # frozenset of "wgmma", "tcgen05", "tma", "setmaxnreg", "clc"
     "max_shared_bytes",          # shared memory per CTA
     "registers_per_sm",
     "max_registers_per_thread",
@@ -22,7 +22,7 @@ Target = namedtuple("Target", [
 TARGETS = (
     Target("sm_90a", "sm90", (9, 0), 86, frozenset({"wgmma", "tma", "setmaxnreg"}),
            232448, 65536, 255, 0),
-    Target("sm_100a", "sm100", (10, 0), 86, frozenset({"tcgen05", "tma", "setmaxnreg"}),
+    Target("sm_100a", "sm100", (10, 0), 86, frozenset({"tcgen05", "tma", "setmaxnreg", "clc"}),
            232448, 65536, 255, 512),
 )
 

@@ -143,7 +143,7 @@ jfa.kernel @two_single_thread_arrivals(%x: !jfa.tma<128x64xbf16, swizzle 128>) w
 jfa.kernel @load_without_expect(%x: !jfa.tma<64x64xf32>) warps(4) {
   %buf = jfa.local_alloc : !jfa.smem<1 x 64x64xf32>
   // expected-error-re @+2 {{barrier 0 of the barrier array at line {{[0-9]+}} expects 1 arrivals per phase (arrive_count) but its tasks arrive 0 times}}
-  // expected-note @+1 {{only TMA loads complete on it, and they bring bytes, not arrivals: arm it with jfa.barrier_expect}}
+  // expected-note @+1 {{only TMA loads (or jfa.try_cancel) complete on it, and they bring bytes, not arrivals: arm it with jfa.barrier_expect}}
   %bars = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
   %c0 = arith.constant 0 : i32
   %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32

@@ -47,12 +47,28 @@ jfa.kernel @attention(%p: !jfa.ptr<f32>, %n: i32) warps(4) {
   }
 }
 
-// A kernel without parameters is left as it is.
+// A kernel without parameters gets no jfa.params, but what constants decide
+// (a helper's constant flag, once inlined) folds all the same; a branch on
+// a run-time value stays.
 // DEFAULT-LABEL: jfa.kernel @plain
 // DEFAULT-NOT: jfa.params
-// DEFAULT: arith.cmpi
-jfa.kernel @plain(%n: i32) warps(1) {
+// DEFAULT-NOT: arith.cmpi slt
+// DEFAULT: jfa.store %arg0
+// DEFAULT-NOT: jfa.store
+// DEFAULT: arith.cmpi sgt
+// DEFAULT-NEXT: scf.if
+jfa.kernel @plain(%n: i32, %p: !jfa.ptr<i32>) warps(1) {
+  %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %lt = arith.cmpi slt, %c1, %c2 : i32
+  scf.if %lt {
+    jfa.store %n, %p[%c0] : i32, !jfa.ptr<i32>
+  } else {
+    jfa.store %c1, %p[%c0] : i32, !jfa.ptr<i32>
+  }
+  %pos = arith.cmpi sgt, %n, %c0 : i32
+  scf.if %pos {
+    jfa.store %c2, %p[%c1] : i32, !jfa.ptr<i32>
+  }
 }

@@ -34,7 +34,7 @@ out = subprocess.run(["jfac", "targets"], capture_output=True, text=True, check=
 lines = out.splitlines()
 want = []
 for t in _targets.TARGETS:
-    order = ["wgmma", "tcgen05", "tma", "setmaxnreg"]
+    order = ["wgmma", "tcgen05", "tma", "setmaxnreg", "clc"]
     unknown = set(t.features) - set(order)
     if unknown:
         failures.append(f"_targets.py: {t.name} has unknown features {sorted(unknown)}")

@@ -230,9 +230,7 @@ int main(int argc, char **argv) {
     // against it.
     for (const jfa::Target &t : jfa::kTargets) {
       std::string features;
-      for (jfa::TargetFeature f :
-           {jfa::TargetFeature::Wgmma, jfa::TargetFeature::TensorMemory,
-            jfa::TargetFeature::Tma, jfa::TargetFeature::Setmaxnreg})
+      for (jfa::TargetFeature f : jfa::kAllFeatures)
         if (t.has(f))
           features +=
               (features.empty() ? "" : ",") + std::string(jfa::featureName(f));

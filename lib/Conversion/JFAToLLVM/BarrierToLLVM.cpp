@@ -1,8 +1,9 @@
 //===- BarrierToLLVM.cpp - mbarriers and named barriers -------------------===//
 //
 // An mbarrier array is 8 bytes per barrier in the shared-memory window,
-// initialized once by thread 0; the ops map one to one onto NVVM's mbarrier
-// and bar.sync/bar.arrive ops.
+// initialized once by thread 0; the ops map one to one onto NVVM's mbarrier,
+// bar.sync/bar.arrive and barrier.cluster ops (an arrival on a peer CTA's
+// barrier goes through mapa).
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
@@ -38,7 +39,20 @@ struct AllocBarriersLowering : JFAPattern<AllocBarriersOp> {
       NVVM::MBarrierInitOp::create(b, bar, count, leader);
     }
     NVVM::FenceMbarrierInitOp::create(b);
-    NVVM::Barrier0Op::create(b);
+    // In a cluster, peers arrive on these barriers and multicast copies
+    // complete on them: after the last array is initialized, the whole
+    // cluster waits for every CTA's initialization (the fence above releases
+    // it at cluster scope), not just this CTA.
+    int64_t ctas = convertedClusterSize(op);
+    bool lastArray = true;
+    for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+      lastArray &= !isa<AllocBarriersOp>(next);
+    if (ctas > 1 && lastArray) {
+      NVVM::ClusterArriveRelaxedOp::create(b, b.getUnitAttr());
+      NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
+    } else {
+      NVVM::Barrier0Op::create(b);
+    }
     rewriter.replaceOp(op, base);
     return success();
   }
@@ -76,8 +90,23 @@ struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    NVVM::MBarrierArriveOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
-                                   adaptor.getBarrier(), Value());
+    if (!adaptor.getCta()) {
+      NVVM::MBarrierArriveOp::create(rewriter, op.getLoc(),
+                                     rewriter.getI64Type(),
+                                     adaptor.getBarrier(), Value());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // The same barrier in the peer's shared memory; a release at cluster
+    // scope makes this thread's earlier writes visible to the peer's waiter.
+    LLVMBuilder b(op.getLoc(), rewriter);
+    auto clusterPtr = LLVM::LLVMPointerType::get(
+        getContext(), int(NVVM::NVVMMemorySpace::SharedCluster));
+    Value remote = NVVM::MapaOp::create(b, clusterPtr, adaptor.getBarrier(),
+                                        adaptor.getCta());
+    NVVM::MBarrierArriveOp::create(b, Type(), remote, /*count=*/Value(),
+                                   NVVM::MemScopeKind::CLUSTER,
+                                   /*relaxed=*/false);
     rewriter.eraseOp(op);
     return success();
   }
@@ -124,11 +153,33 @@ struct NamedBarrierArriveLowering : JFAPattern<NamedBarrierArriveOp> {
   }
 };
 
+struct ClusterArriveLowering : JFAPattern<ClusterArriveOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(ClusterArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Not .aligned: the op may sit where a warp's threads have diverged.
+    rewriter.replaceOpWithNewOp<NVVM::ClusterArriveOp>(op, /*aligned=*/nullptr);
+    return success();
+  }
+};
+
+struct ClusterWaitLowering : JFAPattern<ClusterWaitOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(ClusterWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::ClusterWaitOp>(op, /*aligned=*/nullptr);
+    return success();
+  }
+};
+
 } // namespace
 
 void jfa::populateBarrierToLLVMPatterns(JFATypeConverter &converter,
                                         RewritePatternSet &patterns) {
   patterns.add<AllocBarriersLowering, BarrierLowering, BarrierExpectLowering,
                BarrierArriveLowering, BarrierWaitLowering,
-               NamedBarrierSyncLowering, NamedBarrierArriveLowering>(converter);
+               NamedBarrierSyncLowering, NamedBarrierArriveLowering,
+               ClusterArriveLowering, ClusterWaitLowering>(converter);
 }

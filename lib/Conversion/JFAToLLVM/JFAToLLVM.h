@@ -40,6 +40,11 @@ void populateTensorMemoryToLLVMPatterns(JFATypeConverter &converter,
                                         const TargetInfo &targetInfo);
 void populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+/// The number of CTAs in the kernel's cluster (1 without cluster(...)).
+int64_t clusterSize(KernelOp kernel);
+/// The same for an op whose kernel has become an llvm.func (the signature
+/// is converted first): from its nvvm.cluster_dim.
+int64_t convertedClusterSize(mlir::Operation *op);
 void populateKernelToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateMathToLLVMPatterns(JFATypeConverter &converter,

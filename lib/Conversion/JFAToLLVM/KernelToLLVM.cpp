@@ -3,7 +3,9 @@
 // A jfa.kernel becomes an llvm.func with NVVM's kernel attributes: the
 // exact thread count, the entry register count tasks' setmaxnreg needs, the
 // cluster shape, and TMA descriptors as 64-byte aligned __grid_constant__
-// byval parameters.
+// byval parameters. A kernel whose cluster holds several CTAs ends with a
+// cluster barrier: no CTA may exit while a peer can still write into its
+// shared memory (a multicast copy) or arrive on its barriers.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
@@ -51,11 +53,83 @@ struct ThreadIdLowering : JFAPattern<ThreadIdOp> {
   }
 };
 
+struct ClusterRankLowering : JFAPattern<ClusterRankOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(ClusterRankOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // NVVM's name for %cluster_ctarank.
+    rewriter.replaceOpWithNewOp<NVVM::ClusterId>(op, rewriter.getI32Type());
+    return success();
+  }
+};
+
+/// The response lands in every CTA of a cluster of several (each one's
+/// barrier gets the bytes), so that all of them learn the work they take.
+struct TryCancelLowering : JFAPattern<TryCancelOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TryCancelOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    bool multicast = convertedClusterSize(op) > 1;
+    rewriter.replaceOpWithNewOp<NVVM::ClusterLaunchControlTryCancelOp>(
+        op, multicast ? rewriter.getUnitAttr() : UnitAttr(),
+        adaptor.getResponse(), adaptor.getBarrier());
+    return success();
+  }
+};
+
+/// The response is one 128-bit value (ld.shared.b128), queried four ways.
+struct QueryCancelLowering : JFAPattern<QueryCancelOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(QueryCancelOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Value response =
+        LLVM::LoadOp::create(b, b.getIntegerType(128), adaptor.getResponse(),
+                             /*alignment=*/16);
+    using Query = NVVM::ClusterLaunchControlQueryType;
+    auto query = [&](Query kind, Type type) -> Value {
+      return NVVM::ClusterLaunchControlQueryCancelOp::create(b, type, kind,
+                                                             response);
+    };
+    rewriter.replaceOp(op, {query(Query::IS_CANCELED, b.getI1Type()),
+                            query(Query::GET_FIRST_CTA_ID_X, b.getI32Type()),
+                            query(Query::GET_FIRST_CTA_ID_Y, b.getI32Type()),
+                            query(Query::GET_FIRST_CTA_ID_Z, b.getI32Type())});
+    return success();
+  }
+};
+
 } // namespace
+
+int64_t jfa::convertedClusterSize(Operation *op) {
+  auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
+  auto dims = fn ? fn->getAttrOfType<DenseI32ArrayAttr>(
+                       NVVM::NVVMDialect::getClusterDimAttrName())
+                 : DenseI32ArrayAttr();
+  int64_t size = 1;
+  if (dims)
+    for (int32_t d : dims.asArrayRef())
+      size *= d;
+  return size;
+}
+
+int64_t jfa::clusterSize(KernelOp kernel) {
+  int64_t size = 1;
+  if (auto dims = kernel.getClusterDims())
+    for (int32_t d : *dims)
+      size *= d;
+  return size;
+}
 
 void jfa::populateKernelToLLVMPatterns(JFATypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<ThreadIdLowering,
+  patterns.add<ThreadIdLowering, ClusterRankLowering, TryCancelLowering,
+               QueryCancelLowering,
+               GridIndexLowering<ClusterIdOp, NVVM::ClusterIdXOp,
+                                 NVVM::ClusterIdYOp, NVVM::ClusterIdZOp>,
                GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                  NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                GridIndexLowering<NumProgramsOp, NVVM::GridDimXOp,
@@ -122,6 +196,10 @@ LogicalResult jfa::convertKernelSignature(KernelOp kernel,
     arg.replaceAllUsesExcept(cast.getResult(0), cast);
   }
   b.setInsertionPointToEnd(&entry);
+  if (clusterSize(kernel) > 1) {
+    NVVM::ClusterArriveOp::create(b, kernel.getLoc(), /*aligned=*/nullptr);
+    NVVM::ClusterWaitOp::create(b, kernel.getLoc(), /*aligned=*/nullptr);
+  }
   LLVM::ReturnOp::create(b, kernel.getLoc(), ValueRange{});
   kernel.erase();
   return success();

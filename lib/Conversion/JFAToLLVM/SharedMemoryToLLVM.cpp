@@ -164,6 +164,22 @@ struct ColumnBlockLowering : JFAPattern<ColumnBlockOp> {
   }
 };
 
+/// Row blocks of an unblocked slot are contiguous: block i starts i * R
+/// rows in.
+struct RowBlockLowering : JFAPattern<RowBlockOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(RowBlockOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t bytes = op.getType().getBytes();
+    Type blockType = LLVM::LLVMArrayType::get(rewriter.getI8Type(), bytes);
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, sharedPtr(getContext()), blockType, adaptor.getSlot(),
+        ArrayRef<LLVM::GEPArg>{adaptor.getIndex()});
+    return success();
+  }
+};
+
 /// A transposed view is the same address; its users read it differently.
 struct TransposeLowering : JFAPattern<TransposeOp> {
   using JFAPattern::JFAPattern;
@@ -267,6 +283,6 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
 void jfa::populateSharedMemoryToLLVMPatterns(JFATypeConverter &converter,
                                              RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, SlotLowering, ColumnBlockLowering,
-               TransposeLowering, LoadFragmentLowering, StoreFragmentLowering>(
-      converter);
+               RowBlockLowering, TransposeLowering, LoadFragmentLowering,
+               StoreFragmentLowering>(converter);
 }

@@ -46,17 +46,28 @@ struct TMALoadLowering : JFAPattern<TMALoadOp> {
   LogicalResult
   matchAndRewrite(TMALoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    forEachBlock(rewriter, op.getLoc(), op.getSlot().getType(),
-                 op.getDesc().getType(), adaptor.getSlot(), adaptor.getCoords(),
-                 [&](Value slot, SmallVector<Value> coords) {
-                   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                       rewriter, op.getLoc(), slot, adaptor.getDesc(), coords,
-                       adaptor.getBarrier(), ValueRange{},
-                       /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
-                       NVVM::TMALoadMode::TILE, /*isCTAOnly=*/true,
-                       /*group=*/NVVM::CTAGroupKindAttr(),
-                       /*predicate=*/Value());
-                 });
+    forEachBlock(
+        rewriter, op.getLoc(), op.getSlot().getType(), op.getDesc().getType(),
+        adaptor.getSlot(), adaptor.getCoords(),
+        [&](Value slot, SmallVector<Value> coords) {
+          // A multicast copy names its destination in the
+          // cluster's window; the hardware writes it at the same
+          // offset in every CTA of the mask.
+          Value multicast = adaptor.getMulticast();
+          if (multicast)
+            slot = LLVM::AddrSpaceCastOp::create(
+                rewriter, op.getLoc(),
+                LLVM::LLVMPointerType::get(
+                    getContext(), int(NVVM::NVVMMemorySpace::SharedCluster)),
+                slot);
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              rewriter, op.getLoc(), slot, adaptor.getDesc(), coords,
+              adaptor.getBarrier(), ValueRange{}, multicast,
+              /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+              /*isCTAOnly=*/!multicast,
+              /*group=*/NVVM::CTAGroupKindAttr(),
+              /*predicate=*/Value());
+        });
     rewriter.eraseOp(op);
     return success();
   }

@@ -230,8 +230,10 @@ struct TcCommitLowering : JFAPattern<TcCommitOp> {
   LogicalResult
   matchAndRewrite(TcCommitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // A multicast commit arrives on the barrier at the same place in every
+    // CTA of the mask (.shared::cluster.multicast::cluster).
     rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(op, adaptor.getBarrier(),
-                                                       Value());
+                                                       adaptor.getMulticast());
     return success();
   }
 };

@@ -17,6 +17,9 @@
 // CHECK-NEXT: nvvm.read.ptx.sreg.nctaid.y : i32
 // CHECK-NEXT: nvvm.read.ptx.sreg.nctaid.z : i32
 // CHECK-NEXT: nvvm.read.ptx.sreg.tid.x : i32
+// A cluster kernel ends with a cluster barrier (test/Conversion/JFAToLLVM/cluster.mlir).
+// CHECK-NEXT: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
 // CHECK-NEXT: llvm.return
 // CHECK-NOT: jfa.kernel
 jfa.kernel @params(%d: !jfa.tma<64x32xbf16>, %p: !jfa.ptr<f32>, %n: i32, %s: f32, %e: !jfa.tma<64x64xf32>) warps(12) cluster(2, 1, 1) attributes {jfa.entry_registers = 168 : i32} {
