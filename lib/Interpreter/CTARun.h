@@ -21,6 +21,7 @@
 #include "lib/Interpreter/Values.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <array>
 #include <condition_variable>
@@ -29,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace jfa::interp {
@@ -174,6 +176,17 @@ public:
   llvm::DenseMap<mlir::Value, std::string> names;
   /// The kernel's cluster(x, y, z); (1, 1, 1) without one.
   std::array<int64_t, 3> clusterDims = {1, 1, 1};
+  /// Cluster launch control. Clusters run one after another in launch order
+  /// (x fastest); `runningCluster` is the index of the one running, and
+  /// `cancelled` those a jfa.try_cancel took, which never run.
+  int64_t runningCluster = 0;
+  llvm::DenseSet<int64_t> cancelled;
+  int64_t numClusters() const;
+  /// The program ids of the first CTA of cluster `index`.
+  std::array<int64_t, 3> clusterOrigin(int64_t index) const;
+  /// Cancels the next cluster that has not started and returns its first
+  /// CTA's program ids; none when every later cluster is cancelled.
+  std::optional<std::array<int64_t, 3>> cancelNextCluster();
   /// --stats over the CTAs run so far, per executor.
   std::vector<std::string> statLabels;
   std::vector<ExecStats> statTotals;
@@ -231,6 +244,9 @@ public:
   /// 16 per CTA, rank-major.
   std::vector<NamedBarrierState> named;
   ClusterBarrierState clusterBarrier;
+  /// Set once a jfa.try_cancel of this cluster cancelled nothing: asking
+  /// again is not allowed (the hardware's behaviour is undefined).
+  Operation *cancelFailedAt = nullptr;
   size_t numComps = 0;
 
   /// The buffer or barrier at the place of `id` in the CTA of rank `rank`.

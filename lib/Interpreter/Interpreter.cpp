@@ -195,21 +195,45 @@ LogicalResult Interpreter::run() {
            << clusterDims[0] << ", " << clusterDims[1] << ", " << clusterDims[2]
            << "): each grid dimension must be a multiple of the cluster's";
   // Clusters one after another, x fastest; a cluster's CTAs run together.
-  for (int64_t z = 0; z < grid[2]; z += clusterDims[2])
-    for (int64_t y = 0; y < grid[1]; y += clusterDims[1])
-      for (int64_t x = 0; x < grid[0]; x += clusterDims[0]) {
-        CTARun cluster(*this, {x, y, z});
-        if (failed(cluster.run())) {
-          printStatTotals();
-          return failure();
-        }
-        if (options.verbose)
-          for (int rank = 0; rank < cluster.clusterSize; ++rank)
-            llvm::errs() << "jfa-interp: " << cluster.ctaName(rank)
-                         << " done\n";
-      }
+  // One that a jfa.try_cancel cancelled never runs.
+  for (int64_t i = 0, n = numClusters(); i < n; ++i) {
+    if (cancelled.contains(i))
+      continue;
+    runningCluster = i;
+    CTARun cluster(*this, clusterOrigin(i));
+    if (failed(cluster.run())) {
+      printStatTotals();
+      return failure();
+    }
+    if (options.verbose)
+      for (int rank = 0; rank < cluster.clusterSize; ++rank)
+        llvm::errs() << "jfa-interp: " << cluster.ctaName(rank) << " done\n";
+  }
   printStatTotals();
   return writeArguments();
+}
+
+int64_t Interpreter::numClusters() const {
+  const auto &grid = options.grid;
+  return grid[0] / clusterDims[0] * (grid[1] / clusterDims[1]) *
+         (grid[2] / clusterDims[2]);
+}
+
+std::array<int64_t, 3> Interpreter::clusterOrigin(int64_t index) const {
+  int64_t nx = options.grid[0] / clusterDims[0];
+  int64_t ny = options.grid[1] / clusterDims[1];
+  return {index % nx * clusterDims[0], index / nx % ny * clusterDims[1],
+          index / (nx * ny) * clusterDims[2]};
+}
+
+std::optional<std::array<int64_t, 3>> Interpreter::cancelNextCluster() {
+  // Every cluster after the running one has not started: the next one that
+  // is not cancelled yet is what a hardware that launches in order would
+  // give up first.
+  for (int64_t i = runningCluster + 1, n = numClusters(); i < n; ++i)
+    if (cancelled.insert(i).second)
+      return clusterOrigin(i);
+  return std::nullopt;
 }
 
 void Interpreter::printStatTotals() {

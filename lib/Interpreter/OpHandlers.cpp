@@ -31,6 +31,7 @@ const OpHandlerTable &getOpHandlers() {
     registerTMAHandlers(t);
     registerTensorCoreHandlers(t);
     registerRowOpHandlers(t);
+    registerLaunchControlHandlers(t);
     return t;
   }();
   return table;

@@ -79,6 +79,9 @@ void registerTMAHandlers(OpHandlerTable &table);
 void registerTensorCoreHandlers(OpHandlerTable &table);
 /// Row reductions and broadcasts, iota, column masks (RowOps.cpp).
 void registerRowOpHandlers(OpHandlerTable &table);
+/// Cluster launch control: jfa.try_cancel, jfa.query_cancel
+/// (LaunchControlOps.cpp).
+void registerLaunchControlHandlers(OpHandlerTable &table);
 
 } // namespace jfa::interp
 

@@ -91,15 +91,17 @@ def check(name, got, want, atol, rtol):
 # ---------------------------------------------------------------- GEMMs
 
 
-def gemm_nt(run, kernel, arch, m, n, k, c_dtype, tile_m, tile_n):
-    """C[M, N] = A[M, K] B[N, K]^T."""
+def gemm_nt(run, kernel, arch, m, n, k, c_dtype, tile_m, tile_n, cluster_m=1):
+    """C[M, N] = A[M, K] B[N, K]^T. cluster_m: CTAs of a cluster stacked
+    along M (each tile_m rows), which share B's tiles by multicast."""
     a_path, a = run.bf16_input("a", (m, k))
     b_path, b = run.bf16_input("b", (n, k))
     if c_dtype == "bf16":
         c_path = run.save("c", np.full((m, n), BF16_NAN, dtype=np.uint16))
     else:
         c_path = run.save("c", np.full((m, n), np.nan, dtype=np.float32))
-    grid = math.ceil(m / tile_m) * math.ceil(n / tile_n)
+    rows = tile_m * cluster_m
+    grid = cluster_m * math.ceil(m / rows) * math.ceil(n / tile_n)
     secs = run.interp_run(kernel, arch, str(grid),
                           [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}"])
     c = run.load(c_path)
@@ -187,7 +189,8 @@ def scale(run, kernel, arch, rows, cols, grid, alpha=0.75):
     y_path = run.save("y", np.full((rows, cols), np.nan, dtype=np.float32))
     secs = run.interp_run(kernel, arch, str(grid),
                           [x_path, y_path] + ([f"i32:{rows}", f"i32:{cols}"]
-                                              if "scale_ring" in kernel else [])
+                                              if "scale_ring" in kernel
+                                              or "scale_clc" in kernel else [])
                           + [f"f32:{alpha}"])
     want = (np.float32(alpha) * x).astype(np.float64)
     return check("y", run.load(y_path), want, 0, 0), secs
@@ -200,6 +203,12 @@ def case_scale_ring(run):
 
 def case_scale_ring_sm100(run):
     return scale(run, "examples/scale_ring.mlir", "sm_100a", 70, 200, 3)
+
+
+def case_scale_clc(run):
+    # 3 x 4 tiles, one CTA each: the first CTA cancels the other eleven and
+    # does every tile (jfa-interp runs CTAs in launch order).
+    return scale(run, "examples/scale_clc_sm100.mlir", "sm_100a", 150, 200, 12)
 
 
 def tutorial(run, arch, rows, cols, grid, relu, alpha=0.75):
@@ -646,6 +655,14 @@ def attention_cases(arch, suffix):
 CASES = {
     "gemm_sm90": case_gemm_sm90,
     "gemm_sm100": case_gemm_sm100,
+    # Clusters of two CTAs sharing B by multicast (issue 23): M = 300 leaves
+    # the second cluster's second CTA with no rows; 3 column tiles.
+    "gemm_multicast_sm90": lambda run: gemm_nt(
+        run, "gemm/gemm_multicast_sm90.mlir", "sm_90a", 300, 600, 136, "bf16",
+        128, 256, cluster_m=2),
+    "gemm_multicast_sm100": lambda run: gemm_nt(
+        run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 136, "bf16",
+        128, 256, cluster_m=2),
     # fp8 (e4m3) operands, a per-tensor scale, bf16 out; K = 208: a partial
     # second k tile of 128.
     "gemm_fp8_sm90": lambda run: gemm_fp8(run, "gemm/gemm_fp8_sm90.mlir", "sm_90a",
@@ -660,6 +677,7 @@ CASES = {
     "tmem_roundtrip_sm100": case_tmem_roundtrip_sm100,
     "scale_ring": case_scale_ring,
     "scale_ring_sm100": case_scale_ring_sm100,
+    "scale_clc_sm100": case_scale_clc,
     # 3 x 3 tiles over 2 CTAs: each walks several tiles, edges clipped.
     "tutorial_scale_add": lambda run: tutorial(run, "sm_90a", 150, 132, 2, False),
     "tutorial_scale_add_relu": lambda run: tutorial(run, "sm_90a", 70, 200, 3, True),
