@@ -660,6 +660,12 @@ CASES = {
     "gemm_multicast_sm90": lambda run: gemm_nt(
         run, "gemm/gemm_multicast_sm90.mlir", "sm_90a", 300, 600, 136, "bf16",
         128, 256, cluster_m=2),
+    # Persistent (cluster launch control): CTA 0 cancels the other eight and
+    # computes all nine tiles, through both accumulator buffers and a k-step
+    # ring that runs on across tiles (K = 520: 9 k steps a tile).
+    "gemm_persistent_sm100": lambda run: gemm_nt(
+        run, "gemm/gemm_persistent_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
+        128, 256),
     "gemm_multicast_sm100": lambda run: gemm_nt(
         run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 136, "bf16",
         128, 256, cluster_m=2),

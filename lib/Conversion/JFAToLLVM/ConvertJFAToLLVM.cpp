@@ -8,6 +8,7 @@
 #include "lib/Conversion/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace jfa {
@@ -19,6 +20,24 @@ using namespace mlir;
 using namespace jfa;
 
 namespace {
+/// The canonicalizer turns an scf.if that picks one of two JFA values (a
+/// double-buffered accumulator's half) into arith.select, which the arith
+/// lowering does not know: the select of the converted values.
+struct JFASelectLowering : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "no LLVM type for the values");
+    rewriter.replaceOpWithNewOp<LLVM::SelectOp>(
+        op, type, adaptor.getCondition(), adaptor.getTrueValue(),
+        adaptor.getFalseValue());
+    return success();
+  }
+};
+
 struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -76,6 +95,21 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     target.addDynamicallyLegalOp<math::Exp2Op>(
         [](math::Exp2Op op) { return !isFastExp2(op); });
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // scf ops that carry JFA values (a double-buffered accumulator chosen
+    // by an scf.if, a slot through a loop) get the converted types; the
+    // others are left as they are (their index types are the later
+    // passes').
+    scf::populateSCFStructuralTypeConversions(converter, patterns);
+    auto carriesJFA = [](Operation *op) {
+      auto isJFA = [](Type t) { return isa<JFADialect>(t.getDialect()); };
+      return llvm::any_of(op->getOperandTypes(), isJFA) ||
+             llvm::any_of(op->getResultTypes(), isJFA);
+    };
+    target
+        .addDynamicallyLegalOp<scf::IfOp, scf::ForOp, scf::WhileOp,
+                               scf::YieldOp, scf::ConditionOp, arith::SelectOp>(
+            [=](Operation *op) { return !carriesJFA(op); });
+    patterns.add<JFASelectLowering>(converter, ctx);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

@@ -279,3 +279,35 @@ jfa.kernel @three_allocations() warps(4) {
   %p = jfa.tmem_alloc {offset = 8 : i64} : !jfa.tmem<128x128xbf16>
   %o = jfa.tmem_alloc {offset = 16 : i64} : !jfa.tmem<128x128xf32>
 }
+
+// -----
+
+// A double-buffered accumulator: a JFA value chosen at run time (an scf.if
+// the canonicalizer may turn into arith.select) becomes the select of the
+// tensor-memory addresses.
+// CHECK-LABEL: llvm.func @pick_buffer
+// CHECK: nvvm.tcgen05.fence <after>
+// CHECK: %[[C0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.add %{{.*}}, %[[C0]]
+// CHECK-NEXT: %[[A0:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
+// CHECK: llvm.mlir.constant(256 : i32)
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: %[[A1:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
+// CHECK: llvm.select %{{.*}}, %[[A0]], %[[A1]] : i1, !llvm.ptr<6>
+// CHECK: scf.if %{{.*}} -> (!llvm.ptr<6>)
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: llvm.return
+jfa.kernel @pick_buffer(%which: i32) warps(4) {
+  %acc = jfa.tmem_alloc {offset = 0 : i64} : !jfa.tmem<128x512xf32>
+  %acc0 = jfa.tmem_slice %acc columns(0) : !jfa.tmem<128x512xf32> -> !jfa.tmem<128x256xf32>
+  %acc1 = jfa.tmem_slice %acc columns(256) : !jfa.tmem<128x512xf32> -> !jfa.tmem<128x256xf32>
+  %c0 = arith.constant 0 : i32
+  %first = arith.cmpi eq, %which, %c0 : i32
+  %picked = arith.select %first, %acc0, %acc1 : !jfa.tmem<128x256xf32>
+  %again = scf.if %first -> (!jfa.tmem<128x256xf32>) {
+    scf.yield %picked : !jfa.tmem<128x256xf32>
+  } else {
+    scf.yield %acc1 : !jfa.tmem<128x256xf32>
+  }
+  jfa.tmem_dealloc %acc : !jfa.tmem<128x512xf32>
+}
