@@ -812,10 +812,13 @@ LogicalResult BarrierArriveOp::verify() {
   if (!getCta() || !matchPattern(getCta(), m_ConstantInt(&rank)))
     return success();
   std::optional<int64_t> size = clusterSizeAround(*this);
+  if (rank.isNegative() && !size)
+    return emitOpError() << "arrives on CTA " << rank.getSExtValue()
+                         << "; ranks run from 0 to the cluster's size - 1";
   if (rank.isNegative() || (size && rank.getSExtValue() >= *size))
     return emitOpError() << "arrives on CTA " << rank.getSExtValue()
-                         << " of a cluster of " << size.value_or(0)
-                         << (size.value_or(0) == 1 ? " CTA" : " CTAs")
+                         << " of a cluster of " << *size
+                         << (*size == 1 ? " CTA" : " CTAs")
                          << "; ranks run from 0 to the cluster's size - 1";
   return success();
 }

@@ -372,8 +372,10 @@ def JFA_ClusterArriveOp : JFA_Op<"cluster_arrive"> {
     arrival releases the thread's earlier memory accesses to the cluster.
     Split from the wait so that work can go between them. The compiler
     already synchronizes the cluster after the barriers are initialized and
-    before the kernel exits (so no CTA leaves while a peer may still write
-    into its shared memory); these ops are for the kernel's own phases.
+    before the kernel exits (so no CTA leaves while a peer's threads still
+    arrive on its barriers; copies in flight are not threads: every
+    multicast into a CTA must be waited on there); these ops are for the
+    kernel's own phases.
   }];
   let assemblyFormat = "attr-dict";
 }

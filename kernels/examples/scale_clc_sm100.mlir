@@ -9,16 +9,18 @@
 // the work of those still waiting for an SM, without the host sizing the
 // grid to the machine or a counter in global memory, and a CTA that starts
 // late simply does its own tile. The first request that cancels nothing
-// ends the loop (asking again after that is not allowed).
+// ends the loop (asking again once a CTA has seen a request fail is not
+// allowed).
 //
-// Each request's 16-byte response goes to a 2-slot ring, so the next
-// request can be in flight while this tile's copies run.
+// Each iteration asks for the next tile first, so the request is in flight
+// while this tile's copies run, and reads the answer at its end: one
+// response slot does, reused once every thread has read it.
 jfa.kernel @scale_clc(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
                       %rows: i32, %cols: i32, %alpha: f32) warps(4) {
   %tile = jfa.local_alloc : !jfa.smem<1 x 64x64xf32>
-  %responses = jfa.local_alloc : !jfa.smem<2 x 4xi32>
+  %responses = jfa.local_alloc : !jfa.smem<1 x 4xi32>
   %loaded = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
-  %answered = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %answered = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
 
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -38,9 +40,9 @@ jfa.kernel @scale_clc(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
   } do {
   ^bb0(%t: i32, %n: i32):
     // The next tile: ask now, read the answer after this tile's work.
-    %r, %r_phase = jfa.ring_position %n stages(2) : i32
-    %response = jfa.slot %responses[%r] : !jfa.smem<2 x 4xi32>, i32
-    %answer = jfa.barrier %answered[%r] : !jfa.mbarriers<2>, i32
+    %phase = arith.andi %n, %c1 : i32
+    %response = jfa.slot %responses[%c0] : !jfa.smem<1 x 4xi32>, i32
+    %answer = jfa.barrier %answered[%c0] : !jfa.mbarriers<1>, i32
     jfa.barrier_expect %answer, bytes(16)
     jfa.try_cancel %response, %answer : !jfa.slot<4xi32>
 
@@ -49,10 +51,9 @@ jfa.kernel @scale_clc(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
     %tc = arith.remui %t, %tile_cols : i32
     %row = arith.muli %tr, %c64 : i32
     %col = arith.muli %tc, %c64 : i32
-    %load_phase = arith.andi %n, %c1 : i32
     jfa.barrier_expect %load_bar, bytes(16384)
     jfa.tma_load %x[%row, %col], %t_slot, %load_bar : !jfa.tma<64x64xf32>, !jfa.slot<64x64xf32>
-    jfa.barrier_wait %load_bar, %load_phase
+    jfa.barrier_wait %load_bar, %phase
     %v = jfa.local_load %t_slot : !jfa.slot<64x64xf32> -> tensor<64x64xf32>
     %a = tensor.splat %alpha : tensor<64x64xf32>
     %scaled = arith.mulf %v, %a : tensor<64x64xf32>
@@ -65,7 +66,7 @@ jfa.kernel @scale_clc(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
     // The next tile's load overwrites the slot the store reads.
     jfa.tma_store_wait pending(0)
 
-    jfa.barrier_wait %answer, %r_phase
+    jfa.barrier_wait %answer, %phase
     %taken, %cx, %cy, %cz = jfa.query_cancel %response : !jfa.slot<4xi32>
     %next = arith.select %taken, %cx, %none : i32
     // All threads have read the response (and the store has been waited

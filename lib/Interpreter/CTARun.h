@@ -31,6 +31,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 namespace jfa::interp {
@@ -244,9 +245,13 @@ public:
   /// 16 per CTA, rank-major.
   std::vector<NamedBarrierState> named;
   ClusterBarrierState clusterBarrier;
-  /// Set once a jfa.try_cancel of this cluster cancelled nothing: asking
-  /// again is not allowed (the hardware's behaviour is undefined).
-  Operation *cancelFailedAt = nullptr;
+  /// Per CTA, the jfa.query_cancel that saw a request cancel nothing: the
+  /// CTA may not ask again after that (the hardware's behaviour is
+  /// undefined). Requests already in flight may still come back.
+  std::vector<Operation *> cancelFailureSeenAt;
+  /// The stored rows (buffer id, row) that hold a cluster-launch-control
+  /// response: opaque bytes that only jfa.query_cancel may read.
+  std::set<std::pair<int, int64_t>> opaqueRows;
   size_t numComps = 0;
 
   /// The buffer or barrier at the place of `id` in the CTA of rank `rank`.

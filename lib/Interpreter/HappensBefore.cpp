@@ -151,12 +151,25 @@ void CTARun::checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
   s.reads.clear();
 }
 
+/// The row of buffer `slot.id` that row `r` of the slot is stored in.
+static std::pair<int, int64_t> storedRow(CTARun &run, const RtValue &slot,
+                                         int64_t r) {
+  return {slot.id, slot.index * run.buffers[slot.id].rows + slot.row + r};
+}
+
 void CTARun::readSlotRows(Executor &e, Operation *op, const RtValue &slot,
                           int64_t lo, int64_t hi, const VC &view, Access self,
                           bool asyncProxy) {
-  for (int64_t r = lo; r < hi; ++r)
+  for (int64_t r = lo; r < hi; ++r) {
+    // The hardware's response format is not part of the ISA.
+    if (!opaqueRows.empty() && !isa<QueryCancelOp>(op) &&
+        opaqueRows.count(storedRow(*this, slot, r)))
+      fail(op, "reads " + slotWhat(slot, r) +
+                   ", which holds the response of a jfa.try_cancel: its 16 "
+                   "bytes are opaque; read it with jfa.query_cancel");
     checkRead(e, op, slotShadow(slot, r), view, self, slotWhat(slot, r),
               asyncProxy);
+  }
 }
 
 void CTARun::writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
@@ -181,6 +194,10 @@ void CTARun::writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
                    "back",
                read.op, "the read");
     checkWrite(e, op, s, view, self, slotWhat(slot, r), generic);
+    if (isa<TryCancelOp>(op))
+      opaqueRows.insert(storedRow(*this, slot, r));
+    else if (!opaqueRows.empty())
+      opaqueRows.erase(storedRow(*this, slot, r));
   }
 }
 

@@ -6,7 +6,8 @@
 // cancelNextCluster), which then never runs: the running CTAs take all the
 // work, one of the orders the hardware may produce. The 16-byte response
 // is, in this model, four i32 rows: taken (1 or 0) and the first cancelled
-// CTA's program ids; only jfa.query_cancel reads it.
+// CTA's program ids; only jfa.query_cancel may read it (any other read is
+// an error: on the GPU the 16 bytes are opaque).
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
 #include "lib/Interpreter/OpHandlers.h"
@@ -19,17 +20,15 @@ namespace jfa::interp {
 /// CTA of the cluster, belonging to each one's barrier's phase, with 16
 /// transaction bytes on that barrier.
 static void tryCancel(CTARun &run, Executor &e, TryCancelOp op) {
-  if (run.cancelFailedAt)
+  if (Operation *seen = run.cancelFailureSeenAt[e.ctaRank])
     run.fail(op,
-             "asks to cancel again after a request that cancelled nothing; "
-             "the hardware does not allow it: end the loop at the first "
-             "response whose jfa.query_cancel says not taken",
-             run.cancelFailedAt, "the request that cancelled nothing");
+             "asks to cancel again after this CTA saw a request cancel "
+             "nothing; the hardware does not allow it: end the loop at the "
+             "first response whose jfa.query_cancel says not taken",
+             seen, "where the CTA saw it");
   RtValue slot = run.get(e, op.getResponse());
   int b = run.get(e, op.getBarrier()).id;
   std::optional<std::array<int64_t, 3>> taken = run.interp.cancelNextCluster();
-  if (!taken)
-    run.cancelFailedAt = op;
   std::array<int64_t, 3> ids = taken.value_or(std::array<int64_t, 3>{0, 0, 0});
   double response[4] = {taken ? 1.0 : 0.0, double(ids[0]), double(ids[1]),
                         double(ids[2])};
@@ -51,6 +50,8 @@ static void queryCancel(CTARun &run, Executor &e, QueryCancelOp op) {
   double taken = run.slotElem(slot, 0, 0);
   if (taken != 0 && taken != 1)
     run.fail(op, "reads a response that no jfa.try_cancel wrote");
+  if (taken == 0 && !run.cancelFailureSeenAt[e.ctaRank])
+    run.cancelFailureSeenAt[e.ctaRank] = op;
   run.set(e, op.getTaken(),
           run.makeData(run.newScalar(op.getTaken().getType(), taken)));
   Value ids[3] = {op.getX(), op.getY(), op.getZ()};

@@ -24,6 +24,7 @@ CTARun::CTARun(Interpreter &interp, std::array<int64_t, 3> origin)
       tmemColumnsPerLane(interp.target.tensorMemoryColumns) {
   const auto &dims = interp.clusterDims;
   clusterSize = int(dims[0] * dims[1] * dims[2]);
+  cancelFailureSeenAt.assign(clusterSize, nullptr);
 }
 
 std::array<int64_t, 3> CTARun::ctaIdOf(int rank) const {

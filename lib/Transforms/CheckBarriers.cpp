@@ -15,7 +15,11 @@
 // arrival on a peer's barrier (`on cta`) counts as one on the issuer's own
 // (each CTA arrives on a different peer), and a multicast load with a
 // constant mask brings its box once per CTA of the mask (each of them
-// multicasts its own part). A mask that is not a constant is a remark.
+// multicasts its own part). Issued by every CTA alike, such ops must reach
+// the whole cluster (a constant peer, a partial mask or a cluster-launch-
+// control request from every CTA is an error); under a condition on
+// jfa.cluster_rank (a leader's part), or with a mask that is not a
+// constant, the counts are not checked (a remark).
 //
 // The count follows the structure of the kernel: tasks arrive concurrently
 // (their counts add up), a loop body is one phase, and an scf.if counts only
@@ -78,6 +82,59 @@ Value getSignalledBarrier(Operation *op) {
   if (auto fetch = dyn_cast<AtomicFetchAddOp>(op))
     return fetch.getBarrier();
   return {};
+}
+
+/// Whether `value` is computed from jfa.cluster_rank (within a few steps
+/// of arithmetic): it then differs between the CTAs of a cluster.
+bool dependsOnRank(Value value, int depth = 0) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 16)
+    return false;
+  if (isa<ClusterRankOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnRank(operand, depth + 1);
+  });
+}
+
+/// The scf.if around `op` whose condition differs between the CTAs of a
+/// cluster (a leader CTA's part), or null: ops outside such branches are
+/// issued alike by every CTA.
+Operation *rankCondition(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent);
+        ifOp && dependsOnRank(ifOp.getCondition()))
+      return ifOp;
+  return nullptr;
+}
+
+int64_t clusterSizeOf(Operation *op) {
+  int64_t size = 1;
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel)
+    kernel = op->getParentOfType<KernelOp>();
+  if (kernel)
+    if (auto dims = kernel.getClusterDims())
+      for (int32_t d : *dims)
+        size *= d;
+  return size;
+}
+
+/// Ops that reach other CTAs of a cluster and are issued under a condition
+/// on jfa.cluster_rank: what each CTA's barrier receives from them depends
+/// on which CTAs issue, which the counts below (one CTA of a symmetric
+/// whole) cannot see.
+bool isAsymmetricClusterOp(Operation *op) {
+  if (clusterSizeOf(op) == 1 || !rankCondition(op))
+    return false;
+  if (auto arrive = dyn_cast<BarrierArriveOp>(op))
+    return bool(arrive.getCta());
+  if (auto load = dyn_cast<TMALoadOp>(op))
+    return bool(load.getMulticast());
+  if (auto commit = dyn_cast<TcCommitOp>(op))
+    return bool(commit.getMulticast());
+  return isa<TryCancelOp>(op);
 }
 
 /// How many arrivals `op` makes on its barrier: a TMA load only brings
@@ -415,6 +472,8 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     if (failed(verifyTasksExpanded(getOperation(), "jfa-check-barriers")))
       return signalPassFailure();
     for (auto kernel : getOperation().getOps<KernelOp>())
+      checkClusterSymmetry(kernel);
+    for (auto kernel : getOperation().getOps<KernelOp>())
       checkKernel(kernel);
     for (auto kernel : getOperation().getOps<KernelOp>())
       kernel.walk([&](BarrierExpectOp expect) { checkExpectBytes(expect); });
@@ -424,6 +483,70 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     markAllAnalysesPreserved();
     if (sawError)
       signalPassFailure();
+  }
+
+  /// In a cluster every CTA runs the same code, so an op that reaches other
+  /// CTAs and is not under a condition on jfa.cluster_rank is issued by all
+  /// of them alike. The counts assume each barrier then receives what its
+  /// own CTA's op would bring: true for an arrival on a peer whose rank
+  /// comes from jfa.cluster_rank (each CTA a different peer) and for a
+  /// multicast to the whole cluster, wrong otherwise, and reported here.
+  void checkClusterSymmetry(KernelOp kernel) {
+    int64_t size = clusterSizeOf(kernel.getOperation());
+    if (size == 1)
+      return;
+    auto wholeCluster =
+        [&](Operation *op, Value maskValue, StringRef what) {
+          APInt mask;
+          if (rankCondition(op) ||
+              !matchPattern(maskValue, m_ConstantInt(&mask)) ||
+              int64_t(mask.popcount()) == size)
+            return;
+          op->emitOpError()
+              << "is issued by every CTA of the cluster (no condition on "
+                 "jfa.cluster_rank) with the constant mask "
+              << mask.getZExtValue() << ": the " << mask.popcount()
+              << " CTAs of the mask each receive " << mask.popcount() << " "
+              << what << " per phase and the other " << size - mask.popcount()
+              << " none; multicast to the whole cluster (mask "
+              << ((uint64_t(1) << size) - 1)
+              << "), or issue it from one CTA under a condition on "
+                 "jfa.cluster_rank";
+          sawError = true;
+        };
+    kernel.walk([&](Operation *op) {
+      if (auto load = dyn_cast<TMALoadOp>(op); load && load.getMulticast())
+        wholeCluster(op, load.getMulticast(), "boxes");
+      if (auto commit = dyn_cast<TcCommitOp>(op);
+          commit && commit.getMulticast())
+        wholeCluster(op, commit.getMulticast(), "arrivals");
+      if (auto arrive = dyn_cast<BarrierArriveOp>(op);
+          arrive && arrive.getCta()) {
+        APInt rank;
+        if (!rankCondition(op) &&
+            matchPattern(arrive.getCta(), m_ConstantInt(&rank))) {
+          op->emitOpError()
+              << "is issued by every CTA of the cluster (no condition on "
+                 "jfa.cluster_rank) on CTA "
+              << rank.getSExtValue() << ": that CTA's barrier receives the "
+              << size
+              << " CTAs' arrivals and the others none; arrive on a "
+                 "peer computed from jfa.cluster_rank (such as rank xor 1), "
+                 "or from one CTA under a condition on it";
+          sawError = true;
+        }
+      }
+      if (isa<TryCancelOp>(op) && !rankCondition(op)) {
+        op->emitOpError()
+            << "is issued by every CTA of the cluster (no condition on "
+               "jfa.cluster_rank), and each response reaches every CTA: "
+               "each barrier receives "
+            << size << " responses and " << size
+            << " clusters are cancelled for one; issue it from one CTA under "
+               "a condition on jfa.cluster_rank";
+        sawError = true;
+      }
+    });
   }
 
   /// A slot that TMA loads fill, read by threads (jfa.local_load) and then
@@ -539,6 +662,20 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     }
     for (std::optional<int64_t> group : groups) {
       auto kernel = array->getParentOfType<KernelOp>();
+      auto asymmetric = llvm::find_if(uses.signals, [&](auto &signal) {
+        return signal.second == group && isAsymmetricClusterOp(signal.first);
+      });
+      if (asymmetric != uses.signals.end()) {
+        asymmetric->first->emitRemark()
+            << "cannot count the arrivals per phase on "
+            << describeBarrier(array, group)
+            << ": this op reaches other CTAs of the cluster from under a "
+               "condition on jfa.cluster_rank, so what each CTA's barrier "
+               "receives depends on which CTAs issue it; arrive_count("
+            << array.getArriveCount()
+            << ") is not checked (jfa-interp checks it when it runs)";
+        continue;
+      }
       Tally tally = tallyBlock(
           kernel.getBodyBlock(),
           [&](Operation *op) -> int64_t {
@@ -627,7 +764,10 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
   void checkExpectBytes(BarrierExpectOp expect) {
     Value barrier = expect.getBarrier();
     TMALoadOp unknownMask;
+    Operation *asymmetric = nullptr;
     auto bytesOf = [&](Operation *op) -> int64_t {
+      if (getSignalledBarrier(op) == barrier && isAsymmetricClusterOp(op))
+        asymmetric = op;
       // A cluster-launch-control response is 16 bytes.
       if (auto cancel = dyn_cast<TryCancelOp>(op))
         return cancel.getBarrier() == barrier ? 16 : 0;
@@ -637,6 +777,16 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
       return loadBytes(load, unknownMask);
     };
     Tally tally = tallyBlock(*expect->getBlock(), bytesOf, LoopRule::Repeat);
+    if (asymmetric) {
+      asymmetric->emitRemark()
+          << "cannot check the " << expect.getBytes()
+          << " bytes armed by a jfa.barrier_expect: this op reaches other "
+             "CTAs of the cluster from under a condition on "
+             "jfa.cluster_rank, so what lands on each CTA's barrier depends "
+             "on which CTAs issue it (jfa-interp checks the bytes when it "
+             "runs)";
+      return;
+    }
     if (unknownMask) {
       unknownMask->emitRemark()
           << "cannot check the " << expect.getBytes()

@@ -152,3 +152,77 @@ jfa.kernel @cancel_bytes() warps(4) {
   jfa.try_cancel %r, %b : !jfa.slot<4xi32>
   jfa.barrier_wait %b, %c0
 }
+
+// -----
+
+// Wrong: every CTA arrives on CTA 0's barrier; CTA 1's never completes.
+jfa.kernel @constant_peer() warps(8) cluster(2, 1, 1) {
+  %empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %e = jfa.barrier %empty[%c0] : !jfa.mbarriers<1>, i32
+  jfa.async_tasks {
+    jfa.task warps(4) {
+      jfa.barrier_arrive %e
+      // expected-error @+1 {{is issued by every CTA of the cluster (no condition on jfa.cluster_rank) on CTA 0: that CTA's barrier receives the 2 CTAs' arrivals and the others none}}
+      jfa.barrier_arrive %e on cta %c0
+    }
+    jfa.task default {
+      jfa.barrier_wait %e, %c1
+    }
+  }
+}
+
+// -----
+
+// Wrong: every CTA multicasts to CTA 0 only: CTA 0 gets two boxes, CTA 1 none.
+jfa.kernel @partial_mask(%b: !jfa.tma<128x64xbf16, swizzle 128>) warps(4) cluster(2, 1, 1) {
+  %b_ring = jfa.local_alloc : !jfa.smem<1 x 128x64xbf16, swizzle 128>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %first = arith.constant 1 : i16
+  %f = jfa.barrier %full[%c0] : !jfa.mbarriers<1>, i32
+  %b_s = jfa.slot %b_ring[%c0] : !jfa.smem<1 x 128x64xbf16, swizzle 128>, i32
+  jfa.barrier_expect %f, bytes(16384)
+  // expected-error @+1 {{with the constant mask 1: the 1 CTAs of the mask each receive 1 boxes per phase and the other 1 none; multicast to the whole cluster (mask 3), or issue it from one CTA under a condition on jfa.cluster_rank}}
+  jfa.tma_load %b[%c0, %c0], %b_s, %f multicast(%first) : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+  jfa.barrier_wait %f, %c0
+}
+
+// -----
+
+// Right, but not countable here: the leader CTA multicasts the whole tile
+// to both; each CTA expects one box. A remark, not a false error.
+jfa.kernel @leader_multicast(%b: !jfa.tma<128x64xbf16, swizzle 128>) warps(4) cluster(2, 1, 1) {
+  %b_ring = jfa.local_alloc : !jfa.smem<1 x 128x64xbf16, swizzle 128>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %both = arith.constant 3 : i16
+  %rank = jfa.cluster_rank
+  %leader = arith.cmpi eq, %rank, %c0 : i32
+  %f = jfa.barrier %full[%c0] : !jfa.mbarriers<1>, i32
+  %b_s = jfa.slot %b_ring[%c0] : !jfa.smem<1 x 128x64xbf16, swizzle 128>, i32
+  jfa.barrier_expect %f, bytes(16384)
+  scf.if %leader {
+    // expected-remark @+2 {{cannot check the 16384 bytes armed by a jfa.barrier_expect: this op reaches other CTAs of the cluster from under a condition on jfa.cluster_rank}}
+    // expected-remark @+1 {{cannot count the arrivals per phase on barrier 0 of the barrier array at line}}
+    jfa.tma_load %b[%c0, %c0], %b_s, %f multicast(%both) : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+  }
+  jfa.barrier_wait %f, %c0
+}
+
+// -----
+
+// Wrong: every CTA of the cluster asks to cancel, and every response
+// reaches every CTA.
+jfa.kernel @cancel_from_every_cta() warps(4) cluster(2, 1, 1) {
+  %responses = jfa.local_alloc : !jfa.smem<1 x 4xi32>
+  %bars = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %r = jfa.slot %responses[%c0] : !jfa.smem<1 x 4xi32>, i32
+  %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+  jfa.barrier_expect %b, bytes(16)
+  // expected-error @+1 {{is issued by every CTA of the cluster (no condition on jfa.cluster_rank), and each response reaches every CTA: each barrier receives 2 responses and 2 clusters are cancelled for one; issue it from one CTA under a condition on jfa.cluster_rank}}
+  jfa.try_cancel %r, %b : !jfa.slot<4xi32>
+  jfa.barrier_wait %b, %c0
+}

@@ -32,6 +32,7 @@
 // CHECK: nvvm.tcgen05.fence <after>
 // CHECK-NEXT: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<64xi32>
 // CHECK-NEXT: nvvm.tcgen05.wait <load>
+// CHECK-NEXT: nvvm.tcgen05.fence <before>
 // Row-per-thread stores into the swizzled slot, 16 bytes at a time.
 // CHECK: llvm.xor
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>

@@ -656,9 +656,11 @@ CASES = {
     "gemm_sm90": case_gemm_sm90,
     "gemm_sm100": case_gemm_sm100,
     # Clusters of two CTAs sharing B by multicast (issue 23): M = 300 leaves
-    # the second cluster's second CTA with no rows; 3 column tiles.
+    # the second cluster's second CTA with no rows; 3 column tiles; K = 520
+    # (9 k steps) reuses every stage, so a stage goes back to both CTAs'
+    # producers (the protocol the multicast needs) several times.
     "gemm_multicast_sm90": lambda run: gemm_nt(
-        run, "gemm/gemm_multicast_sm90.mlir", "sm_90a", 300, 600, 136, "bf16",
+        run, "gemm/gemm_multicast_sm90.mlir", "sm_90a", 300, 600, 520, "bf16",
         128, 256, cluster_m=2),
     # Persistent (cluster launch control): CTA 0 cancels the other eight and
     # computes all nine tiles, through both accumulator buffers and a k-step
@@ -667,7 +669,7 @@ CASES = {
         run, "gemm/gemm_persistent_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256),
     "gemm_multicast_sm100": lambda run: gemm_nt(
-        run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 136, "bf16",
+        run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256, cluster_m=2),
     # fp8 (e4m3) operands, a per-tensor scale, bf16 out; K = 208: a partial
     # second k tile of 128.

@@ -4,8 +4,8 @@
 // exact thread count, the entry register count tasks' setmaxnreg needs, the
 // cluster shape, and TMA descriptors as 64-byte aligned __grid_constant__
 // byval parameters. A kernel whose cluster holds several CTAs ends with a
-// cluster barrier: no CTA may exit while a peer can still write into its
-// shared memory (a multicast copy) or arrive on its barriers.
+// cluster barrier: no CTA may exit while a peer's threads can still arrive
+// on its barriers (copies in flight are the kernel's to wait for).
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"

@@ -271,6 +271,9 @@ struct TmemLoadLowering : JFAPattern<TmemLoadOp> {
         b, packedType(fragment), /*pack=*/false,
         NVVM::Tcgen05LdStShape::SHAPE_32X32B, taddr, Value());
     NVVM::Tcgen05WaitOp::create(b, NVVM::Tcgen05WaitKind::LOAD);
+    // Orders the read before a barrier that hands the columns to an MMA
+    // that overwrites them (a double-buffered accumulator's epilogue).
+    NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, fragment, bits);
     return success();
   }

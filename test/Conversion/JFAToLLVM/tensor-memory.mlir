@@ -234,6 +234,7 @@ jfa.kernel @m_major_a() warps(4) {
 // CHECK-NEXT: nvvm.tcgen05.fence <after>
 // CHECK-NEXT: %[[BITS:.*]] = nvvm.tcgen05.ld %[[TADDR]] {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
 // CHECK-NEXT: nvvm.tcgen05.wait <load>
+// CHECK-NEXT: nvvm.tcgen05.fence <before>
 // CHECK-NEXT: %[[V:.*]] = llvm.bitcast %[[BITS]] : vector<16xi32> to vector<16xf32>
 // CHECK: %[[SADDR:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
 // CHECK-NEXT: %[[SB:.*]] = llvm.bitcast %[[V]] : vector<16xf32> to vector<16xi32>
