@@ -1144,10 +1144,12 @@ def JFA_StoreTileOp : JFA_Op<"store_tile"> {
     16-byte-aligned base with a row stride and offset that are multiples
     of 8 elements do.
 
-    With `add`, each element is added to memory atomically
-    (`red.global.add.f32`) instead of stored, element by element: tiles of
-    several CTAs or tasks may add into the same rows, as the attention
-    backward accumulates dQ in an f32 workspace. f32 tiles only.
+    With `add`, each element is added to memory atomically instead of
+    stored, in the same runs (`red.global.add.v2.f32` / `.v4.f32`, sm_90
+    and later; `red.global.add.f32` for a run of one), with the same
+    alignment rule: tiles of several CTAs or tasks may add into the same
+    rows, as the attention backward accumulates dQ in an f32 workspace.
+    f32 tiles only.
     ```mlir
     jfa.store_tile %dq, %dq_accum[%offset] stride(%row_stride) rows(%count) add
         : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>

@@ -35,12 +35,12 @@ TileLayoutAttrInterface jfa::getTileLayout(RankedTensorType tile) {
 int64_t jfa::getStoreTileVectorWidth(TileLayoutAttrInterface layout,
                                      ArrayRef<int64_t> shape, int64_t threads,
                                      int64_t elementBytes, bool add) {
-  if (add)
-    return 1;
   int64_t width = layout.getVectorWidth(shape, threads, elementBytes);
-  // A global store moves at most 16 bytes.
+  // A global store, and a vector reduction (red.global.add.v2/v4.f32,
+  // sm_90 and later), moves at most 16 bytes.
   while (width * elementBytes > 16)
     width /= 2;
+  (void)add; // the adds are as wide as the stores
   return width;
 }
 

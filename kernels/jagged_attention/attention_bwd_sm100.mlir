@@ -165,6 +165,22 @@ jfa.func @ds_block(%s_cols: !jfa.tmem<128x64xf32>, %dp_cols: !jfa.tmem<128x64xf3
   jfa.return %ds16 : tensor<128x64xbf16, #jfa.tmem_row>
 }
 
+// One 64-column chunk of a unit's dK or dV, rows [0, %rows): bf16 to its
+// place in dk / dv, or, when units split a k/v head's q heads
+// (@unit_heads), added into the f32 sum the caller converts.
+jfa.func @write_dkv(%x: tensor<128x64xf32, #jfa.tmem_row>, %summed: i1,
+                    %out: !jfa.ptr<bf16>, %out_at: i32, %out_stride: i32,
+                    %sum: !jfa.ptr<f32>, %sum_at: i32, %sum_stride: i32,
+                    %rows: i32) {
+  scf.if %summed {
+    jfa.store_tile %x, %sum[%sum_at] stride(%sum_stride) rows(%rows) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+  } else {
+    %x16 = arith.truncf %x : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+    jfa.store_tile %x16, %out[%out_at] stride(%out_stride) rows(%rows) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+  }
+  jfa.return
+}
+
 jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %k: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %v: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -178,7 +194,9 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %scale_log2: f32, %scale: f32,
                                 %offsets_k: !jfa.ptr<i32>, %kv_group: i32,
                                 %window_left: i32, %window_right: i32,
-                                %kv_stride: i32) warps(6) {
+                                %kv_stride: i32, %kv_split: i32,
+                                %dk_accum: !jfa.ptr<f32>,
+                                %dv_accum: !jfa.ptr<f32>) warps(6) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away. general:
   // windows, grouped-query and cross-attention (attention_bwd_sm90.mlir).
@@ -246,10 +264,16 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %general, %kv_group_eff, %activation, %is_softmax = jfa.call @attention_variant(%general_kind, %kv_group)
       : (i32, i32) -> (i1, i32, i32, i1)
   %dkv_stride = arith.select %general, %kv_stride, %stride : i32
-  // Units: each listed (sequence, key tile) pair for every k/v head.
+  // Units: each listed (sequence, key tile) pair for every group of
+  // %per_unit q heads of a k/v head (all kv_group of them unless the caller
+  // splits them, @unit_heads; split, dK and dV are added into the f32 sums
+  // %dk_accum, %dv_accum, [T_k, H_kv * D]).
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
   %kv_heads = arith.divui %heads, %kv_group_eff : i32
-  %units = arith.muli %pairs, %kv_heads : i32
+  %per_unit, %unit_kv, %kv_split_eff, %summed = jfa.call @unit_heads(%heads, %kv_group_eff, %kv_split, %general)
+      : (i32, i32, i32, i1) -> (i32, i32, i32, i1)
+  %sum_stride = arith.muli %kv_heads, %head_dim : i32
+  %units = arith.muli %pairs, %unit_kv : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %k_lo = jfa.slot %k_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %k_hi = jfa.slot %k_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
@@ -291,12 +315,12 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
-        %h_base = arith.muli %hk, %kv_group_eff : i32
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %h_base = arith.muli %hk, %per_unit : i32
         %q_last = arith.addi %q_first, %q_count : i32
         %next:2 = scf.if %live -> (i32, i32) {
-          scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
+          scf.for %member = %c0 to %per_unit step %c1 : i32 {
           %h = arith.addi %h_base, %member : i32
           %col0 = arith.muli %h, %head_dim : i32
           %member_steps = arith.muli %member, %q_count : i32
@@ -404,24 +428,27 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %key_row_el = arith.muli %key_row, %dkv_stride : i32
           %key_left = arith.subi %len_k, %k0 : i32
           %kv_at0 = arith.addi %key_row_el, %kv_col0 : i32
+          %key_row_sum = arith.muli %key_row, %sum_stride : i32
+          %sum_at0 = arith.addi %key_row_sum, %kv_col0 : i32
           %dv0 = jfa.tmem_load %dv_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
           %dk0 = jfa.tmem_load %dk_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
-          %dv0_16 = arith.truncf %dv0 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-          %dk0_16 = arith.truncf %dk0 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-          jfa.store_tile %dv0_16, %dv[%kv_at0] stride(%dkv_stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
-          jfa.store_tile %dk0_16, %dk[%kv_at0] stride(%dkv_stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+          jfa.call @write_dkv(%dv0, %summed, %dv, %kv_at0, %dkv_stride, %dv_accum, %sum_at0, %sum_stride, %key_left)
+              : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
+          jfa.call @write_dkv(%dk0, %summed, %dk, %kv_at0, %dkv_stride, %dk_accum, %sum_at0, %sum_stride, %key_left)
+              : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
           scf.if %wide {
             %kv_at1 = arith.addi %kv_at0, %c64 : i32
+            %sum_at1 = arith.addi %sum_at0, %c64 : i32
             %dv1 = jfa.tmem_load %dv_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             %dk1 = jfa.tmem_load %dk_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
-            %dv1_16 = arith.truncf %dv1 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-            %dk1_16 = arith.truncf %dk1 : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-            jfa.store_tile %dv1_16, %dv[%kv_at1] stride(%dkv_stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
-            jfa.store_tile %dk1_16, %dk[%kv_at1] stride(%dkv_stride) rows(%key_left) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+            jfa.call @write_dkv(%dv1, %summed, %dv, %kv_at1, %dkv_stride, %dv_accum, %sum_at1, %sum_stride, %key_left)
+                : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
+            jfa.call @write_dkv(%dk1, %summed, %dk, %kv_at1, %dkv_stride, %dk_accum, %sum_at1, %sum_stride, %key_left)
+                : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
           }
           // Read: the next unit's first dV and dK may overwrite them.
           jfa.barrier_arrive %dkv_free0
-          %q_steps = arith.muli %q_count, %kv_group_eff : i32
+          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
           %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32
@@ -447,10 +474,10 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
-        %h_base = arith.muli %hk, %kv_group_eff : i32
+        %h_base = arith.muli %hk, %per_unit : i32
         %next:2 = scf.if %live -> (i32, i32) {
           %kv_col1 = arith.addi %kv_col0, %c64 : i32
           %k_row = arith.addi %start_k, %k0 : i32
@@ -471,7 +498,7 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tma_load %v[%k_row, %kv_col0], %v_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
           }
 
-          scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
+          scf.for %member = %c0 to %per_unit step %c1 : i32 {
           %h = arith.addi %h_base, %member : i32
           %col0 = arith.muli %h, %head_dim : i32
           %member_steps = arith.muli %member, %q_count : i32
@@ -512,7 +539,7 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             }
           }
           }
-          %q_steps = arith.muli %q_count, %kv_group_eff : i32
+          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
           %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32
@@ -542,8 +569,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
         %next:2 = scf.if %live -> (i32, i32) {
           %unit_phase = arith.andi %unit_n, %c1 : i32
@@ -553,7 +580,7 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // of this one overwrites them.
           jfa.barrier_wait %dkv_free0, %unit_free
 
-          scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
+          scf.for %member = %c0 to %per_unit step %c1 : i32 {
           %member_steps = arith.muli %member, %q_count : i32
           scf.for %i = %q_first to %q_last step %c1 : i32 {
             %q_step = arith.subi %i, %q_first : i32
@@ -616,7 +643,7 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // warpgroup, K and V to the load warp.
           jfa.tc_commit %dkv_ready0
           jfa.tc_commit %kv_empty0
-          %q_steps = arith.muli %q_count, %kv_group_eff : i32
+          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
           %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32

@@ -46,7 +46,9 @@
 // The general variant (jfa.param "general") adds the forward's options: a
 // sliding window (%window_left/%window_right), grouped-query attention (a
 // unit is a k/v head's key tile; a loop over the %kv_group q heads that
-// read it sums their dK and dV) and cross-attention (%offsets_k: the key
+// read it sums their dK and dV; with %kv_split > 1 those heads are split
+// over that many units, whose dK and dV are added into f32 sums:
+// @unit_heads) and cross-attention (%offsets_k: the key
 // sequences, ends aligned with the queries'). A unit walks only the q tiles
 // that see its keys (@unit), at least one, so that keys no query sees get
 // dK = dV = 0. Without it they fold away.
@@ -108,6 +110,22 @@ jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i3
   jfa.return %r#0, %r#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
+// One 64-column chunk of a unit's dK or dV, rows [0, %rows): bf16 to its
+// place in dk / dv, or, when units split a k/v head's q heads
+// (@unit_heads), added into the f32 sum the caller converts.
+jfa.func @write_dkv(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %summed: i1,
+                    %out: !jfa.ptr<bf16>, %out_at: i32, %out_stride: i32,
+                    %sum: !jfa.ptr<f32>, %sum_at: i32, %sum_stride: i32,
+                    %rows: i32) {
+  scf.if %summed {
+    jfa.store_tile %x, %sum[%sum_at] stride(%sum_stride) rows(%rows) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+  } else {
+    %x16 = arith.truncf %x : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+    jfa.store_tile %x16, %out[%out_at] stride(%out_stride) rows(%rows) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+  }
+  jfa.return
+}
+
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %k: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -121,7 +139,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %scale_log2: f32, %scale: f32,
                                %offsets_k: !jfa.ptr<i32>, %kv_group: i32,
                                %window_left: i32, %window_right: i32,
-                               %kv_stride: i32) warps(12) {
+                               %kv_stride: i32, %kv_split: i32,
+                               %dk_accum: !jfa.ptr<f32>,
+                               %dv_accum: !jfa.ptr<f32>) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
@@ -180,7 +200,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // dK and dV's token stride: %stride (dq's) but in the general variant.
   %dkv_stride = arith.select %general, %kv_stride, %stride : i32
   %kv_heads = arith.divui %heads, %kv_group_eff : i32
-  %units = arith.muli %pairs, %kv_heads : i32
+  // A unit walks %per_unit q heads of one k/v head (all kv_group of them
+  // unless the caller splits them, @unit_heads); split, dK and dV are
+  // added into the f32 sums %dk_accum, %dv_accum ([T_k, H_kv * D]).
+  %per_unit, %unit_kv, %kv_split_eff, %summed = jfa.call @unit_heads(%heads, %kv_group_eff, %kv_split, %general)
+      : (i32, i32, i32, i1) -> (i32, i32, i32, i1)
+  %sum_stride = arith.muli %kv_heads, %head_dim : i32
+  %units = arith.muli %pairs, %unit_kv : i32
   // Whether a query's keys end before the sequence's (causal or a window's
   // right side) and start after its first (a window's left side).
   %bounded_hi = arith.ori %is_causal, %general : i1
@@ -221,10 +247,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
-        %h_base = arith.muli %hk, %kv_group_eff : i32
+        %h_base = arith.muli %hk, %per_unit : i32
         %next:2 = scf.if %live -> (i32, i32) {
           %my_k0 = arith.addi %k0, %key_off : i32
           %my_k_end = arith.addi %my_k0, %c64 : i32
@@ -234,7 +260,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           jfa.barrier_wait %kv_full0, %kv_phase
           // The q heads that read this k/v head (one without grouped-query
           // attention), each over the q tiles that see the unit's keys.
-          %acc:4 = scf.for %member = %c0 to %kv_group_eff step %c1
+          %acc:4 = scf.for %member = %c0 to %per_unit step %c1
               iter_args(%dv0_g = %zero, %dv1_g = %zero, %dk0_g = %zero, %dk1_g = %zero)
               -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
                   tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) : i32 {
@@ -500,19 +526,21 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %key_row_el = arith.muli %key_row, %dkv_stride : i32
           %key_left = arith.subi %len_k, %my_k0 : i32
           %kv_at0 = arith.addi %key_row_el, %kv_col0 : i32
-          %dv0_16 = arith.truncf %acc#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-          %dk0_16 = arith.truncf %acc#2 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-          jfa.store_tile %dv0_16, %dv[%kv_at0] stride(%dkv_stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-          jfa.store_tile %dk0_16, %dk[%kv_at0] stride(%dkv_stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+          %key_row_sum = arith.muli %key_row, %sum_stride : i32
+          %sum_at0 = arith.addi %key_row_sum, %kv_col0 : i32
+          jfa.call @write_dkv(%acc#0, %summed, %dv, %kv_at0, %dkv_stride, %dv_accum, %sum_at0, %sum_stride, %key_left)
+              : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
+          jfa.call @write_dkv(%acc#2, %summed, %dk, %kv_at0, %dkv_stride, %dk_accum, %sum_at0, %sum_stride, %key_left)
+              : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
           scf.if %wide {
-            %kv_col1 = arith.addi %kv_col0, %c64 : i32
-            %kv_at1 = arith.addi %key_row_el, %kv_col1 : i32
-            %dv1_16 = arith.truncf %acc#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            %dk1_16 = arith.truncf %acc#3 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            jfa.store_tile %dv1_16, %dv[%kv_at1] stride(%dkv_stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-            jfa.store_tile %dk1_16, %dk[%kv_at1] stride(%dkv_stride) rows(%key_left) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+            %kv_at1 = arith.addi %kv_at0, %c64 : i32
+            %sum_at1 = arith.addi %sum_at0, %c64 : i32
+            jfa.call @write_dkv(%acc#1, %summed, %dv, %kv_at1, %dkv_stride, %dv_accum, %sum_at1, %sum_stride, %key_left)
+                : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
+            jfa.call @write_dkv(%acc#3, %summed, %dk, %kv_at1, %dkv_stride, %dk_accum, %sum_at1, %sum_stride, %key_left)
+                : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
           }
-          %q_steps = arith.muli %q_count, %kv_group_eff : i32
+          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
           %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32
@@ -539,10 +567,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %kv_heads, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
-        %h_base = arith.muli %hk, %kv_group_eff : i32
+        %h_base = arith.muli %hk, %per_unit : i32
         %next:2 = scf.if %live -> (i32, i32) {
           %k_row0 = arith.addi %start_k, %k0 : i32
           %k_row1 = arith.addi %k_row0, %c64 : i32
@@ -552,7 +580,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %v_1 = jfa.slot %v_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
 
           // Q and dO tiles through the ring.
-          scf.for %member = %c0 to %kv_group_eff step %c1 : i32 {
+          scf.for %member = %c0 to %per_unit step %c1 : i32 {
           %h = arith.addi %h_base, %member : i32
           %col0 = arith.muli %h, %head_dim : i32
           %member_steps = arith.muli %member, %q_count : i32
@@ -611,7 +639,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             }
           }
           }
-          %q_steps = arith.muli %q_count, %kv_group_eff : i32
+          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
           %q_next = arith.addi %q_n, %q_steps : i32
           scf.yield %unit_next, %q_next : i32, i32

@@ -58,14 +58,37 @@ jfa.func @fetch_ahead_and_take(%n: i32, %schedule: !jfa.ptr<i32>,
   jfa.return %u : i32
 }
 
+// How a backward's units divide the q heads (grouped-query attention): the
+// kv_group q heads that read a k/v head are split over %kv_split units
+// (the caller's choice, a divisor of kv_group; 1 without the general
+// variant, where it folds away), each walking kv_group / kv_split of them
+// in turn. A unit's dK and dV then sum over its own heads only: with
+// kv_split > 1 they are added (f32) into workspaces that the caller zeroes
+// and converts, since several units write the same keys. Splitting keeps
+// the longest unit (a sequence's first key tile, walking every q tile of
+// every head) short beside a CTA's share of the work when there are few
+// k/v heads: under MQA one unit per key tile would walk all H q heads.
+// Returns the q heads per unit, the units per (sequence, key tile) pair
+// (H / those), the split, and whether dK and dV are summed across units.
+jfa.func @unit_heads(%heads: i32, %kv_group: i32, %kv_split: i32, %general: i1)
+    -> (i32, i32, i32, i1) {
+  %c1 = arith.constant 1 : i32
+  %split = arith.select %general, %kv_split, %c1 : i32
+  %per_unit = arith.divui %kv_group, %split : i32
+  %unit_kv = arith.divui %heads, %per_unit : i32
+  %summed = arith.cmpi ugt, %split, %c1 : i32
+  jfa.return %per_unit, %unit_kv, %split, %summed : i32, i32, i32, i1
+}
+
 // Work unit u of a backward's persistent schedule, written once for every
 // task that walks it, so that they cannot disagree. The schedule holds the
 // number of live (sequence, 128-key tile) pairs, the counter the units are
 // fetched from, then the pairs as b * k_tiles + kt, live first
 // (python/jfa/_schedule.py, over the key sequences %offsets_k); unit u is
-// pair u / kv_heads for k/v head u % kv_heads (grouped-query attention:
-// the unit's dK and dV sum over the kv_group q heads that read that head,
-// each in turn). Returns the k/v head, the query sequence's first row and
+// pair u / unit_kv for head group u % unit_kv (@unit_heads: the group's q
+// heads are [g * per_unit, (g + 1) * per_unit), which read k/v head
+// g / kv_split; the unit's dK and dV sum over them, each in turn).
+// Returns the head group, the query sequence's first row and
 // length, the key sequence's first row and length, the tile's first key,
 // whether the tile holds keys, the q tiles [q_first, q_first + q_count) of
 // %q_tile rows that see its keys, the k/v head's first column in
@@ -77,7 +100,7 @@ jfa.func @fetch_ahead_and_take(%n: i32, %schedule: !jfa.ptr<i32>,
 // compile-time parameters: without %general the key sequences are the
 // queries' own (%offsets_k is not read), there is no window, and the
 // window's selects fold away.
-jfa.func @unit(%u: i32, %k_tiles: i32, %kv_heads: i32, %head_dim: i32,
+jfa.func @unit(%u: i32, %k_tiles: i32, %unit_kv: i32, %kv_split: i32, %head_dim: i32,
                %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
                %schedule: !jfa.ptr<i32>, %causal: i1, %general: i1,
                %left: i32, %right: i32, %q_tile: i32)
@@ -86,8 +109,8 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %kv_heads: i32, %head_dim: i32,
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %c128 = arith.constant 128 : i32
-  %pair = arith.divui %u, %kv_heads : i32
-  %hk = arith.remui %u, %kv_heads : i32
+  %pair = arith.divui %u, %unit_kv : i32
+  %hk = arith.remui %u, %unit_kv : i32
   %at = arith.addi %pair, %c2 : i32
   %bk = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
   %b = arith.divui %bk, %k_tiles : i32
@@ -119,7 +142,8 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %kv_heads: i32, %head_dim: i32,
   %q_last = arith.divsi %q_up, %q_tile : i32
   %span = arith.subi %q_last, %q_first : i32
   %q_count = arith.maxsi %span, %c1 : i32
-  %kv_col0 = arith.muli %hk, %head_dim : i32
+  %kv_head = arith.divui %hk, %kv_split : i32
+  %kv_col0 = arith.muli %kv_head, %head_dim : i32
   jfa.return %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off
       : i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32
 }

@@ -79,6 +79,9 @@ enum Slot : uint8_t {
   kWindowLeft,
   kWindowRight,
   kKvStride,
+  kKvSplit,
+  kDkAccum,
+  kDvAccum,
   kNumSlots
 };
 /// Tensor: a [T, H*D] view, as a TMA tensor or its address, as the
@@ -119,6 +122,9 @@ constexpr SlotSpec kSlots[kNumSlots] = {
     {"window_left", SlotKind::I32, ""},
     {"window_right", SlotKind::I32, ""},
     {"kv_stride", SlotKind::I32, ""},
+    {"kv_split", SlotKind::I32, ""},
+    {"dk_accum", SlotKind::Pointer, "f32"},
+    {"dv_accum", SlotKind::Pointer, "f32"},
 };
 
 bool kindFits(SlotKind slot, const ParamSpec &p) {
@@ -240,7 +246,30 @@ struct Plan {
   /// stride for the plain variant, which writes dk and dv with %stride too;
   /// H * D (packed) for the general one, whose dk and dv have %kv_stride.
   int64_t accumStride = 0;
+  /// Units per k/v head and key tile (the kernels' %kv_split, a divisor of
+  /// H / H_kv): each walks H / (H_kv * kvSplit) of the head's q heads.
+  /// Above 1 the units add dk and dv into f32 sums (the workspace's), which
+  /// are converted afterwards.
+  int64_t kvSplit = 1;
 };
+
+/// The fewest units per (sequence, key tile) pair that the split aims for.
+/// A unit walks each of its q heads' q tiles in turn, so with few k/v heads
+/// the longest units (a long sequence's first key tiles) take far longer
+/// than a CTA's share of the work: under MQA (H_kv = 1) one unit walks all
+/// H heads, and the backward ran at 0.81x the best peer (bench/NOTES.md run
+/// 51). Four units per pair are the balance grouped-query attention with
+/// H_kv = 4 has without a split.
+constexpr int64_t kMinUnitsPerPair = 4;
+
+/// The smallest divisor of the q heads per k/v head that gives each pair
+/// kMinUnitsPerPair units, or all of them.
+int64_t kvSplitOf(int64_t kvHeads, int64_t kvGroup) {
+  for (int64_t split = 1; split < kvGroup; ++split)
+    if (kvGroup % split == 0 && kvHeads * split >= kMinUnitsPerPair)
+      return split;
+  return std::max<int64_t>(kvGroup, 1);
+}
 
 Plan planOf(const AttentionBackwardArgs &a) {
   Plan p;
@@ -254,6 +283,8 @@ Plan planOf(const AttentionBackwardArgs &a) {
                                       kAttentionKeyTile);
   p.accumStride =
       p.opt.general ? a.numHeads * a.headDim : int64_t(a.dkStrides[0]);
+  if (p.opt.general && p.opt.kvHeads > 0)
+    p.kvSplit = kvSplitOf(p.opt.kvHeads, p.opt.kvGroup);
   return p;
 }
 
@@ -268,20 +299,27 @@ size_t alignUp(size_t n) {
 }
 
 struct WorkspaceLayout {
-  size_t accum = 0, delta = 0, schedule = 0, bytes = 0;
+  size_t accum = 0, delta = 0, schedule = 0, dkSum = 0, dvSum = 0, bytes = 0;
   size_t accumElements = 0;
+  size_t sumElements = 0; // of dk's and dv's each; 0 without a split
 };
 
 /// dq's f32 accumulator [T, accumStride], delta f32 [H, T], the schedule
-/// i32 [2 + B * k_tiles]; each 256-byte aligned. `a`'s sizes are checked.
+/// i32 [2 + B * k_tiles], and with a split (Plan::kvSplit) dk's and dv's f32
+/// sums [T_k, H_kv * D]; each 256-byte aligned. `a`'s sizes are checked.
 WorkspaceLayout workspaceLayout(const AttentionBackwardArgs &a, const Plan &p) {
   WorkspaceLayout w;
   w.accumElements = size_t(a.totalTokens) * size_t(p.accumStride);
   w.delta = alignUp(w.accumElements * sizeof(float));
   w.schedule =
       w.delta + alignUp(size_t(a.numHeads) * size_t(a.totalTokens) * 4);
-  w.bytes = w.schedule +
+  w.dkSum = w.schedule +
             alignUp((2 + size_t(a.batch) * size_t(p.kTiles)) * sizeof(int32_t));
+  if (p.kvSplit > 1)
+    w.sumElements =
+        size_t(p.opt.keyTokens) * size_t(p.opt.kvHeads) * size_t(a.headDim);
+  w.dvSum = w.dkSum + alignUp(w.sumElements * sizeof(float));
+  w.bytes = w.dvSum + alignUp(w.sumElements * sizeof(float));
   return w;
 }
 
@@ -291,15 +329,17 @@ void checkBackwardSizes(const AttentionBackwardArgs &a, const Plan &p) {
     throw Error(fmt::format("num_heads {} is more than the backward takes (at "
                             "most {}: a grid dimension)",
                             a.numHeads, kGridYMax));
-  // Units: (sequence, key tile) pairs times H_kv.
+  // Units: (sequence, key tile) pairs times H_kv times the split.
   const char *longest = p.opt.cross ? "max_seqlen_k" : "max_seqlen";
-  __int128 units = __int128(a.batch) * p.opt.kvHeads * p.kTiles;
+  __int128 units = __int128(a.batch) * p.opt.kvHeads * p.kvSplit * p.kTiles;
   if (units > kInt32Max)
     throw Error(fmt::format(
-        "batch * {} * ceil({} / {}) = {} work units do not fit the backward's "
-        "32-bit indices (at most {}); use a tighter {}",
-        kvHeadsName(a), longest, kAttentionKeyTile, int64_t(units), kInt32Max,
-        longest));
+        "batch * {}{} * ceil({} / {}) = {} work units do not fit the "
+        "backward's 32-bit indices (at most {}); use a tighter {}",
+        kvHeadsName(a),
+        p.kvSplit > 1 ? fmt::format(" * {} (the q heads' split)", p.kvSplit)
+                      : std::string(),
+        longest, kAttentionKeyTile, int64_t(units), kInt32Max, longest));
   struct Span {
     const char *name, *rows;
     int64_t tokens, stride;
@@ -454,6 +494,11 @@ std::array<Arg, kNumSlots> slotValues(const AttentionBackwardArgs &a,
   v[kWindowLeft] = Arg::i32(int32_t(p.opt.windowLeft));
   v[kWindowRight] = Arg::i32(int32_t(p.opt.windowRight));
   v[kKvStride] = Arg::i32(int32_t(a.dkStrides[0]));
+  // Without a split the kernels write dk and dv and never touch the sums;
+  // they still get addresses (the workspace's start) to bind.
+  v[kKvSplit] = Arg::i32(int32_t(p.kvSplit));
+  v[kDkAccum] = Arg::pointer(a.workspace + (w.sumElements ? w.dkSum : 0));
+  v[kDvAccum] = Arg::pointer(a.workspace + (w.sumElements ? w.dvSum : 0));
   return v;
 }
 
@@ -821,8 +866,8 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   const std::array<Arg, kNumSlots> *values[] = {&scheduleValues, &v, &v, &v};
 
   auto ceilDiv = [](int64_t n, int64_t d) { return unsigned((n + d - 1) / d); };
-  // Unit u: pair u / H_kv for k/v head u % H_kv.
-  __int128 units = __int128(a.batch) * p.opt.kvHeads * p.kTiles;
+  // Unit u: pair u / (H_kv * split) for head group u % (H_kv * split).
+  __int128 units = __int128(a.batch) * p.opt.kvHeads * p.kvSplit * p.kTiles;
   unsigned persistent = unsigned(
       std::max<__int128>(1, std::min<__int128>(device.multiprocessors, units)));
   int64_t cols = a.numHeads * a.headDim;
@@ -831,12 +876,34 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
                   {persistent, 1, 1},
                   {unsigned(a.totalTokens), ceilDiv(cols, kConvertCols), 1}};
   deviceMemsetD32OnStream(a.workspace + w.accum, 0, w.accumElements, stream);
+  if (w.sumElements) {
+    deviceMemsetD32OnStream(a.workspace + w.dkSum, 0, w.sumElements, stream);
+    deviceMemsetD32OnStream(a.workspace + w.dvSum, 0, w.sumElements, stream);
+  }
   for (int i = 0; i < 4; ++i) {
     if (i == 1 && p.opt.gdpa)
       continue; // GDPA's gradients do not use delta
     modules[i]->launch(
         images[i]->kernel, grids[i],
         bindArguments(images[i]->plan, images[i]->info, *values[i]), stream);
+  }
+  if (!w.sumElements)
+    return;
+  // Split units added dk and dv into f32 sums [T_k, H_kv * D]: the same
+  // conversion as dq's, row by row to dk's and dv's own strides.
+  int64_t kvCols = p.opt.kvHeads * a.headDim;
+  Dim3 sumGrid = {unsigned(p.opt.keyTokens), ceilDiv(kvCols, kConvertCols), 1};
+  for (auto [sum, out, stride] : {std::tuple{w.dkSum, a.dk, a.dkStrides[0]},
+                                  std::tuple{w.dvSum, a.dv, a.dvStrides[0]}}) {
+    std::array<Arg, kNumSlots> sumValues = v;
+    sumValues[kDqAccum] = Arg::pointer(a.workspace + sum);
+    sumValues[kDqAccumStride] = Arg::i32(int32_t(kvCols));
+    sumValues[kDq] = Arg::pointer(out);
+    sumValues[kDqStride] = Arg::i32(int32_t(stride));
+    sumValues[kCols] = Arg::i32(int32_t(kvCols));
+    modules[3]->launch(
+        images[3]->kernel, sumGrid,
+        bindArguments(images[3]->plan, images[3]->info, sumValues), stream);
   }
 }
 

@@ -517,18 +517,25 @@ def attention_dq_convert(run, arch, tokens, cols, dq_stride):
 
 
 def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
-                       window=None, kv_heads=None, lengths_k=None, activation="softmax"):
+                       window=None, kv_heads=None, lengths_k=None, activation="softmax",
+                       kv_split=None):
     """dq, dk, dv of the jagged attention against numpy (float64 of the bf16
     inputs): P = softmax(scale S) masked, dV = P^T dO, dP = dO V^T,
     dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q; under
     grouped-query attention dK and dV sum over the q heads of a k/v head.
     Both kernels take the same arguments (dq_accum a TMA tensor for sm_90a,
-    a pointer for sm_100a: the same f32 array here)."""
+    a pointer for sm_100a: the same f32 array here). kv_split: the units a
+    k/v head's q heads are split over (None: the runtime's choice, the
+    smallest divisor of the group with kv_heads * kv_split >= 4); above 1
+    the kernel adds dk and dv into f32 sums, checked in their place."""
     kernel = attention_kernel("bwd", arch)
     lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
     general, kv_heads, lengths_k, tokens_k, offsets_k = variant_batch(
         lengths, tokens, offsets, heads, head_dim, window, kv_heads, lengths_k)
     group = heads // kv_heads
+    if kv_split is None:
+        kv_split = next((d for d in range(1, group) if group % d == 0 and kv_heads * d >= 4),
+                        group)
     kv_width = kv_heads * head_dim
     left, right = window or (-1, -1)
     scale = 1 / math.sqrt(head_dim) if scale is None else scale
@@ -545,9 +552,12 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     delta = (o * do).reshape(tokens, heads, head_dim).sum(axis=2).T
     want = {"dq": np.zeros((tokens, width)), "dk": np.zeros((tokens_k, kv_width)),
             "dv": np.zeros((tokens_k, kv_width))}
-    # Under GDPA (unnormalized sums) P and dS go to the tensor cores in
-    # bf16: one bf16 ulp (2^-8) per term bounds the difference.
+    # P and dS go to the tensor cores in bf16: one bf16 ulp (2^-8) per term
+    # bounds the difference that makes (under GDPA's unnormalized sums it
+    # is most of the error; under softmax it matters where a sum of many
+    # terms cancels, as dk's over a grouped-query head's q heads).
     slack = {n: np.zeros_like(w) for n, w in want.items()}
+    ulp = 2.0 ** -8
     for (b, h), p in probs.items():
         rows = slice(offsets[b], offsets[b] + lengths[b])
         keys = slice(offsets_k[b], offsets_k[b] + lengths_k[b])
@@ -560,10 +570,9 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
             seen = visible_keys(lengths[b], lengths_k[b], causal, (left, right))
             x = (q[rows, cols] @ k[keys, kv].T) * scale
             ds = np.where(seen, dp * gdpa_activation(activation, x)[1], 0.0)
-            ulp = 2.0 ** -8
-            slack["dv"][keys, kv] += ulp * np.abs(p).T @ np.abs(do[rows, cols])
-            slack["dq"][rows, cols] += ulp * scale * np.abs(ds) @ np.abs(k[keys, kv])
-            slack["dk"][keys, kv] += ulp * scale * np.abs(ds).T @ np.abs(q[rows, cols])
+        slack["dv"][keys, kv] += ulp * np.abs(p).T @ np.abs(do[rows, cols])
+        slack["dq"][rows, cols] += ulp * scale * np.abs(ds) @ np.abs(k[keys, kv])
+        slack["dk"][keys, kv] += ulp * scale * np.abs(ds).T @ np.abs(q[rows, cols])
         want["dv"][keys, kv] += p.T @ do[rows, cols]
         want["dq"][rows, cols] = scale * ds @ k[keys, kv]
         want["dk"][keys, kv] += scale * ds.T @ q[rows, cols]
@@ -575,6 +584,11 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     dq_path = run.save("dq", np.zeros((tokens, width), dtype=np.float32))
     dk_path = run.save("dk", np.full((tokens_k, kv_width), BF16_NAN, dtype=np.uint16))
     dv_path = run.save("dv", np.full((tokens_k, kv_width), BF16_NAN, dtype=np.uint16))
+    summed = general and kv_split > 1
+    # The sums start at 0 (the runtime zeroes them); unsplit, NaN: never read.
+    sum_fill = 0.0 if summed else np.nan
+    dk_sum_path = run.save("dk_sum", np.full((tokens_k, kv_width), sum_fill, dtype=np.float32))
+    dv_sum_path = run.save("dv_sum", np.full((tokens_k, kv_width), sum_fill, dtype=np.float32))
     k_tiles = max(1, math.ceil(max(lengths_k) / 128))
     # The package's schedule over the key sequences (live units, longest
     # sequence first), as the op passes it.
@@ -584,13 +598,17 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
         q_path, k_path, v_path, do_path, dk_path, dv_path, dq_path, lse_path, delta_path,
         off_path, sched_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}", f"i32:{width}",
         f"i32:{k_tiles}", f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}",
-        off_k_path, f"i32:{group}", f"i32:{left}", f"i32:{right}", f"i32:{kv_width}"],
+        off_k_path, f"i32:{group}", f"i32:{left}", f"i32:{right}", f"i32:{kv_width}",
+        f"i32:{kv_split}", dk_sum_path, dv_sum_path],
         params={"head_dim": head_dim, "causal": int(causal),
                 "general": 1 + ACTIVATIONS[activation] if activation != "softmax"
                 else int(general)})
-    err = check("dv", from_bf16(run.load(dv_path)), want["dv"], 2e-2 + slack["dv"], 2e-2)
-    err = max(err, check("dk", from_bf16(run.load(dk_path)), want["dk"],
-                         2e-2 + slack["dk"], 2e-2))
+    if summed:
+        got_dv, got_dk = run.load(dv_sum_path), run.load(dk_sum_path)
+    else:
+        got_dv, got_dk = from_bf16(run.load(dv_path)), from_bf16(run.load(dk_path))
+    err = check("dv", got_dv, want["dv"], 2e-2 + slack["dv"], 2e-2)
+    err = max(err, check("dk", got_dk, want["dk"], 2e-2 + slack["dk"], 2e-2))
     err = max(err, check("dq", run.load(dq_path), want["dq"], 2e-2 + slack["dq"], 2e-2))
     return err, secs
 
@@ -742,6 +760,15 @@ BACKWARD_VARIANTS = {
                                  window=(40, 7), heads=4, kv_heads=2, lengths=[200, 3, 130]),
     "gelu_cross_causal_d64": dict(head_dim=64, causal=True, activation="gelu_tanh",
                                   lengths=[0, 5, 130, 64], lengths_k=[4, 0, 70, 300]),
+    # The q heads' split (kv_split): the cases above with H_kv = 2 split 2
+    # (one q head a unit) and MQA over 3 heads splits 3; here grouped-query
+    # attention unsplit (dk and dv written, summed over the group in the
+    # unit), and MQA over 8 heads split 4 (2 q heads a unit, sums added by
+    # 4 units).
+    "gqa_unsplit_d128": dict(head_dim=128, causal=True, heads=4, kv_heads=2, kv_split=1,
+                             lengths=[1, 130, 64]),
+    "mqa_split4_causal_d64": dict(head_dim=64, causal=True, heads=8, kv_heads=1,
+                                  lengths=[0, 200, 7, 65]),
 }
 for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
     for name, v in BACKWARD_VARIANTS.items():
@@ -750,7 +777,7 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
                 run, arch, v["lengths"], v.get("heads", 2), v["head_dim"], v["causal"],
                 scale=0.3 if v["head_dim"] == 64 else None, window=v.get("window"),
                 kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k"),
-                activation=v.get("activation", "softmax")))
+                activation=v.get("activation", "softmax"), kv_split=v.get("kv_split")))
 
 
 def main():

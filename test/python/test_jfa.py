@@ -1107,7 +1107,9 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
         """Issue 20's fields of the backward's struct land where the C code
         reads them: the workspace of a cross-attention (T_k = 100000 keys,
         max_seqlen_k 50000, H_kv = 2: the schedule over 3 * 391 key tiles, dq's
-        accumulator [T, H * D] whatever dk's stride), and each field set
+        accumulator [T, H * D] whatever dk's stride; 2 k/v heads split each
+        one's q heads over 2 units, so dk's and dv's f32 sums, 100000 * 256 *
+        4 B each), and each field set
         wrong comes back named."""
         kv = (256, 128, 1)
         s = (512, 128, 1)
@@ -1129,12 +1131,17 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
             return _lib.packed_backward_args(*fields, 0x8000000, 64 << 20, *tail, *options)
 
         relu = ctypes.create_string_buffer(b"relu")
-        self.assertEqual(_lib.backward_workspace_size(args()), 2048000 + 16128 + 4864)
+        sums = 2 * 102400000
+        self.assertEqual(_lib.backward_workspace_size(args()), 2048000 + 16128 + 4864 + sums)
         self.assertEqual(_lib.backward_workspace_size(args(dk_stride=1024)),
+                         2048000 + 16128 + 4864 + sums)
+        # Four k/v heads of 4: no split, no sums.
+        self.assertEqual(_lib.backward_workspace_size(args(num_kv_heads=4, dk_stride=512)),
                          2048000 + 16128 + 4864)
         for name in ("silu", "gelu_tanh"):  # GDPA: no lse needed
             self.assertEqual(_lib.backward_workspace_size(
-                args(activation=_lib.ACTIVATION_ADDRESS[name], lse=0)), 2048000 + 16128 + 4864)
+                args(activation=_lib.ACTIVATION_ADDRESS[name], lse=0)),
+                2048000 + 16128 + 4864 + sums)
         h = ctypes.c_void_p()
         self.assertEqual(_lib.lib().jfa_attention_create(None, ctypes.byref(h)), 0)
         try:

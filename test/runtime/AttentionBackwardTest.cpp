@@ -319,21 +319,32 @@ TEST(AttentionBackwardOptions, WorkspaceBytes) {
   // dq's accumulator [T, H * D] = 1000 * 512 * 4 = 2048000 B whatever dk's
   // token stride (256), delta 16000 (-> 16128), the schedule over the key
   // sequences' tiles: (2 + 3 * ceil(900 / 128) = 8) * 4 = 104 (-> 256).
+  // With 2 k/v heads the q heads are split over 2 units per k/v head
+  // (H_kv * split >= 4), which add dk and dv into f32 sums [T_k, H_kv * D]:
+  // 1500 * 256 * 4 = 1536000 B each.
   AttentionBackwardArgs a = crossArgs();
-  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a),
+            2048000u + 16128u + 256u + 2 * 1536000u);
   a.dkStrides[0] = a.dvStrides[0] = 1024;
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a),
+            2048000u + 16128u + 256u + 2 * 1536000u);
+  // Four k/v heads need no split, and no sums.
+  a.numHeads = a.numKvHeads = 4;
+  a.kStrides = a.vStrides = {4 * 128, 128, 1};
   EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
   // Longer key sequences, more schedule: k_tiles = ceil(50000 / 128) = 391,
-  // (2 + 3 * 391) * 4 = 4700 (-> 4864).
+  // (2 + 3 * 391) * 4 = 4700 (-> 4864); sums 100000 * 256 * 4 each.
   a = crossArgs();
   a.totalTokensK = 100000;
   a.maxSeqlenK = 50000;
-  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 4864u);
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a),
+            2048000u + 16128u + 4864u + 2 * 102400000u);
   // ... bounded by T_k: 3 sequences of a 10000-key bound but 300 keys in
-  // all: ceil(300 / 128) = 3 tiles.
+  // all: ceil(300 / 128) = 3 tiles; sums 300 * 256 * 4 each.
   a.totalTokensK = 300;
   a.maxSeqlenK = 10000;
-  EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+  EXPECT_EQ(attentionBackwardWorkspaceBytes(a),
+            2048000u + 16128u + 256u + 2 * 307200u);
   // A window alone also runs the general variant: the accumulator no longer
   // follows dk's stride (the plain variant's does: 4096000 B).
   a = goodArgs();
@@ -401,7 +412,8 @@ TEST(AttentionBackwardOptions, KernelArguments) {
   AttentionBackwardArgs plain = goodArgs();
   plain.dkStrides[0] = plain.dvStrides[0] = 1024;
   auto v = byName(plain);
-  EXPECT_EQ(v.size(), 29u);
+  EXPECT_EQ(v.size(), 32u);
+  EXPECT_EQ(v["kv_split"].scalar.i32, 1);
   EXPECT_EQ(v["offsets_k"].data, plain.offsets);
   EXPECT_EQ(v["kv_group"].scalar.i32, 1);
   EXPECT_EQ(v["window_left"].scalar.i32, -1);
@@ -428,6 +440,12 @@ TEST(AttentionBackwardOptions, KernelArguments) {
   EXPECT_EQ(v["offsets"].data, a.offsets);
   EXPECT_EQ(v["offsets_k"].data, a.offsetsK);
   EXPECT_EQ(v["kv_group"].scalar.i32, 2);
+  // H_kv = 2: each k/v head's 2 q heads over 2 units, dk and dv summed in
+  // the workspace after dq's accumulator, delta and the schedule.
+  EXPECT_EQ(v["kv_split"].scalar.i32, 2);
+  EXPECT_EQ(v["dk_accum"].data, a.workspace + 2048000u + 16128u + 256u);
+  EXPECT_EQ(v["dv_accum"].data,
+            a.workspace + 2048000u + 16128u + 256u + 1536000u);
   EXPECT_EQ(v["window_left"].scalar.i32, 100);
   EXPECT_EQ(v["window_right"].scalar.i32, 20);
   EXPECT_EQ(v["kv_stride"].scalar.i32, 256);
@@ -507,8 +525,10 @@ TEST(AttentionBackwardOptions, Gdpa) {
       }
       // The general variant's workspace (dq's accumulator [T, H * D]), with
       // delta's space, whose address the kernels get for both lse and delta
-      // (neither is used under GDPA; the delta kernel does not run).
-      EXPECT_EQ(attentionBackwardWorkspaceBytes(a), 2048000u + 16128u + 256u);
+      // (neither is used under GDPA; the delta kernel does not run); with
+      // crossArgs' 2 k/v heads, dk's and dv's sums (1500 * 256 * 4 B each).
+      EXPECT_EQ(attentionBackwardWorkspaceBytes(a),
+                2048000u + 16128u + 256u + (options ? 2 * 1536000u : 0u));
       auto v = byName(a);
       EXPECT_EQ(v["delta"].data, a.workspace + 2048000);
       EXPECT_EQ(v["lse"].data, a.workspace + 2048000);
@@ -892,12 +912,13 @@ TEST(AttentionBackwardCApi, OptionsReachTheRuntime) {
   size_t bytes = 0;
   ASSERT_EQ(jfa_attention_backward_workspace_size(&c, &bytes), 0)
       << jfa_last_error();
-  EXPECT_EQ(bytes, 2048000u + 16128u + 256u);
+  // The q heads split over 2 units per k/v head: dk's and dv's f32 sums.
+  EXPECT_EQ(bytes, 2048000u + 16128u + 256u + 2 * 1536000u);
   c.total_tokens_k = 100000;
   c.max_seqlen_k = 50000;
   ASSERT_EQ(jfa_attention_backward_workspace_size(&c, &bytes), 0)
       << jfa_last_error();
-  EXPECT_EQ(bytes, 2048000u + 16128u + 4864u);
+  EXPECT_EQ(bytes, 2048000u + 16128u + 4864u + 2 * 102400000u);
   std::string dir = backwardDir("capi_options");
   jfa_attention_t attn = nullptr;
   ASSERT_EQ(jfa_attention_create(dir.c_str(), &attn), 0) << jfa_last_error();

@@ -81,17 +81,38 @@ jfa.kernel @ring(%n: i32, %out: !jfa.ptr<i32>) warps(1) {
 
 // -----
 
-// With `add`: element by element, an atomic fadd (red.global.add.f32, its
-// result unused) under the row guard, at offset + row * stride + col.
+// With `add`: the stores' runs, each one atomic add under the row guard at
+// offset + row * stride + col: a wgmma accumulator's column pairs as
+// red.global.add.v2.f32 (inline PTX: NVPTX has no vector atomics).
 // CHECK-LABEL: llvm.func @store_tile_add
 // CHECK: llvm.icmp "slt"
 // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK: scf.if
-// CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, f32
+// CHECK: llvm.inline_asm has_side_effects "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f" %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr<1>, f32, f32) -> ()
 // CHECK-NOT: llvm.store
+// CHECK-NOT: llvm.atomicrmw
+// CHECK-LABEL: llvm.func @store_tile_add_rows
 jfa.kernel @store_tile_add(%out: !jfa.ptr<f32>, %offset: i32, %stride: i32, %rows: i32) warps(4) {
   %t = arith.constant dense<1.0> : tensor<64x16xf32, #jfa.wgmma_acc>
   jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) add : tensor<64x16xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+}
+
+// A row per thread (the tensor-memory layout): 16-byte runs, v4.
+// CHECK: llvm.inline_asm has_side_effects "red.global.add.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr<1>, f32, f32, f32, f32) -> ()
+// CHECK-NOT: llvm.atomicrmw
+// CHECK-LABEL: llvm.func @store_tile_add_scalar
+jfa.kernel @store_tile_add_rows(%out: !jfa.ptr<f32>, %offset: i32, %stride: i32, %rows: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<128x8xf32, #jfa.tmem_row>
+  jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) add : tensor<128x8xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+}
+
+// One column a thread: runs of one element, the scalar atomic
+// (red.global.add.f32, its result unused).
+// CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, f32
+// CHECK-NOT: llvm.inline_asm
+jfa.kernel @store_tile_add_scalar(%out: !jfa.ptr<f32>, %offset: i32, %stride: i32, %rows: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<128x1xf32, #jfa.blocked>
+  jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) add : tensor<128x1xf32, #jfa.blocked>, !jfa.ptr<f32>
 }
 
 // -----
