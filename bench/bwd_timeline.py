@@ -81,6 +81,26 @@ def main():
         for us, key, n in rows:
             print(f"  {us:9.1f} us  {100 * us / whole:5.1f}%  x{n}  {key}")
         print(f"  {whole - covered:9.1f} us  {100 * (whole - covered) / whole:5.1f}%  gaps")
+        # The copy bandwidth the delta pass is held to (issue 17: >= 85% of
+        # it on delta's bytes): a device copy of o and do's bytes.
+        src = torch.empty(2 * o.numel(), dtype=torch.bfloat16, device="cuda")
+        dst = torch.empty_like(src)
+        for _ in range(3):
+            dst.copy_(src)
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(20):
+            dst.copy_(src)
+        b.record()
+        b.synchronize()
+        copy_us = a.elapsed_time(b) * 1e3 / 20
+        nbytes = src.numel() * 2
+        delta = [r for r in rows if "attention_bwd_delta" in r[1]]
+        print(f"  copy of o and do ({nbytes / 1e6:.0f} MB read + written): {copy_us:.1f} us, "
+              f"{2 * nbytes / copy_us / 1e6:.2f} TB/s"
+              + (f"; delta reads them at {nbytes / delta[0][0] / 1e6:.2f} TB/s "
+                 f"({100 * (nbytes / delta[0][0]) / (2 * nbytes / copy_us):.0f}% of the copy's)"
+                 if delta else ""))
 
 
 if __name__ == "__main__":

@@ -732,7 +732,11 @@ def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
     in the shared memory of CTA `%rank` of the cluster (`mapa`, then
     `mbarrier.arrive.release.cluster.shared::cluster`): a consumer hands a
     slot back to every producer whose multicast copies write into it. The
-    arrival releases the thread's earlier writes to the whole cluster.
+    arrival releases the thread's earlier writes to the whole cluster. It
+    goes as one message per warp: after `bar.warp.sync`, the warp's lowest
+    active lane arrives with the count of its active lanes (the same
+    arrivals as one per thread; a remote arrival crosses the cluster's
+    network).
     `jfa-check-barriers` counts a remote arrival as one on the barrier of
     the CTA that issues it, which holds when every CTA of the cluster
     arrives on a different peer (`%peer` a permutation of the ranks, such as

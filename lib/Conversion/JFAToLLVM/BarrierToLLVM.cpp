@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace jfa;
@@ -97,14 +98,36 @@ struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    // The same barrier in the peer's shared memory; a release at cluster
-    // scope makes this thread's earlier writes visible to the peer's waiter.
+    // A remote arrival crosses the cluster's network: one per warp, from its
+    // lowest active lane, counting the warp's active threads (the same
+    // arrivals as one per thread, a 32nd of the messages; CUTLASS's
+    // consumers release a multicast stage per warp too). bar.warp.sync
+    // orders the lanes' earlier accesses before the leader's arrival, whose
+    // release at cluster scope is cumulative: the peer's waiter sees them.
     LLVMBuilder b(op.getLoc(), rewriter);
+    Type i32 = b.getI32Type();
+    Value active =
+        LLVM::InlineAsmOp::create(
+            b, i32, ValueRange{}, "activemask.b32 $0;", "=r",
+            /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+            .getResult(0);
+    NVVM::SyncWarpOp::create(b, active);
+    Value lane = NVVM::LaneIdOp::create(b, i32);
+    // Never 0: this thread is active.
+    Value leader = LLVM::CountTrailingZerosOp::create(b, i32, active,
+                                                      /*is_zero_poison=*/true);
+    Value isLeader =
+        LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq, lane, leader);
+    Value count = LLVM::CtPopOp::create(b, i32, active);
+    auto ifOp = scf::IfOp::create(b, isLeader, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    // The same barrier in the peer's shared memory.
     auto clusterPtr = LLVM::LLVMPointerType::get(
         getContext(), int(NVVM::NVVMMemorySpace::SharedCluster));
     Value remote = NVVM::MapaOp::create(b, clusterPtr, adaptor.getBarrier(),
                                         adaptor.getCta());
-    NVVM::MBarrierArriveOp::create(b, Type(), remote, /*count=*/Value(),
+    NVVM::MBarrierArriveOp::create(b, Type(), remote, count,
                                    NVVM::MemScopeKind::CLUSTER,
                                    /*relaxed=*/false);
     rewriter.eraseOp(op);

@@ -83,6 +83,56 @@ struct AtomicFetchAddLowering : JFAPattern<AtomicFetchAddOp> {
   }
 };
 
+/// The vector atomic adds of a thread, row by row: one bound check and one
+/// address per row, each run of `width` columns at a constant byte offset
+/// from it (`[addr+imm]` in the instruction). Inline PTX (NVPTX has no
+/// vector atomics) takes its address in a register, and LLVM does not fold
+/// offsets into it: an address per run kept 64 of them live at once after
+/// the sm_90a backward's loop, and ptxas spilled.
+static void emitVectorAdds(LLVMBuilder &b, StoreTileOp::Adaptor adaptor,
+                           ArrayRef<TileOffset> offsets, int64_t width,
+                           TileCoords base, Type element) {
+  SmallVector<int64_t> rowOrder;
+  llvm::DenseMap<int64_t, SmallVector<int64_t>> runsOfRow;
+  for (int64_t first = 0; first < int64_t(offsets.size()); first += width) {
+    auto [it, added] = runsOfRow.try_emplace(offsets[first].row);
+    if (added)
+      rowOrder.push_back(offsets[first].row);
+    it->second.push_back(first);
+  }
+  int64_t elementBytes = getElementBytes(element);
+  Value ptr = adaptor.getPtr();
+  for (int64_t rowOffset : rowOrder) {
+    Value row = b.add(base.row, rowOffset);
+    Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row,
+                                        adaptor.getCount());
+    Value index = b.add(adaptor.getOffset(),
+                        b.add(b.mul(row, adaptor.getRowStride()), base.col));
+    Value address = LLVM::GEPOp::create(b, ptr.getType(), element, ptr,
+                                        ArrayRef<LLVM::GEPArg>{index});
+    auto ifOp = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    for (int64_t first : runsOfRow[rowOffset]) {
+      SmallVector<Value> operands{address};
+      std::string values, constraints = "l";
+      for (int64_t i = 0; i < width; ++i) {
+        operands.push_back(b.element(adaptor.getValue(), first + i));
+        values += (i ? ", $" : "$") + std::to_string(i + 1);
+        constraints += ",f";
+      }
+      int64_t bytes = offsets[first].col * elementBytes;
+      std::string at = bytes ? "[$0+" + std::to_string(bytes) + "]" : "[$0]";
+      LLVM::InlineAsmOp::create(
+          b, /*res=*/Type(), operands,
+          "red.global.add.v" + std::to_string(width) + ".f32 " + at + ", {" +
+              values + "};",
+          constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    }
+  }
+}
+
 /// Each thread stores its registers in runs of the layout's vector width
 /// (consecutive columns of one row), each run guarded by its row's bound.
 struct StoreTileLowering : JFAPattern<StoreTileOp> {
@@ -107,6 +157,11 @@ struct StoreTileLowering : JFAPattern<StoreTileOp> {
         layout, shape, threads, getElementBytes(element), op.getAdd());
     TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
                                             shape, threads);
+    if (op.getAdd() && width > 1) {
+      emitVectorAdds(b, adaptor, offsets, width, base, element);
+      rewriter.eraseOp(op);
+      return success();
+    }
     Value ptr = adaptor.getPtr();
     auto runType = VectorType::get({width}, element);
     for (int64_t first = 0; first < int64_t(offsets.size()); first += width) {
@@ -124,28 +179,12 @@ struct StoreTileLowering : JFAPattern<StoreTileOp> {
       auto ifOp = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      if (op.getAdd() && width == 1) {
-        // The result is unused, so NVPTX emits red.global.add.f32.
+      if (op.getAdd()) {
+        // Runs of one: the result is unused, so NVPTX emits
+        // red.global.add.f32.
         LLVM::AtomicRMWOp::create(b, LLVM::AtomicBinOp::fadd, address,
                                   b.element(adaptor.getValue(), first),
                                   LLVM::AtomicOrdering::monotonic);
-        continue;
-      }
-      if (op.getAdd()) {
-        // NVPTX has no vector atomics: the PTX instruction itself.
-        SmallVector<Value> operands{address};
-        std::string values, constraints = "l";
-        for (int64_t i = 0; i < width; ++i) {
-          operands.push_back(b.element(adaptor.getValue(), first + i));
-          values += (i ? ", $" : "$") + std::to_string(i + 1);
-          constraints += ",f";
-        }
-        LLVM::InlineAsmOp::create(
-            b, /*res=*/Type(), operands,
-            "red.global.add.v" + std::to_string(width) + ".f32 [$0], {" +
-                values + "};",
-            constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
         continue;
       }
       LLVM::StoreOp::create(b, run, address,

@@ -81,14 +81,16 @@ jfa.kernel @ring(%n: i32, %out: !jfa.ptr<i32>) warps(1) {
 
 // -----
 
-// With `add`: the stores' runs, each one atomic add under the row guard at
-// offset + row * stride + col: a wgmma accumulator's column pairs as
+// With `add`: the stores' runs, each one atomic add under its row's guard
+// at offset + row * stride + col: a wgmma accumulator's column pairs as
 // red.global.add.v2.f32 (inline PTX: NVPTX has no vector atomics).
 // CHECK-LABEL: llvm.func @store_tile_add
 // CHECK: llvm.icmp "slt"
 // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK: scf.if
-// CHECK: llvm.inline_asm has_side_effects "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f" %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr<1>, f32, f32) -> ()
+// One address per row; the row's other runs at constant byte offsets.
+// CHECK: llvm.inline_asm has_side_effects "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f" %[[ROW:[0-9]+]], %{{.*}}, %{{.*}} : (!llvm.ptr<1>, f32, f32) -> ()
+// CHECK: llvm.inline_asm has_side_effects "red.global.add.v2.f32 [$0+32], {$1, $2};", "l,f,f" %[[ROW]], %{{.*}}, %{{.*}} : (!llvm.ptr<1>, f32, f32) -> ()
 // CHECK-NOT: llvm.store
 // CHECK-NOT: llvm.atomicrmw
 // CHECK-LABEL: llvm.func @store_tile_add_rows
