@@ -65,6 +65,28 @@ def main():
             b.synchronize()
             times.append(a.elapsed_time(b) * 1e3)
         whole = statistics.median(times)
+        # Host time of a call (no synchronization): before its first launch
+        # the GPU waits for it, when nothing else is queued.
+        import time
+        host = []
+        for _ in range(20):
+            t0 = time.perf_counter()
+            call()
+            host.append((time.perf_counter() - t0) * 1e6)
+            torch.cuda.synchronize()
+        # The same call with the whole GPU queue ahead of it: a long
+        # kernel first, so the host's time hides behind it.
+        ahead = []
+        big = torch.empty(1 << 28, dtype=torch.uint8, device="cuda")
+        for _ in range(20):
+            big.zero_()
+            big.zero_()
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            call()
+            b.record()
+            b.synchronize()
+            ahead.append(a.elapsed_time(b) * 1e3)
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             for _ in range(10):
                 call()
@@ -77,7 +99,9 @@ def main():
         rows.sort(reverse=True)
         covered = sum(r[0] for r in rows)
         print(f"## {name}: T={t} H={h} H_kv={h_kv} causal={causal} sequences={len(lens)}")
-        print(f"whole call (events, median of 20): {whole:.1f} us")
+        print(f"whole call (events, median of 20): {whole:.1f} us; host time of a call "
+              f"{statistics.median(host):.1f} us; queued behind other work "
+              f"(events, median of 20): {statistics.median(ahead):.1f} us")
         for us, key, n in rows:
             print(f"  {us:9.1f} us  {100 * us / whole:5.1f}%  x{n}  {key}")
         print(f"  {whole - covered:9.1f} us  {100 * (whole - covered) / whole:5.1f}%  gaps")
