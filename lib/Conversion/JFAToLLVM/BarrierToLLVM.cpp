@@ -105,22 +105,10 @@ struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
     // orders the lanes' earlier accesses before the leader's arrival, whose
     // release at cluster scope is cumulative: the peer's waiter sees them.
     LLVMBuilder b(op.getLoc(), rewriter);
-    Type i32 = b.getI32Type();
-    Value active =
-        LLVM::InlineAsmOp::create(
-            b, i32, ValueRange{}, "activemask.b32 $0;", "=r",
-            /*has_side_effects=*/true, /*is_align_stack=*/false,
-            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-            .getResult(0);
-    NVVM::SyncWarpOp::create(b, active);
-    Value lane = NVVM::LaneIdOp::create(b, i32);
-    // Never 0: this thread is active.
-    Value leader = LLVM::CountTrailingZerosOp::create(b, i32, active,
-                                                      /*is_zero_poison=*/true);
-    Value isLeader =
-        LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq, lane, leader);
-    Value count = LLVM::CtPopOp::create(b, i32, active);
-    auto ifOp = scf::IfOp::create(b, isLeader, /*withElseRegion=*/false);
+    WarpLeader warp = lowestActiveLane(b);
+    NVVM::SyncWarpOp::create(b, warp.activeMask);
+    Value count = LLVM::CtPopOp::create(b, b.getI32Type(), warp.activeMask);
+    auto ifOp = scf::IfOp::create(b, warp.isLeader, /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     // The same barrier in the peer's shared memory.
     auto clusterPtr = LLVM::LLVMPointerType::get(

@@ -72,15 +72,8 @@ struct DebugTrapLowering : JFAPattern<DebugTrapOp> {
 
     // The lowest active lane of the warp reports: one line per warp rather
     // than one per thread.
-    auto activeMask = LLVM::InlineAsmOp::create(
-        rewriter, loc, i32, ValueRange{}, "activemask.b32 $0;", "=r",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-    Value leader = LLVM::CountTrailingZerosOp::create(
-        rewriter, loc, i32, activeMask.getResult(0), /*is_zero_poison=*/false);
-    Value lane = NVVM::LaneIdOp::create(rewriter, loc, i32);
-    Value reports = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                         lane, leader);
+    LLVMBuilder lb(loc, rewriter);
+    Value reports = lowestActiveLane(lb).isLeader;
     Value chosen =
         LLVM::SelectOp::create(rewriter, loc, reports, formatPtr, emptyPtr);
 

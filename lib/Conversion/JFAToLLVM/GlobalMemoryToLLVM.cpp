@@ -123,12 +123,10 @@ static void emitVectorAdds(LLVMBuilder &b, StoreTileOp::Adaptor adaptor,
       }
       int64_t bytes = offsets[first].col * elementBytes;
       std::string at = bytes ? "[$0+" + std::to_string(bytes) + "]" : "[$0]";
-      LLVM::InlineAsmOp::create(
-          b, /*res=*/Type(), operands,
-          "red.global.add.v" + std::to_string(width) + ".f32 " + at + ", {" +
-              values + "};",
-          constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+      sideEffectAsm(b, /*result=*/Type(), operands,
+                    "red.global.add.v" + std::to_string(width) + ".f32 " + at +
+                        ", {" + values + "};",
+                    constraints);
     }
   }
 }

@@ -44,11 +44,23 @@ FailureOr<Value> allocationAddress(LLVMBuilder &b, Operation *op,
 
 Value sideEffectAsm(LLVMBuilder &b, Type result, ValueRange operands,
                     StringRef text, StringRef constraints) {
-  return LLVM::InlineAsmOp::create(
-             b, result, operands, text, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
+  auto op = LLVM::InlineAsmOp::create(
+      b, result, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  return result ? op.getResult(0) : Value();
+}
+
+WarpLeader lowestActiveLane(LLVMBuilder &b) {
+  Type i32 = b.getI32Type();
+  Value active =
+      sideEffectAsm(b, i32, ValueRange{}, "activemask.b32 $0;", "=r");
+  // Never 0: this thread is active.
+  Value lowest = LLVM::CountTrailingZerosOp::create(b, i32, active,
+                                                    /*is_zero_poison=*/true);
+  Value lane = NVVM::LaneIdOp::create(b, i32);
+  return {active,
+          LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq, lane, lowest)};
 }
 
 /// The swizzle: bits [4, 4+log2(swizzle/16)) of the byte offset (the 16-byte

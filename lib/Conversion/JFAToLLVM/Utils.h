@@ -69,12 +69,22 @@ mlir::FailureOr<mlir::Value> allocationAddress(LLVMBuilder &b,
                                                mlir::Operation *op,
                                                std::optional<uint64_t> offset);
 
-/// Inline PTX with side effects and one result: LLVM neither hoists, merges
-/// nor reorders it across other side effects, which is what keeps a value
-/// computed where it is used (a wgmma's descriptor, a waited accumulator).
+/// Inline PTX with side effects and one result (none for a null `result`:
+/// the null Value): LLVM neither hoists, merges nor reorders it across
+/// other side effects, which is what keeps a value computed where it is
+/// used (a wgmma's descriptor, a waited accumulator).
 mlir::Value sideEffectAsm(LLVMBuilder &b, mlir::Type result,
                           mlir::ValueRange operands, llvm::StringRef text,
                           llvm::StringRef constraints);
+
+/// The warp's active lanes (`activemask`) and whether this thread is the
+/// lowest of them: one thread that speaks for its warp (a debug line, a
+/// remote arrival counting the warp's lanes).
+struct WarpLeader {
+  mlir::Value activeMask; // i32
+  mlir::Value isLeader;   // i1
+};
+WarpLeader lowestActiveLane(LLVMBuilder &b);
 
 /// `slot + offset` (bytes), after the swizzle when `swizzle` is not 0.
 mlir::Value slotAddress(LLVMBuilder &b, mlir::Value slot, mlir::Value offset,

@@ -58,10 +58,10 @@ jfa.kernel @single() warps(4) cluster(1, 1, 1) {
 // The peer's: one arrival per warp from its lowest active lane, counting
 // the active lanes, after a warp sync.
 // CHECK-NEXT: %[[ACTIVE:.*]] = llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r"
-// CHECK-NEXT: nvvm.bar.warp.sync %[[ACTIVE]] : i32
-// CHECK-NEXT: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK-NEXT: %[[FIRST:.*]] = "llvm.intr.cttz"(%[[ACTIVE]]) <{is_zero_poison = true}>
+// CHECK-NEXT: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK-NEXT: %[[LEADS:.*]] = llvm.icmp "eq" %[[LANE]], %[[FIRST]] : i32
+// CHECK-NEXT: nvvm.bar.warp.sync %[[ACTIVE]] : i32
 // CHECK-NEXT: %[[COUNT:.*]] = llvm.intr.ctpop(%[[ACTIVE]]) : (i32) -> i32
 // CHECK-NEXT: scf.if %[[LEADS]] {
 // CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %[[B]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>

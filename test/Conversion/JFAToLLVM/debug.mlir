@@ -19,7 +19,7 @@
 // CHECK-NEXT: %[[E:.*]] = llvm.mlir.addressof @jfa_debug_empty : !llvm.ptr
 // CHECK-NEXT: %[[EMPTY:.*]] = llvm.getelementptr %[[E]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<1 x i8>
 // CHECK-NEXT: %[[MASK:.*]] = llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r"  : () -> i32
-// CHECK-NEXT: %[[LEAD:.*]] = "llvm.intr.cttz"(%[[MASK]]) <{is_zero_poison = false}> : (i32) -> i32
+// CHECK-NEXT: %[[LEAD:.*]] = "llvm.intr.cttz"(%[[MASK]]) <{is_zero_poison = true}> : (i32) -> i32
 // CHECK-NEXT: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK-NEXT: %[[ME:.*]] = llvm.icmp "eq" %[[LANE]], %[[LEAD]] : i32
 // CHECK-NEXT: %[[CHOSEN:.*]] = llvm.select %[[ME]], %[[FMT]], %[[EMPTY]] : i1, !llvm.ptr
