@@ -15,6 +15,7 @@ H 16 over one k/v head: issue 20's MQA shape).
 import argparse
 import random
 import statistics
+import time
 
 import torch
 
@@ -34,6 +35,22 @@ def batch(name, rng):
         else:
             lens.append(rng.randint(1, hi))
     return lens, 16, (1 if name == "gqa-kv1" else 16), name != "tail8k-full"
+
+
+def median_event_us(call, before=None, runs=20):
+    """The median over `runs` of call()'s time on the GPU (CUDA events
+    around it, waited for), in us; before() runs ahead of each, untimed."""
+    times = []
+    for _ in range(runs):
+        if before is not None:
+            before()
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        call()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b) * 1e3)
+    return statistics.median(times)
 
 
 def main():
@@ -56,18 +73,9 @@ def main():
         for _ in range(5):
             call()
         torch.cuda.synchronize()
-        times = []
-        for _ in range(20):
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            call()
-            b.record()
-            b.synchronize()
-            times.append(a.elapsed_time(b) * 1e3)
-        whole = statistics.median(times)
+        whole = median_event_us(call)
         # Host time of a call (no synchronization): before its first launch
         # the GPU waits for it, when nothing else is queued.
-        import time
         host = []
         for _ in range(20):
             t0 = time.perf_counter()
@@ -76,17 +84,12 @@ def main():
             torch.cuda.synchronize()
         # The same call with the whole GPU queue ahead of it: a long
         # kernel first, so the host's time hides behind it.
-        ahead = []
         big = torch.empty(1 << 28, dtype=torch.uint8, device="cuda")
-        for _ in range(20):
+
+        def queue_work():
             big.zero_()
             big.zero_()
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            call()
-            b.record()
-            b.synchronize()
-            ahead.append(a.elapsed_time(b) * 1e3)
+        ahead = median_event_us(call, before=queue_work)
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             for _ in range(10):
                 call()
@@ -101,7 +104,7 @@ def main():
         print(f"## {name}: T={t} H={h} H_kv={h_kv} causal={causal} sequences={len(lens)}")
         print(f"whole call (events, median of 20): {whole:.1f} us; host time of a call "
               f"{statistics.median(host):.1f} us; queued behind other work "
-              f"(events, median of 20): {statistics.median(ahead):.1f} us")
+              f"(events, median of 20): {ahead:.1f} us")
         for us, key, n in rows:
             print(f"  {us:9.1f} us  {100 * us / whole:5.1f}%  x{n}  {key}")
         print(f"  {whole - covered:9.1f} us  {100 * (whole - covered) / whole:5.1f}%  gaps")

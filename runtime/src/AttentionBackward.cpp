@@ -288,6 +288,13 @@ Plan planOf(const AttentionBackwardArgs &a) {
   return p;
 }
 
+/// The backward's work units: (sequence, key tile) pairs times H_kv times
+/// the split; unit u is pair u / (H_kv * split) for head group
+/// u % (H_kv * split).
+__int128 unitCount(const AttentionBackwardArgs &a, const Plan &p) {
+  return __int128(a.batch) * p.opt.kvHeads * p.kvSplit * p.kTiles;
+}
+
 /// How the messages name H_kv: num_kv_heads when it was given.
 const char *kvHeadsName(const AttentionBackwardArgs &a) {
   return a.numKvHeads != 0 ? "num_kv_heads" : "num_heads";
@@ -329,9 +336,8 @@ void checkBackwardSizes(const AttentionBackwardArgs &a, const Plan &p) {
     throw Error(fmt::format("num_heads {} is more than the backward takes (at "
                             "most {}: a grid dimension)",
                             a.numHeads, kGridYMax));
-  // Units: (sequence, key tile) pairs times H_kv times the split.
   const char *longest = p.opt.cross ? "max_seqlen_k" : "max_seqlen";
-  __int128 units = __int128(a.batch) * p.opt.kvHeads * p.kvSplit * p.kTiles;
+  __int128 units = unitCount(a, p);
   if (units > kInt32Max)
     throw Error(fmt::format(
         "batch * {}{} * ceil({} / {}) = {} work units do not fit the "
@@ -866,10 +872,8 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   const std::array<Arg, kNumSlots> *values[] = {&scheduleValues, &v, &v, &v};
 
   auto ceilDiv = [](int64_t n, int64_t d) { return unsigned((n + d - 1) / d); };
-  // Unit u: pair u / (H_kv * split) for head group u % (H_kv * split).
-  __int128 units = __int128(a.batch) * p.opt.kvHeads * p.kvSplit * p.kTiles;
-  unsigned persistent = unsigned(
-      std::max<__int128>(1, std::min<__int128>(device.multiprocessors, units)));
+  unsigned persistent = unsigned(std::max<__int128>(
+      1, std::min<__int128>(device.multiprocessors, unitCount(a, p))));
   int64_t cols = a.numHeads * a.headDim;
   Dim3 grids[] = {{ceilDiv(a.batch, kScheduleBatch), 1, 1},
                   {ceilDiv(a.totalTokens, kDeltaRows), unsigned(a.numHeads), 1},

@@ -228,11 +228,16 @@ def self_test():
     forms = {n for _, _, n in ours}
     for f in sorted(SELF_EXPECT_FORMS):
         check(f in forms, f"normalizes to: {f}")
-    ref = {"probes": [{"arch": "sm_100a", "ok": 1,
-                       "forms": [[f, n] for f, n, _ in cluster_ptx.extract(SELF_TRITON)]}]}
-    lines, failed, unc = compare(ours, reference_forms(ref))
-    for line in lines:
-        print("  | " + line)
+    def compare_to(triton_ptx):
+        """Ours against a reference probe of this PTX text; its lines printed."""
+        ref = {"probes": [{"arch": "sm_100a", "ok": 1,
+                           "forms": [[f, n] for f, n, _ in cluster_ptx.extract(triton_ptx)]}]}
+        lines, failed, unc = compare(ours, reference_forms(ref))
+        for line in lines:
+            print("  | " + line)
+        return lines, failed, unc
+
+    lines, failed, unc = compare_to(SELF_TRITON)
     check(failed == 0, "the embedded reference matches every form (0 mismatches)")
     check(unc == 0, "no form is uncovered")
     for name in ("aligned", "mapa-width", "arrive-count-one", "address-operand", "commit-state-space"):
@@ -242,11 +247,7 @@ def self_test():
     bad = SELF_TRITON.replace("[%r6], %rs2", "[%r6], %r10").replace(
         "_, [%r5];", "_, [%r5], 2;").replace(
         "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p4, %rq1;", "")
-    ref = {"probes": [{"arch": "sm_100a", "ok": 1,
-                       "forms": [[f, n] for f, n, _ in cluster_ptx.extract(bad)]}]}
-    lines, failed, unc = compare(ours, reference_forms(ref))
-    for line in lines:
-        print("  | " + line)
+    lines, failed, unc = compare_to(bad)
     check(failed == 2, "planted: exactly 2 mismatches")
     check(any(x.startswith("MISMATCH sm_100a cp.async.bulk.tensor") for x in lines), "planted: mask width")
     check(any(x.startswith("MISMATCH sm_100a mbarrier.arrive") for x in lines), "planted: arrive count")
