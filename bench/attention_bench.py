@@ -39,7 +39,12 @@ every variant), D = 128 (H = 16) and 64 (H = 32; H = 16 under GQA): windows
 (256, 0), (1024, 0), (128, 128) and causal (-1, 0) as the reference point
 (win-*), GQA H_kv = 4, 1 causal (gqa-*), cross-attention with key lengths
 drawn independently, causal (bottom-right) and not (cross-*), window + GQA
-(combo-*), GDPA silu / gelu_tanh causal and not (gdpa-*). Peers: FlexAttention
+(combo-*), GDPA silu / gelu_tanh causal and not (gdpa-*), block-sparse masks
+over the packed axes in 128x128 blocks, each listed with probability 0.5 or
+0.25 (seeded), shared or per q head, full and causal (sparse-*: ours takes
+the mask built once with jfa.build_block_mask; flex the same mask in its
+mask_mod, element by element, so its BlockMask skips the same blocks;
+varlen_attn has no block mask: '-'). Peers: FlexAttention
 with a mask_mod on the packed axes (same document and the variant's mask in
 sequence positions, bottom-right; enable_gqa=True with H_kv heads; q and kv of
 their own lengths), varlen_attn (window_size, enable_gqa where its signature
@@ -426,9 +431,14 @@ class Variant:
     """One of issue 20's variants: the options of the call (causal, window,
     H_kv, cross-attention, activation)."""
 
-    def __init__(self, name, causal, window=None, h_kv=None, cross=False, activation="softmax"):
+    def __init__(self, name, causal, window=None, h_kv=None, cross=False, activation="softmax",
+                 density=None, mask_per_head=False):
         self.name, self.causal, self.window = name, causal, window
         self.h_kv, self.cross, self.activation = h_kv, cross, activation
+        # Block-sparse: each 128x128 block of the packed axes listed with
+        # probability density (seeded by the shape), one mask for every head
+        # or one per q head.
+        self.density, self.mask_per_head = density, mask_per_head
 
     @property
     def win(self):
@@ -443,6 +453,9 @@ class Variant:
             parts.append("cross (offsets_k)")
         if self.activation != "softmax":
             parts.append(f"activation={self.activation}")
+        if self.density is not None:
+            parts.append(f"block_mask density={self.density}"
+                         f"{' per head' if self.mask_per_head else ''}")
         return " ".join(parts)
 
 
@@ -464,6 +477,9 @@ VARIANTS = (
     (Variant("cross-full", False, cross=True), OTHER_SHAPES),
     (Variant("combo-win256-kv4", True, window=(256, 0), h_kv=4), COMBO_SHAPES),
     (Variant("combo-win1024-kv1", True, window=(1024, 0), h_kv=1), COMBO_SHAPES),
+    (Variant("sparse-50-full", False, density=0.5), OTHER_SHAPES),
+    (Variant("sparse-25-causal", True, density=0.25), OTHER_SHAPES),
+    (Variant("sparse-50-heads-causal", True, density=0.5, mask_per_head=True), OTHER_SHAPES),
 ) + tuple((Variant(f"gdpa-{act}-{'causal' if c else 'full'}", c, activation=act), OTHER_SHAPES)
           for act in ACTIVATIONS for c in (True, False))
 
@@ -523,15 +539,27 @@ class VProblem:
         self.b = len(self.lengths)
         self.t, self.t_k = sum(self.lengths), sum(self.lengths_k)
         self.smax, self.smax_k = max(self.lengths), max(self.lengths_k)
-        self.pairs = batch_pairs(var, self.lengths, self.lengths_k)
+        self.blocks = self.block_bits = None
+        if var.density is not None:
+            gb = torch.Generator(device="cuda")
+            gb.manual_seed(seed + 31337)
+            shape = (h if var.mask_per_head else 1, _round_up(self.t, 128) // 128,
+                     _round_up(self.t_k, 128) // 128)
+            self.blocks = torch.rand(shape, generator=gb, device="cuda") < var.density
+        # Useful pairs: over every head (a mask per head differs by head).
+        self.offsets = _offsets_tensor(self.lengths)
+        self.offsets_k = _offsets_tensor(self.lengths_k) if self.cross else None
+        self.pairs = batch_pairs(var, self.lengths, self.lengths_k) if self.blocks is None else \
+            _block_pairs(self, h) / h
         self.flops = 4.0 * self.pairs * d * h
         g = torch.Generator(device="cuda")
         g.manual_seed(seed)
         self.q = torch.randn((self.t, h, d), generator=g, device="cuda").to(torch.bfloat16)
         self.k, self.v = (torch.randn((self.t_k, self.h_kv, d), generator=g, device="cuda")
                           .to(torch.bfloat16) for _ in range(2))
-        self.offsets = _offsets_tensor(self.lengths)
-        self.offsets_k = _offsets_tensor(self.lengths_k) if self.cross else None
+        if self.blocks is not None and jfa is not None:
+            # Built once (jfa.build_block_mask): the timed calls take it as is.
+            self.block_bits = jfa.build_block_mask(self.blocks, h, self.t, self.t_k)
         self.batch_idx, self.pos = _token_index(self.lengths, self.offsets)
         if self.cross:
             self.batch_idx_k, self.pos_k = _token_index(self.lengths_k, self.offsets_k)
@@ -553,6 +581,8 @@ class VProblem:
             kw.update(offsets_k=self.offsets_k, max_seqlen_k=self.smax_k)
         if self.var.activation != "softmax":
             kw["activation"] = self.var.activation
+        if self.block_bits is not None:
+            kw["block_mask"] = self.block_bits
         return kw
 
     def grad_out(self):
@@ -579,6 +609,30 @@ class VProblem:
     def release(self):
         self._padded = None
         self._do = None
+
+
+def block_visible(blocks, h0, h1, s, n, sk, m):
+    """[h1 - h0 (1 for a shared mask), n, m] bool: the pairs a block mask
+    (bool [Hm, QB, KB] over the packed axes) lists for heads h0..h1-1 of a
+    sequence of n queries from packed row s and m keys from sk."""
+    rows = torch.arange(s, s + n, device="cuda") // 128
+    cols = torch.arange(sk, sk + m, device="cuda") // 128
+    sel = blocks if blocks.shape[0] == 1 else blocks[h0:h1]
+    return sel[:, rows][:, :, cols]
+
+
+def _block_pairs(p, h):
+    """The visible (query, key) pairs over every head under p's block mask."""
+    offs, offs_k = p.offsets.tolist(), (p.offsets_k if p.cross else p.offsets).tolist()
+    total = 0
+    for b in range(len(p.lengths)):
+        s, n, sk, m = offs[b], p.lengths[b], offs_k[b], p.lengths_k[b]
+        if n == 0 or m == 0:
+            continue
+        seen = variant_visible(n, m, p.var.causal, p.var.win) & \
+            block_visible(p.blocks, 0, h, s, n, sk, m)
+        total += int(seen.sum()) * (h if seen.shape[0] == 1 else 1)
+    return total
 
 
 def _offsets_tensor(lengths):
@@ -649,6 +703,8 @@ def vvarlen_kwargs(p):
     that refuses them shows n/a with its exception)."""
     if p.var.activation != "softmax":
         raise NotAPeer("varlen_attn has softmax only (no GDPA activation)")
+    if p.var.density is not None:
+        raise NotAPeer("varlen_attn has no block-sparse mask")
     from torch.nn.attention.varlen import varlen_attn
     params = inspect.signature(varlen_attn).parameters
     left, right = p.var.win
@@ -726,9 +782,13 @@ def vflex_setup(p):
     diag[:p.t] = (p.pos + shift[p.batch_idx]).to(torch.int32)
     causal = p.var.causal
     left, right = p.var.win
+    blocks = p.blocks  # the same block mask, element by element
+    per_head = blocks is not None and blocks.shape[0] > 1
 
     def mask_mod(b, h, q_idx, kv_idx):
         keep = doc_q[q_idx] == doc_k[kv_idx]
+        if blocks is not None:
+            keep = keep & blocks[h if per_head else 0, q_idx // 128, kv_idx // 128]
         kp, dg = pos_k[kv_idx], diag[q_idx]
         if causal:
             keep = keep & (kp <= dg)
@@ -889,11 +949,12 @@ def _attend(qs, ks, vs, mask, rows, scale, activation):
     if activation != "softmax":
         a = _activation_fn(activation)(scores).masked_fill(~mask, 0.0)
         return torch.matmul(a, vs), None
+    rows = rows if rows.dim() == 2 else rows[None]  # [1 or hc, n]
     s = scores.masked_fill(~mask, float("-inf"))
-    s = torch.where(rows[None, :, None], s, torch.zeros((), device=s.device))
+    s = torch.where(rows[..., None], s, torch.zeros((), device=s.device))
     lse = torch.logsumexp(s, dim=-1)
-    p = torch.exp(s - lse[..., None]) * rows[None, :, None]
-    return torch.matmul(p, vs), lse.masked_fill(~rows[None, :], float("-inf"))
+    p = torch.exp(s - lse[..., None]) * rows[..., None]
+    return torch.matmul(p, vs), lse.masked_fill(~rows, float("-inf"))
 
 
 def variant_reference(p, q, k, v, do=None):
@@ -919,12 +980,14 @@ def variant_reference(p, q, k, v, do=None):
         n, m = e - s, ek - sk
         if n == 0 or m == 0:
             continue
-        mask = variant_visible(n, m, var.causal, var.win)
-        rows = mask.any(dim=1)
-        sees[s:e] = rows
+        seq_mask = variant_visible(n, m, var.causal, var.win)
         hc = max(1, min(h, budget // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
+            mask = seq_mask if p.blocks is None else \
+                seq_mask & block_visible(p.blocks, h0, h1, s, n, sk, m)
+            rows = mask.any(dim=-1)  # [n], or [heads, n] under a block mask
+            sees[s:e] |= rows if rows.dim() == 1 else rows.any(dim=0)
             kvh = torch.arange(h0, h1, device="cuda") // group
             qs = q[s:e, h0:h1].float().transpose(0, 1).contiguous()
             ks = k[sk:ek].index_select(1, kvh).float().transpose(0, 1).contiguous()
@@ -1011,6 +1074,8 @@ def vcheck_forward(p, seed):
                 problems.append("a query that sees no key has lse != -inf")
             ld = (got_lse - ref_lse).abs().nan_to_num(nan=float("inf"))
             ld[:, blind] = 0.0
+            # A head that sees no key through its block mask: -inf both sides.
+            ld[torch.isneginf(got_lse) & torch.isneginf(ref_lse)] = 0.0
             lse_err = ld.max().item()
             line += f", lse max abs {lse_err:.2e}"
             if not lse_err <= LSE_MAX_ABS:

@@ -31,6 +31,14 @@ class Unknown(Exception):
     """A value the interpreter cannot know (an unsupported instruction)."""
 
 
+class _AroundALoop(Unknown):
+    """A register that depends on itself around a loop (Program._reg)."""
+
+    def __init__(self, reg, message):
+        super().__init__(message)
+        self.reg = reg
+
+
 _TYPE_RE = re.compile(r"^(b|u|s|f)(8|16|32|64|128)$")
 _INT_RE = re.compile(r"^-?(0[xX][0-9a-fA-F]+|\d+)U?$")
 _SPECIAL = {"%tid.x", "%tid.y", "%tid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z",
@@ -194,12 +202,31 @@ class Program:
         if key in self._memo:
             return self._memo[key]
         if key in self._active:
-            raise Unknown(f"{reg} depends on itself around a loop")
+            raise _AroundALoop(reg, f"{reg} depends on itself around a loop")
         self._active.add(key)
         try:
-            return self._reg_def(reg, at, env, key)
+            try:
+                return self._reg_def(reg, at, env, key)
+            except _AroundALoop as e:
+                if e.reg != reg:
+                    raise
+                # A value carried around a loop (a ring counter): its value
+                # on entry, from its first definition in program order. The
+                # fields compared (all but an address) are the same on
+                # every trip; a second cycle gives up (Unknown).
+                return self._entry_value(reg, env, key)
         finally:
             self._active.discard(key)
+
+    def _entry_value(self, reg, env, key):
+        for i in sorted(self.defs.get(reg, [])):
+            st = self.stmts[i]
+            if st.guard is not None:
+                continue
+            v = self._exec(st, reg, env)
+            self._memo[key] = v
+            return v
+        raise Unknown(f"{reg} depends on itself around a loop and has no unguarded definition")
 
     def _reg_def(self, reg, at, env, key):
         defs = self.defs.get(reg, [])

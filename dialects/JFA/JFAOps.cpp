@@ -378,9 +378,17 @@ LogicalResult AsyncTasksOp::verifyRegions() {
     return emitOpError() << "at most 15 tasks, replicas counted (one named "
                             "barrier each); got "
                          << numTasks;
-  int64_t budget = 0;
+  // What each thread starts with (LowerAsyncTasks' entryRegisters on the
+  // target with the largest register file): a task without a budget keeps it.
+  int64_t threads = warps * 32;
+  int64_t entry =
+      std::min(maxOverTargets(&Target::maxRegistersPerThread) / 8 * 8,
+               kRegistersPerSM / threads / 8 * 8);
+  int64_t budget = 0, needed = 0;
   auto taskOps = llvm::to_vector(getBody().front().getOps<TaskOp>());
   for (auto [task, info] : llvm::zip(taskOps, *layout)) {
+    int64_t taskThreads = int64_t(info.numThreads()) * info.replicas;
+    needed += int64_t(info.registers.value_or(entry)) * taskThreads;
     if (!info.registers)
       continue;
     if (info.firstWarp % 4 != 0 || info.numWarps % 4 != 0)
@@ -395,6 +403,16 @@ LogicalResult AsyncTasksOp::verifyRegions() {
     return emitOpError() << "register budgets add up to " << budget
                          << " registers, more than the " << kRegistersPerSM
                          << " of an SM";
+  // setmaxnreg.inc takes only registers that other warpgroups gave back with
+  // setmaxnreg.dec: past the CTA's starting allocation it waits forever.
+  if (needed > entry * threads)
+    return emitOpError()
+           << "register budgets need " << needed
+           << " registers (each task's registers, " << entry
+           << " for a task without one, times its threads), more than the "
+           << entry * threads << " a warps(" << warps << ") CTA starts with ("
+           << entry << " a thread): setmaxnreg.inc only takes registers "
+           << "another task gave back, so the raise would wait forever";
   return success();
 }
 

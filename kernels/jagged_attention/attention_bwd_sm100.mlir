@@ -1,5 +1,5 @@
 // jfa-targets: sm_100a
-// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3,4,5,6
 // Jagged (variable-length) flash attention backward for sm_100a, with the
 // contract, work units and persistent schedule of attention_bwd_sm90.mlir
 // (kernels/jagged_attention/README.md), the accumulators in tensor memory:
@@ -32,6 +32,8 @@
 // units (@unit), shared with
 // attention_bwd_sm90.mlir.
 jfa.import "../lib/work_queue.mlir"
+// The block-sparse mask's walk of the q tiles and its row bounds.
+jfa.import "../lib/block_mask.mlir"
 
 // The scores of 64 of the unit's 128 keys (the column block of S's tensor
 // memory at %s_cols), masked: zero past each row's %limit keys of the
@@ -196,14 +198,19 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %window_left: i32, %window_right: i32,
                                 %kv_stride: i32, %kv_split: i32,
                                 %dk_accum: !jfa.ptr<f32>,
-                                %dv_accum: !jfa.ptr<f32>) warps(6) {
+                                %dv_accum: !jfa.ptr<f32>,
+                                %block_bits: !jfa.ptr<i32>, %block_words: i32,
+                                %block_head_stride: i32) warps(6) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away. general:
   // windows, grouped-query and cross-attention (attention_bwd_sm90.mlir).
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
   // 0 plain, 1 general (window, grouped-query and cross-attention), 2, 3
-  // general with GDPA's silu or gelu_tanh in place of softmax.
+  // general with GDPA's silu or gelu_tanh in place of softmax; 4, 5, 6
+  // those three block-sparse (%block_bits, kernels/lib/block_mask.mlir:
+  // each q head walks only the q tiles with a listed block for the unit's
+  // keys; read only then).
   %general_kind = jfa.param "general" = 0 : i32
   // K, V: chunk c (64 columns of D) in slot c. Q: stage s, chunk c in slot
   // 2s + c. dO: chunk c in slot c (one stage).
@@ -261,8 +268,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %false = arith.constant false
   // Grouped-query attention and dK/dV's own stride only in the general
   // variant.
-  %general, %kv_group_eff, %activation, %is_softmax = jfa.call @attention_variant(%general_kind, %kv_group)
-      : (i32, i32) -> (i1, i32, i32, i1)
+  %general, %kv_group_eff, %activation, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
+      : (i32, i32) -> (i1, i32, i32, i1, i1)
   %dkv_stride = arith.select %general, %kv_stride, %stride : i32
   // Units: each listed (sequence, key tile) pair for every group of
   // %per_unit q heads of a k/v head (all kv_group of them unless the caller
@@ -320,17 +327,20 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %h_base = arith.muli %hk, %per_unit : i32
         %q_last = arith.addi %q_first, %q_count : i32
         %next:2 = scf.if %live -> (i32, i32) {
-          scf.for %member = %c0 to %per_unit step %c1 : i32 {
+          %q_sent = scf.for %member = %c0 to %per_unit step %c1
+              iter_args(%member_n = %q_n) -> (i32) : i32 {
           %h = arith.addi %h_base, %member : i32
           %col0 = arith.muli %h, %head_dim : i32
-          %member_steps = arith.muli %member, %q_count : i32
           %head_rows = arith.muli %h, %tokens : i32
           %row_base = arith.addi %head_rows, %start : i32
           // Query blocks [first, last): those that see the unit's keys.
-          scf.for %i = %q_first to %q_last step %c1 : i32 {
-            %q_step = arith.subi %i, %q_first : i32
-            %step = arith.addi %member_steps, %q_step : i32
-            %n = arith.addi %q_n, %step : i32
+          %block_base = arith.muli %h, %block_head_stride : i32
+          %steps, %first_step = jfa.call @tile_walk(%sparse, %true, %q_first, %q_count, %k0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          scf.for %q_step = %c0 to %steps step %c1
+              iter_args(%i = %first_step) -> (i32) : i32 {
+            %n = arith.addi %member_n, %q_step : i32
+            %step = arith.subi %n, %q_n : i32
             %n_phase = arith.andi %n, %c1 : i32
             %q0 = arith.muli %i, %c128 : i32
             %q_left = arith.subi %len, %q0 : i32
@@ -355,16 +365,37 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %end_r = arith.minsi %to_r, %len_k_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %from_r = arith.addi %query, %lo_off_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %start_r = arith.maxsi %from_r, %zero_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %lower = arith.subi %start_r, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %lower_hi = arith.subi %lower, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %lower_tile = arith.subi %start_r, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %query_in = arith.cmpi slt, %query, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %end_in = arith.select %query_in, %end_r, %zero_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %limit = arith.subi %end_in, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %limit_tile = arith.subi %end_in, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %lse2 = arith.mulf %lse_i, %log2e : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            %limit_hi = arith.subi %limit, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            // Block-sparse: the rows' listed keys of the tile too
+            // (@block_bounds).
+            %blk_code, %blk_partial, %blk_q_split, %blk_k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
+                : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
+            %bounds:2 = scf.if %sparse -> (tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>) {
+              %lo_top, %hi_top, %lo_bottom, %hi_bottom = jfa.call @block_bounds(%blk_code, %blk_k_split, %c128)
+                  : (i32, i32, i32) -> (i32, i32, i32, i32)
+              %split_r = tensor.splat %blk_q_split : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %top = arith.cmpi slt, %row_index, %split_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %lo_top_r = tensor.splat %lo_top : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %lo_bottom_r = tensor.splat %lo_bottom : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %hi_top_r = tensor.splat %hi_top : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %hi_bottom_r = tensor.splat %hi_bottom : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %block_lo = arith.select %top, %lo_top_r, %lo_bottom_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %block_hi = arith.select %top, %hi_top_r, %hi_bottom_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %lower_b = arith.maxsi %lower_tile, %block_lo : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %limit_b = arith.minsi %limit_tile, %block_hi : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              scf.yield %lower_b, %limit_b : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            } else {
+              scf.yield %lower_tile, %limit_tile : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            }
+            %lower_hi = arith.subi %bounds#0, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %limit_hi = arith.subi %bounds#1, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
 
             jfa.barrier_wait %s_ready0, %n_phase
-            %p_lo = jfa.call @p_block(%s_lo, %lse2, %limit, %lower, %general, %scale_log2, %scale, %activation)
+            %p_lo = jfa.call @p_block(%s_lo, %lse2, %bounds#1, %bounds#0, %general, %scale_log2, %scale, %activation)
                 : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xf32, #jfa.tmem_row>
             // P to shared memory, a 64-key column block at a time. The last
             // block's dV and dQ, which read P's and dS's slots, are done:
@@ -386,7 +417,7 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             // half goes to its column block as soon as it is made, so that
             // one half's registers are free before the next one's loads.
             jfa.barrier_wait %dp_ready0, %n_phase
-            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %limit, %lower, %general, %scale_log2, %scale, %activation)
+            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %bounds#1, %bounds#0, %general, %scale_log2, %scale, %activation)
                 : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xbf16, #jfa.tmem_row>
             %ds_slot_lo = jfa.column_block %ds_slot[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %ds_lo, %ds_slot_lo : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
@@ -416,7 +447,13 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               jfa.barrier_arrive %dq_free0
               jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
             }
+            %after_i = arith.addi %i, %c1 : i32
+            %next_i = jfa.call @next_tile(%sparse, %true, %after_i, %q_last, %k0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+                : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
+            scf.yield %next_i : i32
           }
+          %member_next = arith.addi %member_n, %steps : i32
+          scf.yield %member_next : i32
           }
 
           // dK (the scale is in dS) and dV of the unit's keys, key row r in
@@ -448,10 +485,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           }
           // Read: the next unit's first dV and dK may overwrite them.
           jfa.barrier_arrive %dkv_free0
-          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_steps : i32
-          scf.yield %unit_next, %q_next : i32, i32
+          scf.yield %unit_next, %q_sent : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
         }
@@ -498,15 +533,18 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tma_load %v[%k_row, %kv_col0], %v_lo, %kv_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
           }
 
-          scf.for %member = %c0 to %per_unit step %c1 : i32 {
+          %q_sent = scf.for %member = %c0 to %per_unit step %c1
+              iter_args(%member_n = %q_n) -> (i32) : i32 {
           %h = arith.addi %h_base, %member : i32
           %col0 = arith.muli %h, %head_dim : i32
-          %member_steps = arith.muli %member, %q_count : i32
           %col1 = arith.addi %col0, %c64 : i32
-          scf.for %i = %q_first to %q_last step %c1 : i32 {
-            %q_step = arith.subi %i, %q_first : i32
-            %step = arith.addi %member_steps, %q_step : i32
-            %n = arith.addi %q_n, %step : i32
+          %block_base = arith.muli %h, %block_head_stride : i32
+          %steps, %first_step = jfa.call @tile_walk(%sparse, %true, %q_first, %q_count, %k0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          scf.for %q_step = %c0 to %steps step %c1
+              iter_args(%i = %first_step) -> (i32) : i32 {
+            %n = arith.addi %member_n, %q_step : i32
+            %step = arith.subi %n, %q_n : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %free = arith.xori %phase, %c1 : i32
             %s0 = arith.muli %stage, %c2 : i32
@@ -537,12 +575,16 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               jfa.barrier_expect %do_full0, bytes(16384)
               jfa.tma_load %do[%q_row, %col0], %do_lo, %do_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
             }
+            %after_i = arith.addi %i, %c1 : i32
+            %next_i = jfa.call @next_tile(%sparse, %true, %after_i, %q_last, %k0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+                : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
+            scf.yield %next_i : i32
           }
+          %member_next = arith.addi %member_n, %steps : i32
+          scf.yield %member_next : i32
           }
-          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_steps : i32
-          scf.yield %unit_next, %q_next : i32, i32
+          scf.yield %unit_next, %q_sent : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
         }
@@ -572,6 +614,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
             : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
+        // The unit's first q head (its walks are per head).
+        %h_base = arith.muli %hk, %per_unit : i32
         %next:2 = scf.if %live -> (i32, i32) {
           %unit_phase = arith.andi %unit_n, %c1 : i32
           %unit_free = arith.xori %unit_phase, %c1 : i32
@@ -580,12 +624,16 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // of this one overwrites them.
           jfa.barrier_wait %dkv_free0, %unit_free
 
-          scf.for %member = %c0 to %per_unit step %c1 : i32 {
-          %member_steps = arith.muli %member, %q_count : i32
-          scf.for %i = %q_first to %q_last step %c1 : i32 {
-            %q_step = arith.subi %i, %q_first : i32
-            %step = arith.addi %member_steps, %q_step : i32
-            %n = arith.addi %q_n, %step : i32
+          %q_sent = scf.for %member = %c0 to %per_unit step %c1
+              iter_args(%member_n = %q_n) -> (i32) : i32 {
+          %h = arith.addi %h_base, %member : i32
+          %block_base = arith.muli %h, %block_head_stride : i32
+          %steps, %first_step = jfa.call @tile_walk(%sparse, %true, %q_first, %q_count, %k0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          scf.for %q_step = %c0 to %steps step %c1
+              iter_args(%i = %first_step) -> (i32) : i32 {
+            %n = arith.addi %member_n, %q_step : i32
+            %step = arith.subi %n, %q_n : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %n_phase = arith.andi %n, %c1 : i32
             %n_free = arith.xori %n_phase, %c1 : i32
@@ -637,16 +685,20 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             }
             jfa.tc_commit %dq_ready0
             jfa.tc_commit %q_empty_s
+            %after_i = arith.addi %i, %c1 : i32
+            %next_i = jfa.call @next_tile(%sparse, %true, %after_i, %q_last, %k0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+                : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
+            scf.yield %next_i : i32
           }
+          %member_next = arith.addi %member_n, %steps : i32
+          scf.yield %member_next : i32
           }
           // The unit's products are done: dK and dV to the compute
           // warpgroup, K and V to the load warp.
           jfa.tc_commit %dkv_ready0
           jfa.tc_commit %kv_empty0
-          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_steps : i32
-          scf.yield %unit_next, %q_next : i32, i32
+          scf.yield %unit_next, %q_sent : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
         }

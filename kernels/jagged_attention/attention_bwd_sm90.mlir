@@ -1,5 +1,5 @@
 // jfa-targets: sm_90a
-// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3,4,5,6
 // Jagged (variable-length) flash attention backward for sm_90a, FA3's
 // pattern (kernels/jagged_attention/README.md has the contract):
 //
@@ -51,12 +51,17 @@
 // @unit_heads) and cross-attention (%offsets_k: the key
 // sequences, ends aligned with the queries'). A unit walks only the q tiles
 // that see its keys (@unit), at least one, so that keys no query sees get
-// dK = dV = 0. Without it they fold away.
+// dK = dV = 0. Without it they fold away. The block-sparse variants
+// (general 4-6: a mask over the packed axes in 128-token blocks,
+// kernels/lib/block_mask.mlir) walk only the q tiles with a listed block
+// for the unit's keys (@tile_walk), each q head its own.
 
 // The dynamic work queue (@fetch_unit, @take_unit) and the decode of its
 // units (@unit), shared with
 // attention_bwd_sm100.mlir.
 jfa.import "../lib/work_queue.mlir"
+// The block-sparse mask's walk of the q tiles and its row bounds.
+jfa.import "../lib/block_mask.mlir"
 
 // GDPA (an activation in place of softmax) on a 64x64 tile of scaled scores
 // x: act(x) and act'(x), 1 silu, 2 gelu_tanh, in base-2 exponentials and
@@ -141,13 +146,16 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %window_left: i32, %window_right: i32,
                                %kv_stride: i32, %kv_split: i32,
                                %dk_accum: !jfa.ptr<f32>,
-                               %dv_accum: !jfa.ptr<f32>) warps(12) {
+                               %dv_accum: !jfa.ptr<f32>,
+                               %block_bits: !jfa.ptr<i32>, %block_words: i32,
+                               %block_head_stride: i32) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
   // 0 plain, 1 general (window, grouped-query and cross-attention), 2, 3
-  // general with GDPA's silu or gelu_tanh in place of softmax.
+  // general with GDPA's silu or gelu_tanh in place of softmax; 4, 5, 6
+  // those three block-sparse (%block_bits; read only then).
   %general_kind = jfa.param "general" = 0 : i32
   // K, V: half g (keys [64g, 64g + 64) of the tile) in slot g; Q, dO: stage
   // s in slot s. A row of D = 128 is two 64-column blocks (one 128-byte
@@ -174,6 +182,11 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // threads, once they no longer read the slots.
   // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
+  // Block-sparse: the q tile of Q / dO stage s, in row 0 of slot s, written
+  // by the producer before it arms the stage (only its walk searches the
+  // bitmap: the MMA warpgroups read what it found; with the search in their
+  // loop ptxas spilled 388 B at D = 128).
+  %tile_buf = jfa.local_alloc : !jfa.smem<2 x 128xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
   %kv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
@@ -195,8 +208,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // Units: each listed (sequence, key tile) pair for every k/v head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
   // The variant's options (kernels/lib/band_schedule.mlir).
-  %general, %kv_group_eff, %activation, %is_softmax = jfa.call @attention_variant(%general_kind, %kv_group)
-      : (i32, i32) -> (i1, i32, i32, i1)
+  %general, %kv_group_eff, %activation, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
+      : (i32, i32) -> (i1, i32, i32, i1, i1)
+  // The block-sparse walks go along the queries.
+  %along_q = arith.constant true
   // dK and dV's token stride: %stride (dq's) but in the general variant.
   %dkv_stride = arith.select %general, %kv_stride, %stride : i32
   %kv_heads = arith.divui %heads, %kv_group_eff : i32
@@ -260,21 +275,23 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           jfa.barrier_wait %kv_full0, %kv_phase
           // The q heads that read this k/v head (one without grouped-query
           // attention), each over the q tiles that see the unit's keys.
-          %acc:4 = scf.for %member = %c0 to %per_unit step %c1
-              iter_args(%dv0_g = %zero, %dv1_g = %zero, %dk0_g = %zero, %dk1_g = %zero)
+          %acc:5 = scf.for %member = %c0 to %per_unit step %c1
+              iter_args(%dv0_g = %zero, %dv1_g = %zero, %dk0_g = %zero, %dk1_g = %zero, %member_n = %q_n)
               -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
-                  tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) : i32 {
+                  tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32) : i32 {
           %h = arith.addi %h_base, %member : i32
           %col0 = arith.muli %h, %head_dim : i32
           %head_rows = arith.muli %h, %tokens : i32
           %row_base = arith.addi %head_rows, %start : i32
-          %member_steps = arith.muli %member, %q_count : i32
-          %member_n = arith.addi %q_n, %member_steps : i32
-          %acc_h:4 = scf.for %i = %q_first to %q_last step %c1
-              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g)
+          // Block-sparse: this head's q tiles with a listed block (all of
+          // them otherwise), as the producer walks them.
+          %block_base = arith.muli %h, %block_head_stride : i32
+          %steps, %first_step = jfa.call @tile_walk(%sparse, %along_q, %q_first, %q_count, %k0, %c64, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          %acc_h:5 = scf.for %step = %c0 to %steps step %c1
+              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g, %i = %first_step)
               -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
-                  tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) : i32 {
-            %step = arith.subi %i, %q_first : i32
+                  tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32) : i32 {
             %n = arith.addi %member_n, %step : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %q_s = jfa.slot %q_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
@@ -292,11 +309,37 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %ds_ready_s = jfa.barrier %ds_ready[%stage] : !jfa.mbarriers<2>, i32
             %ds_free_s = jfa.barrier %ds_free[%stage] : !jfa.mbarriers<2>, i32
             jfa.barrier_wait %q_full_s, %phase
+            // Block-sparse: the q tile the producer loaded into this stage.
+            %tile = scf.if %sparse -> i32 {
+              %tile_slot = jfa.slot %tile_buf[%stage] : !jfa.smem<2 x 128xi32>, i32
+              %t = jfa.load_scalar %tile_slot[%c0] : !jfa.slot<128xi32> -> i32
+              scf.yield %t : i32
+            } else {
+              scf.yield %i : i32
+            }
 
             // This q tile's lse and delta, loaded before the products so that
             // their latency hides behind them.
-            %q0 = arith.muli %i, %c64 : i32
+            %q0 = arith.muli %tile, %c64 : i32
             %q_left = arith.subi %len, %q0 : i32
+            // Block-sparse: this warpgroup's 64 keys against the q tile's
+            // listed blocks (its loads, too, hide behind the products).
+            %blk_code, %blk_partial, %blk_q_split, %blk_k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %my_k0, %c64)
+                : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
+            // The rows' listed keys [block_lo, block_hi), made before the
+            // products, where registers are free.
+            %lo_top, %hi_top, %lo_bottom, %hi_bottom = jfa.call @block_bounds(%blk_code, %blk_k_split, %c64)
+                : (i32, i32, i32) -> (i32, i32, i32, i32)
+            %blk_row = jfa.iota rows : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %split_r = tensor.splat %blk_q_split : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %top = arith.cmpi slt, %blk_row, %split_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %lo_top_r = tensor.splat %lo_top : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %lo_bottom_r = tensor.splat %lo_bottom : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %hi_top_r = tensor.splat %hi_top : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %hi_bottom_r = tensor.splat %hi_bottom : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %block_lo = arith.select %top, %lo_top_r, %lo_bottom_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %block_hi = arith.select %top, %hi_top_r, %hi_bottom_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+
             %rows_at = arith.addi %row_base, %q0 : i32
             %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -350,7 +393,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %cut_below = arith.andi %cut_lo, %general : i1
             %ends = arith.ori %keys_past, %queries_past : i1
             %cuts = arith.ori %cut_above, %cut_below : i1
-            %needs_mask = arith.ori %ends, %cuts : i1
+            %edges = arith.ori %ends, %cuts : i1
+            %needs_mask = arith.ori %edges, %blk_partial : i1
             %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
               %masked_p = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
                 // D = 128: the mask as one key bound per row (jfa.mask_cols
@@ -376,7 +420,14 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                   %from_r = arith.addi %query_r, %lo_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                   %none_lo = arith.maxsi %from_r, %none_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                   %lower = arith.subi %none_lo, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %w = jfa.mask_cols %p_raw, %col_bound, %fill from %lower : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                  %bounds:2 = scf.if %sparse -> (tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>) {
+                    %lower_b = arith.maxsi %lower, %block_lo : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    %bound_b = arith.minsi %col_bound, %block_hi : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    scf.yield %lower_b, %bound_b : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  } else {
+                    scf.yield %lower, %col_bound : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  }
+                  %w = jfa.mask_cols %p_raw, %bounds#1, %fill from %bounds#0 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
                   scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
                 } else {
                   %w = jfa.mask_cols %p_raw, %col_bound, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
@@ -411,7 +462,15 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
                 %fill_t = tensor.splat %fill : tensor<64x64xf32, #jfa.wgmma_acc>
                 %masked = arith.select %keep, %p_raw, %fill_t : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+                // Block-sparse: each row's listed keys by one pair of row
+                // bounds (jfa.mask_cols: no more index tiles).
+                %masked_b = scf.if %sparse -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                  %w = jfa.mask_cols %masked, %block_hi, %fill from %block_lo : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                  scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
+                } else {
+                  scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+                }
+                scf.yield %masked_b : tensor<64x64xf32, #jfa.wgmma_acc>
               }
               scf.yield %masked_p : tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
@@ -513,9 +572,12 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %dkv:4 = jfa.async_dot_wait pending(0) (%dkv_issued#0, %dkv_issued#1, %dkv_issued#2, %dkv_issued#3) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             // This stage's Q and dO are read: hand them back.
             jfa.barrier_arrive %q_empty_s
-            scf.yield %dkv#0, %dkv#1, %dkv#2, %dkv#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // Without a block mask the q tiles are consecutive.
+            %next_i = arith.addi %i, %c1 : i32
+            scf.yield %dkv#0, %dkv#1, %dkv#2, %dkv#3, %next_i : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32
           }
-          scf.yield %acc_h#0, %acc_h#1, %acc_h#2, %acc_h#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+          %member_next = arith.addi %member_n, %steps : i32
+          scf.yield %acc_h#0, %acc_h#1, %acc_h#2, %acc_h#3, %member_next : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32
           }
           // K and V are read: the producer may load the next unit's.
           jfa.barrier_arrive %kv_empty0
@@ -540,10 +602,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             jfa.call @write_dkv(%acc#3, %summed, %dk, %kv_at1, %dkv_stride, %dk_accum, %sum_at1, %sum_stride, %key_left)
                 : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
           }
-          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_steps : i32
-          scf.yield %unit_next, %q_next : i32, i32
+          scf.yield %unit_next, %acc#4 : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
         }
@@ -554,6 +614,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       jfa.tma_store_wait pending(0)
     }
     // Producer: warps 8-11; one thread issues the copies.
+    // 24 registers: the CTA starts with 168 a thread (384 threads), and the
+    // MMA warpgroups' 2 x 240 leave 24 of the 504 per lane of a warpgroup
+    // (setmaxnreg.inc only takes what a setmaxnreg.dec gave back). The
+    // block-sparse walk spills there.
     jfa.task default registers(24) {
       // Fetch 0 first; each iteration then fetches the unit after the one it
       // takes, so the atomic's latency hides behind a whole unit.
@@ -579,15 +643,19 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %v_0 = jfa.slot %v_buf[%c0] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
           %v_1 = jfa.slot %v_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
 
-          // Q and dO tiles through the ring.
-          scf.for %member = %c0 to %per_unit step %c1 : i32 {
+          // Q and dO tiles through the ring (block-sparse: those the MMA
+          // warpgroups walk, @tile_walk).
+          %q_sent = scf.for %member = %c0 to %per_unit step %c1
+              iter_args(%member_n = %q_n) -> (i32) : i32 {
           %h = arith.addi %h_base, %member : i32
           %col0 = arith.muli %h, %head_dim : i32
-          %member_steps = arith.muli %member, %q_count : i32
-          scf.for %i = %q_first to %q_last step %c1 : i32 {
-            %q_step = arith.subi %i, %q_first : i32
-            %step = arith.addi %member_steps, %q_step : i32
-            %n = arith.addi %q_n, %step : i32
+          %block_base = arith.muli %h, %block_head_stride : i32
+          %steps, %first_step = jfa.call @tile_walk(%sparse, %along_q, %q_first, %q_count, %k0, %c64, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          %walked = scf.for %q_step = %c0 to %steps step %c1
+              iter_args(%i = %first_step) -> (i32) : i32 {
+            %n = arith.addi %member_n, %q_step : i32
+            %step = arith.subi %n, %q_n : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %free = arith.xori %phase, %c1 : i32
             %q_s = jfa.slot %q_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
@@ -597,6 +665,15 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %q0 = arith.muli %i, %c64 : i32
             %q_row = arith.addi %start, %q0 : i32
             jfa.barrier_wait %q_empty_s, %free
+            // Block-sparse: the tile's index for the MMA warpgroups (they
+            // read row 0 once the stage is full).
+            scf.if %sparse {
+              %tile_slot = jfa.slot %tile_buf[%stage] : !jfa.smem<2 x 128xi32>, i32
+              %tile_rows = tensor.splat %i : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              jfa.local_store %tile_rows, %tile_slot : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>> -> !jfa.slot<128xi32>
+              // Every thread's row, before the one thread's arrival below.
+              jfa.task_barrier
+            }
             scf.if %wide {
               jfa.barrier_expect %q_full_s, bytes(32768)
               jfa.tma_load %q[%q_row, %col0], %q_s, %q_full_s : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>
@@ -637,12 +714,16 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 jfa.tma_load %v[%k_row1, %kv_col0], %v_1n, %kv_full0 : !jfa.tma<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>
               }
             }
+            %after_i = arith.addi %i, %c1 : i32
+            %next_i = jfa.call @next_tile(%sparse, %along_q, %after_i, %q_last, %k0, %c64, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+                : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
+            scf.yield %next_i : i32
           }
+          %member_next = arith.addi %member_n, %steps : i32
+          scf.yield %member_next : i32
           }
-          %q_steps = arith.muli %q_count, %per_unit : i32
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %q_next = arith.addi %q_n, %q_steps : i32
-          scf.yield %unit_next, %q_next : i32, i32
+          scf.yield %unit_next, %q_sent : i32, i32
         } else {
           scf.yield %unit_n, %q_n : i32, i32
         }

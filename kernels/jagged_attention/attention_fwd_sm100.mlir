@@ -1,5 +1,5 @@
 // jfa-targets: sm_100a
-// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3,4,5,6
 // Jagged (variable-length) flash attention forward for sm_100a, FA4-style,
 // with the contract, work units, persistent schedule and variants (causal,
 // sliding window, grouped-query and cross-attention) of
@@ -23,6 +23,8 @@ jfa.import "../lib/band_schedule.mlir"
 jfa.import "../lib/forward_producer.mlir"
 // The key mask and the online-softmax step, shared with the other target.
 jfa.import "../lib/online_softmax.mlir"
+// The block-sparse mask's walk of the key tiles.
+jfa.import "../lib/block_mask.mlir"
 
 jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %k: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -33,14 +35,17 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %tokens: i32, %o_stride: i32, %q_tiles: i32,
                                 %scale_log2: f32, %offsets_k: !jfa.ptr<i32>,
                                 %kv_group: i32, %window_left: i32,
-                                %window_right: i32) warps(6) {
+                                %window_right: i32,
+                                %block_bits: !jfa.ptr<i32>, %block_words: i32,
+                                %block_head_stride: i32) warps(6) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
   %is_causal = jfa.param "causal" = false
   // 0: plain attention; 1: the general variant (window, grouped-query and
   // cross-attention); 2, 3: the general variant with GDPA's silu or
-  // gelu_tanh in place of softmax.
+  // gelu_tanh in place of softmax; 4, 5, 6: those three block-sparse
+  // (%block_bits, kernels/lib/block_mask.mlir; read only then).
   %general_kind = jfa.param "general" = 0 : i32
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
@@ -70,8 +75,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %true = arith.constant true
   %false = arith.constant false
   // The variant's options (kernels/lib/band_schedule.mlir).
-  %general, %kv_group_eff, %activation_eff, %is_softmax = jfa.call @attention_variant(%general_kind, %kv_group)
-      : (i32, i32) -> (i1, i32, i32, i1)
+  %general, %kv_group_eff, %activation_eff, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
+      : (i32, i32) -> (i1, i32, i32, i1, i1)
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   // The static band schedule (kernels/lib/band_schedule.mlir).
@@ -101,24 +106,37 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %next:2 = scf.if %live -> (i32, i32) {
           %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
               : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+          // Block-sparse: only the tiles with a listed block, as the
+          // producer walks them (@tile_walk).
+          %block_base = arith.muli %h, %block_head_stride : i32
+          %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          %end_tile = arith.addi %first_tile, %kv_tiles : i32
 
-          %acc:2 = scf.for %j = %c0 to %kv_tiles step %c1
-              iter_args(%m = %neg_inf_rows, %l = %zero_rows)
-              -> (tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>) : i32 {
+          %acc:3 = scf.for %j = %c0 to %steps step %c1
+              iter_args(%m = %neg_inf_rows, %l = %zero_rows, %k_tile = %first_step)
+              -> (tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, i32) : i32 {
             %n = arith.addi %kv_n, %j : i32
+            // The tile's mask, and (block-sparse) the next tile, found while
+            // S = Q K^T runs: none of it is live beside S's 128 registers
+            // (with the search after the softmax, ptxas spilled 200 B at
+            // D = 128).
+            %k0 = arith.muli %k_tile, %c128 : i32
+            %tile_cut = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
+            %code, %partial, %q_split, %k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
+                : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
+            %tile_masked = arith.ori %tile_cut, %partial : i1
+            %after = arith.addi %k_tile, %c1 : i32
+            %next_tile = jfa.call @next_tile(%sparse, %false, %after, %end_tile, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+                : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
             %n_phase = arith.andi %n, %c1 : i32
             jfa.barrier_wait %s_ready0, %n_phase
             %s_raw = jfa.tmem_load %s_tmem[%c0] : !jfa.tmem<128x128xf32> -> tensor<128x128xf32, #jfa.tmem_row>
 
-            // The last k tile holds the sequence's end and the causal
-            // diagonal: mask keys past the end, and past the row if causal.
-            %k_tile = arith.addi %first_tile, %j : i32
-            %k0 = arith.muli %k_tile, %c128 : i32
-            %tile_masked = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
             // The mask and the online softmax in base 2 (thread-local: a
             // thread owns its row), or a GDPA activation.
-            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %general)
-                : (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, f32, i32, i1, i32, i32, i32, i32, i32, i1)
+            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %sparse, %code, %q_split, %k_split)
+                : (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, f32, i32, i1, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
                 -> (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
 
@@ -144,12 +162,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             }
             jfa.tmem_store %p16, %p_tmem[%c0] : tensor<128x128xbf16, #jfa.tmem_row> -> !jfa.tmem<128x128xbf16>
             jfa.barrier_arrive %p_ready0
-            scf.yield %m_new, %l_new : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
+            scf.yield %m_new, %l_new, %next_tile : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, i32
           }
 
           // The last P V done: o = O / l, rows of this sequence only;
           // lse = ln(l) + m ln 2.
-          %kv_next = arith.addi %kv_n, %kv_tiles : i32
+          %kv_next = arith.addi %kv_n, %steps : i32
           %last_n = arith.subi %kv_next, %c1 : i32
           %last_phase = arith.andi %last_n, %c1 : i32
           jfa.barrier_wait %o_ready0, %last_phase
@@ -204,10 +222,11 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %window_left, %window_right, %kv_group_eff,
                                %head_dim, %q, %k, %v,
                                %q_slot0, %q_slot1, %k_ring, %v_ring,
-                               %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty)
+                               %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty,
+                               %sparse, %block_bits, %block_words, %block_head_stride)
         : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
-           !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
+           !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
     }
 
     // MMA warp (warp 5): one thread issues the tcgen05 MMAs.
@@ -219,10 +238,14 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %next:2 = scf.if %live -> (i32, i32) {
           %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
               : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
-          %last_kv = arith.subi %kv_tiles, %c1 : i32
+          // As many steps as the producer's walk (@tile_walk).
+          %block_base = arith.muli %h, %block_head_stride : i32
+          %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          %last_kv = arith.subi %steps, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase
-          scf.for %j = %c0 to %kv_tiles step %c1 : i32 {
+          scf.for %j = %c0 to %steps step %c1 : i32 {
             %n = arith.addi %kv_n, %j : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %chunk0 = arith.muli %stage, %c2 : i32
@@ -266,7 +289,7 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tc_commit %v_empty_s
           }
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %kv_next = arith.addi %kv_n, %kv_tiles : i32
+          %kv_next = arith.addi %kv_n, %steps : i32
           scf.yield %unit_next, %kv_next : i32, i32
         } else {
           scf.yield %unit_n, %kv_n : i32, i32

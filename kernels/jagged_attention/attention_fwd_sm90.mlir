@@ -1,5 +1,5 @@
 // jfa-targets: sm_90a
-// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3
+// jfa-variants: head_dim=64,128 causal=0,1 general=0,1,2,3,4,5,6
 // Jagged (variable-length) flash attention forward for sm_90a, FA3-style:
 //
 //   o[t, h] = softmax(scale * q[t, h] . k[s, h']^T) . v[s, h']   over the
@@ -33,6 +33,8 @@ jfa.import "../lib/band_schedule.mlir"
 jfa.import "../lib/forward_producer.mlir"
 // The key mask and the online-softmax step, shared with the other target.
 jfa.import "../lib/online_softmax.mlir"
+// The block-sparse mask's walk of the key tiles.
+jfa.import "../lib/block_mask.mlir"
 
 jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %k: !jfa.tma<128x64xbf16, swizzle 128>,
@@ -43,7 +45,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %tokens: i32, %o_stride: i32, %q_tiles: i32,
                                %scale_log2: f32, %offsets_k: !jfa.ptr<i32>,
                                %kv_group: i32, %window_left: i32,
-                               %window_right: i32) warps(12) {
+                               %window_right: i32,
+                               %block_bits: !jfa.ptr<i32>, %block_words: i32,
+                               %block_head_stride: i32) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away. Without
   // window, %window_left and %window_right are not read.
@@ -51,7 +55,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %is_causal = jfa.param "causal" = false
   // 0: plain attention; 1: the general variant (window, grouped-query and
   // cross-attention); 2, 3: the general variant with GDPA's silu or
-  // gelu_tanh in place of softmax.
+  // gelu_tanh in place of softmax; 4, 5, 6: those three block-sparse
+  // (%block_bits, kernels/lib/block_mask.mlir; read only then).
   %general_kind = jfa.param "general" = 0 : i32
   // Q: chunk c of the unit's rows in slot c. K, V: stage s, chunk c in slot
   // 2s + c.
@@ -72,9 +77,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c2 = arith.constant 2 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
+  %false = arith.constant false
   // The variant's options (kernels/lib/band_schedule.mlir).
-  %general, %kv_group_eff, %activation_eff, %is_softmax = jfa.call @attention_variant(%general_kind, %kv_group)
-      : (i32, i32) -> (i1, i32, i32, i1)
+  %general, %kv_group_eff, %activation_eff, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
+      : (i32, i32) -> (i1, i32, i32, i1, i1)
   %pid = jfa.program_id x
   %grid = jfa.num_programs x
   // The static band schedule (kernels/lib/band_schedule.mlir).
@@ -110,7 +116,13 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %next:2 = scf.if %live -> (i32, i32) {
           %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
               : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
-          %last_kv = arith.subi %kv_tiles, %c1 : i32
+          // Block-sparse: only the tiles with a listed block, as the
+          // producer walks them (@tile_walk).
+          %block_base = arith.muli %h, %block_head_stride : i32
+          %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          %end_tile = arith.addi %first_tile, %kv_tiles : i32
+          %last_kv = arith.subi %steps, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase
 
@@ -157,18 +169,21 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           scf.if %only_tile {
             jfa.barrier_arrive %q_empty0
           }
-          %first_k = arith.muli %first_tile, %c128 : i32
-          %first_masked = jfa.call @tile_masked(%first_k, %mask_below, %mask_above) : (i32, i32, i32) -> i1
-          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %len_k, %lo_off, %hi_off, %general)
-              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1)
+          %first_k = arith.muli %first_step, %c128 : i32
+          %first_cut = jfa.call @tile_masked(%first_k, %mask_below, %mask_above) : (i32, i32, i32) -> i1
+          %first_code, %first_partial, %first_q_split, %first_k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c128, %start_k, %len_k, %first_k, %c128)
+              : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
+          %first_masked = arith.ori %first_cut, %first_partial : i1
+          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %len_k, %lo_off, %hi_off, %general, %sparse, %first_code, %first_q_split, %first_k_split)
+              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
               -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
           %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
           // j >= 1: issue S_j and P_(j-1) V_(j-1) in one turn, then the softmax of
           // S_j while P V runs.
-          %acc:5 = scf.for %j = %c1 to %kv_tiles step %c1
-              iter_args(%m = %m0, %l = %l0, %o_lo = %zero_o, %o_hi = %zero_o, %p_prev = %p0_16)
-              -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>) : i32 {
+          %acc:6 = scf.for %j = %c1 to %steps step %c1
+              iter_args(%m = %m0, %l = %l0, %o_lo = %zero_o, %o_hi = %zero_o, %p_prev = %p0_16, %prev_tile = %first_step)
+              -> (tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>, i32) : i32 {
             %n = arith.addi %kv_n, %j : i32
             %n_prev = arith.subi %n, %c1 : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
@@ -227,11 +242,16 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             scf.if %is_last {
               jfa.barrier_arrive %q_empty0
             }
-            %k_tile = arith.addi %first_tile, %j : i32
+            %after_prev = arith.addi %prev_tile, %c1 : i32
+            %k_tile = jfa.call @next_tile(%sparse, %false, %after_prev, %end_tile, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+                : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
             %k0 = arith.muli %k_tile, %c128 : i32
-            %tile_masked = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
-            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %general)
-                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1)
+            %tile_cut = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
+            %code, %partial, %q_split, %k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
+                : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
+            %tile_masked = arith.ori %tile_cut, %partial : i1
+            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %sparse, %code, %q_split, %k_split)
+                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
                 -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -253,11 +273,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             } else {
               scf.yield %o_hi : tensor<128x64xf32, #jfa.wgmma_acc>
             }
-            scf.yield %m_new, %l_new, %o_lo_c, %o_hi_c, %p16 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>
+            scf.yield %m_new, %l_new, %o_lo_c, %o_hi_c, %p16, %k_tile : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x128xbf16, #jfa.wgmma_acc>, i32
           }
 
           // The last tile's P V.
-          %kv_end = arith.addi %kv_n, %kv_tiles : i32
+          %kv_end = arith.addi %kv_n, %steps : i32
           %n_last = arith.subi %kv_end, %c1 : i32
           %lstage, %lphase = jfa.ring_position %n_last stages(2) : i32
           %v_full_l = jfa.barrier %v_full[%lstage] : !jfa.mbarriers<2>, i32
@@ -331,7 +351,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           }
 
           %unit_next = arith.addi %unit_n, %c1 : i32
-          %kv_next = arith.addi %kv_n, %kv_tiles : i32
+          %kv_next = arith.addi %kv_n, %steps : i32
           scf.yield %unit_next, %kv_next : i32, i32
         } else {
           scf.yield %unit_n, %kv_n : i32, i32
@@ -340,17 +360,21 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       }
     }
 
-    // Producer: warps 8-11; one thread issues the copies.
+    // Producer: warps 8-11; one thread issues the copies. 24 registers: the
+    // CTA starts with 168 a thread (384 threads), and the consumers' 2 x 240
+    // leave 24 of the 504 per lane of a warpgroup (setmaxnreg.inc only takes
+    // what a setmaxnreg.dec gave back). The block-sparse walk spills there.
     jfa.task default registers(24) {
     jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
                                %offsets, %offsets_k, %is_causal, %general,
                                %window_left, %window_right, %kv_group_eff,
                                %head_dim, %q, %k, %v,
                                %q_slot0, %q_slot1, %k_ring, %v_ring,
-                               %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty)
+                               %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty,
+                               %sparse, %block_bits, %block_words, %block_head_stride)
         : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
-           !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
+           !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
     }
   }
 }

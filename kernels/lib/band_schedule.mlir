@@ -139,19 +139,27 @@ jfa.func @tile_masked(%k0: i32, %mask_below: i32, %mask_above: i32) -> i1 {
 // The attention kernels' variant (jfa.param "general", a compile-time constant, so
 // all of this folds): 0 plain attention, 1 the general variant (windows,
 // grouped-query and cross-attention), 2 and 3 the general variant with
-// GDPA's silu or gelu_tanh in place of softmax. Returns whether the
-// variant is general, the q heads per k/v head (1 unless general), the
-// activation (0 softmax, 1 silu, 2 gelu_tanh) and whether it is softmax.
+// GDPA's silu or gelu_tanh in place of softmax, 4, 5 and 6 those three
+// with a block-sparse mask (block_mask.mlir). Returns whether the variant
+// is general, the q heads per k/v head (1 unless general), the activation
+// (0 softmax, 1 silu, 2 gelu_tanh), whether it is softmax and whether the
+// block mask applies.
 jfa.func @attention_variant(%general_kind: i32, %kv_group: i32)
-    -> (i1, i32, i32, i1) {
+    -> (i1, i32, i32, i1, i1) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
+  %c4 = arith.constant 4 : i32
   %general = arith.cmpi ne, %general_kind, %c0 : i32
   %kv_group_eff = arith.select %general, %kv_group, %c1 : i32
-  %activation_kind = arith.subi %general_kind, %c1 : i32
-  %has_activation = arith.cmpi sge, %general_kind, %c2 : i32
-  %activation = arith.select %has_activation, %activation_kind, %c0 : i32
+  %sparse = arith.cmpi sge, %general_kind, %c4 : i32
+  %dense_kind = arith.subi %general_kind, %c4 : i32
+  %plain_kind = arith.select %sparse, %dense_kind, %general_kind : i32
+  %activation_kind = arith.subi %plain_kind, %c1 : i32
+  %has_activation = arith.cmpi sge, %plain_kind, %c2 : i32
+  %sparse_activation = arith.select %sparse, %dense_kind, %c0 : i32
+  %plain_activation = arith.select %has_activation, %activation_kind, %c0 : i32
+  %activation = arith.select %sparse, %sparse_activation, %plain_activation : i32
   %is_softmax = arith.cmpi eq, %activation, %c0 : i32
-  jfa.return %general, %kv_group_eff, %activation, %is_softmax : i1, i32, i32, i1
+  jfa.return %general, %kv_group_eff, %activation, %is_softmax, %sparse : i1, i32, i32, i1, i1
 }

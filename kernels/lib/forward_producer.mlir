@@ -2,12 +2,15 @@
 // kernels/jagged_attention/ with `jfa.import "../lib/forward_producer.mlir"`:
 // the attention forwards' load task, the same on both targets.
 jfa.import "band_schedule.mlir"
+jfa.import "block_mask.mlir"
 
 // Walks the band schedule (band_schedule.mlir) and loads, for each live
 // unit, its Q tile once (slots q_slot0, and q_slot1 at D = 128) and its
 // K and V tiles through the 2-stage rings (stage s, 64-column chunk c in
 // slot 2s + c): the tiles @unit_keys gives, of k/v head h / kv_group
-// (grouped-query attention reads one k/v head for kv_group q heads). Full
+// (grouped-query attention reads one k/v head for kv_group q heads), and
+// under %sparse (a compile-time parameter) only those with a listed block
+// (@tile_walk, block_mask.mlir: the consumers walk the same tiles). Full
 // barriers get the expect and the TMA bytes, empty ones are waited on
 // before a slot is refilled. One thread issues the copies.
 jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
@@ -20,13 +23,16 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
                            %k_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>, %v_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>,
                            %q_full0: !jfa.mbarrier, %q_empty0: !jfa.mbarrier,
                            %k_full: !jfa.mbarriers<2>, %k_empty: !jfa.mbarriers<2>,
-                           %v_full: !jfa.mbarriers<2>, %v_empty: !jfa.mbarriers<2>) {
+                           %v_full: !jfa.mbarriers<2>, %v_empty: !jfa.mbarriers<2>,
+                           %sparse: i1, %block_bits: !jfa.ptr<i32>,
+                           %block_words: i32, %block_head_stride: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %c64 = arith.constant 64 : i32
   %c127 = arith.constant 127 : i32
   %c128 = arith.constant 128 : i32
+  %false = arith.constant false
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %counts:2 = scf.for %u = %pid to %units step %grid
       iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
@@ -56,13 +62,17 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
       }
 
       // K and V tiles through the ring.
-      scf.for %j = %c0 to %kv_tiles step %c1 : i32 {
+      %block_base = arith.muli %h, %block_head_stride : i32
+      %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+          : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+      %end_tile = arith.addi %first_tile, %kv_tiles : i32
+      %last_tile = scf.for %j = %c0 to %steps step %c1
+          iter_args(%tile = %first_step) -> (i32) : i32 {
         %n = arith.addi %kv_n, %j : i32
         %stage, %phase = jfa.ring_position %n stages(2) : i32
         %free = arith.xori %phase, %c1 : i32
         %chunk0 = arith.muli %stage, %c2 : i32
         %chunk1 = arith.addi %chunk0, %c1 : i32
-        %tile = arith.addi %first_tile, %j : i32
         %kv_row0 = arith.muli %tile, %c128 : i32
         %kv_row = arith.addi %start_k, %kv_row0 : i32
         %k_lo = jfa.slot %k_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
@@ -91,9 +101,13 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
           jfa.barrier_expect %v_full_s, bytes(16384)
           jfa.tma_load %v[%kv_row, %kv_col0], %v_lo, %v_full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
         }
+        %after = arith.addi %tile, %c1 : i32
+        %next_tile = jfa.call @next_tile(%sparse, %false, %after, %end_tile, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+            : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
+        scf.yield %next_tile : i32
       }
       %unit_next = arith.addi %unit_n, %c1 : i32
-      %kv_next = arith.addi %kv_n, %kv_tiles : i32
+      %kv_next = arith.addi %kv_n, %steps : i32
       scf.yield %unit_next, %kv_next : i32, i32
     } else {
       scf.yield %unit_n, %kv_n : i32, i32

@@ -30,6 +30,10 @@ libjfart.)
                                   activation="silu")          # lse is None
     dq, dk, dv = jfa.attention_backward(do, q, k, v, o, None, offsets, max_seqlen,
                                         causal=True, activation="silu")
+    # Block-sparse: the 128x128 blocks of the packed axes that may attend (a
+    # FlexAttention BlockMask, (kv_num_blocks, kv_indices), or bool blocks),
+    # built once for many calls with jfa.build_block_mask:
+    o, lse = jfa.jagged_attention(q, k, v, offsets, max_seqlen, block_mask=block_mask)
 
 jagged_attention is differentiable in o (lse is not: it is marked
 non-differentiable) through the torch.library custom ops jfa::jagged_attention
@@ -55,12 +59,13 @@ __version__ = "0.1.0"
 
 from ._api import jagged_attention  # noqa: E402
 from ._backward import attention_backward  # noqa: E402
+from ._block_mask import build_block_mask  # noqa: E402
 from ._compile import CompileError, cache_dir, compile, find_jfac  # noqa: E402,A004
 from ._lib import kernel_dir, library_path, synchronize  # noqa: E402
 from ._metadata import MetadataError  # noqa: E402
 from ._module import Kernel, Module, load  # noqa: E402
 
-__all__ = ["jagged_attention", "attention_backward", "load", "compile", "Module", "Kernel",
+__all__ = ["jagged_attention", "attention_backward", "build_block_mask", "load", "compile", "Module", "Kernel",
            "CompileError", "MetadataError", "find_jfac", "cache_dir", "kernel_dir",
            "library_path", "synchronize", "__version__"]
 

@@ -1,5 +1,5 @@
 """jagged_attention: the torch-facing entry point (torch is imported on first use)."""
-from . import _forward, _lib, _ops, _validate
+from . import _block_mask, _forward, _lib, _ops, _validate
 from ._torch import check_no_alias, check_tensor, import_torch, is_compiling
 
 _registered = None  # torch, once the custom ops are registered
@@ -53,8 +53,17 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
       second result is None (and lse may not be given). It combines with
       every option above and is differentiable (the backward takes the same
       activation: P = act(x), dS = scale * dP * act'(x)).
-    - block_mask (block-sparse attention) is planned in issue 20 and raises
-      NotImplementedError for now.
+    - block_mask: block-sparse attention, a mask over the packed token axes
+      in blocks of 128 tokens: query t and key s may attend only if block
+      (t // 128, s // 128) is listed (on top of the other masks); tiles with
+      no listed block are skipped, not computed. A FlexAttention BlockMask
+      built over the packed sequence (batch 1, BLOCK_SIZE 128: its partial
+      and full blocks are listed; its mask_mod is not applied, so a listed
+      block is attended whole), a (kv_num_blocks, kv_indices) pair of int32
+      tensors [Hm, QB] / [Hm, QB, C], or a bool tensor [Hm, QB, KB]; QB =
+      ceil(T / 128), KB = ceil(T_k / 128), Hm = 1 (shared by the heads) or
+      H. check_offsets also checks the lists' entries. Combines with every
+      option above; differentiable.
     A query that sees no key (its window, its causal bound or its sequence
     holds none) gets o = 0 and lse = -inf.
 
@@ -96,7 +105,6 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     the runtime RuntimeError.
     """
     torch = _import_torch()
-    _validate.check_block_mask(block_mask)
     activation = _validate.check_activation(activation)
     gdpa = activation != "softmax"
     if gdpa and lse is not None:
@@ -124,6 +132,12 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     window = _validate.check_window(window, causal)
     scale = _validate.check_softmax_scale(softmax_scale, d)
     compiling = is_compiling(torch)
+    # The kernels' bitmap, built on the device (its entries checked with the
+    # offsets when asked and not tracing).
+    mask = _block_mask.build(torch, block_mask, h, t_, t_k, q.device,
+                             check_offsets and not compiling and
+                             not torch.cuda.is_current_stream_capturing())
+    block_bits, block_heads = (None, 0) if mask is None else (mask.bits, mask.heads)
     needs_grad = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or
                                               v.requires_grad)
     use_op = compiling or needs_grad
@@ -156,11 +170,11 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
             _ops.require(torch, "torch.compile")
             o_new, lse_new = torch.ops.jfa.jagged_attention(
                 q, k, v, offsets, max_seqlen, bool(causal), scale, offsets_k, max_seqlen_k,
-                window[0], window[1], activation)
+                window[0], window[1], activation, block_bits, block_heads)
         else:
             o_new, lse_new = _ops.eager_function(torch).apply(
                 q, k, v, offsets, max_seqlen, bool(causal), scale, offsets_k, max_seqlen_k,
-                window[0], window[1], activation)
+                window[0], window[1], activation, block_bits, block_heads)
         if o is not None:
             o.copy_(o_new)
             o_new = o
@@ -183,5 +197,6 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     # Under GDPA lse is None: the runtime neither writes nor needs it.
     _forward.run_kernel(q, k, v, o, lse, offsets, min(max_seqlen, t_), bool(causal), scale,
                         False, offsets_k=offsets_k, max_seqlen_k=min(max_seqlen_k, t_k),
-                        window=window, activation=activation)
+                        window=window, activation=activation, block_bits=block_bits,
+                        block_heads=block_heads)
     return o, lse

@@ -22,7 +22,7 @@ hand to run it (see kernels/jagged_attention/README.md).
 """
 import threading
 
-from . import _lib, _targets, _validate
+from . import _block_mask, _lib, _targets, _validate
 from ._torch import check_no_alias, check_tensor, import_torch, kernel_view
 
 _lock = threading.Lock()
@@ -89,12 +89,14 @@ def _writable_in_place(t):
 
 def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
                        softmax_scale=None, *, window=None, offsets_k=None, max_seqlen_k=None,
-                       activation="softmax", dq=None, dk=None, dv=None, check_offsets=True):
+                       activation="softmax", block_mask=None, dq=None, dk=None, dv=None,
+                       check_offsets=True):
     """Jagged attention, backward: the gradients (dq, dk, dv) of
     jagged_attention's o for the upstream gradient do.
 
     q, k, v, offsets, max_seqlen, causal, softmax_scale and the options
-    window, offsets_k, max_seqlen_k, activation: as given to jagged_attention
+    window, offsets_k, max_seqlen_k, activation, block_mask: as given to
+    jagged_attention
     (same rules; k and v bf16 [T_k, H_kv, D]: grouped-query heads and, with
     offsets_k, other key sequences); o, lse: what it returned (o bf16
     [T, H, D], lse f32 [H, T], natural-log log-sum-exp, -inf for a query
@@ -199,10 +201,13 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
             f"({torch.cuda.get_device_name(device)}) has compute capability "
             f"{cap[0]}.{cap[1]}.")
     arch = backward[0]
-    if check_offsets and not torch.cuda.is_current_stream_capturing():
+    capturing = torch.cuda.is_current_stream_capturing()
+    if check_offsets and not capturing:
         _lib.check_offsets(offsets.tolist(), t_, max_seqlen)
         if cross:
             _lib.check_offsets(offsets_k.tolist(), t_k, max_seqlen_k, keys=True)
+    mask = _block_mask.build(torch, block_mask, h, t_, t_k, q.device,
+                             check_offsets and not capturing)
 
     if t_ == 0 and t_k == 0:
         def empty(shape):
@@ -240,7 +245,8 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     keys = (offsets_k2.data_ptr(), t_k, min(max_seqlen_k, t_k)) if cross else (0, 0, 0)
     options = [*keys, 0 if h_kv == h else h_kv,
                0 if (left, right) == (-1, -1) else 1, left, right,
-               _lib.ACTIVATION_ADDRESS[activation]]
+               _lib.ACTIVATION_ADDRESS[activation],
+               0 if mask is None else mask.bits.data_ptr(), 0 if mask is None else mask.heads]
     args = _lib.packed_backward_args(*fields, 0, 0, *tail, *options)
     size = _lib.backward_workspace_size(args)
     # From torch's caching allocator (stream-ordered, and the graph's pool

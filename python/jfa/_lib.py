@@ -62,6 +62,8 @@ _SIZES_AND_OPTIONS = [
     ("window_left", ctypes.c_int64),
     ("window_right", ctypes.c_int64),
     ("activation", ctypes.c_char_p),  # NULL: softmax (ACTIVATION_ADDRESS)
+    ("block_mask_bits", ctypes.c_uint64),  # CUdeviceptr; 0: no block mask
+    ("block_mask_heads", ctypes.c_int64),
 ]
 
 

@@ -170,13 +170,14 @@ ACTIVATIONS = ("softmax", "silu", "gelu_tanh")
 GDPA_ACTIVATIONS = ("silu", "gelu_tanh")
 
 
-def check_block_mask(block_mask):
-    """Issue 20's option that is not there yet: block_mask must be None
-    (NotImplementedError saying so)."""
-    if block_mask is not None:
-        raise NotImplementedError("jfa.jagged_attention: block_mask is not supported yet "
-                                  "(block-sparse attention is planned, issue 20); pass "
-                                  "block_mask=None")
+def check_block_mask_size(heads, q_blocks, kv_blocks):
+    """A block mask of `heads` rows of q_blocks x kv_blocks blocks: its words
+    (heads * q_blocks * ceil(kv_blocks / 32)) must fit the kernels' 32-bit
+    indices; ValueError otherwise."""
+    words = heads * q_blocks * max(1, (kv_blocks + 31) // 32)
+    if words > 2**31 - 1:
+        raise ValueError(f"block_mask: its {words} words of bits (heads * ceil(T / 128) * "
+                         f"ceil(ceil(T_k / 128) / 32)) do not fit the kernels' 32-bit indices")
 
 
 def check_activation(activation):

@@ -52,12 +52,12 @@ __int128 unitIndexSpace(const AttentionForwardArgs &a) {
 /// kernel of a target is attention_fwd_<its kernel suffix>
 /// (attention_fwd_sm90 for sm_90a). Each is compiled once per compile-time
 /// variant its source declares (`// jfa-variants: head_dim=64,128 causal=0,1
-/// general=0,1,2,3`): in a kernel_dir as
+/// general=0,1,2,3,4,5,6`): in a kernel_dir as
 /// <kernel>_<arch>.head_dim=64.causal=0.general=0.cubin (what
 /// scripts/build-package.sh writes), in the library as one embedded kernel
 /// each. A call picks the variant whose metadata "params" match its head
 /// dim, mask and options (general: a window, GQA or cross-attention; a
-/// GDPA activation); the names are never parsed.
+/// GDPA activation; a block-sparse mask); the names are never parsed.
 struct AttentionTarget {
   std::string kernel;
   const char *arch;
@@ -158,6 +158,22 @@ AttentionActivation attentionActivation(const std::string &name) {
       name));
 }
 
+/// Blocks of a block-sparse mask along an axis of `tokens` tokens.
+static int64_t maskBlocks(int64_t tokens) {
+  return (std::max<int64_t>(tokens, 0) + kAttentionMaskBlock - 1) /
+         kAttentionMaskBlock;
+}
+
+int64_t blockMaskWords(int64_t totalTokensK) {
+  return std::max<int64_t>(1, (maskBlocks(totalTokensK) + 31) / 32);
+}
+
+size_t blockMaskBitsBytes(int64_t heads, int64_t totalTokens,
+                          int64_t totalTokensK) {
+  return size_t(std::max<int64_t>(heads, 0)) * size_t(maskBlocks(totalTokens)) *
+         size_t(blockMaskWords(totalTokensK)) * 4;
+}
+
 bool attentionHasWork(const AttentionForwardArgs &a) {
   return a.totalTokens > 0 && a.numHeads > 0 && a.batch > 0 && a.maxSeqlen > 0;
 }
@@ -172,10 +188,18 @@ AttentionOptions attentionOptions(const AttentionForwardArgs &a) {
   o.window = a.windowLeft >= 0 || (a.windowRight >= 0 && !a.causal);
   o.activation = attentionActivation(a.activation);
   o.gdpa = o.activation != AttentionActivation::Softmax;
-  // GDPA runs in the general variant only: 2 silu, 3 gelu_tanh.
-  o.general = o.gdpa                                  ? 1 + int(o.activation)
+  // GDPA runs in the general variant only: 2 silu, 3 gelu_tanh; a
+  // block-sparse mask in 4 + the activation.
+  o.sparse = a.blockMaskHeads > 0;
+  o.general = o.sparse                                ? 4 + int(o.activation)
+              : o.gdpa                                ? 1 + int(o.activation)
               : o.window || o.cross || o.kvGroup != 1 ? 1
                                                       : 0;
+  if (o.sparse) {
+    o.blockWords = blockMaskWords(o.keyTokens);
+    o.blockHeadStride =
+        a.blockMaskHeads > 1 ? maskBlocks(a.totalTokens) * o.blockWords : 0;
+  }
   if (o.window) {
     // Query i of a sequence sees keys up to i + shift + right, shift =
     // len_k - len_q: right >= len_q - 1 bounds nothing, nor does left >=
@@ -270,6 +294,27 @@ void validateAttentionSizes(const AttentionForwardArgs &a) {
         "window_right = 0 (no key after the diagonal); pass causal with "
         "window_right 0 or -1, or window_right = {0} without causal",
         a.windowRight));
+  checkSize("block_mask_heads", a.blockMaskHeads);
+  if (a.blockMaskHeads != 0 && a.blockMaskHeads != 1 &&
+      a.blockMaskHeads != a.numHeads)
+    throw Error(fmt::format(
+        "block_mask_heads {} is neither 0 (no block mask), 1 (one mask for "
+        "every head) nor num_heads {} (one mask per q head)",
+        a.blockMaskHeads, a.numHeads));
+  if (a.blockMaskHeads == 0 && a.blockMaskBits != 0)
+    throw Error("block_mask_bits is set but block_mask_heads is 0: pass the "
+                "mask's heads (1, or num_heads), or leave block_mask_bits 0");
+  if (a.blockMaskHeads > 0) {
+    int64_t keyTokens = a.offsetsK != 0 ? a.totalTokensK : a.totalTokens;
+    __int128 words = __int128(a.blockMaskHeads) * maskBlocks(a.totalTokens) *
+                     blockMaskWords(keyTokens);
+    if (words > kInt32Max)
+      throw Error(fmt::format(
+          "the block mask's {} words (block_mask_heads * ceil(total_tokens / "
+          "128) * ceil(ceil(T_k / 128) / 32)) do not fit the kernels' 32-bit "
+          "indices (at most {})",
+          int64_t(words), kInt32Max));
+  }
   if (unitIndexSpace(a) > kInt32Max)
     throw Error(fmt::format("batch * num_heads * ceil(max_seqlen / 128) work "
                             "units do not fit the kernels' 32-bit indices (at "
@@ -301,6 +346,8 @@ void validateAttentionArgs(const AttentionForwardArgs &a) {
   checkPointer("offsets", a.offsets, 4, work);
   if (opt.cross)
     checkPointer("offsets_k", a.offsetsK, 4, work);
+  if (opt.sparse)
+    checkPointer("block_mask_bits", a.blockMaskBits, 4, keys);
   // The kernels address o and lse with 32-bit element offsets: past 2^31
   // elements they would write the wrong places.
   __int128 oElements = __int128(a.totalTokens) * a.oStrides[0];
@@ -362,7 +409,12 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
           Arg::pointer(opt.cross ? a.offsetsK : a.offsets),
           Arg::i32(int32_t(opt.kvGroup)),
           Arg::i32(int32_t(opt.windowLeft)),
-          Arg::i32(int32_t(opt.windowRight))};
+          Arg::i32(int32_t(opt.windowRight)),
+          // The block-sparse mask (block_bits, block_words,
+          // block_head_stride): read only by the block-sparse variants.
+          Arg::pointer(opt.sparse ? a.blockMaskBits : 0),
+          Arg::i32(int32_t(opt.blockWords)),
+          Arg::i32(int32_t(opt.blockHeadStride))};
 }
 
 void checkAttentionKernelInfo(const KernelInfo &k,
@@ -385,7 +437,9 @@ void checkAttentionKernelInfo(const KernelInfo &k,
       {ParamKind::I32, ""},           {ParamKind::I32, ""},
       {ParamKind::I32, ""},           {ParamKind::F32, ""},
       {ParamKind::Pointer, "i32"},    {ParamKind::I32, ""},
-      {ParamKind::I32, ""},           {ParamKind::I32, ""}};
+      {ParamKind::I32, ""},           {ParamKind::I32, ""},
+      {ParamKind::Pointer, "i32"},    {ParamKind::I32, ""},
+      {ParamKind::I32, ""}};
   constexpr size_t n = sizeof(expected) / sizeof(expected[0]);
   if (k.params.size() != n)
     throw Error(fmt::format(

@@ -82,6 +82,10 @@ enum Slot : uint8_t {
   kKvSplit,
   kDkAccum,
   kDvAccum,
+  // The block-sparse variants' (general 4-6) mask.
+  kBlockBits,
+  kBlockWords,
+  kBlockHeadStride,
   kNumSlots
 };
 /// Tensor: a [T, H*D] view, as a TMA tensor or its address, as the
@@ -125,6 +129,9 @@ constexpr SlotSpec kSlots[kNumSlots] = {
     {"kv_split", SlotKind::I32, ""},
     {"dk_accum", SlotKind::Pointer, "f32"},
     {"dv_accum", SlotKind::Pointer, "f32"},
+    {"block_bits", SlotKind::Pointer, "i32"},
+    {"block_words", SlotKind::I32, ""},
+    {"block_head_stride", SlotKind::I32, ""},
 };
 
 bool kindFits(SlotKind slot, const ParamSpec &p) {
@@ -228,6 +235,8 @@ AttentionForwardArgs forwardView(const AttentionBackwardArgs &a) {
   f.windowLeft = a.windowLeft;
   f.windowRight = a.windowRight;
   f.activation = a.activation;
+  f.blockMaskBits = a.blockMaskBits;
+  f.blockMaskHeads = a.blockMaskHeads;
   return f;
 }
 
@@ -505,6 +514,10 @@ std::array<Arg, kNumSlots> slotValues(const AttentionBackwardArgs &a,
   v[kKvSplit] = Arg::i32(int32_t(p.kvSplit));
   v[kDkAccum] = Arg::pointer(a.workspace + (w.sumElements ? w.dkSum : 0));
   v[kDvAccum] = Arg::pointer(a.workspace + (w.sumElements ? w.dvSum : 0));
+  // Read by the block-sparse variants only.
+  v[kBlockBits] = Arg::pointer(p.opt.sparse ? a.blockMaskBits : 0);
+  v[kBlockWords] = Arg::i32(int32_t(p.opt.blockWords));
+  v[kBlockHeadStride] = Arg::i32(int32_t(p.opt.blockHeadStride));
   return v;
 }
 

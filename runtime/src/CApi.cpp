@@ -211,6 +211,8 @@ int jfa_attention_forward(jfa_attention_t attention,
     // NULL (a zero-initialized struct): softmax.
     if (args->activation)
       a.activation = args->activation;
+    a.blockMaskBits = args->block_mask_bits;
+    a.blockMaskHeads = args->block_mask_heads;
     attention->attention.forward(a, stream);
   });
 }
@@ -277,6 +279,8 @@ backwardArgs(const jfa_attention_backward_args &c) {
   // NULL (a zero-initialized struct): softmax.
   if (c.activation)
     a.activation = c.activation;
+  a.blockMaskBits = c.block_mask_bits;
+  a.blockMaskHeads = c.block_mask_heads;
   return a;
 }
 
@@ -292,6 +296,11 @@ int checkStrings(const jfa_attention_backward_args &c) {
 
 size_t jfa_attention_backward_args_size(void) {
   return sizeof(jfa_attention_backward_args);
+}
+
+size_t jfa_attention_block_mask_bytes(int64_t heads, int64_t total_tokens,
+                                      int64_t total_tokens_k) {
+  return jfa::rt::blockMaskBitsBytes(heads, total_tokens, total_tokens_k);
 }
 
 int jfa_attention_backward_workspace_size(

@@ -96,7 +96,8 @@ import torch._dynamo  # noqa: F401  (compile_check)
 import torch.nn.functional as F
 
 import jfa
-from gpu_common import describe, expect_error, make_offsets, random_lengths, start
+from gpu_common import (block_mask_form, block_visible, describe, expect_error, make_offsets,
+                        random_block_mask, random_lengths, start)
 from jfa import _backward, _lib, _schedule
 
 GRAD_MAX_REL = 2e-2
@@ -126,7 +127,8 @@ def visible(len_q, len_k, causal, window, device):
     return seen
 
 
-def reference_grads(q, k, v, do, offsets, causal, scale, offsets_k=None, window=(-1, -1)):
+def reference_grads(q, k, v, do, offsets, causal, scale, offsets_k=None, window=(-1, -1),
+                    blocks=None):
     """fp32 (dq [T, H, D], dk, dv [T_k, H_kv, D]) by torch.autograd of the
     reference attention, and the masks (query sees a key [T], key is seen
     [T_k]), one sequence (and for long ones a few heads) at a time. k and v
@@ -134,7 +136,9 @@ def reference_grads(q, k, v, do, offsets, causal, scale, offsets_k=None, window=
     and dv over each group) and, with offsets_k, other tokens. A query that
     sees no key has P = 0: its row max is taken as 0 (it is a constant of
     the softmax, detached) and its row sum clamped, so no NaN and exactly 0
-    gradients; keys no query sees get exactly 0."""
+    gradients; keys no query sees get exactly 0. blocks: a block-sparse mask
+    (bool [Hm, QB, KB]); the masks then say whether a query sees a key in
+    some head, a key is seen in some head."""
     t, h, d = q.shape
     t_k, h_kv = k.shape[0], k.shape[1]
     group = h // h_kv
@@ -151,13 +155,16 @@ def reference_grads(q, k, v, do, offsets, causal, scale, offsets_k=None, window=
         n, m = e - s, ek - sk
         if n == 0 or m == 0:
             continue  # no gradient: dq = 0 (no key), dk = dv = 0 (no query)
-        mask = visible(n, m, causal, window, q.device)
-        sees[s:e] = mask.any(dim=1)
-        seen[sk:ek] = mask.any(dim=0)
+        seq_mask = visible(n, m, causal, window, q.device)
         # Heads per chunk so that the [heads, n, m] score matrices stay under ~0.5 GiB each.
         hc = max(1, min(h, (1 << 27) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
+            mask = seq_mask if blocks is None else \
+                seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
+            heads_mask = mask if mask.dim() == 3 else mask[None]
+            sees[s:e] |= heads_mask.any(dim=2).any(dim=0)
+            seen[sk:ek] |= heads_mask.any(dim=1).any(dim=0)
             kv_index = torch.arange(h0, h1, device=q.device) // group
             qs = q[s:e, h0:h1].float().transpose(0, 1).requires_grad_()  # [hc, n, d]
             kl, vl = (x[sk:ek].float().requires_grad_() for x in (k, v))  # [m, h_kv, d]
@@ -336,7 +343,7 @@ def nonzero_rows(name, g, rows, what):
 
 
 def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=None, *,
-             h_kv=None, lengths_k=None, window=None, activation="softmax"):
+             h_kv=None, lengths_k=None, window=None, activation="softmax", block_mask=None):
     """One case: random q, k, v, do for the given lengths; jfa's forward; dq, dk,
     dv poisoned; attention_backward against the fp32 reference. h_kv: k's and
     v's heads (default h); lengths_k: the key sequences' lengths
@@ -345,7 +352,8 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
     "gelu_tanh": GDPA, no lse, against reference_grads_gdpa's bound). layout
     "qkv": q, k, v views of one [T, 3, H, D] tensor, do and dk with padding
     after each token row; "kv": k and v views of one [T_k, 2, H_kv, D]
-    tensor, dk with padding."""
+    tensor, dk with padding. block_mask: (mask heads, density, form) of a
+    random block-sparse mask for both calls (softmax only)."""
     gdpa = activation != "softmax"
     h_kv = h if h_kv is None else h_kv
     t = sum(lengths)
@@ -389,10 +397,20 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         options.update(offsets_k=offsets_k, max_seqlen_k=max(lengths_k) if lengths_k else 0)
     if gdpa:
         options["activation"] = activation
+    blocks = None
+    if block_mask is not None:
+        assert not gdpa
+        heads_m, density, form = block_mask
+        blocks = random_block_mask(gen, heads_m, t, t_k, density)
+        options["block_mask"] = block_mask_form(blocks, form)
+        if options["block_mask"] is None:
+            res.report(True, f"{name}: skipped (no FlexAttention BlockMask in this torch)")
+            return
     label = (f"{name}: {activation + ' ' if gdpa else ''}"
              f"T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
              f"{'causal' if causal else 'full'}"
              f"{f' window={tuple(window)}' if window is not None else ''}"
+             f"{f' block_mask={block_mask}' if block_mask is not None else ''}"
              f"{f' scale={scale}' if scale is not None else ''}"
              f"{f' layout={layout}' if layout != 'packed' else ''} {describe(lengths)}"
              f"{f' keys T_k={t_k} {describe(lengths_k)}' if cross else ''}")
@@ -427,7 +445,7 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
                                                         activation, offsets_k, win)
     else:
         refs, sees, seen = reference_grads(q, k, v, do, offsets, causal, eff_scale, offsets_k,
-                                           win)
+                                           win, blocks)
     problems += nonzero_rows("dq", dq, ~sees, "queries that see no key")
     for gname, g in (("dk", dk), ("dv", dv)):
         problems += nonzero_rows(gname, g, ~seen, "keys that no query sees")
@@ -752,6 +770,36 @@ def variant_cases(case, rng, quick):
         lengths_k = random_lengths(rng, b, 1, hi) if rng.random() < 0.5 else None
         case(f"random variant {i}", lengths, h, d, causal, h_kv=h_kv, window=window,
              lengths_k=lengths_k, scale=rng.choice((None, 0.3)))
+    block_sparse_cases(case, rng, quick)
+
+
+def block_sparse_cases(case, rng, quick):
+    """Block-sparse (block_mask) gradients: the forward test's cases
+    (test/gpu/attention_test.py): each form of the mask, shared or per q
+    head (a unit's q heads then walk different q tiles), with GQA (split
+    and not), a window, cross-attention; empty and full masks."""
+    boundary = [0, 1, 63, 64, 65, 127, 128, 129, 300]
+    for form in ("bool", "lists", "flex"):
+        for d in (64, 128):
+            case(f"block-sparse ({form})", boundary, 2, d, False, block_mask=(1, 0.5, form))
+            case(f"block-sparse per head ({form})", boundary, 4, d, True,
+                 block_mask=(4, 0.5, form))
+    case("block-sparse, empty", [130, 7, 300], 2, 64, False, block_mask=(1, 0.0, "bool"))
+    case("block-sparse, full", [130, 7, 300], 2, 128, True, block_mask=(1, 1.0, "bool"))
+    case("block-sparse + MQA (split)", boundary, 8, 64, True, h_kv=1,
+         block_mask=(8, 0.5, "lists"))
+    case("block-sparse + GQA + window", boundary, 8, 128, True, h_kv=2, window=(200, 0),
+         block_mask=(8, 0.6, "lists"))
+    case("block-sparse + cross", [0, 5, 130, 64, 3, 0], 2, 64, False,
+         lengths_k=[4, 0, 70, 300, 1, 0], block_mask=(1, 0.4, "lists"))
+    case("block-sparse, a long sequence", [16500], 2, 128, True, block_mask=(2, 0.1, "bool"))
+    for i in range(2 if quick else 8):
+        d = rng.choice((64, 128))
+        h = rng.choice((1, 2, 4))
+        lengths = random_lengths(rng, rng.randint(1, 30), 1, rng.choice((130, 700, 2100)))
+        case(f"random block-sparse {i}", lengths, h, d, rng.random() < 0.5,
+             block_mask=(rng.choice((1, h)), rng.choice((0.05, 0.3, 0.7)),
+                         rng.choice(("bool", "lists"))))
 
 
 def plain_equivalences(res, gen):
@@ -1262,6 +1310,10 @@ def main():
              lengths_k=[9, 4, 0], window=(16, -1), activation="gelu_tanh")
         case("sanitize GDPA, no keys", [5, 3], 2, 64, False, lengths_k=[0, 0],
              activation="silu")
+        case("sanitize block-sparse", [1, 0, 63, 129, 300], 2, 64, True,
+             block_mask=(2, 0.5, "lists"))
+        case("sanitize block-sparse + cross + GQA", [5, 0, 130], 4, 128, False, h_kv=2,
+             lengths_k=[9, 4, 300], block_mask=(1, 0.5, "bool"))
         variant_error_paths(res)
     elif args.variants:
         variant_cases(case, rng, args.quick)

@@ -80,7 +80,8 @@ import time
 import torch
 
 import jfa
-from gpu_common import describe, expect_error, make_offsets, random_lengths, start
+from gpu_common import (block_mask_form, block_visible, describe, expect_error, make_offsets,
+                        random_block_mask, random_lengths, start)
 from jfa import _forward
 
 O_MAX_REL = 1e-2
@@ -112,11 +113,12 @@ def gdpa_act(activation, x):
 
 
 def reference_gdpa(q, k, v, offsets, causal, scale, activation, offsets_k=None,
-                   window=(-1, -1)):
+                   window=(-1, -1), blocks=None):
     """fp32 o [T, H, D] of GDPA, its error bound's |P| |v| [T, H, D] and
     whether each query sees a key [T]: x = scale q k^T, P = act(x) where
     the query sees the key, else 0, rounded to bf16 as the kernels' tensor
-    cores take it, o = P v (not normalized). k and v as reference()'s."""
+    cores take it, o = P v (not normalized). k and v (and blocks, a
+    block-sparse mask) as reference()'s."""
     t, h, d = q.shape
     group = h // k.shape[1]
     o = torch.zeros((t, h, d), dtype=torch.float32, device=q.device)
@@ -130,11 +132,14 @@ def reference_gdpa(q, k, v, offsets, causal, scale, activation, offsets_k=None,
         n, m = e - s, ek - sk
         if n == 0 or m == 0:
             continue  # no key: o = 0
-        mask = visible(n, m, causal, window, q.device)
-        sees[s:e] = mask.any(dim=1)
+        seq_mask = visible(n, m, causal, window, q.device)
         hc = max(1, min(h, (1 << 28) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
+            mask = seq_mask if blocks is None else \
+                seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
+            rows = mask.any(dim=-1)
+            sees[s:e] |= rows if rows.dim() == 1 else rows.any(dim=0)
             kv_heads = torch.arange(h0, h1, device=q.device) // group
             qs = q[s:e, h0:h1].float().transpose(0, 1)  # [hc, n, d]
             ks = k[sk:ek].index_select(1, kv_heads).float().transpose(0, 1)  # [hc, m, d]
@@ -149,11 +154,13 @@ def reference_gdpa(q, k, v, offsets, causal, scale, activation, offsets_k=None,
     return o, pv, sees
 
 
-def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1)):
-    """fp32 o [T, H, D], lse [H, T] and whether each query sees a key [T],
-    one sequence (and for long ones a few heads) at a time. k and v may have
-    H_kv heads (q head h reads h // (H // H_kv)) and, with offsets_k, other
-    tokens."""
+def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1),
+              blocks=None):
+    """fp32 o [T, H, D], lse [H, T] and whether each query sees a key [T]
+    (in some head), one sequence (and for long ones a few heads) at a time.
+    k and v may have H_kv heads (q head h reads h // (H // H_kv)) and, with
+    offsets_k, other tokens; blocks: a block-sparse mask (bool [Hm, QB, KB],
+    gpu_common.random_block_mask)."""
     t, h, d = q.shape
     group = h // k.shape[1]
     o = torch.zeros((t, h, d), dtype=torch.float32, device=q.device)
@@ -167,13 +174,15 @@ def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1)):
         n, m = e - s, ek - sk
         if n == 0 or m == 0:
             continue  # no key: o = 0, lse = -inf
-        mask = visible(n, m, causal, window, q.device)
-        rows = mask.any(dim=1)
-        sees[s:e] = rows
+        seq_mask = visible(n, m, causal, window, q.device)
         # Heads per chunk so that the [heads, n, m] score matrix stays under ~2 GiB.
         hc = max(1, min(h, (1 << 29) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
+            mask = seq_mask if blocks is None else \
+                seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
+            rows = mask.any(dim=-1)  # [n], or [heads, n] under a block mask
+            sees[s:e] |= rows if rows.dim() == 1 else rows.any(dim=0)
             kv_heads = torch.arange(h0, h1, device=q.device) // group
             qs = q[s:e, h0:h1].float().transpose(0, 1)  # [hc, n, d]
             ks = k[sk:ek].index_select(1, kv_heads).float().transpose(0, 1)  # [hc, m, d]
@@ -182,7 +191,7 @@ def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1)):
             scores.masked_fill_(~mask, float("-inf"))
             row_lse = torch.logsumexp(scores, dim=-1)  # -inf where no key is seen
             p = torch.exp(scores - row_lse[..., None])
-            p = torch.where(rows[None, :, None], p, torch.zeros((), device=q.device))
+            p = torch.where(rows[..., None], p, torch.zeros((), device=q.device))
             lse[h0:h1, s:e] = row_lse
             o[s:e, h0:h1] = torch.matmul(p, vs).transpose(0, 1)
             del scores, p
@@ -274,17 +283,19 @@ def random_inputs(lengths, h, d, gen, layout, h_kv, lengths_k):
 
 
 def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=None, *,
-             h_kv=None, lengths_k=None, window=None, peer=False, activation="softmax"):
+             h_kv=None, lengths_k=None, window=None, peer=False, activation="softmax",
+             block_mask=None):
     """One case: random q, k, v for the given sequence lengths; o and lse
     poisoned; compared with the reference. h_kv: k's and v's heads (default
     h); lengths_k: the key sequences' lengths (cross-attention through
     offsets_k); window: jagged_attention's window; peer: also compare with
     torch's varlen_attn; activation: "silu" or "gelu_tanh" (GDPA, against
-    reference_gdpa; no lse)."""
+    reference_gdpa; no lse); block_mask: (mask heads, density, form) of a
+    random block-sparse mask (gpu_common.block_mask_form)."""
     if activation != "softmax":
         return run_gdpa_case(res, name, lengths, h, d, causal, scale, layout, gen,
                              h_kv=h_kv, lengths_k=lengths_k, window=window,
-                             activation=activation)
+                             activation=activation, block_mask=block_mask)
     h_kv = h if h_kv is None else h_kv
     cross = lengths_k is not None
     q, k, v, offsets, offsets_k, t, t_k = random_inputs(lengths, h, d, gen, layout, h_kv,
@@ -305,6 +316,14 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         options["window"] = window
     if cross:
         options.update(offsets_k=offsets_k, max_seqlen_k=max_seqlen_k)
+    blocks = None
+    if block_mask is not None:
+        heads_m, density, form = block_mask
+        blocks = random_block_mask(gen, heads_m, t, t_k, density)
+        options["block_mask"] = block_mask_form(blocks, form)
+        if options["block_mask"] is None:
+            res.report(True, f"{name}: skipped (no FlexAttention BlockMask in this torch)")
+            return
     start = time.perf_counter()
     o_ret, lse_ret = jfa.jagged_attention(q, k, v, offsets, max_seqlen, causal=causal,
                                           softmax_scale=scale, o=o, lse=lse, **options)
@@ -314,6 +333,7 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
     label = (f"{name}: T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
              f"{'causal' if causal else 'full'}"
              f"{f' window={tuple(window)}' if window is not None else ''}"
+             f"{f' block_mask={block_mask}' if block_mask is not None else ''}"
              f"{f' scale={scale}' if scale is not None else ''}"
              f"{f' layout={layout}' if layout != 'packed' else ''} {describe(lengths)}"
              f"{f' keys T_k={t_k} {describe(lengths_k)}' if cross else ''}")
@@ -324,7 +344,8 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         res.report(not problems, f"{label}{': ' + '; '.join(problems) if problems else ''}")
         return
     ref_o, ref_lse, sees = reference(q, k, v, offsets, causal, eff_scale, offsets_k,
-                                     tuple(window) if window is not None else (-1, -1))
+                                     tuple(window) if window is not None else (-1, -1),
+                                     blocks)
     blind = ~sees  # queries that see no key: o = 0 and lse = -inf exactly
     bad_o = (~torch.isfinite(o)).any(dim=2).any(dim=1) & sees  # per token
     bad_lse = (~torch.isfinite(lse)).any(dim=0) & sees
@@ -352,6 +373,8 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
     mean_rel = (diff.mean() / ref_o.abs().mean().clamp_min(1e-30)).item()
     lse_diff = (lse - ref_lse).abs().nan_to_num(nan=float("inf"))
     lse_diff[:, blind] = 0.0  # checked exactly above (-inf - -inf is NaN)
+    # A head that sees no key through its block mask: -inf on both sides.
+    lse_diff[torch.isneginf(lse) & torch.isneginf(ref_lse)] = 0.0
     lse_err = lse_diff.max().item()
     if not max_rel <= O_MAX_REL:
         worst = diff.flatten().argmax().item()
@@ -379,7 +402,7 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
 
 
 def run_gdpa_case(res, name, lengths, h, d, causal, scale, layout, gen, *, h_kv, lengths_k,
-                  window, activation):
+                  window, activation, block_mask=None):
     """run_case under a GDPA activation: o poisoned (with padding between
     token rows for layout "qkv"), no lse (None back); o against
     reference_gdpa within 2^-8 |P| |v| + 1e-2 + 1e-2 |ref| per element."""
@@ -398,9 +421,18 @@ def run_gdpa_case(res, name, lengths, h, d, causal, scale, layout, gen, *, h_kv,
     if cross:
         options.update(offsets_k=offsets_k,
                        max_seqlen_k=max(lengths_k) if lengths_k else 0)
+    blocks = None
+    if block_mask is not None:
+        heads_m, density, form = block_mask
+        blocks = random_block_mask(gen, heads_m, t, t_k, density)
+        options["block_mask"] = block_mask_form(blocks, form)
+        if options["block_mask"] is None:
+            res.report(True, f"{name}: skipped (no FlexAttention BlockMask in this torch)")
+            return
     label = (f"{name}: {activation} T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
              f"{'causal' if causal else 'full'}"
              f"{f' window={tuple(window)}' if window is not None else ''}"
+             f"{f' block_mask={block_mask}' if block_mask is not None else ''}"
              f"{f' scale={scale}' if scale is not None else ''}"
              f"{f' layout={layout}' if layout != 'packed' else ''} {describe(lengths)}"
              f"{f' keys T_k={t_k} {describe(lengths_k)}' if cross else ''}")
@@ -423,7 +455,8 @@ def run_gdpa_case(res, name, lengths, h, d, causal, scale, layout, gen, *, h_kv,
         return
     eff_scale = scale if scale is not None else 1.0 / math.sqrt(d)
     ref_o, pv, sees = reference_gdpa(q, k, v, offsets, causal, eff_scale, activation,
-                                     offsets_k, tuple(window) if window is not None else (-1, -1))
+                                     offsets_k, tuple(window) if window is not None else (-1, -1),
+                                     blocks)
     bad_o = (~torch.isfinite(o)).any(dim=2).any(dim=1) & sees
     if bad_o.any():
         rows = bad_o.nonzero().flatten()
@@ -760,6 +793,40 @@ def variant_cases(case, rng, quick):
         case(f"random variant {i}", lengths, h, d, causal, h_kv=h_kv, window=window,
              lengths_k=lengths_k)
     gdpa_cases(case, rng, quick)
+    block_sparse_cases(case, rng, quick)
+
+
+def block_sparse_cases(case, rng, quick):
+    """Block-sparse (block_mask): random masks over the packed axes, shared
+    or per q head, in each form jagged_attention takes (a bool tensor, the
+    (kv_num_blocks, kv_indices) lists with junk past the counts, a
+    FlexAttention BlockMask), alone and with the other options; an empty
+    mask (o = 0, lse = -inf) and a full one (the general variant's result)."""
+    boundary = [0, 1, 63, 64, 65, 127, 128, 129, 300]
+    for form in ("bool", "lists", "flex"):
+        for d in (64, 128):
+            case(f"block-sparse ({form})", boundary, 2, d, False, block_mask=(1, 0.5, form))
+            case(f"block-sparse per head ({form})", boundary, 4, d, True,
+                 block_mask=(4, 0.5, form))
+    case("block-sparse, empty", [130, 7, 300], 2, 64, False, block_mask=(1, 0.0, "bool"))
+    case("block-sparse, full", [130, 7, 300], 2, 128, True, block_mask=(1, 1.0, "bool"))
+    case("block-sparse + window + GQA", boundary, 8, 128, True, h_kv=2, window=(200, 0),
+         block_mask=(8, 0.6, "lists"))
+    case("block-sparse + cross", [0, 5, 130, 64, 3, 0], 2, 64, False,
+         lengths_k=[4, 0, 70, 300, 1, 0], block_mask=(1, 0.4, "lists"))
+    case("block-sparse, a long sequence", [16500], 2, 128, True, block_mask=(2, 0.1, "bool"))
+    for act in ("silu", "gelu_tanh"):
+        case("block-sparse GDPA", boundary, 4, 64, True, activation=act,
+             block_mask=(4, 0.5, "lists"))
+        case("block-sparse GDPA + cross", [0, 5, 130, 64, 3, 0], 2, 128, False, activation=act,
+             lengths_k=[4, 0, 70, 300, 1, 0], block_mask=(1, 0.4, "bool"))
+    for i in range(2 if quick else 8):
+        d = rng.choice((64, 128))
+        h = rng.choice((1, 2, 4))
+        lengths = random_lengths(rng, rng.randint(1, 30), 1, rng.choice((130, 700, 2100)))
+        case(f"random block-sparse {i}", lengths, h, d, rng.random() < 0.5,
+             block_mask=(rng.choice((1, h)), rng.choice((0.05, 0.3, 0.7)),
+                         rng.choice(("bool", "lists"))))
 
 
 def gdpa_cases(case, rng, quick):
@@ -840,6 +907,10 @@ def main():
              lengths_k=[9, 4, 0], window=(16, -1), activation="gelu_tanh")
         case("sanitize GDPA, no keys", [5, 3], 2, 64, False, lengths_k=[0, 0],
              activation="silu")
+        case("sanitize block-sparse", [1, 0, 63, 129, 300], 2, 64, True,
+             block_mask=(2, 0.5, "lists"))
+        case("sanitize block-sparse + cross + GQA", [5, 0, 130], 4, 128, False, h_kv=2,
+             lengths_k=[9, 4, 300], block_mask=(1, 0.5, "bool"))
     else:
         if not args.variants:
             boundary = [0, 1, 63, 64, 65, 127, 128, 129]

@@ -85,3 +85,46 @@ def start(doc, sanitize_help, flags=()):
     gen = torch.Generator(device="cuda")
     gen.manual_seed(seed)
     return args, seed, random.Random(seed), gen, Results()
+
+
+# Block-sparse attention (jagged_attention's block_mask): masks over the
+# packed token axes in blocks of 128 tokens.
+BLOCK = 128
+
+
+def random_block_mask(gen, heads, tokens, tokens_k, density):
+    """bool [heads, ceil(T / 128), ceil(T_k / 128)] on the GPU, each block
+    listed with probability density."""
+    shape = (heads, max(1, -(-tokens // BLOCK)), max(1, -(-tokens_k // BLOCK)))
+    return torch.rand(shape, generator=gen, device="cuda") < density
+
+
+def block_mask_form(blocks, form):
+    """The mask as jagged_attention takes it: "bool" the tensor itself,
+    "lists" (kv_num_blocks, kv_indices) int32 with the listed blocks first
+    and junk after them, "flex" a FlexAttention BlockMask (None when this
+    torch has none)."""
+    if form == "bool":
+        return blocks
+    num = blocks.sum(dim=-1, dtype=torch.int32)
+    order = torch.sort((~blocks).to(torch.uint8), dim=-1, stable=True).indices.to(torch.int32)
+    # Past kv_num_blocks the entries are not read: make them nonsense.
+    junk = torch.arange(order.shape[-1], device=order.device)[None, None, :] >= num[..., None]
+    idx = torch.where(junk, torch.full_like(order, -7), order)
+    if form == "lists":
+        return num, idx
+    try:
+        from torch.nn.attention.flex_attention import BlockMask
+        return BlockMask.from_kv_blocks(num[None], idx[None].clamp_min(0), BLOCK_SIZE=BLOCK)
+    except Exception:  # noqa: BLE001 - no FlexAttention in this torch
+        return None
+
+
+def block_visible(blocks, h0, h1, s, n, sk, m):
+    """[h1 - h0 (1 for a shared mask), n, m] bool: the (query, key) pairs of
+    heads h0..h1-1 the block mask lists, for a sequence of n queries from
+    packed row s and m keys from sk."""
+    rows = torch.arange(s, s + n, device=blocks.device) // BLOCK
+    cols = torch.arange(sk, sk + m, device=blocks.device) // BLOCK
+    sel = blocks if blocks.shape[0] == 1 else blocks[h0:h1]
+    return sel[:, rows][:, :, cols]

@@ -55,18 +55,20 @@ class Run:
         words = to_bf16(x)
         return self.save(name, words), from_bf16(words).astype(np.float64)
 
-    def interp_run(self, kernel, arch, grid, args, params=None):
-        """params: {name: value} for the kernel's compile-time parameters."""
+    def interp_run(self, kernel, arch, grid, args, params=None, extra=()):
+        """params: {name: value} for the kernel's compile-time parameters;
+        extra: more jfa-interp options (its stdout is kept in last_stdout)."""
         cmd = [self.interp, os.path.join(self.kernels, kernel), "--arch", arch,
                "--grid", grid]
         cmd += [f"-P{n}={v}" for n, v in (params or {}).items()]
-        cmd += self.interp_args
+        cmd += self.interp_args + list(extra)
         cmd += [str(a) for a in args]
         start = time.time()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError("jfa-interp failed:\n  " + " ".join(cmd) + "\n" +
                                proc.stderr)
+        self.last_stdout = proc.stdout
         return time.time() - start
 
 
@@ -304,6 +306,78 @@ def visible_keys(n_q, n_k, causal, window):
     return seen
 
 
+def block_mask(rng, mask, tokens, tokens_k):
+    """A random block-sparse mask over the packed axes in 128-token blocks:
+    mask = (heads of the mask: 1 shared, or the q heads; density of listed
+    blocks). Returns (blocks [heads, QB, KB] bool, the kernels' bitmap
+    words [heads, QB, words] int32, words per row, the head stride)."""
+    heads, density = mask
+    qb, kb = max(1, math.ceil(tokens / 128)), max(1, math.ceil(tokens_k / 128))
+    blocks = rng.random((heads, qb, kb)) < density
+    words = (kb + 31) // 32
+    bits = np.zeros((heads, qb, words), dtype=np.uint32)
+    for j in range(kb):
+        bits[:, :, j // 32] |= blocks[:, :, j].astype(np.uint32) << np.uint32(j % 32)
+    return blocks, bits.view(np.int32), words, (qb * words if heads > 1 else 0)
+
+
+def block_visible(blocks, h, start, n, start_k, n_k):
+    """[n, n_k] bool: the pairs of a (sequence, q head) the block mask lists
+    (all without one)."""
+    if blocks is None:
+        return np.ones((n, n_k), dtype=bool)
+    rows = (start + np.arange(n)) // 128
+    cols = (start_k + np.arange(n_k)) // 128
+    return blocks[h if blocks.shape[0] > 1 else 0][np.ix_(rows, cols)]
+
+
+def block_args(run, blocks_bits):
+    """The kernels' block-mask arguments (a one-word bitmap that is never
+    read when the variant is not block-sparse)."""
+    if blocks_bits is None:
+        return [run.save("block_bits", np.zeros(1, dtype=np.int32)), "i32:0", "i32:0"]
+    _, bits, words, stride = blocks_bits
+    return [run.save("block_bits", bits), f"i32:{words}", f"i32:{stride}"]
+
+
+def stats_count(stdout, op):
+    """The grid's count of `op` in jfa-interp --stats=totals' op table."""
+    for line in stdout.splitlines():
+        words = line.split()
+        if words and words[0] == op:
+            return int(words[-1])
+    return 0
+
+
+def listed_tiles(blocks, h, start, n, start_k, n_k, q0, q_size, k0):
+    """Whether the sequence-aligned tile of q_size rows from q0 and 128 keys
+    from k0 (of a sequence of n queries from packed row start, n_k keys from
+    start_k) meets a listed block (the tiles the kernels walk)."""
+    rows = np.arange(start + q0, start + min(q0 + q_size, n)) // 128
+    keys = np.arange(start_k + k0, start_k + min(k0 + 128, n_k)) // 128
+    if len(rows) == 0 or len(keys) == 0:
+        return False
+    return bool(blocks[h if blocks.shape[0] > 1 else 0][np.ix_(rows, keys)].any())
+
+
+def check_skipped(what, got, want):
+    """The kernels skip the tiles with no listed block: `got` (counted by
+    jfa-interp) must be what walking the listed ones alone gives."""
+    if got != want:
+        raise AssertionError(f"block-sparse {what}: {got}, want {want} (the listed tiles "
+                             f"only)")
+
+
+def general_kind(general, activation, sparse):
+    """The kernels' "general" parameter: 0 plain, 1 general, 2-3 GDPA, and
+    those three block-sparse at 4-6."""
+    if sparse:
+        return 4 + ACTIVATIONS[activation]
+    if activation != "softmax":
+        return 1 + ACTIVATIONS[activation]
+    return int(general)
+
+
 def gdpa_activation(name, x):
     """GDPA's activations (in place of softmax) and their derivatives."""
     if name == "silu":
@@ -317,12 +391,13 @@ def gdpa_activation(name, x):
 
 def reference_attention(q, k, v, lengths, offsets, heads, head_dim, causal, scale,
                         lengths_k=None, offsets_k=None, kv_heads=None, window=(-1, -1),
-                        activation="softmax"):
+                        activation="softmax", blocks=None):
     """o, lse and each (sequence, head)'s normalized P (under a GDPA
     activation: act(scale S), masked keys 0, and o = P V), in float64. Keys of
     sequence b are offsets_k[b]... (default: the queries'); q head h reads
-    k/v head h // (heads // kv_heads). A query that sees no key gets o = 0,
-    lse = -inf and a P row of zeros."""
+    k/v head h // (heads // kv_heads); blocks: a block-sparse mask
+    (block_mask). A query that sees no key gets o = 0, lse = -inf and a P
+    row of zeros."""
     lengths_k = lengths if lengths_k is None else lengths_k
     offsets_k = offsets if offsets_k is None else offsets_k
     group = heads // (kv_heads or heads)
@@ -333,10 +408,11 @@ def reference_attention(q, k, v, lengths, offsets, heads, head_dim, causal, scal
         n_k = lengths_k[b]
         rows = slice(offsets[b], offsets[b] + n)
         keys = slice(offsets_k[b], offsets_k[b] + n_k)
-        seen = visible_keys(n, n_k, causal, window)
+        seen_all = visible_keys(n, n_k, causal, window)
         for h in range(heads):
             if n == 0:
                 continue
+            seen = seen_all & block_visible(blocks, h, offsets[b], n, offsets_k[b], n_k)
             cols = slice(h * head_dim, (h + 1) * head_dim)
             kv = slice((h // group) * head_dim, (h // group + 1) * head_dim)
             if activation != "softmax":
@@ -388,10 +464,12 @@ ACTIVATIONS = {"softmax": 0, "silu": 1, "gelu_tanh": 2}
 
 
 def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
-              window=None, kv_heads=None, lengths_k=None, activation="softmax"):
+              window=None, kv_heads=None, lengths_k=None, activation="softmax",
+              mask=None):
     """The forward against numpy. window (left, right), kv_heads < heads
     (grouped-query attention) or lengths_k (per sequence: cross-attention
-    over another key tensor) select the kernel's general variant."""
+    over another key tensor) select the kernel's general variant; mask
+    (heads of the mask, density: block_mask) its block-sparse one."""
     kernel = attention_kernel("fwd", arch)
     lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
     general, kv_heads, lengths_k, tokens_k, offsets_k = variant_batch(
@@ -401,26 +479,46 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
     v_path, v = run.bf16_input("v", (tokens_k, kv_heads * head_dim))
     o_path = run.save("o", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     lse_path = run.save("lse", np.full((heads, tokens), np.nan, dtype=np.float32))
+    blocks = block_mask(run.rng, mask, tokens, tokens_k) if mask else None
     off_path = run.save("offsets", offsets)
     off_k_path = run.save("offsets_k", offsets_k)
     scale = 1 / math.sqrt(head_dim) if scale is None else scale
     q_tiles = max(1, math.ceil(max(lengths) / 128))
     left, right = window or (-1, -1)
+    # Block-sparse without causal or a window: every key tile of a sequence
+    # is a candidate, so the MMAs the sm_90a forward issues count the tiles
+    # it walks (checked below).
+    count_steps = bool(mask) and not causal and window is None and arch == "sm_90a"
     # Head dim, mask and window are compile-time parameters of both forwards.
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, o_path, lse_path, off_path,
         f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}",
         f"i32:{width}", f"i32:{q_tiles}",
         f"f32:{scale * math.log2(math.e)!r}", off_k_path,
-        f"i32:{heads // kv_heads}", f"i32:{left}", f"i32:{right}"],
+        f"i32:{heads // kv_heads}", f"i32:{left}", f"i32:{right}"]
+        + block_args(run, blocks),
         params={"head_dim": head_dim, "causal": int(causal),
-                # 2, 3: the general variant with a GDPA activation.
-                "general": 1 + ACTIVATIONS[activation] if activation != "softmax"
-                else int(general)})
+                "general": general_kind(general, activation, mask)},
+        extra=["--stats=totals"] if count_steps else [])
+    if count_steps:
+        # Per unit (sequence, head, 128-row q tile): its listed key tiles,
+        # at least one. Per step each warpgroup issues S and P V, D / 64
+        # wgmma chains each.
+        steps = 0
+        for b, n in enumerate(lengths):
+            n_k = lengths_k[b]
+            for h in range(heads):
+                for q0 in range(0, n, 128):
+                    listed = sum(listed_tiles(blocks[0], h, offsets[b], n, offsets_k[b], n_k,
+                                              q0, 128, k0) for k0 in range(0, n_k, 128))
+                    steps += max(1, listed)
+        check_skipped("forward wgmma", stats_count(run.last_stdout, "jfa.async_dot"),
+                      steps * 2 * 2 * (head_dim // 64))
     want_o, want_lse, probs = reference_attention(
         q, k, v, lengths, offsets, heads, head_dim, causal, scale,
         lengths_k=lengths_k, offsets_k=offsets_k, kv_heads=kv_heads,
-        window=(left, right), activation=activation)
+        window=(left, right), activation=activation,
+        blocks=None if blocks is None else blocks[0])
     o = from_bf16(run.load(o_path))
     atol = 1e-2
     if activation != "softmax":
@@ -518,7 +616,7 @@ def attention_dq_convert(run, arch, tokens, cols, dq_stride):
 
 def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
                        window=None, kv_heads=None, lengths_k=None, activation="softmax",
-                       kv_split=None):
+                       kv_split=None, mask=None):
     """dq, dk, dv of the jagged attention against numpy (float64 of the bf16
     inputs): P = softmax(scale S) masked, dV = P^T dO, dP = dO V^T,
     dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q; under
@@ -527,7 +625,8 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     a pointer for sm_100a: the same f32 array here). kv_split: the units a
     k/v head's q heads are split over (None: the runtime's choice, the
     smallest divisor of the group with kv_heads * kv_split >= 4); above 1
-    the kernel adds dk and dv into f32 sums, checked in their place."""
+    the kernel adds dk and dv into f32 sums, checked in their place. mask:
+    a block-sparse mask (block_mask)."""
     kernel = attention_kernel("bwd", arch)
     lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
     general, kv_heads, lengths_k, tokens_k, offsets_k = variant_batch(
@@ -543,10 +642,12 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     k_path, k = run.bf16_input("k", (tokens_k, kv_width))
     v_path, v = run.bf16_input("v", (tokens_k, kv_width))
     do_path, do = run.bf16_input("do", (tokens, width))
+    blocks = block_mask(run.rng, mask, tokens, tokens_k) if mask else None
     o, lse, probs = reference_attention(q, k, v, lengths, offsets, heads, head_dim,
                                         causal, scale, lengths_k=lengths_k,
                                         offsets_k=offsets_k, kv_heads=kv_heads,
-                                        window=(left, right), activation=activation)
+                                        window=(left, right), activation=activation,
+                                        blocks=None if blocks is None else blocks[0])
     # The backward sees o as the forward stored it (bf16).
     o = from_bf16(to_bf16(o)).astype(np.float64)
     delta = (o * do).reshape(tokens, heads, head_dim).sum(axis=2).T
@@ -567,7 +668,9 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
         if activation == "softmax":
             ds = p * (dp - delta[h, rows][:, None])
         else:
-            seen = visible_keys(lengths[b], lengths_k[b], causal, (left, right))
+            seen = visible_keys(lengths[b], lengths_k[b], causal, (left, right)) & \
+                block_visible(None if blocks is None else blocks[0], h, offsets[b],
+                              lengths[b], offsets_k[b], lengths_k[b])
             x = (q[rows, cols] @ k[keys, kv].T) * scale
             ds = np.where(seen, dp * gdpa_activation(activation, x)[1], 0.0)
         slack["dv"][keys, kv] += ulp * np.abs(p).T @ np.abs(do[rows, cols])
@@ -594,15 +697,33 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     # sequence first), as the op passes it.
     schedule = backward_schedule_list(lengths_k, k_tiles)
     sched_path = run.save("schedule", np.array(schedule, dtype=np.int32))
+    # As the forward's: the sm_90a backward's TMA loads count its steps.
+    count_steps = bool(mask) and not causal and window is None and arch == "sm_90a"
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, do_path, dk_path, dv_path, dq_path, lse_path, delta_path,
         off_path, sched_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}", f"i32:{width}",
         f"i32:{k_tiles}", f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}",
         off_k_path, f"i32:{group}", f"i32:{left}", f"i32:{right}", f"i32:{kv_width}",
-        f"i32:{kv_split}", dk_sum_path, dv_sum_path],
+        f"i32:{kv_split}", dk_sum_path, dv_sum_path] + block_args(run, blocks),
         params={"head_dim": head_dim, "causal": int(causal),
-                "general": 1 + ACTIVATIONS[activation] if activation != "softmax"
-                else int(general)})
+                "general": general_kind(general, activation, mask)},
+        extra=["--stats=totals"] if count_steps else [])
+    if count_steps:
+        # Per unit (sequence, 128-key tile, group of q heads): K and V (4
+        # loads), then per q head its listed 64-row q tiles, at least one,
+        # each a Q and a dO load.
+        per_unit = group // kv_split
+        loads = 0
+        for b, n in enumerate(lengths):
+            n_k = lengths_k[b]
+            for k0 in range(0, n_k, 128):
+                for g in range(heads // per_unit):
+                    loads += 4
+                    for h in range(g * per_unit, (g + 1) * per_unit):
+                        listed = sum(listed_tiles(blocks[0], h, offsets[b], n, offsets_k[b],
+                                                  n_k, q0, 64, k0) for q0 in range(0, n, 64))
+                        loads += 2 * max(1, listed)
+        check_skipped("backward TMA loads", stats_count(run.last_stdout, "jfa.tma_load"), loads)
     if summed:
         got_dv, got_dk = run.load(dv_sum_path), run.load(dk_sum_path)
     else:
@@ -611,6 +732,28 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     err = max(err, check("dk", got_dk, want["dk"], 2e-2 + slack["dk"], 2e-2))
     err = max(err, check("dq", run.load(dq_path), want["dq"], 2e-2 + slack["dq"], 2e-2))
     return err, secs
+
+
+# Block-sparse (issue 20): random masks over the packed axes (shared or per
+# q head, mask = (heads, density)) with tiles straddling blocks, combined
+# with causal, a window, grouped-query and cross-attention, GDPA; an empty
+# mask (every row sees nothing: o = 0, lse = -inf).
+SPARSE_VARIANTS = {
+    "sparse_d64": dict(head_dim=64, causal=False, mask=(1, 0.5),
+                       lengths=[0, 1, 65, 129, 300, 0, 450]),
+    "sparse_heads_causal_d128": dict(head_dim=128, causal=True, mask=(2, 0.5),
+                                     lengths=JAGGED),
+    "sparse_window_gqa_d64": dict(head_dim=64, causal=False, window=(100, 20),
+                                  heads=4, kv_heads=2, mask=(4, 0.6),
+                                  lengths=[0, 1, 65, 129, 300, 0, 450]),
+    "sparse_cross_d128": dict(head_dim=128, causal=False, mask=(1, 0.4),
+                              lengths=[0, 5, 130, 64, 3, 0],
+                              lengths_k=[4, 0, 70, 300, 1, 0]),
+    "sparse_empty_d64": dict(head_dim=64, causal=False, mask=(1, 0.0),
+                             lengths=[1, 129, 300]),
+    "sparse_silu_causal_d64": dict(head_dim=64, causal=True, activation="silu",
+                                   mask=(2, 0.5), lengths=[0, 1, 65, 129, 300, 0, 450]),
+}
 
 
 def attention_cases(arch, suffix):
@@ -660,13 +803,14 @@ def attention_cases(arch, suffix):
         "gelu_cross_causal_d64": dict(head_dim=64, causal=True, activation="gelu_tanh",
                                       lengths=[0, 5, 130, 64], lengths_k=[4, 0, 70, 300]),
     })
+    variants.update(SPARSE_VARIANTS)
     for name, v in variants.items():
         cases[f"attention_{suffix}_{name}"] = (
             lambda run, v=v: attention(
                 run, arch, v["lengths"], v.get("heads", 2), v["head_dim"], v["causal"],
                 scale=0.3 if v["head_dim"] == 64 else None, window=v.get("window"),
                 kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k"),
-                activation=v.get("activation", "softmax")))
+                activation=v.get("activation", "softmax"), mask=v.get("mask")))
     return cases
 
 
@@ -769,6 +913,12 @@ BACKWARD_VARIANTS = {
                              lengths=[1, 130, 64]),
     "mqa_split4_causal_d64": dict(head_dim=64, causal=True, heads=8, kv_heads=1,
                                   lengths=[0, 200, 7, 65]),
+    # Block-sparse, as the forward's (SPARSE_VARIANTS); the per-head mask
+    # with grouped-query attention walks different q tiles per q head of a
+    # unit.
+    **{name: v for name, v in SPARSE_VARIANTS.items()},
+    "sparse_gqa_split1_d128": dict(head_dim=128, causal=True, heads=4, kv_heads=2,
+                                   kv_split=1, mask=(4, 0.5), lengths=[1, 130, 300]),
 }
 for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
     for name, v in BACKWARD_VARIANTS.items():
@@ -777,7 +927,8 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
                 run, arch, v["lengths"], v.get("heads", 2), v["head_dim"], v["causal"],
                 scale=0.3 if v["head_dim"] == 64 else None, window=v.get("window"),
                 kv_heads=v.get("kv_heads"), lengths_k=v.get("lengths_k"),
-                activation=v.get("activation", "softmax"), kv_split=v.get("kv_split")))
+                activation=v.get("activation", "softmax"), kv_split=v.get("kv_split"),
+                mask=v.get("mask")))
 
 
 def main():

@@ -6,7 +6,7 @@
 - the pure-Python argument checks (jfa._validate) accept and refuse what the
   kernel contract (kernels/jagged_attention/README.md) says, with messages
   that name the argument, issue 20's options (window, GQA, offsets_k, the
-  GDPA activation; the planned block_mask) included, also through
+  GDPA activation; block_mask) included, also through
   jfa.jagged_attention and jfa.attention_backward with a stand-in torch;
 - the GDPA activation's wiring with a stand-in torch: no lse (None out of
   jagged_attention, None into attention_backward, NULL to the runtime), the
@@ -196,13 +196,11 @@ class Window(unittest.TestCase):
         self.assertEqual(V.check_window((5, 2**31), False), (5, 2**31 - 1))
 
 
-class PlannedOptions(unittest.TestCase):
-    def test_block_mask(self):
-        V.check_block_mask(None)
-        with self.assertRaisesRegex(NotImplementedError, "block_mask is not supported yet "
-                                                         ".block-sparse attention is planned, "
-                                                         "issue 20."):
-            V.check_block_mask(object())
+class BlockMaskSize(unittest.TestCase):
+    def test_words_fit_int32(self):
+        V.check_block_mask_size(16, 8192, 8192)  # 1M tokens, 16 heads: 2^25 words
+        with self.assertRaisesRegex(ValueError, "block_mask: its 2147483648 words of bits"):
+            V.check_block_mask_size(2**16, 2**10, 2**10)
 
 
 class Activation(unittest.TestCase):
@@ -249,6 +247,7 @@ class dtype:
     def __init__(self, name): self.name = name
     def __repr__(self): return "torch." + self.name
 torch.bfloat16, torch.int32, torch.float32 = dtype("bfloat16"), dtype("int32"), dtype("float32")
+torch.int64, torch.bool = dtype("int64"), dtype("bool")
 class device:
     def __init__(self, type): self.type = type
     def __eq__(self, other): return self.type == other.type
@@ -263,6 +262,7 @@ class Tensor:
             out.append(n); n *= d
         return tuple(reversed(out))
     def data_ptr(self): return self.ptr
+    def dim(self): return len(self.shape)
     def element_size(self): return 2 if self.dtype is torch.bfloat16 else 4
     def tolist(self): raise AssertionError("the offsets were read (a host copy)")
 torch.Tensor = Tensor
@@ -288,6 +288,16 @@ def attempt(name, **kw):
         print(name, "no error", sep="|")
 
 attempt("block_mask", block_mask=object())
+attempt("block_mask heads", block_mask=(T((3, 1), i32), T((3, 1, 2), i32)))
+attempt("block_mask q blocks", block_mask=(T((1, 4), i32), T((1, 4, 2), i32)))
+attempt("block_mask dtype", block_mask=(T((1, 1), torch.float32), T((1, 1, 2), i32)))
+attempt("block_mask batch", block_mask=(T((2, 1, 1), i32), T((2, 1, 1, 2), i32)))
+attempt("block_mask device", block_mask=(T((1, 1), i32, dev="cpu"), T((1, 1, 2), i32)))
+attempt("block_mask bool dtype", block_mask=T((1, 1, 1), i32))
+attempt("block_mask bool shape", block_mask=T((8, 1, 3), torch.bool))
+class FlexMask:
+    kv_num_blocks, kv_indices, BLOCK_SIZE = T((1, 1, 1), i32), T((1, 1, 1, 1), i32), (64, 64)
+attempt("block_mask block size", block_mask=FlexMask())
 attempt("activation", activation="gelu_tanh")
 attempt("activation grad", activation="silu", grad=True)
 attempt("activation all options grad", activation="silu", window=(4, 0), causal=True,
@@ -330,8 +340,29 @@ class OptionsThroughTheCall(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         got = dict(line.split("|", 1) for line in out.stdout.splitlines())
         want = {
-            "block_mask": "NotImplementedError|jfa.jagged_attention: block_mask is not "
-                          "supported yet",
+            "block_mask": "TypeError|block_mask must be a FlexAttention BlockMask, a "
+                          "(kv_num_blocks, kv_indices) pair of int32 tensors or a bool tensor "
+                          "[Hm, QB, KB], got object",
+            "block_mask heads": "ValueError|block_mask: kv_num_blocks has 3 heads; it must have "
+                                "1 (one mask for every head) or num_heads = 8 (one per q head)",
+            "block_mask q blocks": "ValueError|block_mask: kv_num_blocks must be [Hm, QB] = "
+                                   "[1, 1] and kv_indices [Hm, QB, C] (QB = ceil(T / 128) query "
+                                   "blocks), got [1, 4] and [1, 4, 2]",
+            "block_mask dtype": "TypeError|block_mask: kv_num_blocks must be int32 (or int64), "
+                                "got torch.float32",
+            "block_mask batch": "ValueError|block_mask: kv_num_blocks has batch size 2; jagged "
+                                "sequences are packed into one (batch 1 over the T packed "
+                                "tokens)",
+            "block_mask device": "ValueError|block_mask: kv_num_blocks must be on q's device "
+                                 "cuda, got cpu",
+            "block_mask bool dtype": "TypeError|block_mask: a tensor block mask must be bool "
+                                     "[Hm, QB, KB] (True: listed), got torch.int32",
+            "block_mask bool shape": "ValueError|block_mask: the bool mask must be [Hm, QB, KB] "
+                                     "= [Hm, 1, 1] (blocks of 128 of the T = 10 queries and T_k "
+                                     "= 10 keys), got [8, 1, 3]",
+            "block_mask block size": "ValueError|block_mask: the BlockMask's BLOCK_SIZE is (64, "
+                                     "64); the kernels' blocks are (128, 128) "
+                                     "(create_block_mask(..., BLOCK_SIZE=128))",
             # GDPA: every check passes, up to the offsets' host copy.
             "activation": "AssertionError|the offsets were read",
             "activation grad": "AssertionError|the offsets were read",
@@ -489,7 +520,7 @@ class BackwardOptionsThroughTheCall(unittest.TestCase):
 # next is checked without a GPU. Each line: name|what was seen.
 FAKE_TORCH_GDPA = FAKE_TORCH_MODULE + r"""
 import ctypes, inspect
-from jfa import _api, _backward, _forward, _lib, _ops
+from jfa import _api, _backward, _block_mask, _forward, _lib, _ops
 f32 = torch.float32
 torch.uint8 = dtype("uint8")
 def new_empty(self, shape, dtype=None):
@@ -534,9 +565,11 @@ torch.library = types.SimpleNamespace(custom_op=custom_op)
 
 seen = {}
 def forward_call(device, args, stream):
-    seen["fwd"] = (args.lse, args.activation, args.total_tokens)
+    seen["fwd"] = (args.lse, args.activation, args.total_tokens, args.block_mask_bits,
+                   args.block_mask_heads)
 def backward_call(device, args, stream):
-    seen["bwd"] = (args.lse, args.activation, args.num_kv_heads, args.use_window)
+    seen["bwd"] = (args.lse, args.activation, args.num_kv_heads, args.use_window,
+                   args.block_mask_bits, args.block_mask_heads)
 _lib.forward = forward_call
 _lib.backward = backward_call
 _lib.backward_workspace_size = lambda args: 4096
@@ -578,6 +611,19 @@ for act in ("softmax", "silu", "gelu_tanh"):
            f"activation {seen['bwd'][1]} kv heads {seen['bwd'][2]} window {seen['bwd'][3]}")
 q.requires_grad = False
 
+# A block-sparse mask (built: _block_mask.Bits, which the builder passes on)
+# reaches the runtime's struct on the plain path and through autograd.
+bits = _block_mask.Bits(T((8, 1, 1), i32, ptr=0xa00000), 8)
+jfa.jagged_attention(q, k, v, offs, 8, block_mask=bits, **opts)
+report("block forward", f"bits {seen['fwd'][3]:#x} heads {seen['fwd'][4]}")
+q.requires_grad = True
+jfa.jagged_attention(q, k, v, offs, 8, block_mask=bits, **opts)
+cls, ctx = Function.last
+cls.backward(ctx, T(q.shape, bf, ptr=0x900000), None)
+report("block autograd", f"forward bits {seen['fwd'][3]:#x} heads {seen['fwd'][4]}; "
+       f"backward bits {seen['bwd'][4]:#x} heads {seen['bwd'][5]}")
+q.requires_grad = False
+
 # The custom ops (torch.compile's path): the schema takes activation; the fake
 # implementation's lse is [0] under GDPA; the autograd formula hands the
 # backward op the activation and returns a gradient slot per input.
@@ -586,7 +632,8 @@ fwd, bwd = ops["jfa::jagged_attention"], ops["jfa::jagged_attention_backward"]
 report("op parameters", " ".join(inspect.signature(fwd.fn).parameters))
 report("backward op parameters", " ".join(inspect.signature(bwd.fn).parameters))
 for act in ("softmax", "silu"):
-    args = (q, k, v, offs, 8, True, 0.125, offs_k, 12, 4, 0, act)
+    block = (T((8, 1, 1), i32, ptr=0xb00000), 8) if act == "silu" else (None, 0)
+    args = (q, k, v, offs, 8, True, 0.125, offs_k, 12, 4, 0, act) + block
     o, lse = fwd.fake(*args)
     report(f"op fake {act}", f"o {shape(o)} lse {shape(lse)} {lse.dtype}")
     o, lse = fwd(*args)
@@ -604,8 +651,9 @@ for act in ("softmax", "silu"):
     grads = fwd.backward(ctx, T(q.shape, bf, ptr=0x900000), None)
     dq, dk, dv = bwd.fake(*got["args"])
     report(f"op backward {act}", f"{len(grads)} grads for {len(args)} inputs, activation "
-           f"{got['args'][-1]}, runtime lse {'set' if seen['bwd'][0] else 'NULL'} "
-           f"activation {seen['bwd'][1]}; fake dq {shape(dq)} dk {shape(dk)}")
+           f"{got['args'][-3]}, runtime lse {'set' if seen['bwd'][0] else 'NULL'} "
+           f"activation {seen['bwd'][1]}; fake dq {shape(dq)} dk {shape(dk)}; block bits "
+           f"{seen['fwd'][3]:#x}/{seen['bwd'][4]:#x} heads {seen['fwd'][4]}/{seen['bwd'][5]}")
 """
 
 
@@ -633,20 +681,25 @@ class GdpaWiring(unittest.TestCase):
                                        f"{'[0]' if gdpa else '[8, 10]'} runtime lse "
                                        f"{runtime_lse} activation {name}")
             want[f"autograd backward {act}"] = (
-                f"12 grads for 12 inputs, dq [10, 8, 64] dk [12, 2, 64]; runtime lse "
+                f"14 grads for 14 inputs, dq [10, 8, 64] dk [12, 2, 64]; runtime lse "
                 f"{runtime_lse} activation {name} kv heads 2 window 1")
         want["op parameters"] = ("q k v offsets max_seqlen causal softmax_scale offsets_k "
-                                 "max_seqlen_k window_left window_right activation")
+                                 "max_seqlen_k window_left window_right activation block_bits "
+                                 "block_mask_heads")
         want["backward op parameters"] = (
             "grad_out q k v o lse offsets max_seqlen causal softmax_scale offsets_k "
-            "max_seqlen_k window_left window_right activation")
+            "max_seqlen_k window_left window_right activation block_bits block_mask_heads")
+        want["block forward"] = "bits 0xa00000 heads 8"
+        want["block autograd"] = ("forward bits 0xa00000 heads 8; backward bits 0xa00000 "
+                                  "heads 8")
         for act, lse, name, runtime_lse in (("softmax", "[8, 10]", "None", "set"),
                                             ("silu", "[0]", "b'silu'", "NULL")):
             want[f"op fake {act}"] = f"o [10, 8, 64] lse {lse} torch.float32"
             want[f"op {act}"] = f"o [10, 8, 64] lse {lse} runtime activation {name}"
-            want[f"op backward {act}"] = (f"12 grads for 12 inputs, activation {act}, runtime "
+            block = "0xb00000/0xb00000 heads 8/8" if act == "silu" else "0x0/0x0 heads 0/0"
+            want[f"op backward {act}"] = (f"14 grads for 14 inputs, activation {act}, runtime "
                                           f"lse {runtime_lse} activation {name}; fake dq "
-                                          f"[10, 8, 64] dk [12, 2, 64]")
+                                          f"[10, 8, 64] dk [12, 2, 64]; block bits {block}")
         self.assertEqual(got, want)
 
 
@@ -1090,7 +1143,7 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
         fields = [0x1000000 + i * 0x100000 for i in range(5)] + list(s) * 5
         fields += [0x1500000, 0x1600000, 0x1700000, 0x1800000, 0x1900000] + list(s) * 3
         tail = [_lib.BF16_ADDRESS, _lib.I32_ADDRESS, 1000, 4, 128, 3, 500, 0, 0.0, 0]
-        plain = [0] * 8  # issue 20's options, off (activation NULL: softmax)
+        plain = [0] * 10  # issue 20's options, off (activation NULL: softmax; no block mask)
         args = _lib.packed_backward_args(*fields, 0x2000000, 16 << 20, *tail, *plain)
         self.assertEqual(_lib.backward_workspace_size(args), 2064384)
         bad = _lib.packed_backward_args(*fields[:5], *list(s) * 4, 512, 128, 2,
@@ -1117,7 +1170,8 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
         def args(**changes):
             f = dict(offsets_k=0x1a00000, total_tokens_k=100000, max_seqlen_k=50000,
                      num_kv_heads=2, use_window=1, window_left=100, window_right=20,
-                     causal=0, dk_stride=256, activation=0, lse=0x1500000)
+                     causal=0, dk_stride=256, activation=0, lse=0x1500000,
+                     block_mask_bits=0, block_mask_heads=0)
             f.update(changes)
             strides = list(s) * 2 + list(kv) * 2 + list(s)  # dout, q, k, v, o
             fields = [0x1000000 + i * 0x100000 for i in range(5)] + strides
@@ -1127,7 +1181,8 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
                     0.0, 0]
             options = [f[n] for n in ("offsets_k", "total_tokens_k", "max_seqlen_k",
                                       "num_kv_heads", "use_window", "window_left",
-                                      "window_right", "activation")]
+                                      "window_right", "activation", "block_mask_bits",
+                                      "block_mask_heads")]
             return _lib.packed_backward_args(*fields, 0x8000000, 64 << 20, *tail, *options)
 
         relu = ctypes.create_string_buffer(b"relu")
@@ -1159,7 +1214,15 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
                     (dict(offsets_k=0), "total_tokens_k is 100000 but offsets_k is 0"),
                     (dict(lse=0), "lse is a null address"),
                     (dict(activation=ctypes.addressof(relu)),
-                     "activation 'relu' is not supported")):
+                     "activation 'relu' is not supported"),
+                    # The block mask's two fields, after the activation.
+                    (dict(block_mask_heads=3, block_mask_bits=0x2a00000),
+                     "block_mask_heads 3 is neither 0 (no block mask), 1 (one mask for every "
+                     "head) nor num_heads 4"),
+                    (dict(block_mask_heads=1, block_mask_bits=0x2a00002),
+                     "block_mask_bits must be 4-byte aligned"),
+                    (dict(block_mask_bits=0x2a00000),
+                     "block_mask_bits is set but block_mask_heads is 0")):
                 with self.subTest(**{k: str(v) for k, v in changes.items()}):
                     a = args(**changes)
                     self.assertEqual(_lib.lib().jfa_attention_backward(h, ctypes.byref(a),
@@ -1292,7 +1355,7 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
         self.assertIn("lse is a null address", str(cm.exception))
         for name in ("silu", "gelu_tanh"):
             args = _lib.packed_forward_args(*self.packed(lse=0, total_tokens=0),
-                                            _lib.ACTIVATION_ADDRESS[name])
+                                            _lib.ACTIVATION_ADDRESS[name], 0, 0)
             self.assertEqual(args.activation, name.encode())
             _lib.forward(0, args, 0)  # checked, nothing to compute: no device
             try:
@@ -1308,10 +1371,10 @@ class RuntimeChecksThroughCtypes(unittest.TestCase):
     @staticmethod
     def packed(**changes):
         """args()'s fields as packed_forward_args takes them, but the
-        activation (the last field)."""
+        activation and the block mask (the last three fields)."""
         a = RuntimeChecksThroughCtypes.args(**changes)
         values = []
-        for name, t in _lib.ForwardArgs._fields_[:-1]:
+        for name, t in _lib.ForwardArgs._fields_[:-3]:
             v = getattr(a, name)
             if issubclass(t, ctypes.Array):
                 values += list(v)

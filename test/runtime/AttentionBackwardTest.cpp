@@ -412,7 +412,11 @@ TEST(AttentionBackwardOptions, KernelArguments) {
   AttentionBackwardArgs plain = goodArgs();
   plain.dkStrides[0] = plain.dvStrides[0] = 1024;
   auto v = byName(plain);
-  EXPECT_EQ(v.size(), 32u);
+  EXPECT_EQ(v.size(), 35u);
+  // No block mask: its arguments 0 (the plain kernels do not read them).
+  EXPECT_EQ(v["block_bits"].data, 0u);
+  EXPECT_EQ(v["block_words"].scalar.i32, 0);
+  EXPECT_EQ(v["block_head_stride"].scalar.i32, 0);
   EXPECT_EQ(v["kv_split"].scalar.i32, 1);
   EXPECT_EQ(v["offsets_k"].data, plain.offsets);
   EXPECT_EQ(v["kv_group"].scalar.i32, 1);
@@ -503,6 +507,28 @@ TEST(AttentionBackwardOptions, KernelArguments) {
         validateArgs(info, {v["q"], v["k"], v["v"], v["do"], v["dq_accum"]});
       }),
       "");
+}
+
+TEST(AttentionBackwardOptions, BlockMask) {
+  // The forward's fields, its rules and its variant (4 + the activation).
+  AttentionBackwardArgs a = goodArgs();
+  a.blockMaskBits = 0x2a00000;
+  a.blockMaskHeads = 4;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }), "");
+  std::map<std::string, Arg> v;
+  for (auto &[name, arg] : attentionBackwardKernelArgs(a))
+    v[name] = arg;
+  EXPECT_EQ(v["block_bits"].data, 0x2a00000u);
+  EXPECT_EQ(v["block_words"].scalar.i32, 1);       // 8 key blocks
+  EXPECT_EQ(v["block_head_stride"].scalar.i32, 8); // 8 query blocks
+  a.blockMaskHeads = 3;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+            "block_mask_heads 3 is neither 0 (no block mask), 1 (one mask for "
+            "every head) nor num_heads 4 (one mask per q head)");
+  a.blockMaskHeads = 1;
+  a.blockMaskBits = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
+            "block_mask_bits is a null address");
 }
 
 TEST(AttentionBackwardOptions, Gdpa) {
@@ -674,7 +700,8 @@ std::string backwardDir(const std::string &name) {
     fwd.push_back("n" + std::to_string(i) + ":i32");
   fwd.push_back("scale:f32");
   for (const char *a : {"offsets_k:ptr:i32", "kv_group:i32", "window_left:i32",
-                        "window_right:i32"})
+                        "window_right:i32", "block_bits:ptr:i32",
+                        "block_words:i32", "block_head_stride:i32"})
     fwd.push_back(a);
   writeCubin(
       dir, "attention_fwd_sm90_sm_90a.x.cubin",

@@ -85,7 +85,12 @@ std::string contractMetadata(const std::string &kernel, const std::string &arch,
 {"kind": "ptr", "element_type": "i32"},
 )";
   for (int i = 0; i < 3; ++i)
-    m += std::string(R"({"kind": "i32"})") + (i < 2 ? ",\n" : "");
+    m += R"({"kind": "i32"},
+)";
+  // The block-sparse mask: block_bits, block_words, block_head_stride.
+  m += R"({"kind": "ptr", "element_type": "i32"},
+{"kind": "i32"},
+{"kind": "i32"})";
   return m + R"(], "params": {"causal": )" + (causal ? "true" : "false") +
          R"(, "general": )" + std::to_string(general) + R"(, "head_dim": )" +
          std::to_string(headDim) + R"(}}]}
@@ -625,6 +630,72 @@ TEST(AttentionOptions, Window) {
             "window_right 0 or -1, or window_right = 5 without causal");
 }
 
+TEST(AttentionOptions, BlockMask) {
+  // None: general as without it, the kernel's block arguments 0.
+  auto a = goodArgs();
+  AttentionOptions o = attentionOptions(a);
+  EXPECT_FALSE(o.sparse);
+  EXPECT_EQ(o.general, 0);
+  std::vector<Arg> args = attentionKernelArgs(a);
+  EXPECT_EQ(args[16].data, 0u);
+  EXPECT_EQ(args[17].scalar.i32, 0);
+  EXPECT_EQ(args[18].scalar.i32, 0);
+  // One mask per q head: T = 1000 -> 8 query blocks, T_k = 1000 -> 8 key
+  // blocks, one word a row, 8 words a head; general 4 + the activation.
+  a.blockMaskBits = 0x700000;
+  a.blockMaskHeads = 4;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  o = attentionOptions(a);
+  EXPECT_TRUE(o.sparse);
+  EXPECT_EQ(o.general, 4);
+  EXPECT_EQ(o.blockWords, 1);
+  EXPECT_EQ(o.blockHeadStride, 8);
+  args = attentionKernelArgs(a);
+  EXPECT_EQ(args[16].kind, ParamKind::Pointer);
+  EXPECT_EQ(args[16].data, 0x700000u);
+  EXPECT_EQ(args[17].scalar.i32, 1);
+  EXPECT_EQ(args[18].scalar.i32, 8);
+  a.activation = "gelu_tanh";
+  EXPECT_EQ(attentionOptions(a).general, 6);
+  a.activation = "silu";
+  EXPECT_EQ(attentionOptions(a).general, 5);
+  // Shared by the heads: head stride 0; with cross-attention the words
+  // follow T_k (1500 keys: 12 blocks; 40 * 128 keys: 40 blocks, 2 words).
+  a = crossArgs();
+  a.blockMaskBits = 0x700000;
+  a.blockMaskHeads = 1;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "");
+  o = attentionOptions(a);
+  EXPECT_EQ(o.blockWords, 1);
+  EXPECT_EQ(o.blockHeadStride, 0);
+  EXPECT_EQ(blockMaskWords(40 * 128), 2);
+  EXPECT_EQ(blockMaskWords(32 * 128), 1);
+  EXPECT_EQ(blockMaskWords(0), 1);
+  EXPECT_EQ(blockMaskBitsBytes(4, 1000, 40 * 128), 4u * 8 * 2 * 4);
+  EXPECT_EQ(jfa_attention_block_mask_bytes(4, 1000, 40 * 128), 4u * 8 * 2 * 4);
+  // The errors, each naming the field.
+  a = goodArgs();
+  a.blockMaskBits = 0x700000;
+  a.blockMaskHeads = 2;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "block_mask_heads 2 is neither 0 (no block mask), 1 (one mask for "
+            "every head) nor num_heads 4 (one mask per q head)");
+  a.blockMaskHeads = -1;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "block_mask_heads must be >= 0, got -1");
+  a.blockMaskHeads = 0;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "block_mask_bits is set but block_mask_heads is 0: pass the "
+            "mask's heads (1, or num_heads), or leave block_mask_bits 0");
+  a.blockMaskBits = 0;
+  a.blockMaskHeads = 1;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "block_mask_bits is a null address");
+  a.blockMaskBits = 0x700002;
+  EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }),
+            "block_mask_bits must be 4-byte aligned, got address 0x700002");
+}
+
 TEST(AttentionOptions, Activation) {
   EXPECT_EQ(attentionActivation("softmax"), AttentionActivation::Softmax);
   EXPECT_EQ(attentionActivation("silu"), AttentionActivation::Silu);
@@ -680,13 +751,13 @@ TEST(AttentionOptions, GdpaVariantAndLse) {
         a.lse = lse;
         EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "") << name;
         std::vector<Arg> args = attentionKernelArgs(a);
-        ASSERT_EQ(args.size(), 16u);
+        ASSERT_EQ(args.size(), 19u);
         EXPECT_EQ(args[4].kind, ParamKind::Pointer);
         EXPECT_EQ(args[4].data, lse);
         // The same arguments as softmax's otherwise.
         softmax.lse = lse;
         std::vector<Arg> plain = attentionKernelArgs(softmax);
-        for (size_t i = 5; i < 16; ++i) {
+        for (size_t i = 5; i < 19; ++i) {
           EXPECT_EQ(args[i].data, plain[i].data) << i;
           EXPECT_EQ(args[i].scalar.i32, plain[i].scalar.i32) << i;
         }
@@ -848,7 +919,7 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
   a.oStrides[0] = 520;
   a.causal = true;
   std::vector<Arg> args = attentionKernelArgs(a);
-  ASSERT_EQ(args.size(), 16u);
+  ASSERT_EQ(args.size(), 19u);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(args[i].kind, ParamKind::TensorMap);
     EXPECT_EQ(args[i].elementType, "bf16");
@@ -906,7 +977,7 @@ TEST(AttentionKernelArgs, CrossAttentionGroupsAndWindow) {
   a.windowLeft = 300;
   a.windowRight = 5;
   std::vector<Arg> args = attentionKernelArgs(a);
-  ASSERT_EQ(args.size(), 16u);
+  ASSERT_EQ(args.size(), 19u);
   EXPECT_EQ(args[0].shape, (std::vector<uint64_t>{1000, 512}));
   EXPECT_EQ(args[1].shape, (std::vector<uint64_t>{1500, 256}));
   EXPECT_EQ(args[1].strides, (std::vector<uint64_t>{768, 1}));
@@ -960,13 +1031,13 @@ TEST(CheckAttentionKernelInfo, Contract) {
   KernelInfo fewer = k;
   fewer.params.pop_back();
   EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
-               "has 15 parameters; the jagged attention contract has 16 (a "
+               "has 18 parameters; the jagged attention contract has 19 (a "
                "cubin built from another version of kernels/jagged_attention: "
                "rebuild it)");
   // A kernel of before issue 20 (12 parameters).
   fewer.params.resize(12);
   EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
-               "has 12 parameters; the jagged attention contract has 16");
+               "has 12 parameters; the jagged attention contract has 19");
   KernelInfo wrong = k;
   wrong.params[4].elementType = "bf16";
   EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
@@ -1532,6 +1603,26 @@ TEST(AttentionCApi, ForwardActivationReachesTheRuntime) {
           << jfa_last_error();
     }
   }
+  jfa_attention_destroy(attn);
+}
+
+TEST(AttentionCApi, ForwardBlockMaskReachesTheRuntime) {
+  jfa_attention_t attn = nullptr;
+  ASSERT_EQ(jfa_attention_create(nullptr, &attn), 0) << jfa_last_error();
+  jfa_attention_forward_args c = goodCArgs();
+  EXPECT_EQ(c.block_mask_bits, 0u);
+  EXPECT_EQ(c.block_mask_heads, 0);
+  c.block_mask_heads = 2;
+  c.block_mask_bits = 0x700000;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "block_mask_heads 2 is neither 0 (no block mask), 1 (one mask "
+               "for every head) nor num_heads 4 (one mask per q head)");
+  c.block_mask_heads = 1;
+  c.block_mask_bits = 0x700001;
+  EXPECT_EQ(jfa_attention_forward(attn, &c, nullptr), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "block_mask_bits must be 4-byte aligned, got address 0x700001");
   jfa_attention_destroy(attn);
 }
 

@@ -139,7 +139,29 @@ typedef struct {
    * for silu, 3 for gelu_tanh). Any other string is an error naming
    * activation. */
   const char *activation;
+
+  /* Added for block-sparse attention (issue 20); 0: off. A mask over the
+   * packed token axes in blocks of 128 tokens: query t and key s may attend
+   * only if block (t / 128, s / 128) is listed (and the other masks let
+   * them); the kernels skip the tiles with no listed block.
+   * block_mask_heads: 0 none; 1 one mask for every q head; num_heads one
+   * per q head (anything else is an error). block_mask_bits: int32 words
+   * [block_mask_heads, ceil(T / 128), ceil(ceil(T_k / 128) / 32)] in device
+   * memory, 4-byte aligned: bit kb % 32 of word kb / 32 of row (h, qb) is
+   * set iff block (qb, kb) is listed (jfa_attention_block_mask_bytes sizes
+   * it; python/jfa builds it from a FlexAttention BlockMask or its
+   * kv_num_blocks / kv_indices). Works with every other option (the
+   * kernels' general variant 4 + the activation runs). */
+  CUdeviceptr block_mask_bits;
+  int64_t block_mask_heads;
 } jfa_attention_forward_args;
+
+/* Bytes of a block-sparse mask (block_mask_bits) of `heads` rows of blocks
+ * over total_tokens queries and total_tokens_k keys (T_k; pass total_tokens
+ * for self-attention): heads * ceil(T / 128) * ceil(ceil(T_k / 128) / 32) *
+ * 4. */
+size_t jfa_attention_block_mask_bytes(int64_t heads, int64_t total_tokens,
+                                      int64_t total_tokens_k);
 
 /* sizeof(jfa_attention_forward_args) as this library was compiled: a host
  * (or a binding such as the Python package's ctypes mirror) compares it with
@@ -251,6 +273,9 @@ typedef struct {
    * * dout) is used, so lse may be 0 and the delta kernel does not run (o
    * is still checked, as in the forward's rules). */
   const char *activation;
+  /* The forward's block-sparse mask (its fields of these names). */
+  CUdeviceptr block_mask_bits;
+  int64_t block_mask_heads;
 } jfa_attention_backward_args;
 
 /* sizeof(jfa_attention_backward_args) as this library was compiled (see

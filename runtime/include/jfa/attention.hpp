@@ -83,7 +83,31 @@ struct AttentionForwardArgs {
   /// not normalized; lse is neither written nor checked (it may be 0). Any
   /// other name: an Error naming activation.
   std::string activation = "softmax";
+  /// Block-sparse attention: a mask over the packed token axes in blocks
+  /// of 128 tokens (kAttentionMaskBlock). Query t and key s may attend only
+  /// if block (t / 128, s / 128) is listed (and the other masks let them);
+  /// a tile with no listed block is skipped, not masked. blockMaskHeads: 0
+  /// none; 1 one mask for every q head; numHeads one per q head (anything
+  /// else is an Error). blockMaskBits: int32 words [blockMaskHeads,
+  /// ceil(T / 128), blockMaskWords(T_k)], 4-byte aligned, bit kb % 32 of
+  /// word kb / 32 of row (h, qb) set iff block (qb, kb) is listed
+  /// (blockMaskBitsBytes sizes it; the Python package builds it from a
+  /// FlexAttention BlockMask). Works with every other option.
+  CUdeviceptr blockMaskBits = 0;
+  int64_t blockMaskHeads = 0;
 };
+
+/// Tokens per block of a block-sparse mask (AttentionForwardArgs::
+/// blockMaskBits): the kernels' tile.
+constexpr int64_t kAttentionMaskBlock = 128;
+/// 32-bit words per row of a block-sparse mask over totalTokensK keys:
+/// ceil(ceil(T_k / 128) / 32), at least 1.
+int64_t blockMaskWords(int64_t totalTokensK);
+/// Bytes of a block-sparse mask of `heads` rows of blocks over totalTokens
+/// queries and totalTokensK keys: heads * ceil(T / 128) * blockMaskWords(T_k)
+/// * 4.
+size_t blockMaskBitsBytes(int64_t heads, int64_t totalTokens,
+                          int64_t totalTokensK);
 
 /// The activation of a call (AttentionForwardArgs::activation).
 enum class AttentionActivation { Softmax, Silu, GeluTanh };
@@ -133,8 +157,14 @@ struct AttentionOptions {
   /// 3 for gelu_tanh (the general variant with that activation, whatever
   /// the other options); with softmax 1 iff a window applies,
   /// cross-attention or H_kv < H, else 0 (the plain kernels, which read
-  /// none of offsets_k, kv_group and the window).
+  /// none of offsets_k, kv_group and the window); with a block-sparse mask
+  /// 4 + the activation (4 softmax, 5 silu, 6 gelu_tanh).
   int general = 0;
+  /// A block-sparse mask applies (blockMaskHeads > 0), and the kernels'
+  /// %block_words (words per row of blocks) and %block_head_stride (words
+  /// per head: 0 for a mask shared by the heads).
+  bool sparse = false;
+  int64_t blockWords = 0, blockHeadStride = 0;
   /// The kernel's %window_left, %window_right: -1 without a window;
   /// else the call's values, those beyond every sequence (windowLeft >=
   /// min(maxSeqlenK, T_k), windowRight >= min(maxSeqlen, T)) clamped to that
@@ -232,6 +262,9 @@ struct AttentionBackwardArgs {
   /// delta are not used (no delta kernel runs; the kernels' lse and delta
   /// parameters get the workspace's delta space).
   std::string activation = "softmax";
+  /// The forward's block-sparse mask (AttentionForwardArgs).
+  CUdeviceptr blockMaskBits = 0;
+  int64_t blockMaskHeads = 0;
 };
 
 /// Rows of k per backward work unit (both backward kernels).

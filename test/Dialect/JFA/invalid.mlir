@@ -154,6 +154,18 @@ jfa.kernel @k() warps(12) {
 // -----
 
 jfa.kernel @k() warps(12) {
+  // The SM has 65536, but a 384-thread CTA starts with 168 a thread (64512):
+  // 2 x 240 + 32 per lane of a warpgroup is more than it can raise to.
+  // expected-error @+1 {{'jfa.async_tasks' op register budgets need 65536 registers (each task's registers, 168 for a task without one, times its threads), more than the 64512 a warps(12) CTA starts with (168 a thread): setmaxnreg.inc only takes registers another task gave back, so the raise would wait forever}}
+  jfa.async_tasks {
+    jfa.task warps(8) registers(240) {}
+    jfa.task default registers(32) {}
+  }
+}
+
+// -----
+
+jfa.kernel @k() warps(12) {
   // expected-error @+1 {{'jfa.async_tasks' op register budgets add up to 86016 registers, more than the 65536 of an SM}}
   jfa.async_tasks {
     jfa.task warps(4) registers(232) {}
