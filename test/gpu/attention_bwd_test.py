@@ -209,12 +209,13 @@ GDPA_ULP = 2.0 ** -8
 
 
 def reference_grads_gdpa(q, k, v, do, offsets, causal, scale, activation, offsets_k=None,
-                         window=(-1, -1)):
+                         window=(-1, -1), blocks=None):
     """reference_grads under a GDPA activation: fp32 (dq, dk, dv) by
     torch.autograd of o = sum_j act(x_j) v_j (x = scale q.k_j, 0 for keys
     the query does not see), the masks, and the error bound's slack per
     gradient (the bf16 rounding of P and dS: 2^-8 |P|^T |do| for dv,
-    2^-8 scale |dS| |k| for dq, 2^-8 scale |dS|^T |q| for dk)."""
+    2^-8 scale |dS| |k| for dq, 2^-8 scale |dS|^T |q| for dk). blocks: a
+    block-sparse mask, as reference_grads'."""
     t, h, d = q.shape
     t_k, h_kv = k.shape[0], k.shape[1]
     group = h // h_kv
@@ -233,12 +234,15 @@ def reference_grads_gdpa(q, k, v, do, offsets, causal, scale, activation, offset
         n, m = e - s, ek - sk
         if n == 0 or m == 0:
             continue
-        mask = visible(n, m, causal, window, q.device)
-        sees[s:e] = mask.any(dim=1)
-        seen[sk:ek] = mask.any(dim=0)
+        seq_mask = visible(n, m, causal, window, q.device)
         hc = max(1, min(h, (1 << 27) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
+            mask = seq_mask if blocks is None else \
+                seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
+            heads_mask = mask if mask.dim() == 3 else mask[None]
+            sees[s:e] |= heads_mask.any(dim=2).any(dim=0)
+            seen[sk:ek] |= heads_mask.any(dim=1).any(dim=0)
             kv_index = torch.arange(h0, h1, device=q.device) // group
             qs = q[s:e, h0:h1].float().transpose(0, 1).requires_grad_()  # [hc, n, d]
             kl, vl = (x[sk:ek].float().requires_grad_() for x in (k, v))  # [m, h_kv, d]
@@ -353,7 +357,7 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
     "qkv": q, k, v views of one [T, 3, H, D] tensor, do and dk with padding
     after each token row; "kv": k and v views of one [T_k, 2, H_kv, D]
     tensor, dk with padding. block_mask: (mask heads, density, form) of a
-    random block-sparse mask for both calls (softmax only)."""
+    random block-sparse mask for both calls."""
     gdpa = activation != "softmax"
     h_kv = h if h_kv is None else h_kv
     t = sum(lengths)
@@ -399,7 +403,6 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         options["activation"] = activation
     blocks = None
     if block_mask is not None:
-        assert not gdpa
         heads_m, density, form = block_mask
         blocks = random_block_mask(gen, heads_m, t, t_k, density)
         options["block_mask"] = block_mask_form(blocks, form)
@@ -442,7 +445,7 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
     win = tuple(window) if window is not None else (-1, -1)
     if gdpa:
         refs, sees, seen, slacks = reference_grads_gdpa(q, k, v, do, offsets, causal, eff_scale,
-                                                        activation, offsets_k, win)
+                                                        activation, offsets_k, win, blocks)
     else:
         refs, sees, seen = reference_grads(q, k, v, do, offsets, causal, eff_scale, offsets_k,
                                            win, blocks)
@@ -793,6 +796,11 @@ def block_sparse_cases(case, rng, quick):
     case("block-sparse + cross", [0, 5, 130, 64, 3, 0], 2, 64, False,
          lengths_k=[4, 0, 70, 300, 1, 0], block_mask=(1, 0.4, "lists"))
     case("block-sparse, a long sequence", [16500], 2, 128, True, block_mask=(2, 0.1, "bool"))
+    for act in ("silu", "gelu_tanh"):
+        case("block-sparse GDPA", boundary, 4, 64, True, activation=act,
+             block_mask=(4, 0.5, "lists"))
+        case("block-sparse GDPA + GQA + cross", [0, 5, 130, 64, 3, 0], 4, 128, False, h_kv=2,
+             activation=act, lengths_k=[4, 0, 70, 300, 1, 0], block_mask=(1, 0.4, "bool"))
     for i in range(2 if quick else 8):
         d = rng.choice((64, 128))
         h = rng.choice((1, 2, 4))
