@@ -394,6 +394,8 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
                        {uint64_t(tokens), uint64_t(heads * a.headDim)},
                        {uint64_t(s[0]), 1});
   };
+  // The last three, the block-sparse mask (block_bits, block_words,
+  // block_head_stride), are read only by the block-sparse variants.
   return {tensor(a.q, a.qStrides, a.totalTokens, a.numHeads),
           tensor(a.k, a.kStrides, opt.keyTokens, opt.kvHeads),
           tensor(a.v, a.vStrides, opt.keyTokens, opt.kvHeads),
@@ -410,8 +412,6 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
           Arg::i32(int32_t(opt.kvGroup)),
           Arg::i32(int32_t(opt.windowLeft)),
           Arg::i32(int32_t(opt.windowRight)),
-          // The block-sparse mask (block_bits, block_words,
-          // block_head_stride): read only by the block-sparse variants.
           Arg::pointer(opt.sparse ? a.blockMaskBits : 0),
           Arg::i32(int32_t(opt.blockWords)),
           Arg::i32(int32_t(opt.blockHeadStride))};
@@ -430,16 +430,27 @@ void checkAttentionKernelInfo(const KernelInfo &k,
     const char *elementType;
   };
   static const Expected expected[] = {
-      {ParamKind::TensorMap, "bf16"}, {ParamKind::TensorMap, "bf16"},
-      {ParamKind::TensorMap, "bf16"}, {ParamKind::Pointer, "bf16"},
-      {ParamKind::Pointer, "f32"},    {ParamKind::Pointer, "i32"},
-      {ParamKind::I32, ""},           {ParamKind::I32, ""},
-      {ParamKind::I32, ""},           {ParamKind::I32, ""},
-      {ParamKind::I32, ""},           {ParamKind::F32, ""},
-      {ParamKind::Pointer, "i32"},    {ParamKind::I32, ""},
-      {ParamKind::I32, ""},           {ParamKind::I32, ""},
-      {ParamKind::Pointer, "i32"},    {ParamKind::I32, ""},
-      {ParamKind::I32, ""}};
+      {ParamKind::TensorMap, "bf16"},
+      {ParamKind::TensorMap, "bf16"},
+      {ParamKind::TensorMap, "bf16"},
+      {ParamKind::Pointer, "bf16"},
+      {ParamKind::Pointer, "f32"},
+      {ParamKind::Pointer, "i32"},
+      {ParamKind::I32, ""},
+      {ParamKind::I32, ""},
+      {ParamKind::I32, ""},
+      {ParamKind::I32, ""},
+      {ParamKind::I32, ""},
+      {ParamKind::F32, ""},
+      {ParamKind::Pointer, "i32"},
+      {ParamKind::I32, ""},
+      {ParamKind::I32, ""},
+      {ParamKind::I32, ""},
+      // The block-sparse mask: block_bits, block_words, block_head_stride.
+      {ParamKind::Pointer, "i32"},
+      {ParamKind::I32, ""},
+      {ParamKind::I32, ""},
+  };
   constexpr size_t n = sizeof(expected) / sizeof(expected[0]);
   if (k.params.size() != n)
     throw Error(fmt::format(
