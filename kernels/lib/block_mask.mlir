@@ -9,8 +9,9 @@
 // read it as a bitmap of 32-bit words: bit kb % 32 of word
 // %bits[head_base + qb * %words + kb / 32] is block (qb, kb) of a head,
 // head_base = h * %head_stride (0 for a mask shared by the heads). The
-// runtime builds it from FlexAttention's layout (kv_num_blocks,
-// kv_indices; attention_block_bits.mlir).
+// runtime takes it as given (block_mask_bits); the Python package builds it
+// on the device from FlexAttention's layout (kv_num_blocks, kv_indices) or
+// bool blocks (python/jfa/_block_mask.py).
 //
 // A kernel tile (sequence-aligned, of at most 128 rows and 128 keys) meets
 // at most two query blocks and two key blocks: rows [0, q_split) are in
