@@ -252,7 +252,8 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     # From torch's caching allocator (stream-ordered, and the graph's pool
     # under capture): reused once the call's work on this stream is done.
     workspace = torch.empty(size, dtype=torch.uint8, device=q.device)
-    args = _lib.packed_backward_args(*fields, workspace.data_ptr(), size, *tail, *options)
+    # The same structure, packed once: only the workspace's two fields change.
+    args.workspace, args.workspace_bytes = workspace.data_ptr(), size
     _lib.backward(device, args, _lib.current_stream(torch, device))
     results = []
     for given, made in ((dq, dq_out), (dk, dk_out), (dv, dv_out)):

@@ -569,7 +569,8 @@ def forward_call(device, args, stream):
                    args.block_mask_heads)
 def backward_call(device, args, stream):
     seen["bwd"] = (args.lse, args.activation, args.num_kv_heads, args.use_window,
-                   args.block_mask_bits, args.block_mask_heads)
+                   args.block_mask_bits, args.block_mask_heads, args.workspace,
+                   args.workspace_bytes)
 _lib.forward = forward_call
 _lib.backward = backward_call
 _lib.backward_workspace_size = lambda args: 4096
@@ -608,7 +609,8 @@ for act in ("softmax", "silu", "gelu_tanh"):
     report(f"autograd backward {act}",
            f"{len(grads)} grads for {n_inputs} inputs, dq {shape(grads[0])} dk "
            f"{shape(grads[1])}; runtime lse {'set' if seen['bwd'][0] else 'NULL'} "
-           f"activation {seen['bwd'][1]} kv heads {seen['bwd'][2]} window {seen['bwd'][3]}")
+           f"activation {seen['bwd'][1]} kv heads {seen['bwd'][2]} window {seen['bwd'][3]}; "
+           f"workspace {'set' if seen['bwd'][6] else 'NULL'} of {seen['bwd'][7]} bytes")
 q.requires_grad = False
 
 # A block-sparse mask (built: _block_mask.Bits, which the builder passes on)
@@ -682,7 +684,8 @@ class GdpaWiring(unittest.TestCase):
                                        f"{runtime_lse} activation {name}")
             want[f"autograd backward {act}"] = (
                 f"14 grads for 14 inputs, dq [10, 8, 64] dk [12, 2, 64]; runtime lse "
-                f"{runtime_lse} activation {name} kv heads 2 window 1")
+                f"{runtime_lse} activation {name} kv heads 2 window 1; workspace set of "
+                f"4096 bytes")
         want["op parameters"] = ("q k v offsets max_seqlen causal softmax_scale offsets_k "
                                  "max_seqlen_k window_left window_right activation block_bits "
                                  "block_mask_heads")

@@ -151,7 +151,12 @@ typedef struct {
    * set iff block (qb, kb) is listed (jfa_attention_block_mask_bytes sizes
    * it; python/jfa builds it from a FlexAttention BlockMask or its
    * kv_num_blocks / kv_indices). Works with every other option (the
-   * kernels' general variant 4 + the activation runs). */
+   * kernels' general variant 4 + the activation runs). To list block
+   * (qb, kb) of head h in a host copy (zeroed, then copied to the device):
+   *   int64_t q_blocks = (T + 127) / 128, k_blocks = (T_k + 127) / 128;
+   *   int64_t words = (k_blocks + 31) / 32;  (at least 1)
+   *   bits[(h * q_blocks + qb) * words + kb / 32] |= 1u << (kb % 32);
+   * (h = 0 for a mask shared by the heads; uint32_t words.) */
   CUdeviceptr block_mask_bits;
   int64_t block_mask_heads;
 } jfa_attention_forward_args;
