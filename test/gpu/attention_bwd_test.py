@@ -96,8 +96,8 @@ import torch._dynamo  # noqa: F401  (compile_check)
 import torch.nn.functional as F
 
 import jfa
-from gpu_common import (block_mask_form, block_visible, describe, expect_error, make_offsets,
-                        random_block_mask, random_lengths, start)
+from gpu_common import (add_block_mask, describe, expect_error, make_offsets, pairs_mask,
+                        random_lengths, start)
 from jfa import _backward, _lib, _schedule
 
 GRAD_MAX_REL = 2e-2
@@ -160,8 +160,7 @@ def reference_grads(q, k, v, do, offsets, causal, scale, offsets_k=None, window=
         hc = max(1, min(h, (1 << 27) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
-            mask = seq_mask if blocks is None else \
-                seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
+            mask = pairs_mask(seq_mask, blocks, h0, h1, s, n, sk, m)
             heads_mask = mask if mask.dim() == 3 else mask[None]
             sees[s:e] |= heads_mask.any(dim=2).any(dim=0)
             seen[sk:ek] |= heads_mask.any(dim=1).any(dim=0)
@@ -238,8 +237,7 @@ def reference_grads_gdpa(q, k, v, do, offsets, causal, scale, activation, offset
         hc = max(1, min(h, (1 << 27) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
-            mask = seq_mask if blocks is None else \
-                seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
+            mask = pairs_mask(seq_mask, blocks, h0, h1, s, n, sk, m)
             heads_mask = mask if mask.dim() == 3 else mask[None]
             sees[s:e] |= heads_mask.any(dim=2).any(dim=0)
             seen[sk:ek] |= heads_mask.any(dim=1).any(dim=0)
@@ -401,14 +399,10 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         options.update(offsets_k=offsets_k, max_seqlen_k=max(lengths_k) if lengths_k else 0)
     if gdpa:
         options["activation"] = activation
-    blocks = None
-    if block_mask is not None:
-        heads_m, density, form = block_mask
-        blocks = random_block_mask(gen, heads_m, t, t_k, density)
-        options["block_mask"] = block_mask_form(blocks, form)
-        if options["block_mask"] is None:
-            res.report(True, f"{name}: skipped (no FlexAttention BlockMask in this torch)")
-            return
+    blocks, skip = add_block_mask(options, gen, block_mask, t, t_k)
+    if skip:
+        res.report(True, f"{name}: {skip}")
+        return
     label = (f"{name}: {activation + ' ' if gdpa else ''}"
              f"T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
              f"{'causal' if causal else 'full'}"

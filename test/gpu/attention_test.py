@@ -80,8 +80,8 @@ import time
 import torch
 
 import jfa
-from gpu_common import (block_mask_form, block_visible, describe, expect_error, make_offsets,
-                        random_block_mask, random_lengths, start)
+from gpu_common import (add_block_mask, describe, expect_error, make_offsets, pairs_mask,
+                        random_lengths, start)
 from jfa import _forward
 
 O_MAX_REL = 1e-2
@@ -136,8 +136,7 @@ def reference_gdpa(q, k, v, offsets, causal, scale, activation, offsets_k=None,
         hc = max(1, min(h, (1 << 28) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
-            mask = seq_mask if blocks is None else \
-                seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
+            mask = pairs_mask(seq_mask, blocks, h0, h1, s, n, sk, m)
             rows = mask.any(dim=-1)
             sees[s:e] |= rows if rows.dim() == 1 else rows.any(dim=0)
             kv_heads = torch.arange(h0, h1, device=q.device) // group
@@ -179,8 +178,7 @@ def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1),
         hc = max(1, min(h, (1 << 29) // (n * m)))
         for h0 in range(0, h, hc):
             h1 = min(h, h0 + hc)
-            mask = seq_mask if blocks is None else \
-                seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
+            mask = pairs_mask(seq_mask, blocks, h0, h1, s, n, sk, m)
             rows = mask.any(dim=-1)  # [n], or [heads, n] under a block mask
             sees[s:e] |= rows if rows.dim() == 1 else rows.any(dim=0)
             kv_heads = torch.arange(h0, h1, device=q.device) // group
@@ -316,14 +314,10 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
         options["window"] = window
     if cross:
         options.update(offsets_k=offsets_k, max_seqlen_k=max_seqlen_k)
-    blocks = None
-    if block_mask is not None:
-        heads_m, density, form = block_mask
-        blocks = random_block_mask(gen, heads_m, t, t_k, density)
-        options["block_mask"] = block_mask_form(blocks, form)
-        if options["block_mask"] is None:
-            res.report(True, f"{name}: skipped (no FlexAttention BlockMask in this torch)")
-            return
+    blocks, skip = add_block_mask(options, gen, block_mask, t, t_k)
+    if skip:
+        res.report(True, f"{name}: {skip}")
+        return
     start = time.perf_counter()
     o_ret, lse_ret = jfa.jagged_attention(q, k, v, offsets, max_seqlen, causal=causal,
                                           softmax_scale=scale, o=o, lse=lse, **options)
@@ -421,14 +415,10 @@ def run_gdpa_case(res, name, lengths, h, d, causal, scale, layout, gen, *, h_kv,
     if cross:
         options.update(offsets_k=offsets_k,
                        max_seqlen_k=max(lengths_k) if lengths_k else 0)
-    blocks = None
-    if block_mask is not None:
-        heads_m, density, form = block_mask
-        blocks = random_block_mask(gen, heads_m, t, t_k, density)
-        options["block_mask"] = block_mask_form(blocks, form)
-        if options["block_mask"] is None:
-            res.report(True, f"{name}: skipped (no FlexAttention BlockMask in this torch)")
-            return
+    blocks, skip = add_block_mask(options, gen, block_mask, t, t_k)
+    if skip:
+        res.report(True, f"{name}: {skip}")
+        return
     label = (f"{name}: {activation} T={t} H={h}{f' H_kv={h_kv}' if h_kv != h else ''} D={d} "
              f"{'causal' if causal else 'full'}"
              f"{f' window={tuple(window)}' if window is not None else ''}"

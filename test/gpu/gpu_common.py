@@ -128,3 +128,27 @@ def block_visible(blocks, h0, h1, s, n, sk, m):
     cols = torch.arange(sk, sk + m, device=blocks.device) // BLOCK
     sel = blocks if blocks.shape[0] == 1 else blocks[h0:h1]
     return sel[:, rows][:, :, cols]
+
+
+def add_block_mask(options, gen, block_mask, tokens, tokens_k):
+    """A case's random block-sparse mask: block_mask (mask heads, density,
+    form) or None. Puts the form jagged_attention takes in options; returns
+    (the bool blocks for the reference, or None; why the case is skipped, or
+    None)."""
+    if block_mask is None:
+        return None, None
+    heads_m, density, form = block_mask
+    blocks = random_block_mask(gen, heads_m, tokens, tokens_k, density)
+    mask = block_mask_form(blocks, form)
+    if mask is None:
+        return blocks, "skipped (no FlexAttention BlockMask in this torch)"
+    options["block_mask"] = mask
+    return blocks, None
+
+
+def pairs_mask(seq_mask, blocks, h0, h1, s, n, sk, m):
+    """A sequence's [n, m] mask, intersected with the block mask's pairs of
+    heads h0..h1-1 when there is one ([heads or 1, n, m])."""
+    if blocks is None:
+        return seq_mask
+    return seq_mask & block_visible(blocks, h0, h1, s, n, sk, m)
