@@ -132,11 +132,13 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
     window = _validate.check_window(window, causal)
     scale = _validate.check_softmax_scale(softmax_scale, d)
     compiling = is_compiling(torch)
+    # The checks that copy to the host: asked for, and neither traced nor
+    # captured into a CUDA graph.
+    host_checks = (check_offsets and not compiling and
+                   not torch.cuda.is_current_stream_capturing())
     # The kernels' bitmap, built on the device (its entries checked with the
-    # offsets when asked and not tracing).
-    mask = _block_mask.build(torch, block_mask, h, t_, t_k, q.device,
-                             check_offsets and not compiling and
-                             not torch.cuda.is_current_stream_capturing())
+    # offsets).
+    mask = _block_mask.build(torch, block_mask, h, t_, t_k, q.device, host_checks)
     block_bits, block_heads = (None, 0) if mask is None else (mask.bits, mask.heads)
     needs_grad = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or
                                               v.requires_grad)
@@ -161,7 +163,7 @@ def jagged_attention(q, k, v, offsets, max_seqlen, causal=False, softmax_scale=N
             _validate.check_output_lse(lse.shape, lse.stride(), (h, t_))
     check_no_alias([("o", o), ("lse", lse)],
                    [("q", q), ("k", k), ("v", v), ("offsets", offsets), ("offsets_k", offsets_k)])
-    if check_offsets and not compiling and not torch.cuda.is_current_stream_capturing():
+    if host_checks:
         _lib.check_offsets(offsets.tolist(), t_, max_seqlen)
         if cross:
             _lib.check_offsets(offsets_k.tolist(), t_k, max_seqlen_k, keys=True)
