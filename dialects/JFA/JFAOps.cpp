@@ -794,9 +794,34 @@ static LogicalResult verifyMulticastMask(Operation *op, Value multicast,
   return success();
 }
 
+/// A constant CTA rank names a CTA of the cluster around `op` (any rank
+/// inside a helper, whose callers' clusters may differ).
+static LogicalResult verifyClusterRank(Operation *op, Value cta,
+                                       StringRef verb) {
+  APInt rank;
+  if (!cta || !matchPattern(cta, m_ConstantInt(&rank)))
+    return success();
+  std::optional<int64_t> size = clusterSizeAround(op);
+  if (rank.isNegative() && !size)
+    return op->emitOpError() << verb << " CTA " << rank.getSExtValue()
+                             << "; ranks run from 0 to the cluster's size - 1";
+  if (rank.isNegative() || (size && rank.getSExtValue() >= *size))
+    return op->emitOpError()
+           << verb << " CTA " << rank.getSExtValue() << " of a cluster of "
+           << *size << (*size == 1 ? " CTA" : " CTAs")
+           << "; ranks run from 0 to the cluster's size - 1";
+  return success();
+}
+
 LogicalResult TMALoadOp::verify() {
   if (failed(verifyTMA(*this, getDesc().getType(), getSlot().getType(),
                        getCoords().size())))
+    return failure();
+  if (getCta() && getMulticast())
+    return emitOpError() << "takes either multicast(...) or on cta, not both: "
+                            "a pair's loads signal the issuing CTA's barrier "
+                            "from each CTA's own copy";
+  if (failed(verifyClusterRank(*this, getCta(), "completes on a barrier of")))
     return failure();
   return verifyMulticastMask(*this, getMulticast(), "copy");
 }
@@ -826,19 +851,7 @@ LogicalResult TcCommitOp::verify() {
 }
 
 LogicalResult BarrierArriveOp::verify() {
-  APInt rank;
-  if (!getCta() || !matchPattern(getCta(), m_ConstantInt(&rank)))
-    return success();
-  std::optional<int64_t> size = clusterSizeAround(*this);
-  if (rank.isNegative() && !size)
-    return emitOpError() << "arrives on CTA " << rank.getSExtValue()
-                         << "; ranks run from 0 to the cluster's size - 1";
-  if (rank.isNegative() || (size && rank.getSExtValue() >= *size))
-    return emitOpError() << "arrives on CTA " << rank.getSExtValue()
-                         << " of a cluster of " << *size
-                         << (*size == 1 ? " CTA" : " CTAs")
-                         << "; ranks run from 0 to the cluster's size - 1";
-  return success();
+  return verifyClusterRank(*this, getCta(), "arrives on");
 }
 
 LogicalResult TMAStoreOp::verify() {
@@ -1046,13 +1059,38 @@ LogicalResult TcDotOp::verify() {
   if (m != 128)
     return emitOpError()
            << "A must have 128 rows (one per tensor-memory lane), got " << m;
-  if (n % 16 != 0 || n < 16 || n > 256)
+  if (getPair()) {
+    // Each CTA of the pair holds half of B: N is twice its rows.
+    auto a = dyn_cast<SlotType>(getA().getType());
+    if (!a || a.getTransposed() || b.getTransposed())
+      return emitOpError()
+             << "pair products take A and B K-major from shared memory (each "
+                "CTA's half at the same slot); got A "
+             << getA().getType() << " and B " << b;
+    if (n % 8 != 0 || n < 8 || n > 128)
+      return emitOpError() << "pair: each CTA holds N/2 of B's rows, a "
+                              "multiple of 8 up to 128 (N = 16 to 256), got "
+                           << n;
+    n *= 2;
+  } else if (n % 16 != 0 || n < 16 || n > 256) {
     return emitOpError()
            << "B must have a multiple of 16 rows up to 256 (N), got " << n;
+  }
   if (acc.getColumns() < n)
     return emitOpError() << "the accumulator has " << acc.getColumns()
                          << " columns, fewer than N = " << n;
   return success();
+}
+
+TcDotOp jfa::findPairProduct(Operation *root) {
+  TcDotOp found;
+  root->walk([&](TcDotOp dot) {
+    if (!dot.getPair())
+      return WalkResult::advance();
+    found = dot;
+    return WalkResult::interrupt();
+  });
+  return found;
 }
 
 /// A register tile that tmem_load/tmem_store move: 128 x n f32 rows in the

@@ -97,6 +97,10 @@ struct SharedMemoryLayout {
 };
 SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
 
+/// The first `jfa.tc_dot ... pair` in `root` (a kernel after its helpers
+/// are inlined), or null: such a kernel's tcgen05 ops are all cta_group::2.
+TcDotOp findPairProduct(mlir::Operation *root);
+
 /// The layout of a register tile: its encoding, #jfa.blocked when it has
 /// none, null when the encoding is not a tile layout.
 TileLayoutAttrInterface getTileLayout(mlir::RankedTensorType tile);

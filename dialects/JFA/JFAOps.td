@@ -796,15 +796,23 @@ def JFA_TMALoadOp : JFA_Op<"tma_load", [JFA_SingleThreadIssue, JFA_RequiresTma,
     cluster loads its `jfa.row_block` of a tile that all of them use and
     multicasts it to all, so each expects the whole tile's bytes;
     `jfa-check-barriers` counts a constant mask's load that many times.
+
+    With `on cta %rank` (sm_100a, a kernel of `jfa.tc_dot ... pair`
+    products), the box lands in this CTA's slot but its bytes complete on
+    the barrier at `%bar`'s place in CTA `%rank`, which must be this CTA or
+    its pair peer (rank xor 1): both CTAs of a pair load their halves of a
+    pair product's operands and signal the issuing CTA's barrier, whose
+    expect counts both halves (`cp.async.bulk.tensor ... .cta_group::2`).
   }];
   let arguments = (ins Arg<JFA_TensorDescType, "", [MemRead]>:$desc,
                        Variadic<I32>:$coords,
                        Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
                        Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier,
-                       Optional<I16>:$multicast);
+                       Optional<I16>:$multicast,
+                       Optional<I32>:$cta);
   let assemblyFormat = [{
     $desc `[` $coords `]` `,` $slot `,` $barrier
-    (`multicast` `(` $multicast^ `)`)? attr-dict `:`
+    (`multicast` `(` $multicast^ `)`)? (`on` `cta` $cta^)? attr-dict `:`
     qualified(type($desc)) `,` qualified(type($slot))
   }];
   let hasVerifier = 1;
@@ -1403,16 +1411,29 @@ def JFA_TcDotOp : JFA_Op<"tc_dot", [JFA_SingleThreadIssue, JFA_RequiresTensorMem
     `tcgen05.mma.cta_group::1.kind::f16` per 16 of K. When
     `%accumulate` is false the first product overwrites the accumulator.
     Completion is observed through `jfa.tc_commit`.
+
+    With `pair`, the product spans the CTA pair of a cluster (ranks 2i and
+    2i + 1; `tcgen05.mma.cta_group::2`): M = 256 and N = twice B's rows.
+    Each CTA holds its half of the operands at the same slots: A's rows
+    [0, 128) in the even CTA and [128, 256) in the odd one, B's first N/2
+    rows in the even CTA and the rest in the odd one; each CTA's
+    accumulator receives its 128 rows of the 256 x N product, all N
+    columns. One thread of the pair issues it (conventionally the even
+    CTA's); the operands' loads complete on that CTA's barrier (`jfa.tma_load
+    ... on cta`), and its `jfa.tc_commit ... multicast` tells both CTAs.
+    A kernel's tensor-core products are all `pair` or none (the hardware
+    does not mix the two in one kernel); its cluster has an even size.
   }];
   let arguments = (ins Arg<AnyTypeOf<[JFA_SlotType, JFA_TensorMemoryType]>, "",
                            [MemRead<JFA_SharedMemory>, MemRead<JFA_TensorMemory>]>:$a,
                        Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$b,
                        Arg<JFA_TensorMemoryType, "", [MemRead<JFA_TensorMemory>,
                                                       MemWrite<JFA_TensorMemory>]>:$acc,
-                       I1:$accumulate);
+                       I1:$accumulate,
+                       UnitAttr:$pair);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc `,` $accumulate attr-dict `:` qualified(type($a)) `,`
-    qualified(type($b)) `,` qualified(type($acc))
+    $a `,` $b `,` $acc `,` $accumulate (`pair` $pair^)? attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
   }];
   let hasVerifier = 1;
 }

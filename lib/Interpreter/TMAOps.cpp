@@ -60,12 +60,24 @@ static void tmaLoad(CTARun &run, Executor &e, TMALoadOp op) {
   int64_t bytes = cast<SlotType>(slot.type).getBytes();
   ++e.stats.tmaLoads;
   e.stats.tmaLoadBytes += bytes;
+  // A pair's load (`on cta`) completes on this CTA's or its peer's barrier.
+  std::optional<int> barrierCta;
+  if (op.getCta()) {
+    int64_t rank = run.intScalar(e, op, op.getCta());
+    run.checkRank(op, rank, "completes on a barrier of");
+    if (rank != e.ctaRank && rank != (e.ctaRank ^ 1))
+      run.fail(op, "completes on a barrier of " + run.ctaName(int(rank)) +
+                       " from " + run.ctaName(e.ctaRank) +
+                       ": a pair's load signals its own CTA or its pair peer "
+                       "(rank xor 1)");
+    barrierCta = int(rank);
+  }
   for (int rank = 0; rank < run.clusterSize; ++rank) {
     if (!(mask >> rank & 1))
       continue;
     RtValue dst = slot;
     dst.id = run.peerBuffer(slot.id, rank);
-    int db = run.peerBarrier(b, rank);
+    int db = run.peerBarrier(b, barrierCta.value_or(rank));
     BufferState &buf = run.buffers[dst.id];
     Access write{run.barrierComp(db), run.barriers[db].completed + 1, op, e.id};
     run.writeSlotRows(e, op, dst, 0, run.slotRows(dst), e.lvc, write, false);

@@ -198,49 +198,80 @@ static void tmemSlice(CTARun &run, Executor &e, TmemSliceOp op) {
 
 /// The product runs on the tensor cores when issued by the one issuing
 /// thread: it reads and writes through the executor's tcgen05 pipe, which
-/// a jfa.tc_commit's barrier phase completes.
+/// a jfa.tc_commit's barrier phase completes. A pair product (`pair`) reads
+/// the operands at the same slots in both CTAs of the issuer's pair (A's
+/// and B's first halves in the even CTA) and writes each CTA's tensor
+/// memory its 128 rows.
 static void tcDot(CTARun &run, Executor &e, TcDotOp op) {
   RtValue a = run.get(e, op.getA());
   RtValue b = run.get(e, op.getB());
   RtValue d = run.get(e, op.getAcc());
   bool accumulate = run.scalar(e, op, op.getAccumulate()) != 0;
-  // N is B's rows; the accumulator may be wider (the rest is untouched).
+  // The CTAs whose halves take part: this one, or the pair (even rank
+  // first).
+  SmallVector<int, 2> ctas = {e.ctaRank};
+  if (op.getPair()) {
+    int even = e.ctaRank & ~1;
+    if (even + 1 >= run.clusterSize)
+      run.fail(op, "is a CTA-pair product in " + run.ctaName(e.ctaRank) +
+                       ", which has no peer in its cluster of " +
+                       Twine(run.clusterSize));
+    ctas = {even, even + 1};
+  }
+  // Per CTA: M rows of A and N rows of B (its half of a pair's N); the
+  // accumulator may be wider (the rest is untouched).
   int64_t m = cast<TensorMemoryType>(d.type).getShape()[0];
   int64_t n = cast<SlotType>(b.type).getShape()[0];
   int64_t k = cast<SlotType>(b.type).getShape()[1];
+  int64_t parts = ctas.size(), rowsAll = m * parts, colsAll = n * parts;
   ++e.tcIssued;
   ++e.stats.mmas;
   join(e.tcVC, e.lvc);
   e.tcVC[run.tcComp(e)] = uint32_t(e.tcIssued);
   Access access{run.tcComp(e), uint32_t(e.tcIssued), op, e.id};
-  if (a.kind == RtValue::Slot) {
-    run.readSlotRows(e, op, a, 0, run.slotRows(a), e.tcVC, access, true);
-  } else {
-    auto [lo, hi] = run.tmemColumns(op, a, 0, k);
-    run.accessTmem(e, op, lo, hi, false, e.tcVC, access, false);
+  auto inCta = [&](RtValue v, int rank) {
+    if (v.kind == RtValue::Tmem)
+      v.column += (rank - e.ctaRank) * run.tmemColumnsPerLane;
+    else
+      v.id = run.peerBuffer(v.id, rank);
+    return v;
+  };
+  std::vector<double> av, bv, acc(rowsAll * colsAll, 0.0);
+  for (auto [part, rank] : llvm::enumerate(ctas)) {
+    RtValue ap = inCta(a, rank), bp = inCta(b, rank), dp = inCta(d, rank);
+    if (ap.kind == RtValue::Slot) {
+      run.readSlotRows(e, op, ap, 0, run.slotRows(ap), e.tcVC, access, true);
+    } else {
+      auto [lo, hi] = run.tmemColumns(op, ap, 0, k);
+      run.accessTmem(e, op, lo, hi, false, e.tcVC, access, false);
+    }
+    run.readSlotRows(e, op, bp, 0, run.slotRows(bp), e.tcVC, access, true);
+    auto [dlo, dhi] = run.tmemColumns(op, dp, 0, colsAll);
+    if (accumulate)
+      run.accessTmem(e, op, dlo, dhi, false, e.tcVC, access, false);
+    run.accessTmem(e, op, dlo, dhi, true, e.tcVC, access, false);
+    std::vector<double> rowsA = operandRows(run, ap, 0, m, k);
+    std::vector<double> rowsB = operandRows(run, bp, 0, n, k);
+    av.insert(av.end(), rowsA.begin(), rowsA.end());
+    bv.insert(bv.end(), rowsB.begin(), rowsB.end());
+    if (accumulate)
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t c = 0; c < colsAll; ++c)
+          acc[(part * m + r) * colsAll + c] = run.tmemLoad(dp, r, c);
   }
-  run.readSlotRows(e, op, b, 0, run.slotRows(b), e.tcVC, access, true);
-  auto [dlo, dhi] = run.tmemColumns(op, d, 0, n);
-  if (accumulate)
-    run.accessTmem(e, op, dlo, dhi, false, e.tcVC, access, false);
-  run.accessTmem(e, op, dlo, dhi, true, e.tcVC, access, false);
-  std::vector<double> av = operandRows(run, a, 0, m, k);
-  std::vector<double> bv = operandRows(run, b, 0, n, k);
-  std::vector<double> acc(m * n, 0.0);
-  if (accumulate)
-    for (int64_t r = 0; r < m; ++r)
-      for (int64_t c = 0; c < n; ++c)
-        acc[r * n + c] = run.tmemLoad(d, r, c);
   std::vector<double> before;
   if (run.interp.options.nanCheck && accumulate)
     before = acc;
-  product(acc.data(), av, bv, m, n, k, n,
+  product(acc.data(), av, bv, rowsAll, colsAll, k, colsAll,
           getMmaKStep(cast<SlotType>(b.type).getElementType()));
   if (run.interp.options.nanCheck)
-    run.checkProductNaN(op, acc, m, n, 0, av, bv, before);
-  for (int64_t r = 0; r < m; ++r)
-    for (int64_t c = 0; c < n; ++c)
-      run.tmemStore(d, r, c, acc[r * n + c]);
+    run.checkProductNaN(op, acc, rowsAll, colsAll, 0, av, bv, before);
+  for (auto [part, rank] : llvm::enumerate(ctas)) {
+    RtValue dp = inCta(d, rank);
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t c = 0; c < colsAll; ++c)
+        run.tmemStore(dp, r, c, acc[(part * m + r) * colsAll + c]);
+  }
 }
 
 /// The barrier's arrival when the executor's tcgen05 products so far are

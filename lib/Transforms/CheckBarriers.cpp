@@ -18,8 +18,9 @@
 // multicasts its own part). Issued by every CTA alike, such ops must reach
 // the whole cluster (a constant peer, a partial mask or a cluster-launch-
 // control request from every CTA is an error); under a condition on
-// jfa.cluster_rank (a leader's part), or with a mask that is not a
-// constant, the counts are not checked (a remark).
+// jfa.cluster_rank (a leader's part), with a mask that is not a constant,
+// or for a CTA pair's load (`on cta`: both CTAs' bytes land on one
+// barrier), the counts are not checked (a remark).
 //
 // The count follows the structure of the kernel: tasks arrive concurrently
 // (their counts add up), a loop body is one phase, and an scf.if counts only
@@ -126,6 +127,10 @@ int64_t clusterSizeOf(Operation *op) {
 /// on which CTAs issue, which the counts below (one CTA of a symmetric
 /// whole) cannot see.
 bool isAsymmetricClusterOp(Operation *op) {
+  // A CTA pair's load brings its bytes to the pair's issuing CTA, whose
+  // barrier receives both CTAs' (the other's none).
+  if (auto load = dyn_cast<TMALoadOp>(op); load && load.getCta())
+    return true;
   if (clusterSizeOf(op) == 1 || !rankCondition(op))
     return false;
   if (auto arrive = dyn_cast<BarrierArriveOp>(op))
@@ -135,6 +140,17 @@ bool isAsymmetricClusterOp(Operation *op) {
   if (auto commit = dyn_cast<TcCommitOp>(op))
     return bool(commit.getMulticast());
   return isa<TryCancelOp>(op);
+}
+
+/// Why the counts cannot follow an isAsymmetricClusterOp.
+std::string whyAsymmetric(Operation *op) {
+  if (auto load = dyn_cast<TMALoadOp>(op); load && load.getCta())
+    return "this CTA pair's load completes on the barrier of the CTA `on "
+           "cta` names, so that CTA's barrier receives both CTAs' bytes and "
+           "the other's none";
+  return "this op reaches other CTAs of the cluster from under a condition "
+         "on jfa.cluster_rank, so what each CTA's barrier receives depends "
+         "on which CTAs issue it";
 }
 
 /// How many arrivals `op` makes on its barrier: a TMA load only brings
@@ -668,10 +684,8 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
       if (asymmetric != uses.signals.end()) {
         asymmetric->first->emitRemark()
             << "cannot count the arrivals per phase on "
-            << describeBarrier(array, group)
-            << ": this op reaches other CTAs of the cluster from under a "
-               "condition on jfa.cluster_rank, so what each CTA's barrier "
-               "receives depends on which CTAs issue it; arrive_count("
+            << describeBarrier(array, group) << ": "
+            << whyAsymmetric(asymmetric->first) << "; arrive_count("
             << array.getArriveCount()
             << ") is not checked (jfa-interp checks it when it runs)";
         continue;
@@ -778,13 +792,10 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     };
     Tally tally = tallyBlock(*expect->getBlock(), bytesOf, LoopRule::Repeat);
     if (asymmetric) {
-      asymmetric->emitRemark()
-          << "cannot check the " << expect.getBytes()
-          << " bytes armed by a jfa.barrier_expect: this op reaches other "
-             "CTAs of the cluster from under a condition on "
-             "jfa.cluster_rank, so what lands on each CTA's barrier depends "
-             "on which CTAs issue it (jfa-interp checks the bytes when it "
-             "runs)";
+      asymmetric->emitRemark() << "cannot check the " << expect.getBytes()
+                               << " bytes armed by a jfa.barrier_expect: "
+                               << whyAsymmetric(asymmetric)
+                               << " (jfa-interp checks the bytes when it runs)";
       return;
     }
     if (unknownMask) {

@@ -87,6 +87,59 @@ bool checkLimits(KernelOp kernel, const Target &target) {
   return ok;
 }
 
+/// A kernel's tensor-core products span CTA pairs all or none (the
+/// hardware does not mix cta_group::1 and ::2 in one kernel), in a cluster
+/// of pairs; a load that completes on a peer's barrier (`on cta`) feeds
+/// such a product. `target` must have tensor memory for either.
+bool checkCtaPairs(KernelOp kernel, const Target &target) {
+  TcDotOp pair = findPairProduct(kernel);
+  bool ok = true;
+  if (pair) {
+    int64_t ctas = 1;
+    if (auto dims = kernel.getClusterDims())
+      for (int32_t d : *dims)
+        ctas *= d;
+    if (ctas % 2 != 0) {
+      auto diag = kernel.emitOpError()
+                  << "has a CTA-pair product but a cluster of " << ctas
+                  << (ctas == 1 ? " CTA" : " CTAs")
+                  << "; a pair is ranks 2i and 2i + 1: set cluster(x, y, z) to "
+                     "an even number of CTAs";
+      diag.attachNote(pair.getLoc()) << "the pair product";
+      ok = false;
+    }
+    kernel.walk([&](TcDotOp dot) {
+      if (dot.getPair())
+        return;
+      auto diag = dot.emitOpError()
+                  << "is a single-CTA product in a kernel with CTA-pair "
+                     "products; tcgen05 ops of cta_group::1 and ::2 do not "
+                     "mix in one kernel: make every product `pair`";
+      diag.attachNote(pair.getLoc()) << "a pair product";
+      ok = false;
+    });
+  }
+  kernel.walk([&](TMALoadOp load) {
+    if (!load.getCta())
+      return;
+    if (!target.has(TargetFeature::TensorMemory)) {
+      load.emitOpError() << "completes on a peer CTA's barrier (on cta, "
+                            "cta_group::2), which "
+                         << target.name << " does not have ("
+                         << targetsWith(TargetFeature::TensorMemory)
+                         << " only); on " << target.name
+                         << " share a tile with multicast(...)";
+      ok = false;
+    } else if (!pair) {
+      load.emitOpError()
+          << "completes on a peer CTA's barrier (on cta), which feeds a CTA-"
+             "pair product, but the kernel has no `jfa.tc_dot ... pair`";
+      ok = false;
+    }
+  });
+  return ok;
+}
+
 struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
   using JFACheckTargetBase::JFACheckTargetBase;
 
@@ -106,8 +159,10 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
       describeMissing(diag, op, *feature, arch);
       failed = true;
     });
-    for (auto kernel : getOperation().getOps<KernelOp>())
+    for (auto kernel : getOperation().getOps<KernelOp>()) {
       failed |= !checkLimits(kernel, *target);
+      failed |= !checkCtaPairs(kernel, *target);
+    }
     if (failed)
       return signalPassFailure();
     setModuleTarget(getOperation(), *target);

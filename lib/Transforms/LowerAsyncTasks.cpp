@@ -164,6 +164,12 @@ struct LowerAsyncTasks : jfa::impl::JFALowerAsyncTasksBase<LowerAsyncTasks> {
       return;
     OpBuilder b = OpBuilder::atBlockEnd(&kernel.getBodyBlock());
     NamedBarrierSyncOp::create(b, kernel.getLoc(), 0, kernel.getNumThreads());
+    // A pair product writes the peer's tensor memory too: neither CTA frees
+    // its columns (cta_group::2, with the peer) before both are done.
+    if (findPairProduct(kernel)) {
+      ClusterArriveOp::create(b, kernel.getLoc());
+      ClusterWaitOp::create(b, kernel.getLoc());
+    }
     for (auto alloc : allocs)
       TmemDeallocOp::create(b, kernel.getLoc(), alloc);
   }

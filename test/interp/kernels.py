@@ -833,6 +833,14 @@ CASES = {
     "gemm_multicast_sm100": lambda run: gemm_nt(
         run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256, cluster_m=2),
+    # CTA-pair products (tcgen05 cta_group::2, issue 23): each CTA loads
+    # its halves of A's and B's tiles, both complete on the even CTA's
+    # barrier, whose MMA warp computes the pair's 256x256 tile into both
+    # CTAs' tensor memory. M = 300: the second pair's odd CTA has no rows
+    # (zero-filled loads, clipped stores); K = 520 wraps the 6-stage ring.
+    "gemm_pair_sm100": lambda run: gemm_nt(
+        run, "gemm/gemm_pair_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
+        128, 256, cluster_m=2),
     # fp8 (e4m3) operands, a per-tensor scale, bf16 out; K = 208: a partial
     # second k tile of 128.
     "gemm_fp8_sm90": lambda run: gemm_fp8(run, "gemm/gemm_fp8_sm90.mlir", "sm_90a",

@@ -232,10 +232,27 @@ def _ldst_key(kind, r):
             tuple(a[t] >> 16 for t in ("0", "32", "64", "96")), a["0"] == a["1"] == a["31"])
 
 
+def _pending(reference):
+    """The encodings the oracle has no Triton probe for yet, by kernel:
+    test/oracle/pending.txt beside the reference, lines `kernel opcode-part
+    reason` (e.g. `gemm/gemm_pair_sm100.mlir cta_group::2 ...`). Such an
+    encoding is reported, not failed; every other one still fails."""
+    path = reference.parent / "pending.txt"
+    out = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                kernel, part, reason = line.split(None, 2)
+                out[(kernel, part)] = reason
+    return out
+
+
 def cover(jfac, reference, kernels_dir):
     """Every tcgen05.mma / ld / st that jfac emits for the kernels in
     kernels_dir (every declared variant) must be an encoding the oracle
-    compared: the same key as one of Triton's in the reference."""
+    compared: the same key as one of Triton's in the reference, or one
+    test/oracle/pending.txt lists (reported as pending, with its reason)."""
+    pending = _pending(reference)
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
     import kernel_variants
     ref = json.loads(reference.read_text())
@@ -254,7 +271,7 @@ def cover(jfac, reference, kernels_dir):
                 first.startswith("// jfa-targets:") and "sm_100a" not in first):
             continue
         counts = {"mma": 0, "ld": 0, "st": 0}
-        missing = set()
+        missing, waiting = set(), set()
         for variant in kernel_variants.variants(kernel):
             params = [f"-P{n}={v}" for n, v in variant]
             res = subprocess.run([jfac, "compile", str(kernel), "--arch", "sm_100a", *params,
@@ -266,11 +283,21 @@ def cover(jfac, reference, kernels_dir):
             enc = tcgen05_ptx.analyze(res.stdout)
             keys = [("mma", _mma_key(m)) for m in enc["mma"]]
             keys += [(k, _ldst_key(k, r)) for k in ("ld", "st") for r in enc[k]]
-            for kind, key in keys:
+            rel = str(kernel.relative_to(kernels_dir))
+            opcodes = [m["opcode"] for m in enc["mma"]] + [""] * (len(keys) - len(enc["mma"]))
+            for (kind, key), opcode in zip(keys, opcodes):
                 counts[kind] += 1
-                if key not in known:
+                if key in known:
+                    continue
+                why = next((r for (k, part), r in pending.items()
+                            if k == rel and part in opcode), None)
+                if why:
+                    waiting.add((kind, key, why))
+                else:
                     missing.add((kind, key, " ".join(params)))
         rel = kernel.relative_to(kernels_dir)
+        for kind, key, why in sorted(waiting, key=repr):
+            print(f"PENDING {rel}: {kind} {key}: {why}")
         if not any(counts.values()) and not missing:
             continue
         if missing:

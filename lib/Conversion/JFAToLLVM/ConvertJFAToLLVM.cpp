@@ -72,6 +72,17 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     if (tiles.wasInterrupted())
       return signalPassFailure();
 
+    // A pair kernel's tcgen05 ops are all cta_group::2 (jfa-check-target
+    // rejects a mix); the kernel op is gone once its signature is converted.
+    for (auto kernel : module.getOps<KernelOp>()) {
+      if (!findPairProduct(kernel))
+        continue;
+      kernel.walk([&](Operation *op) {
+        if (isa<TcCommitOp, TmemAllocOp, TmemDeallocOp>(op))
+          op->setAttr(kCtaPairAttrName, UnitAttr::get(ctx));
+      });
+    }
+
     for (auto kernel : llvm::make_early_inc_range(module.getOps<KernelOp>()))
       if (failed(convertKernelSignature(kernel, converter)))
         return signalPassFailure();

@@ -40,6 +40,12 @@ void populateTensorMemoryToLLVMPatterns(JFATypeConverter &converter,
                                         const TargetInfo &targetInfo);
 void populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+/// Marks the tcgen05 ops (jfa.tc_commit, jfa.tmem_alloc, jfa.tmem_dealloc)
+/// of a kernel of CTA-pair products before the conversion, which the
+/// kernel's signature conversion would otherwise hide: they lower to
+/// cta_group::2.
+constexpr llvm::StringLiteral kCtaPairAttrName = "jfa.cta_pair";
+
 /// The number of CTAs in the kernel's cluster (1 without cluster(...)).
 int64_t clusterSize(KernelOp kernel);
 /// The same for an op whose kernel has become an llvm.func (the signature

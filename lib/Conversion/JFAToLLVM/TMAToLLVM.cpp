@@ -39,6 +39,35 @@ forEachBlock(ConversionPatternRewriter &rewriter, Location loc,
   }
 }
 
+/// A CTA pair's load (`on cta %rank`): the box lands in this CTA's slot and
+/// its bytes complete on the barrier at `barrier`'s place in CTA `rank`
+/// (this one or its peer; .cta_group::2). Inline PTX: the NVVM op takes the
+/// barrier as a shared::cta pointer, and the peer's is a shared::cluster
+/// address (mapa; the same value for this CTA's own).
+static void pairLoad(LLVMBuilder &b, Value slot, Value desc,
+                     ArrayRef<Value> coords, Value barrier, Value rank) {
+  Type i32 = b.getI32Type();
+  SmallVector<Value> operands = {LLVM::PtrToIntOp::create(b, i32, slot), desc,
+                                 LLVM::PtrToIntOp::create(b, i32, barrier),
+                                 rank};
+  std::string box;
+  for (auto [i, c] : llvm::enumerate(coords)) {
+    operands.push_back(c);
+    box += (i ? ", $" : "$") + std::to_string(4 + i);
+  }
+  std::string text =
+      "{\n.reg .b32 %peer_bar;\nmapa.shared::cluster.u32 %peer_bar, $2, $3;\n"
+      "cp.async.bulk.tensor." +
+      std::to_string(coords.size()) +
+      "d.cta_group::2.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[$0], [$1, {" +
+      box + "}], [%peer_bar];\n}";
+  std::string constraints = "r,l,r,r";
+  for (size_t i = 0; i < coords.size(); ++i)
+    constraints += ",r";
+  sideEffectAsm(b, Type(), operands, text, constraints + ",~{memory}");
+}
+
 namespace {
 
 struct TMALoadLowering : JFAPattern<TMALoadOp> {
@@ -46,6 +75,18 @@ struct TMALoadLowering : JFAPattern<TMALoadOp> {
   LogicalResult
   matchAndRewrite(TMALoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getCta()) {
+      forEachBlock(rewriter, op.getLoc(), op.getSlot().getType(),
+                   op.getDesc().getType(), adaptor.getSlot(),
+                   adaptor.getCoords(),
+                   [&](Value slot, SmallVector<Value> coords) {
+                     LLVMBuilder b(op.getLoc(), rewriter);
+                     pairLoad(b, slot, adaptor.getDesc(), coords,
+                              adaptor.getBarrier(), adaptor.getCta());
+                   });
+      rewriter.eraseOp(op);
+      return success();
+    }
     forEachBlock(
         rewriter, op.getLoc(), op.getSlot().getType(), op.getDesc().getType(),
         adaptor.getSlot(), adaptor.getCoords(),

@@ -116,6 +116,13 @@ static VectorType packedType(VectorType fragment) {
                          IntegerType::get(fragment.getContext(), 32));
 }
 
+/// cta_group::2 for the tcgen05 ops of a kernel of CTA-pair products (the
+/// conversion marks them, kCtaPairAttrName), ::1 otherwise.
+static NVVM::CTAGroupKind ctaGroupOf(Operation *op) {
+  return op->hasAttr(kCtaPairAttrName) ? NVVM::CTAGroupKind::CTA_2
+                                       : NVVM::CTAGroupKind::CTA_1;
+}
+
 namespace {
 
 struct TmemAllocLowering : JFAPattern<TmemAllocOp> {
@@ -136,10 +143,12 @@ struct TmemAllocLowering : JFAPattern<TmemAllocOp> {
     for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
       if (isa<TmemAllocOp>(next))
         last = false;
+    // A pair kernel's warp 0 of each CTA allocates with its peer's.
+    NVVM::CTAGroupKind group = ctaGroupOf(op);
     inWarpZero(b, [&] {
-      NVVM::Tcgen05AllocOp::create(b, *slot, columns);
+      NVVM::Tcgen05AllocOp::create(b, *slot, columns, group);
       if (last)
-        NVVM::Tcgen05RelinquishAllocPermitOp::create(b);
+        NVVM::Tcgen05RelinquishAllocPermitOp::create(b, group);
     });
     NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     NVVM::Barrier0Op::create(b);
@@ -159,8 +168,9 @@ struct TmemDeallocLowering : JFAPattern<TmemDeallocOp> {
     LLVMBuilder b(op.getLoc(), rewriter);
     Value columns = b.i32(op.getTmem().getType().getColumns());
     NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    NVVM::CTAGroupKind group = ctaGroupOf(op);
     inWarpZero(b, [&] {
-      NVVM::Tcgen05DeallocOp::create(b, adaptor.getTmem(), columns);
+      NVVM::Tcgen05DeallocOp::create(b, adaptor.getTmem(), columns, group);
     });
     rewriter.eraseOp(op);
     return success();
@@ -177,6 +187,13 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
     auto slotA = dyn_cast<SlotType>(op.getA().getType());
     Type element = slotB.getElementType();
     int64_t n = slotB.getShape()[0], k = slotB.getShape()[1];
+    // A pair product is 256 x N, each CTA holding 128 rows of A and N/2 of
+    // B at the same slots (the hardware reads the peer's by the same
+    // addresses).
+    bool pair = op.getPair();
+    int64_t m = pair ? 256 : 128;
+    if (pair)
+      n *= 2;
     Type i32 = b.getI32Type();
     // Shared-memory addresses are 32-bit; so are tensor-memory ones.
     Value baseA = LLVM::PtrToIntOp::create(b, i32, adaptor.getA());
@@ -185,7 +202,7 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
     // A in tensor memory has B's element type (the verifier's rule).
     Type elementA = slotA ? slotA.getElementType() : element;
     Value idesc = b.i32(tcgen05InstrDescriptor(
-        elementA, element, 128, n, transposeA, slotB.getTransposed()));
+        elementA, element, m, n, transposeA, slotB.getTransposed()));
     // One instruction takes 32 bytes of K: 16 elements of 16 bits (kind::f16)
     // or 32 of 8 (kind::f8f6f4).
     int64_t kStep = getMmaKStep(element);
@@ -215,7 +232,7 @@ struct TcDotLowering : JFAPattern<TcDotOp> {
       }
       Value descB = tcgen05DescriptorAt(b, descB0, kStepBytes(slotB, kk));
       NVVM::Tcgen05MMAOp::create(
-          b, kind, NVVM::CTAGroupKind::CTA_1,
+          b, kind, pair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1,
           NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
           adaptor.getAcc(), matrixA, descB, idesc,
           kk == 0 ? adaptor.getAccumulate() : always, Value(), Value());
@@ -231,9 +248,10 @@ struct TcCommitLowering : JFAPattern<TcCommitOp> {
   matchAndRewrite(TcCommitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // A multicast commit arrives on the barrier at the same place in every
-    // CTA of the mask (.shared::cluster.multicast::cluster).
-    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(op, adaptor.getBarrier(),
-                                                       adaptor.getMulticast());
+    // CTA of the mask (.shared::cluster.multicast::cluster). In a pair
+    // kernel it tracks the pair products this thread issued.
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(
+        op, adaptor.getBarrier(), adaptor.getMulticast(), ctaGroupOf(op));
     return success();
   }
 };
