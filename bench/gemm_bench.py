@@ -31,13 +31,18 @@ inputs, one row per shape with both ratios (> 1: the multicast kernel is
 faster). The cubin's metadata must say cluster (2, 1, 1) (the grid above
 assumes it).
 
+--persistent CUBIN (kernels/gemm/gemm_persistent_sm90.mlir; issue 23): the
+same GEMM persistent, launched on min(#SMs, ceil(M/128) * ceil(N/256)) CTAs,
+checked and timed as --multicast is (against torch.matmul and gemm_sm90).
+
 --results FILE: appends one JSON object per timed (kernel, shape) to FILE
 (e.g. bench/results.jsonl, shared with bench/attention_bench.py), as it is
-measured: kernel (gemm_sm90, gemm_multicast_sm90, gemm_fp8_sm90), tag,
+measured: kernel (gemm_sm90, gemm_multicast_sm90, gemm_persistent_sm90,
+gemm_fp8_sm90), tag,
 commit, date, device, shape ("MxNxK", a name as attention's shapes are) with
 M, N, K, tflops, ms, peers_tflops ({"cublas": ...}; fp8: {"scaled_mm": ...}),
 ours_over_best_peer (ours / the peer's TFLOP/s), check ("ok" or "FAIL: ..."),
-rel_err; the multicast rows also plain_tflops (gemm_sm90 in the same run)
+rel_err; the multicast and persistent rows also plain_tflops (gemm_sm90 in the same run)
 and over_plain. bench/plot.py draws none of them (it skips other kernels).
 --commit HASH: the commit recorded (default: git rev-parse --short=12 HEAD
 where this is a checkout). --tag TAG: recorded too.
@@ -92,6 +97,9 @@ def parse_args(argv):
     ap.add_argument("--fp8", metavar="CUBIN", help="gemm_fp8_sm90 against torch._scaled_mm")
     ap.add_argument("--multicast", metavar="CUBIN",
                     help="gemm_multicast_sm90 (clusters of 2) against torch.matmul and "
+                    "gemm_sm90")
+    ap.add_argument("--persistent", metavar="CUBIN",
+                    help="gemm_persistent_sm90 (one CTA per SM) against torch.matmul and "
                     "gemm_sm90")
     ap.add_argument("--results", metavar="FILE",
                     help="append one JSON object per timed (kernel, shape) to FILE, e.g. "
@@ -289,69 +297,82 @@ def run_fp8(path, meta, results):
     return failures
 
 
-def run_multicast(path, mod, meta, results):
-    """gemm_multicast_sm90 (issue 23) on SHAPES: checked, then timed against
-    torch.matmul and gemm_sm90 (`mod`) on the same inputs. Returns the
-    number of failures."""
-    mc = jfa.load(path)
-    kernel = mc.gemm_multicast_sm90
-    print(f"multicast: {kernel!r}, cluster {kernel.spec.cluster}", flush=True)
-    if tuple(kernel.spec.cluster) != MULTICAST_CLUSTER:
-        print(f"FAIL multicast: {path} has cluster {tuple(kernel.spec.cluster)}, expected "
-              f"{MULTICAST_CLUSTER} (the grid 2 * ceil(M/256) * ceil(N/256) assumes it)",
-              flush=True)
+# The variants of gemm_sm90 timed against it (--multicast, --persistent):
+# option -> (kernel, grid(m, n), cluster the grid assumes).
+VARIANTS = {
+    "multicast": ("gemm_multicast_sm90", lambda m, n: multicast_grid(m, n), MULTICAST_CLUSTER),
+    "persistent": ("gemm_persistent_sm90", lambda m, n: persistent_grid(m, n), (1, 1, 1)),
+}
+
+
+def persistent_grid(m, n):
+    """gemm_persistent_sm90: one CTA per SM, at most one per tile."""
+    sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
+    return min(sms, gemm_grid(m, n))
+
+
+def run_variant(option, path, mod, meta, results):
+    """A variant of gemm_sm90 (issue 23: VARIANTS) on SHAPES: checked, then
+    timed against torch.matmul and gemm_sm90 (`mod`) on the same inputs.
+    Returns the number of failures."""
+    name, grid_of, cluster = VARIANTS[option]
+    kernel = getattr(jfa.load(path), name)
+    print(f"{option}: {kernel!r}, cluster {kernel.spec.cluster}", flush=True)
+    if tuple(kernel.spec.cluster) != cluster:
+        print(f"FAIL {option}: {path} has cluster {tuple(kernel.spec.cluster)}, expected "
+              f"{cluster} (the grid assumes it)", flush=True)
         return 1
     failures = 0
     rows = []
     for m, n, k in SHAPES:
         a, b, c = bf16_inputs(m, n, k)
-        grid = multicast_grid(m, n)
+        grid = grid_of(m, n)
 
-        def jfa_multicast():
+        def jfa_variant():
             kernel(grid, a, b, c, m, n, k)
 
         def jfa_plain():
             mod.gemm_sm90(gemm_grid(m, n), a, b, c, m, n, k)
 
         try:
-            jfa_multicast()
+            jfa_variant()
             torch.cuda.synchronize()
         except Exception as e:  # noqa: BLE001 - reported; later shapes would fail alike
             failures += 1
-            print(f"FAIL multicast M={m} N={n} K={k} (grid {grid}): {type(e).__name__}: {e}",
+            print(f"FAIL {option} M={m} N={n} K={k} (grid {grid}): {type(e).__name__}: {e}",
                   flush=True)
-            print("multicast: the remaining shapes are skipped", flush=True)
+            print(f"{option}: the remaining shapes are skipped", flush=True)
             break
         ref = a.float() @ b.float().T
         ok, err, nan = check_bf16(c, ref)
         del ref
         failures += not ok
-        line = (f"{'ok  ' if ok else 'FAIL'} multicast M={m} N={n} K={k} ({grid} CTAs): "
+        line = (f"{'ok  ' if ok else 'FAIL'} {option} M={m} N={n} K={k} ({grid} CTAs): "
                 f"rel err {err:.2e}{nan}")
         if timed(m, n, k):
             reps = reps_for(m, n, k)
-            t_mc = median_ms(jfa_multicast, reps)
+            t_var = median_ms(jfa_variant, reps)
             t_plain = median_ms(jfa_plain, reps)
             t_blas = median_ms(lambda: torch.matmul(a, b.T), reps)
-            line += (f"  multicast {t_mc * 1e3:.1f} us ({tflops(m, n, k, t_mc):.0f} TFLOP/s)"
+            line += (f"  {option} {t_var * 1e3:.1f} us ({tflops(m, n, k, t_var):.0f} TFLOP/s)"
                      f"  gemm_sm90 {t_plain * 1e3:.1f} us ({tflops(m, n, k, t_plain):.0f})"
                      f"  cuBLAS {t_blas * 1e3:.1f} us ({tflops(m, n, k, t_blas):.0f})"
-                     f"  vs cuBLAS {t_blas / t_mc:.2f}x  vs gemm_sm90 {t_plain / t_mc:.2f}x")
-            rows.append((m, n, k, ok, t_mc, t_plain, t_blas))
+                     f"  vs cuBLAS {t_blas / t_var:.2f}x  vs gemm_sm90 {t_plain / t_var:.2f}x")
+            rows.append((m, n, k, ok, t_var, t_plain, t_blas))
             append_result(results, results_row(
-                "gemm_multicast_sm90", m, n, k, t_mc, "cublas", t_blas,
+                name, m, n, k, t_var, "cublas", t_blas,
                 "ok" if ok else f"FAIL: rel err {err:.2e}{nan}", err, meta,
                 plain_tflops=round(tflops(m, n, k, t_plain), 1),
-                over_plain=round(t_plain / t_mc, 3)))
+                over_plain=round(t_plain / t_var, 3)))
         print(line, flush=True)
     if rows:
-        print("\n| M | N | K | multicast TFLOP/s | gemm_sm90 TFLOP/s | cuBLAS TFLOP/s "
-              "| multicast / cuBLAS | multicast / gemm_sm90 |")
+        print(f"\n| M | N | K | {option} TFLOP/s | gemm_sm90 TFLOP/s | cuBLAS TFLOP/s "
+              f"| {option} / cuBLAS | {option} / gemm_sm90 |")
         print("|---" * 8 + "|")
-        for m, n, k, ok, t_mc, t_plain, t_blas in rows:
-            print(f"| {m} | {n} | {k} | {tflops(m, n, k, t_mc):.0f}{'' if ok else ' (FAIL)'} "
+        for m, n, k, ok, t_var, t_plain, t_blas in rows:
+            print(f"| {m} | {n} | {k} | {tflops(m, n, k, t_var):.0f}{'' if ok else ' (FAIL)'} "
                   f"| {tflops(m, n, k, t_plain):.0f} | {tflops(m, n, k, t_blas):.0f} "
-                  f"| {t_blas / t_mc:.2f}x | {t_plain / t_mc:.2f}x |")
+                  f"| {t_blas / t_var:.2f}x | {t_plain / t_var:.2f}x |")
         print(flush=True)
     return failures
 
@@ -378,8 +399,9 @@ def main(argv=None):
     failures += run_matmul(args.matmul)
     if args.fp8:
         failures += run_fp8(args.fp8, meta, args.results)
-    if args.multicast:
-        failures += run_multicast(args.multicast, mod, meta, args.results)
+    for option in VARIANTS:
+        if getattr(args, option):
+            failures += run_variant(option, getattr(args, option), mod, meta, args.results)
     if args.results:
         print(f"results appended to {args.results}")
     print(f"{'PASSED' if failures == 0 else 'FAILED'}: {failures} failures")

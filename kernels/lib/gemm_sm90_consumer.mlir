@@ -1,27 +1,30 @@
 // A library of device helpers (no kernel), imported with
 // `jfa.import "../lib/gemm_sm90_consumer.mlir"`: the consumer task of the
-// sm_90a GEMMs (gemm_sm90.mlir, gemm_multicast_sm90.mlir).
+// sm_90a GEMMs (gemm_sm90.mlir, gemm_multicast_sm90.mlir,
+// gemm_persistent_sm90.mlir).
 
 // Two consumer warpgroups, 64 rows of the 128x256 tile each: m64n256k16
 // wgmmas over the 3-stage ring, one k-step in flight; a stage goes back to
-// the producer once the wgmmas reading it have completed. With %multicast
-// the stage is also written by the peer CTA's multicast copy, so it goes
-// back to the peer's producer too (`on cta %peer`); a constant flag folds
-// away. Then the epilogue: bf16 in registers, staged in %c_tile, stored
-// with TMA at (%row0, %col0), which clips the edges.
-jfa.func @gemm_consumer(%k_tiles: i32, %row0: i32, %col0: i32,
+// the producer once the wgmmas reading it have completed. The tile's k steps
+// are the ring's steps [%step0, %step0 + %k_tiles) (a persistent kernel's
+// ring runs on across tiles). With %multicast the stage is also written by
+// the peer CTA's multicast copy, so it goes back to the peer's producer too
+// (`on cta %peer`); with %release_last the last stage goes back once the
+// product is complete (a persistent kernel's producer reuses it for the
+// next tile; a one-tile kernel need not). Constant flags fold away.
+jfa.func @gemm_mainloop(%k_tiles: i32, %step0: i32,
                         %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
                         %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
-                        %c_tile: !jfa.smem<1 x 128x256xbf16>,
                         %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>,
-                        %c: !jfa.tma<128x256xbf16>,
-                        %multicast: i1, %peer: i32) {
+                        %multicast: i1, %peer: i32, %release_last: i1)
+    -> tensor<128x256xf32, #jfa.wgmma_acc> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %zero = arith.constant dense<0.0> : tensor<128x256xf32, #jfa.wgmma_acc>
   %acc = scf.for %kt = %c0 to %k_tiles step %c1
       iter_args(%acc_in = %zero) -> (tensor<128x256xf32, #jfa.wgmma_acc>) : i32 {
-    %s, %phase = jfa.ring_position %kt stages(3) : i32
+    %step = arith.addi %step0, %kt : i32
+    %s, %phase = jfa.ring_position %step stages(3) : i32
     %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
     jfa.barrier_wait %full_s, %phase
     %a_s = jfa.slot %a_ring[%s] : !jfa.smem<3 x 128x64xbf16, swizzle 128>, i32
@@ -34,22 +37,68 @@ jfa.func @gemm_consumer(%k_tiles: i32, %row0: i32, %col0: i32,
     %d1 = jfa.async_dot_wait pending(1) (%d) : tensor<128x256xf32, #jfa.wgmma_acc>
     %has_prev = arith.cmpi ugt, %kt, %c0 : i32
     scf.if %has_prev {
-      %prev = arith.subi %kt, %c1 : i32
-      %ps, %pphase = jfa.ring_position %prev stages(3) : i32
-      %empty_p = jfa.barrier %empty[%ps] : !jfa.mbarriers<3>, i32
-      jfa.barrier_arrive %empty_p
-      scf.if %multicast {
-        jfa.barrier_arrive %empty_p on cta %peer
-      }
+      %prev = arith.subi %step, %c1 : i32
+      jfa.call @gemm_release(%prev, %empty, %multicast, %peer) : (i32, !jfa.mbarriers<3>, i1, i32) -> ()
     }
     scf.yield %d1 : tensor<128x256xf32, #jfa.wgmma_acc>
   }
   %done = jfa.async_dot_wait pending(0) (%acc) : tensor<128x256xf32, #jfa.wgmma_acc>
-  %out = arith.truncf %done : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
+  %any = arith.cmpi ugt, %k_tiles, %c0 : i32
+  %release = arith.andi %release_last, %any : i1
+  scf.if %release {
+    %last0 = arith.addi %step0, %k_tiles : i32
+    %last = arith.subi %last0, %c1 : i32
+    jfa.call @gemm_release(%last, %empty, %multicast, %peer) : (i32, !jfa.mbarriers<3>, i1, i32) -> ()
+  }
+  jfa.return %done : tensor<128x256xf32, #jfa.wgmma_acc>
+}
+
+// Ring step %step's stage goes back to its producer(s).
+jfa.func @gemm_release(%step: i32, %empty: !jfa.mbarriers<3>, %multicast: i1, %peer: i32) {
+  %s, %phase = jfa.ring_position %step stages(3) : i32
+  %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<3>, i32
+  jfa.barrier_arrive %empty_s
+  scf.if %multicast {
+    jfa.barrier_arrive %empty_s on cta %peer
+  }
+  jfa.return
+}
+
+// The epilogue: bf16 in registers, staged in %c_tile, stored with TMA at
+// (%row0, %col0), which clips the edges. With %reused, an earlier tile's
+// store may still be reading %c_tile: it is waited for first.
+jfa.func @gemm_store(%acc: tensor<128x256xf32, #jfa.wgmma_acc>, %row0: i32, %col0: i32,
+                     %c_tile: !jfa.smem<1 x 128x256xbf16>, %c: !jfa.tma<128x256xbf16>,
+                     %reused: i1) {
+  %c0 = arith.constant 0 : i32
+  %out = arith.truncf %acc : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
+  scf.if %reused {
+    jfa.tma_store_wait pending(0)
+    jfa.task_barrier
+  }
   %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x256xbf16>, i32
   jfa.local_store %out, %c_s : tensor<128x256xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x256xbf16>
   jfa.fence_async_shared
   jfa.task_barrier
   jfa.tma_store %c_s, %c[%row0, %col0] : !jfa.slot<128x256xbf16>, !jfa.tma<128x256xbf16>
+  jfa.return
+}
+
+// One tile: @gemm_mainloop over the ring from step 0, then @gemm_store.
+jfa.func @gemm_consumer(%k_tiles: i32, %row0: i32, %col0: i32,
+                        %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
+                        %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+                        %c_tile: !jfa.smem<1 x 128x256xbf16>,
+                        %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>,
+                        %c: !jfa.tma<128x256xbf16>,
+                        %multicast: i1, %peer: i32) {
+  %c0 = arith.constant 0 : i32
+  %no = arith.constant false
+  %acc = jfa.call @gemm_mainloop(%k_tiles, %c0, %a_ring, %b_ring, %full, %empty, %multicast, %peer, %no)
+      : (i32, i32, !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+         !jfa.mbarriers<3>, !jfa.mbarriers<3>, i1, i32, i1) -> tensor<128x256xf32, #jfa.wgmma_acc>
+  jfa.call @gemm_store(%acc, %row0, %col0, %c_tile, %c, %no)
+      : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x256xbf16>,
+         !jfa.tma<128x256xbf16>, i1) -> ()
   jfa.return
 }

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""gemm_multicast_sm90 (issue 23, clusters of two CTAs) at the edges on the GPU.
+"""gemm_multicast_sm90 and gemm_persistent_sm90 (issue 23) at the edges on the GPU.
 
-C = A @ B^T against an fp32 reference; the kernel's two CTAs of a cluster
-share B's tile through TMA multicast.
+C = A @ B^T against an fp32 reference. gemm_multicast_sm90: the two CTAs of
+a cluster share B's tile through TMA multicast. gemm_persistent_sm90: a CTA
+takes tile after tile through one ring; it runs on 3 CTAs (each taking
+several tiles where there are more) and on more CTAs than tiles (the extra
+ones take none). The cubin's kernel says which.
 
     python3 test/gpu/gemm_cluster_test.py LIBJFART CUBIN [--sanitize] [--seed N]
     compute-sanitizer --tool memcheck  python3 test/gpu/gemm_cluster_test.py LIB CUBIN --sanitize
     compute-sanitizer --tool racecheck python3 test/gpu/gemm_cluster_test.py LIB CUBIN --sanitize
 
-CUBIN is kernels/gemm/gemm_multicast_sm90.mlir compiled for sm_90a (its
-.meta beside it); LIBJFART the runtime library it launches through (set as
+CUBIN is kernels/gemm/gemm_multicast_sm90.mlir or gemm_persistent_sm90.mlir
+compiled for sm_90a (its .meta beside it); LIBJFART the runtime library it launches through (set as
 JFA_LIBRARY; the jfa package is PYTHONPATH's, else this checkout's python/).
 
 A cluster computes a 256x256 tile of C, CTA rank r its rows [128 r, 128 r +
@@ -56,6 +59,11 @@ def grid_of(m, n):
     return 2 * ((m + 255) // 256) * ((n + 255) // 256)
 
 
+def tiles_of(m, n):
+    """gemm_persistent_sm90's 128x256 tiles."""
+    return ((m + 127) // 128) * ((n + 255) // 256)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("lib", help="the runtime library (libjfart.so)")
@@ -80,11 +88,16 @@ def main():
     res = Results()
 
     mod = jfa.load(args.cubin)
-    kernel = mod.gemm_multicast_sm90
+    persistent = hasattr(mod, "gemm_persistent_sm90")
+    kernel = mod.gemm_persistent_sm90 if persistent else mod.gemm_multicast_sm90
+    want = (1, 1, 1) if persistent else CLUSTER
     cluster = tuple(kernel.spec.cluster)
-    res.report(cluster == CLUSTER, f"{kernel!r}: cluster {cluster} (expected {CLUSTER})")
-    if cluster != CLUSTER:
+    res.report(cluster == want, f"{kernel!r}: cluster {cluster} (expected {want})")
+    if cluster != want:
         return res.summary(seed)
+    # The persistent kernel on 3 CTAs, and on more CTAs than tiles.
+    grids = ((lambda m, n: min(3, tiles_of(m, n))), (lambda m, n: tiles_of(m, n) + 2)) \
+        if persistent else (grid_of,)
 
     def randn(rows, cols):
         return torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
@@ -92,8 +105,9 @@ def main():
     def nan(rows, cols):
         return torch.full((rows, cols), float("nan"), device="cuda", dtype=torch.bfloat16)
 
-    def case(m, n, k, padded):
-        name = f"M={m} N={n} K={k} {'padded' if padded else 'dense'} ({grid_of(m, n)} CTAs)"
+    def case(m, n, k, padded, grid_fn):
+        grid = grid_fn(m, n)
+        name = f"M={m} N={n} K={k} {'padded' if padded else 'dense'} ({grid} CTAs)"
         if padded:
             # Views of larger buffers: the padding (NaN) lies past the tensors'
             # edges, where TMA must neither read nor write.
@@ -106,7 +120,7 @@ def main():
             a, b, c = randn(m, k), randn(n, k), nan(m, n)
             cbuf = None
         try:
-            kernel(grid_of(m, n), a, b, c, m, n, k)
+            kernel(grid, a, b, c, m, n, k)
             torch.cuda.synchronize()
         except Exception as e:  # noqa: BLE001 - a failed case, reported
             res.report(False, f"{name}: {type(e).__name__}: {e}")
@@ -143,9 +157,12 @@ def main():
         matrix = [(m, n, k) for m in SANITIZE_M for n in SANITIZE_N for k in SANITIZE_K]
     else:
         matrix = [(m, n, k) for m in FULL_M for n in FULL_N for k in FULL_K] + FULL_EXTRA
-    for padded in (False, True):
-        for m, n, k in matrix:
-            case(m, n, k, padded)
+    for grid_fn in grids:
+        for padded in (False, True):
+            for m, n, k in matrix:
+                case(m, n, k, padded, grid_fn)
+    if persistent:
+        return res.summary(seed)
 
     # An odd number of CTAs is not a whole number of clusters: refused before
     # the launch (jfa's check; the runtime checks it as well).

@@ -93,9 +93,10 @@ def check(name, got, want, atol, rtol):
 # ---------------------------------------------------------------- GEMMs
 
 
-def gemm_nt(run, kernel, arch, m, n, k, c_dtype, tile_m, tile_n, cluster_m=1):
+def gemm_nt(run, kernel, arch, m, n, k, c_dtype, tile_m, tile_n, cluster_m=1, grid=None):
     """C[M, N] = A[M, K] B[N, K]^T. cluster_m: CTAs of a cluster stacked
-    along M (each tile_m rows), which share B's tiles by multicast."""
+    along M (each tile_m rows), which share B's tiles by multicast. grid: a
+    persistent kernel's CTAs (default: one CTA per tile)."""
     a_path, a = run.bf16_input("a", (m, k))
     b_path, b = run.bf16_input("b", (n, k))
     if c_dtype == "bf16":
@@ -103,7 +104,8 @@ def gemm_nt(run, kernel, arch, m, n, k, c_dtype, tile_m, tile_n, cluster_m=1):
     else:
         c_path = run.save("c", np.full((m, n), np.nan, dtype=np.float32))
     rows = tile_m * cluster_m
-    grid = cluster_m * math.ceil(m / rows) * math.ceil(n / tile_n)
+    if grid is None:
+        grid = cluster_m * math.ceil(m / rows) * math.ceil(n / tile_n)
     secs = run.interp_run(kernel, arch, str(grid),
                           [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}"])
     c = run.load(c_path)
@@ -830,6 +832,12 @@ CASES = {
     "gemm_persistent_sm100": lambda run: gemm_nt(
         run, "gemm/gemm_persistent_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256),
+    # Persistent sm_90a (issue 23): a grid of 4 CTAs for 9 tiles (M = 300,
+    # N = 600), so CTAs 0 to 3 take 3, 2, 2, 2 tiles; the ring (3 stages) runs
+    # on across tiles and the staging tile is reused once its store is read.
+    "gemm_persistent_sm90": lambda run: gemm_nt(
+        run, "gemm/gemm_persistent_sm90.mlir", "sm_90a", 300, 600, 520, "bf16",
+        128, 256, grid=4),
     "gemm_multicast_sm100": lambda run: gemm_nt(
         run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256, cluster_m=2),

@@ -1,0 +1,89 @@
+// jfa-targets: sm_90a
+// The sm_90a GEMM of gemm_sm90.mlir, persistent:
+//   C[M, N] = A[M, K] * B[N, K]^T     bf16 in, f32 accumulate, bf16 out.
+//
+// Launch with min(#SMs, ceil(M/128) * ceil(N/256)) CTAs of 384 threads: CTA
+// p computes the 128x256 tiles p, p + grid, p + 2 grid, ... in the grouped
+// order of kernels/lib/gemm_schedule.mlir. The ring of k steps runs on
+// across tiles, so the producer loads the next tile's first stages while
+// the consumers finish this one and store it, and the store itself (TMA,
+// from a staging tile) overlaps the next tile's products: the consumers
+// wait for it only when they stage the next tile. A CTA pays its start
+// (barriers, launch) once, not once per tile: what the short-K and small
+// shapes lose in gemm_sm90 (bench/NOTES.md, run 51).
+jfa.import "../lib/gemm_schedule.mlir"
+jfa.import "../lib/gemm_sm90_consumer.mlir"
+
+jfa.kernel @gemm_persistent_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
+                                 %b: !jfa.tma<256x64xbf16, swizzle 128>,
+                                 %c: !jfa.tma<128x256xbf16>,
+                                 %m: i32, %n: i32, %k: i32) warps(12) {
+  %a_ring = jfa.local_alloc : !jfa.smem<3 x 128x64xbf16, swizzle 128>
+  %b_ring = jfa.local_alloc : !jfa.smem<3 x 256x64xbf16, swizzle 128>
+  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x256xbf16>
+  // full: the producer's expect + 48 KiB of TMA; empty: 256 consumer threads.
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<3>
+  %empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<3>
+
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %c255 = arith.constant 255 : i32
+  %c256 = arith.constant 256 : i32
+
+  %pid = jfa.program_id x
+  %grid = jfa.num_programs x
+  %m_up = arith.addi %m, %c127 : i32
+  %tiles_m = arith.divui %m_up, %c128 : i32
+  %n_up = arith.addi %n, %c255 : i32
+  %tiles_n = arith.divui %n_up, %c256 : i32
+  %tiles = arith.muli %tiles_m, %tiles_n : i32
+
+  jfa.async_tasks {
+    // Consumers: warps 0-7, two warpgroups (kernels/lib/gemm_sm90_consumer.mlir).
+    jfa.task warps(8) registers(232) {
+      %no = arith.constant false
+      %yes = arith.constant true
+      scf.for %tile = %pid to %tiles step %grid iter_args(%step0 = %c0) -> (i32) : i32 {
+        %k_tiles, %row0, %col0 = jfa.call @gemm_tile(%tile, %m, %n, %k, %c64)
+            : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
+        %acc = jfa.call @gemm_mainloop(%k_tiles, %step0, %a_ring, %b_ring, %full, %empty, %no, %c0, %yes)
+            : (i32, i32, !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+               !jfa.mbarriers<3>, !jfa.mbarriers<3>, i1, i32, i1) -> tensor<128x256xf32, #jfa.wgmma_acc>
+        // The previous tile's store may still be reading the staging tile.
+        %reused = arith.cmpi ne, %tile, %pid : i32
+        jfa.call @gemm_store(%acc, %row0, %col0, %c_tile, %c, %reused)
+            : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x256xbf16>,
+               !jfa.tma<128x256xbf16>, i1) -> ()
+        %next = arith.addi %step0, %k_tiles : i32
+        scf.yield %next : i32
+      }
+    }
+    // Producer: warps 8-11; one thread issues the copies, tile after tile
+    // through the one ring.
+    jfa.task default registers(40) {
+      scf.for %tile = %pid to %tiles step %grid iter_args(%step0 = %c0) -> (i32) : i32 {
+        %k_tiles, %row0, %col0 = jfa.call @gemm_tile(%tile, %m, %n, %k, %c64)
+            : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
+        scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
+          %step = arith.addi %step0, %kt : i32
+          %s, %phase = jfa.ring_position %step stages(3) : i32
+          %free_phase = arith.xori %phase, %c1 : i32
+          %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<3>, i32
+          jfa.barrier_wait %empty_s, %free_phase
+          %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
+          %a_s = jfa.slot %a_ring[%s] : !jfa.smem<3 x 128x64xbf16, swizzle 128>, i32
+          %b_s = jfa.slot %b_ring[%s] : !jfa.smem<3 x 256x64xbf16, swizzle 128>, i32
+          %kcol = arith.muli %kt, %c64 : i32
+          jfa.barrier_expect %full_s, bytes(49152)
+          jfa.tma_load %a[%row0, %kcol], %a_s, %full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+          jfa.tma_load %b[%col0, %kcol], %b_s, %full_s : !jfa.tma<256x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>
+        }
+        %next = arith.addi %step0, %k_tiles : i32
+        scf.yield %next : i32
+      }
+    }
+  }
+}
