@@ -840,14 +840,15 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   auto target = std::find_if(targets.begin(), targets.end(), [&](auto &t) {
     return choice.arch == t.target->name;
   });
-  std::string onDevice =
-      fmt::format("device {} has compute capability {}.{}", device.ordinal,
-                  device.major, device.minor);
+  auto onDevice = [&] {
+    return fmt::format("device {} has compute capability {}.{}", device.ordinal,
+                       device.major, device.minor);
+  };
   if (target == targets.end() || !target->missing.empty())
     throw Error(fmt::format("{}; {}",
                             target == targets.end() ? "no backward kernels"
                                                     : target->missing,
-                            onDevice));
+                            onDevice()));
   // The variant the forward of these options ran (attentionOptions).
   Params wanted = wantedParams(a.headDim, a.causal, p.opt.general);
   auto main = std::find_if(target->main.begin(), target->main.end(),
@@ -859,7 +860,7 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
                           paramsText(img.params));
     throw Error(fmt::format("no {} kernel for {} was built ({}); it has {}; {}",
                             mainKernelOf(*target->target), paramsText(wanted),
-                            choice.arch, held, onDevice));
+                            choice.arch, held, onDevice()));
   }
 
   if (a.checkOffsets) {

@@ -253,47 +253,51 @@ void validateArgs(const KernelInfo &k, const std::vector<Arg> &args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const ParamSpec &p = k.params[i];
     const Arg &a = args[i];
-    std::string where =
-        p.name.empty()
-            ? fmt::format("argument {} of '{}'", i, k.name)
-            : fmt::format("argument {} (%{}) of '{}'", i, p.name, k.name);
+    // Named only when an argument is wrong: a launch checks every argument
+    // and formatting them all cost more host time than the launch itself.
+    auto where = [&] {
+      return p.name.empty()
+                 ? fmt::format("argument {} of '{}'", i, k.name)
+                 : fmt::format("argument {} (%{}) of '{}'", i, p.name, k.name);
+    };
     if (a.kind != p.kind)
-      throw Error(fmt::format("{} must be {}, got {}", where,
+      throw Error(fmt::format("{} must be {}, got {}", where(),
                               paramKindName(p.kind), paramKindName(a.kind)));
     if (p.kind != ParamKind::TensorMap)
       continue;
     if (a.elementType != p.elementType)
       throw Error(fmt::format(
-          "{}: tensor of {}, but the kernel's TMA descriptor is for {}", where,
-          a.elementType, p.elementType));
+          "{}: tensor of {}, but the kernel's TMA descriptor is for {}",
+          where(), a.elementType, p.elementType));
     if (a.shape.size() != p.box.size())
       throw Error(
           fmt::format("{}: tensor of rank {}, but the TMA box has rank {}",
-                      where, a.shape.size(), p.box.size()));
+                      where(), a.shape.size(), p.box.size()));
     if (!a.strides.empty() && a.strides.size() != a.shape.size())
-      throw Error(fmt::format("{}: {} strides for a rank-{} tensor", where,
+      throw Error(fmt::format("{}: {} strides for a rank-{} tensor", where(),
                               a.strides.size(), a.shape.size()));
     if (a.data == 0)
-      throw Error(fmt::format("{}: null tensor address", where));
+      throw Error(fmt::format("{}: null tensor address", where()));
     if (a.data % 16 != 0)
-      throw Error(fmt::format(
-          "{}: TMA needs a 16-byte aligned address, got {:#x}", where, a.data));
+      throw Error(
+          fmt::format("{}: TMA needs a 16-byte aligned address, got {:#x}",
+                      where(), a.data));
     for (uint64_t d : a.shape)
       if (d == 0 || d > (uint64_t(1) << 32))
         throw Error(fmt::format(
-            "{}: tensor dimensions must be in [1, 2^32], got {}", where, d));
+            "{}: tensor dimensions must be in [1, 2^32], got {}", where(), d));
     std::vector<uint64_t> strides = stridesOf(a);
     size_t bytes = elementBytes(a.elementType);
     if (strides.back() != 1)
       throw Error(fmt::format("{}: the innermost dimension must be contiguous "
                               "(stride 1), got stride {}",
-                              where, strides.back()));
+                              where(), strides.back()));
     for (size_t j = 0; j + 1 < strides.size(); ++j)
       if ((strides[j] * bytes) % 16 != 0)
         throw Error(
             fmt::format("{}: TMA needs strides that are multiples of 16 "
                         "bytes; dimension {} has a stride of {} bytes",
-                        where, j, strides[j] * bytes));
+                        where(), j, strides[j] * bytes));
   }
 }
 
@@ -415,7 +419,8 @@ void Module::launch(const std::string &name, Dim3 grid,
   // Storage for parameter values; tensor maps need 64-byte alignment.
   std::vector<CUtensorMap> maps;
   maps.reserve(args.size());
-  std::vector<Arg> scalars(args.begin(), args.end());
+  // The driver copies the values at the launch and only reads them: the
+  // arguments' own storage serves (no copy of every Arg per launch).
   std::vector<void *> params(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     const Arg &a = args[i];
@@ -425,10 +430,10 @@ void Module::launch(const std::string &name, Dim3 grid,
       params[i] = &maps.back();
       break;
     case ParamKind::Pointer:
-      params[i] = &scalars[i].data;
+      params[i] = const_cast<CUdeviceptr *>(&a.data);
       break;
     default:
-      params[i] = &scalars[i].scalar;
+      params[i] = const_cast<decltype(a.scalar) *>(&a.scalar);
       break;
     }
   }
@@ -440,10 +445,11 @@ void Module::launch(const std::string &name, Dim3 grid,
     lastDebugKernel = k.name;
   }
   if (k.cluster[0] * k.cluster[1] * k.cluster[2] == 1) {
-    checkExecution(d.cuLaunchKernel(fn, grid.x, grid.y, grid.z, k.threads, 1, 1,
-                                    unsigned(k.sharedBytes), stream,
-                                    params.data(), nullptr),
-                   fmt::format("cannot launch '{}'", k.name));
+    CUresult r = d.cuLaunchKernel(fn, grid.x, grid.y, grid.z, k.threads, 1, 1,
+                                  unsigned(k.sharedBytes), stream,
+                                  params.data(), nullptr);
+    if (r != CUDA_SUCCESS) // the message is formatted only when needed
+      checkExecution(r, fmt::format("cannot launch '{}'", k.name));
     return;
   }
   CUlaunchAttribute attr{};
@@ -461,8 +467,9 @@ void Module::launch(const std::string &name, Dim3 grid,
   config.hStream = stream;
   config.attrs = &attr;
   config.numAttrs = 1;
-  checkExecution(d.cuLaunchKernelEx(&config, fn, params.data(), nullptr),
-                 fmt::format("cannot launch '{}'", k.name));
+  CUresult r = d.cuLaunchKernelEx(&config, fn, params.data(), nullptr);
+  if (r != CUDA_SUCCESS)
+    checkExecution(r, fmt::format("cannot launch '{}'", k.name));
 }
 
 std::string barrierTrapMessage(const std::string &kernel,
