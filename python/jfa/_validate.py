@@ -338,12 +338,29 @@ def _rows(shape, strides, data_ptr, element_bytes):
     return data_ptr, span * element_bytes, span * element_bytes, 1
 
 
+def _span(shape, strides, data_ptr, element_bytes):
+    """The bytes [lo, hi) a tensor may touch; None when it is empty."""
+    lo = hi = 0
+    for d, st in zip(shape, strides):
+        if d == 0:
+            return None
+        if st < 0:
+            lo += (d - 1) * st
+        else:
+            hi += (d - 1) * st
+    return data_ptr + lo * element_bytes, data_ptr + (hi + 1) * element_bytes
+
+
 def overlaps(a, b):
     """Whether two tensors, each (shape, strides, data_ptr, element_bytes),
     may share a byte. Exact for tensors made of packed rows at one stride
     (an interleaved buffer's views: buf[:, 0] and buf[:, 1] do not overlap),
     conservative (the spans overlap) otherwise."""
-    ra, rb = _rows(*a), _rows(*b)
+    return _rows_overlap(_rows(*a), _rows(*b))
+
+
+def _rows_overlap(ra, rb):
+    """overlaps() of two tensors' _rows."""
     if ra is None or rb is None:
         return False
     pa, la, sa, na = ra
@@ -364,8 +381,16 @@ def check_no_alias(outputs, inputs):
     Raises ValueError naming both when an output overlaps an input or
     another output (the kernels read the inputs while they write the
     outputs: an alias gives wrong results)."""
+    # Each tensor's byte span once; only spans that meet (rarely: separate
+    # allocations do not) need the exact check (a call checks every pair:
+    # host time on every call).
+    spans = {id(t): _span(*t) for _, t in list(inputs) + list(outputs)}
     for i, (name, t) in enumerate(outputs):
+        st = spans[id(t)]
         for other, u in list(inputs) + list(outputs[:i]):
+            su = spans[id(u)]
+            if st is None or su is None or st[1] <= su[0] or su[1] <= st[0]:
+                continue
             if overlaps(t, u):
                 kind = "input" if any(other == n for n, _ in inputs) else "output"
                 raise ValueError(f"{name} overlaps the {kind} {other} in memory ({name} at "

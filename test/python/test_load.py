@@ -536,6 +536,14 @@ class Aliasing(unittest.TestCase):
                               ("lse", mem((2, 100), ptr=0x200000 + 64, size=4))],
                              [("q", q), ("k", k)])
         V.check_no_alias([("o", mem((100, 2, 64), ptr=0x200000))], [("q", q), ("k", k)])
+        # Interleaved views: their spans meet (the quick test) but no byte
+        # is shared (the exact one); one element further on, they share.
+        st = (2 * 2 * 64, 64, 1)
+        a = mem((100, 2, 64), st, 0x10000)
+        V.check_no_alias([("dq", mem((100, 2, 64), st, 0x10000 + 2 * 64 * 2))], [("q", a)])
+        with self.assertRaisesRegex(ValueError, "dq overlaps the input q"):
+            V.check_no_alias([("dq", mem((100, 2, 64), st, 0x10000 + 2 * 64 * 2 - 2))],
+                             [("q", a)])
 
     def test_attention_entry_points(self):
         """What jagged_attention and attention_backward call on their tensors
