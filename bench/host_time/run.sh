@@ -4,7 +4,10 @@
 # batch) against a do-nothing libcuda.so.1 (fake_libcuda.c: every driver
 # entry point succeeds at once), so what is timed is the runtime's checks,
 # argument binding and bookkeeping, not the driver's launches.
-#   bench/host_time/run.sh [BUILD_DIR] [CALLS]     (default build, 20000)
+# Then the same through the Python package (python_calls.py; a stand-in
+# torch, so torch's own per-attribute cost is not in it).
+#   [PYTHON=python3] bench/host_time/run.sh [BUILD_DIR] [CALLS] [--profile]
+#   (default: build, 20000 calls)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../../build}" && pwd)
@@ -16,3 +19,6 @@ gcc -O2 -shared -fPIC -I"$cuda_inc" "$here/fake_libcuda.c" -o "$out/libcuda.so.1
 g++ -O2 -std=c++17 -I"$here/../../runtime/include" -I"$cuda_inc" "$here/probe.cpp" \
     -o "$out/probe" -L"$build/runtime" -ljfart -Wl,-rpath,"$build/runtime"
 LD_LIBRARY_PATH="$out" "$out/probe" "$calls"
+# The Python package's calls over the same driver (a stand-in torch).
+LD_LIBRARY_PATH="$out" JFA_LIBRARY="$build/runtime/libjfart.so" \
+    "${PYTHON:-python3}" "$here/python_calls.py" "${@:3}"
