@@ -174,6 +174,54 @@ size_t blockMaskBitsBytes(int64_t heads, int64_t totalTokens,
          size_t(blockMaskWords(totalTokensK)) * 4;
 }
 
+void blockMaskFromLists(const int32_t *kvNumBlocks, const int32_t *kvIndices,
+                        int64_t heads, int64_t qBlocks, int64_t maxKvBlocks,
+                        int64_t totalTokens, int64_t totalTokensK,
+                        uint32_t *bits, size_t bitsBytes) {
+  if (heads < 1)
+    throw Error(fmt::format("heads must be at least 1, got {}", heads));
+  if (totalTokens < 0 || totalTokensK < 0)
+    throw Error(fmt::format("total_tokens ({}) and total_tokens_k ({}) must "
+                            "not be negative",
+                            totalTokens, totalTokensK));
+  if (qBlocks != maskBlocks(totalTokens))
+    throw Error(fmt::format("the lists have {} q blocks; T = {} tokens make "
+                            "ceil(T / {}) = {}",
+                            qBlocks, totalTokens, kAttentionMaskBlock,
+                            maskBlocks(totalTokens)));
+  if (maxKvBlocks < 0)
+    throw Error(
+        fmt::format("max_kv_blocks must not be negative, got {}", maxKvBlocks));
+  size_t need = blockMaskBitsBytes(heads, totalTokens, totalTokensK);
+  if (bitsBytes < need)
+    throw Error(fmt::format("bits has {} bytes; the mask needs {} "
+                            "(jfa_attention_block_mask_bytes)",
+                            bitsBytes, need));
+  if (heads * qBlocks > 0 && (!kvNumBlocks || (maxKvBlocks > 0 && !kvIndices)))
+    throw Error("kv_num_blocks and kv_indices must not be NULL");
+  if (need > 0 && !bits)
+    throw Error("bits must not be NULL");
+  int64_t keyBlocks = maskBlocks(totalTokensK);
+  int64_t words = blockMaskWords(totalTokensK);
+  std::fill(bits, bits + need / 4, 0u);
+  for (int64_t row = 0; row < heads * qBlocks; ++row) {
+    int64_t h = row / std::max<int64_t>(qBlocks, 1), qb = row % qBlocks;
+    int32_t n = kvNumBlocks[row];
+    if (n < 0 || n > maxKvBlocks)
+      throw Error(fmt::format("kv_num_blocks[{}][{}] = {} is outside [0, {}] "
+                              "(the kv_indices row's length)",
+                              h, qb, n, maxKvBlocks));
+    for (int32_t i = 0; i < n; ++i) {
+      int32_t kb = kvIndices[row * maxKvBlocks + i];
+      if (kb < 0 || kb >= keyBlocks)
+        throw Error(fmt::format("kv_indices[{}][{}][{}] = {} is outside "
+                                "[0, {}) (ceil(T_k / {}) key blocks)",
+                                h, qb, i, kb, keyBlocks, kAttentionMaskBlock));
+      bits[row * words + kb / 32] |= 1u << (kb % 32);
+    }
+  }
+}
+
 bool attentionHasWork(const AttentionForwardArgs &a) {
   return a.totalTokens > 0 && a.numHeads > 0 && a.batch > 0 && a.maxSeqlen > 0;
 }

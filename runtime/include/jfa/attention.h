@@ -156,7 +156,8 @@ typedef struct {
    *   int64_t q_blocks = (T + 127) / 128, k_blocks = (T_k + 127) / 128;
    *   int64_t words = (k_blocks + 31) / 32;  (at least 1)
    *   bits[(h * q_blocks + qb) * words + kb / 32] |= 1u << (kb % 32);
-   * (h = 0 for a mask shared by the heads; uint32_t words.) */
+   * (h = 0 for a mask shared by the heads; uint32_t words), or fill it from
+   * FlexAttention's lists with jfa_attention_block_mask_from_lists. */
   CUdeviceptr block_mask_bits;
   int64_t block_mask_heads;
 } jfa_attention_forward_args;
@@ -167,6 +168,21 @@ typedef struct {
  * 4. */
 size_t jfa_attention_block_mask_bytes(int64_t heads, int64_t total_tokens,
                                       int64_t total_tokens_k);
+
+/* Fills a host copy of the mask (bits: bits_bytes bytes, at least
+ * jfa_attention_block_mask_bytes(heads, total_tokens, total_tokens_k)) from
+ * FlexAttention's BlockMask lists, int32 in host memory: kv_num_blocks
+ * [heads, q_blocks] (the number of listed key blocks of each row) and
+ * kv_indices [heads, q_blocks, max_kv_blocks] (the first kv_num_blocks of
+ * each row are the listed key blocks, in [0, ceil(T_k / 128))); q_blocks
+ * must be ceil(T / 128). Bits not listed are cleared. Copy the result to
+ * the device for block_mask_bits (block_mask_heads = heads). An entry out
+ * of range is an error naming it ("kv_indices[h][qb][i] = ..."). Returns 0,
+ * or -1 with jfa_last_error() set. */
+int jfa_attention_block_mask_from_lists(
+    const int32_t *kv_num_blocks, const int32_t *kv_indices, int64_t heads,
+    int64_t q_blocks, int64_t max_kv_blocks, int64_t total_tokens,
+    int64_t total_tokens_k, void *bits, size_t bits_bytes);
 
 /* sizeof(jfa_attention_forward_args) as this library was compiled: a host
  * (or a binding such as the Python package's ctypes mirror) compares it with
