@@ -1067,6 +1067,11 @@ LogicalResult TcDotOp::verify() {
              << "pair products take A and B K-major from shared memory (each "
                 "CTA's half at the same slot); got A "
              << getA().getType() << " and B " << b;
+    if (!isMma16(b.getElementType()))
+      return emitOpError() << "pair products take bf16 or f16 operands "
+                              "(kind::f16) for now, got "
+                           << b.getElementType()
+                           << ": the 8-bit pair shapes are not checked yet";
     if (n % 8 != 0 || n < 8 || n > 128)
       return emitOpError() << "pair: each CTA holds N/2 of B's rows, a "
                               "multiple of 8 up to 128 (N = 16 to 256), got "

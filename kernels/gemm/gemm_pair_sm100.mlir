@@ -16,7 +16,9 @@
 //  - the even CTA's MMA warp waits on its `full`, issues the pair product
 //    and commits the stage back to both producers' `empty` barriers
 //    (multicast), then the accumulator to both epilogues;
-//  - each CTA's epilogue drains its own 128 rows from its tensor memory.
+//  - each CTA's epilogue drains its own 128 rows from its tensor memory;
+//  - each producer waits for the last commits into its barriers before
+//    its CTA exits (they are asynchronous arrivals from the peer).
 //
 // Launch with 2 * ceil(M/256) * ceil(N/256) CTAs of 192 threads (x), in
 // clusters of (2, 1, 1).
@@ -44,7 +46,6 @@ jfa.kernel @gemm_pair_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
   %c256 = arith.constant 256 : i32
-  %both = arith.constant 3 : i16
 
   %rank = jfa.cluster_rank
   %cluster = jfa.cluster_id x
@@ -52,6 +53,10 @@ jfa.kernel @gemm_pair_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
   %odd = arith.andi %rank, %c1 : i32
   %even_rank = arith.subi %rank, %odd : i32
   %issues = arith.cmpi eq, %odd, %c0 : i32
+  // The pair's two CTAs, as a multicast mask.
+  %c3 = arith.constant 3 : i16
+  %even_rank16 = arith.trunci %even_rank : i32 to i16
+  %both = arith.shli %c3, %even_rank16 : i16
   // The cluster's 256x256 tile (kernels/lib/gemm_schedule.mlir); this CTA's
   // 128 rows of it, and the 128 of B's rows it loads.
   %k_tiles, %pair_row0, %col0 = jfa.call @gemm_tile_rows(%cluster, %m, %n, %k, %c64, %c256)
@@ -83,6 +88,18 @@ jfa.kernel @gemm_pair_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
         }
         jfa.tma_load %a[%row0, %kcol], %a_s, %full_s on cta %even_rank : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
         jfa.tma_load %b[%b_row0, %kcol], %b_s, %full_s on cta %even_rank : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+      }
+      // The tail: the commits that free this CTA's stages are the even CTA's
+      // asynchronous arrivals, which no thread barrier orders; wait for the
+      // last ones to land before the CTA may exit (CUTLASS's producer tail).
+      %c6 = arith.constant 6 : i32
+      %tail_lo = arith.maxui %k_tiles, %c6 : i32
+      %tail_hi = arith.addi %k_tiles, %c6 : i32
+      scf.for %kt = %tail_lo to %tail_hi step %c1 : i32 {
+        %s, %phase = jfa.ring_position %kt stages(6) : i32
+        %free_phase = arith.xori %phase, %c1 : i32
+        %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<6>, i32
+        jfa.barrier_wait %empty_s, %free_phase
       }
     }
     // MMA: warp 5 of the even CTA; one thread issues the pair's products.

@@ -175,7 +175,9 @@ size_t blockMaskBitsBytes(int64_t heads, int64_t totalTokens,
 }
 
 void blockMaskFromLists(const int32_t *kvNumBlocks, const int32_t *kvIndices,
-                        int64_t heads, int64_t qBlocks, int64_t maxKvBlocks,
+                        const int32_t *fullKvNumBlocks,
+                        const int32_t *fullKvIndices, int64_t heads,
+                        int64_t qBlocks, int64_t maxKvBlocks,
                         int64_t totalTokens, int64_t totalTokensK,
                         uint32_t *bits, size_t bitsBytes) {
   if (heads < 1)
@@ -192,34 +194,52 @@ void blockMaskFromLists(const int32_t *kvNumBlocks, const int32_t *kvIndices,
   if (maxKvBlocks < 0)
     throw Error(
         fmt::format("max_kv_blocks must not be negative, got {}", maxKvBlocks));
-  size_t need = blockMaskBitsBytes(heads, totalTokens, totalTokensK);
+  int64_t words = blockMaskWords(totalTokensK);
+  // The sizes in 128 bits: no product below wraps.
+  __int128 needWide = __int128(heads) * qBlocks * words * 4;
+  __int128 listWide = __int128(heads) * qBlocks * maxKvBlocks;
+  if (needWide > __int128(SIZE_MAX / 2) || listWide > __int128(INT64_MAX))
+    throw Error(fmt::format("a mask of {} heads x {} q blocks x {} key blocks "
+                            "is too large to index",
+                            heads, qBlocks, maskBlocks(totalTokensK)));
+  size_t need = size_t(needWide);
   if (bitsBytes < need)
     throw Error(fmt::format("bits has {} bytes; the mask needs {} "
                             "(jfa_attention_block_mask_bytes)",
                             bitsBytes, need));
   if (heads * qBlocks > 0 && (!kvNumBlocks || (maxKvBlocks > 0 && !kvIndices)))
     throw Error("kv_num_blocks and kv_indices must not be NULL");
+  if (!fullKvNumBlocks != !fullKvIndices)
+    throw Error("full_kv_num_blocks and full_kv_indices go together: pass "
+                "both (a BlockMask's full blocks) or neither");
   if (need > 0 && !bits)
     throw Error("bits must not be NULL");
   int64_t keyBlocks = maskBlocks(totalTokensK);
-  int64_t words = blockMaskWords(totalTokensK);
   std::fill(bits, bits + need / 4, 0u);
-  for (int64_t row = 0; row < heads * qBlocks; ++row) {
-    int64_t h = row / std::max<int64_t>(qBlocks, 1), qb = row % qBlocks;
-    int32_t n = kvNumBlocks[row];
-    if (n < 0 || n > maxKvBlocks)
-      throw Error(fmt::format("kv_num_blocks[{}][{}] = {} is outside [0, {}] "
-                              "(the kv_indices row's length)",
-                              h, qb, n, maxKvBlocks));
-    for (int32_t i = 0; i < n; ++i) {
-      int32_t kb = kvIndices[row * maxKvBlocks + i];
-      if (kb < 0 || kb >= keyBlocks)
-        throw Error(fmt::format("kv_indices[{}][{}][{}] = {} is outside "
-                                "[0, {}) (ceil(T_k / {}) key blocks)",
-                                h, qb, i, kb, keyBlocks, kAttentionMaskBlock));
-      bits[row * words + kb / 32] |= 1u << (kb % 32);
+  // FlexAttention lists a block once: in the partial lists (masked element
+  // by element) or the full ones (attended whole); both are listed here.
+  auto list = [&](const int32_t *num, const int32_t *idx, const char *what) {
+    for (int64_t row = 0; row < heads * qBlocks; ++row) {
+      int64_t h = row / qBlocks, qb = row % qBlocks;
+      int32_t n = num[row];
+      if (n < 0 || n > maxKvBlocks)
+        throw Error(fmt::format("{}kv_num_blocks[{}][{}] = {} is outside "
+                                "[0, {}] (the kv_indices row's length)",
+                                what, h, qb, n, maxKvBlocks));
+      for (int32_t i = 0; i < n; ++i) {
+        int32_t kb = idx[row * maxKvBlocks + i];
+        if (kb < 0 || kb >= keyBlocks)
+          throw Error(fmt::format("{}kv_indices[{}][{}][{}] = {} is outside "
+                                  "[0, {}) (ceil(T_k / {}) key blocks)",
+                                  what, h, qb, i, kb, keyBlocks,
+                                  kAttentionMaskBlock));
+        bits[row * words + kb / 32] |= 1u << (kb % 32);
+      }
     }
-  }
+  };
+  list(kvNumBlocks, kvIndices, "");
+  if (fullKvNumBlocks)
+    list(fullKvNumBlocks, fullKvIndices, "full_");
 }
 
 bool attentionHasWork(const AttentionForwardArgs &a) {

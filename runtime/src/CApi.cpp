@@ -304,12 +304,15 @@ size_t jfa_attention_block_mask_bytes(int64_t heads, int64_t total_tokens,
 }
 
 int jfa_attention_block_mask_from_lists(
-    const int32_t *kv_num_blocks, const int32_t *kv_indices, int64_t heads,
-    int64_t q_blocks, int64_t max_kv_blocks, int64_t total_tokens,
-    int64_t total_tokens_k, void *bits, size_t bits_bytes) {
+    const int32_t *kv_num_blocks, const int32_t *kv_indices,
+    const int32_t *full_kv_num_blocks, const int32_t *full_kv_indices,
+    int64_t heads, int64_t q_blocks, int64_t max_kv_blocks,
+    int64_t total_tokens, int64_t total_tokens_k, void *bits,
+    size_t bits_bytes) {
   return guarded([&] {
-    jfa::rt::blockMaskFromLists(kv_num_blocks, kv_indices, heads, q_blocks,
-                                max_kv_blocks, total_tokens, total_tokens_k,
+    jfa::rt::blockMaskFromLists(kv_num_blocks, kv_indices, full_kv_num_blocks,
+                                full_kv_indices, heads, q_blocks, max_kv_blocks,
+                                total_tokens, total_tokens_k,
                                 static_cast<uint32_t *>(bits), bits_bytes);
   });
 }

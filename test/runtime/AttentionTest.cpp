@@ -698,67 +698,89 @@ TEST(AttentionOptions, BlockMask) {
 
 TEST(AttentionOptions, BlockMaskFromLists) {
   // Two heads, T = 300 (3 q blocks), T_k = 40 * 128 (40 key blocks: 2 words
-  // a row). Head 0 lists blocks 0 and 39 of row 0 and block 33 of row 2;
-  // head 1 lists nothing in rows 0 and 1 and every block of row 2 up to 3.
+  // a row). Partial blocks (FlexAttention's kv lists): head 0 lists blocks 0
+  // and 39 of row 0 and block 33 of row 2; head 1 lists blocks 3 to 0 of row
+  // 2. Full blocks (its full_kv lists, kept apart): head 0 block 5 of row 1,
+  // head 1 block 32 of row 0.
   const int64_t heads = 2, qBlocks = 3, maxKv = 4, T = 300, Tk = 40 * 128;
   std::vector<int32_t> num = {2, 0, 1, 0, 0, 4};
   std::vector<int32_t> idx = {0,  39, -7, -7, -7, -7, -7, -7, 33, -7, -7, -7,
                               -7, -7, -7, -7, -7, -7, -7, -7, 3,  2,  1,  0};
+  std::vector<int32_t> fullNum = {0, 1, 0, 1, 0, 0};
+  std::vector<int32_t> fullIdx(heads * qBlocks * maxKv, -7);
+  fullIdx[1 * maxKv] = 5;
+  fullIdx[3 * maxKv] = 32;
   size_t bytes = blockMaskBitsBytes(heads, T, Tk);
   ASSERT_EQ(bytes, 2u * 3 * 2 * 4);
   std::vector<uint32_t> bits(bytes / 4, 0xdeadbeef);
-  blockMaskFromLists(num.data(), idx.data(), heads, qBlocks, maxKv, T, Tk,
-                     bits.data(), bytes);
   // Row (h, qb) is words [(h * 3 + qb) * 2, +2).
-  std::vector<uint32_t> want = {1u, 1u << 7, 0, 0, 0,    1u << 1,
-                                0,  0,       0, 0, 0xfu, 0};
-  EXPECT_EQ(bits, want);
+  std::vector<uint32_t> partial = {1u, 1u << 7, 0, 0, 0,    1u << 1,
+                                   0,  0,       0, 0, 0xfu, 0};
+  blockMaskFromLists(num.data(), idx.data(), nullptr, nullptr, heads, qBlocks,
+                     maxKv, T, Tk, bits.data(), bytes);
+  EXPECT_EQ(bits, partial);
+  std::vector<uint32_t> both = partial;
+  both[1 * 2] |= 1u << 5;
+  both[3 * 2 + 1] |= 1u;
+  blockMaskFromLists(num.data(), idx.data(), fullNum.data(), fullIdx.data(),
+                     heads, qBlocks, maxKv, T, Tk, bits.data(), bytes);
+  EXPECT_EQ(bits, both);
   // The C entry point: the same bits; then each error names the entry.
   std::vector<uint32_t> viaC(bytes / 4, 0xdeadbeef);
-  ASSERT_EQ(jfa_attention_block_mask_from_lists(num.data(), idx.data(), heads,
-                                                qBlocks, maxKv, T, Tk,
-                                                viaC.data(), bytes),
-            0)
+  auto fromC = [&](const int32_t *n, const int32_t *fn, int64_t q,
+                   size_t size) {
+    return jfa_attention_block_mask_from_lists(
+        n, idx.data(), fn, fn ? fullIdx.data() : nullptr, heads, q, maxKv, T,
+        Tk, viaC.data(), size);
+  };
+  ASSERT_EQ(fromC(num.data(), fullNum.data(), qBlocks, bytes), 0)
       << jfa_last_error();
-  EXPECT_EQ(viaC, want);
+  EXPECT_EQ(viaC, both);
   idx[21] = 40;
-  EXPECT_EQ(jfa_attention_block_mask_from_lists(num.data(), idx.data(), heads,
-                                                qBlocks, maxKv, T, Tk,
-                                                viaC.data(), bytes),
-            -1);
+  EXPECT_EQ(fromC(num.data(), nullptr, qBlocks, bytes), -1);
   EXPECT_STREQ(jfa_last_error(), "kv_indices[1][2][1] = 40 is outside [0, 40) "
                                  "(ceil(T_k / 128) key blocks)");
   idx[21] = 2;
+  fullIdx[3 * maxKv] = -1;
+  EXPECT_EQ(fromC(num.data(), fullNum.data(), qBlocks, bytes), -1);
+  EXPECT_STREQ(jfa_last_error(), "full_kv_indices[1][0][0] = -1 is outside "
+                                 "[0, 40) (ceil(T_k / 128) key blocks)");
+  fullIdx[3 * maxKv] = 32;
   num[3] = 5;
-  EXPECT_EQ(errorOf([&] {
-              blockMaskFromLists(num.data(), idx.data(), heads, qBlocks, maxKv,
-                                 T, Tk, bits.data(), bytes);
-            }),
-            "kv_num_blocks[1][0] = 5 is outside [0, 4] (the kv_indices row's "
-            "length)");
+  EXPECT_EQ(fromC(num.data(), nullptr, qBlocks, bytes), -1);
+  EXPECT_STREQ(jfa_last_error(), "kv_num_blocks[1][0] = 5 is outside [0, 4] "
+                                 "(the kv_indices row's length)");
   num[3] = 0;
-  EXPECT_EQ(errorOf([&] {
-              blockMaskFromLists(num.data(), idx.data(), heads, 2, maxKv, T, Tk,
-                                 bits.data(), bytes);
-            }),
-            "the lists have 2 q blocks; T = 300 tokens make ceil(T / 128) = 3");
-  EXPECT_EQ(errorOf([&] {
-              blockMaskFromLists(num.data(), idx.data(), heads, qBlocks, maxKv,
-                                 T, Tk, bits.data(), bytes - 4);
-            }),
-            "bits has 44 bytes; the mask needs 48 "
-            "(jfa_attention_block_mask_bytes)");
-  EXPECT_EQ(errorOf([&] {
-              blockMaskFromLists(num.data(), idx.data(), 0, qBlocks, maxKv, T,
-                                 Tk, bits.data(), bytes);
-            }),
-            "heads must be at least 1, got 0");
-  EXPECT_EQ(jfa_attention_block_mask_from_lists(nullptr, idx.data(), heads,
-                                                qBlocks, maxKv, T, Tk,
-                                                viaC.data(), bytes),
-            -1);
+  EXPECT_EQ(fromC(num.data(), nullptr, 2, bytes), -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "the lists have 2 q blocks; T = 300 tokens make ceil(T / 128) = "
+               "3");
+  EXPECT_EQ(fromC(num.data(), nullptr, qBlocks, bytes - 4), -1);
+  EXPECT_STREQ(jfa_last_error(), "bits has 44 bytes; the mask needs 48 "
+                                 "(jfa_attention_block_mask_bytes)");
+  EXPECT_EQ(fromC(nullptr, nullptr, qBlocks, bytes), -1);
   EXPECT_STREQ(jfa_last_error(),
                "kv_num_blocks and kv_indices must not be NULL");
+  EXPECT_EQ(jfa_attention_block_mask_from_lists(
+                num.data(), idx.data(), fullNum.data(), nullptr, heads, qBlocks,
+                maxKv, T, Tk, viaC.data(), bytes),
+            -1);
+  EXPECT_STREQ(jfa_last_error(),
+               "full_kv_num_blocks and full_kv_indices go together: pass both "
+               "(a BlockMask's full blocks) or neither");
+  EXPECT_EQ(errorOf([&] {
+              blockMaskFromLists(num.data(), idx.data(), nullptr, nullptr, 0,
+                                 qBlocks, maxKv, T, Tk, bits.data(), bytes);
+            }),
+            "heads must be at least 1, got 0");
+  // Sizes that would wrap a 64-bit product are refused, not indexed.
+  EXPECT_EQ(errorOf([&] {
+              blockMaskFromLists(num.data(), idx.data(), nullptr, nullptr,
+                                 int64_t(1) << 62, qBlocks, maxKv, T, Tk,
+                                 bits.data(), bytes);
+            }),
+            "a mask of 4611686018427387904 heads x 3 q blocks x 40 key blocks "
+            "is too large to index");
 }
 
 TEST(AttentionOptions, Activation) {

@@ -171,18 +171,24 @@ size_t jfa_attention_block_mask_bytes(int64_t heads, int64_t total_tokens,
 
 /* Fills a host copy of the mask (bits: bits_bytes bytes, at least
  * jfa_attention_block_mask_bytes(heads, total_tokens, total_tokens_k)) from
- * FlexAttention's BlockMask lists, int32 in host memory: kv_num_blocks
+ * a FlexAttention BlockMask's lists, int32 in host memory: kv_num_blocks
  * [heads, q_blocks] (the number of listed key blocks of each row) and
  * kv_indices [heads, q_blocks, max_kv_blocks] (the first kv_num_blocks of
  * each row are the listed key blocks, in [0, ceil(T_k / 128))); q_blocks
- * must be ceil(T / 128). Bits not listed are cleared. Copy the result to
- * the device for block_mask_bits (block_mask_heads = heads). An entry out
- * of range is an error naming it ("kv_indices[h][qb][i] = ..."). Returns 0,
- * or -1 with jfa_last_error() set. */
+ * must be ceil(T / 128). full_kv_num_blocks and full_kv_indices (the same
+ * layout) are the BlockMask's full blocks, which FlexAttention keeps in
+ * lists of their own: pass them too (a mask made by create_block_mask has
+ * them; NULL, NULL when there are none), or those blocks are skipped. Bits
+ * not listed are cleared. Copy the result to the device for block_mask_bits
+ * (block_mask_heads = heads). An entry out of range is an error naming it
+ * ("full_kv_indices[h][qb][i] = ..."). Returns 0, or -1 with
+ * jfa_last_error() set. */
 int jfa_attention_block_mask_from_lists(
-    const int32_t *kv_num_blocks, const int32_t *kv_indices, int64_t heads,
-    int64_t q_blocks, int64_t max_kv_blocks, int64_t total_tokens,
-    int64_t total_tokens_k, void *bits, size_t bits_bytes);
+    const int32_t *kv_num_blocks, const int32_t *kv_indices,
+    const int32_t *full_kv_num_blocks, const int32_t *full_kv_indices,
+    int64_t heads, int64_t q_blocks, int64_t max_kv_blocks,
+    int64_t total_tokens, int64_t total_tokens_k, void *bits,
+    size_t bits_bytes);
 
 /* sizeof(jfa_attention_forward_args) as this library was compiled: a host
  * (or a binding such as the Python package's ctypes mirror) compares it with

@@ -110,15 +110,19 @@ size_t blockMaskBitsBytes(int64_t heads, int64_t totalTokens,
                           int64_t totalTokensK);
 
 /// Fills `bits` (a host copy of blockMaskBitsBytes(heads, T, T_k) bytes,
-/// as uint32 words) from FlexAttention's BlockMask lists: for each head h
+/// as uint32 words) from a FlexAttention BlockMask's lists: for each head h
 /// and q block qb, kvNumBlocks[h * qBlocks + qb] = n listed key blocks,
 /// kvIndices[(h * qBlocks + qb) * maxKvBlocks + i] for i < n, each in
-/// [0, ceil(T_k / 128)); qBlocks must be ceil(T / 128). Every bit not listed
-/// is cleared. An entry out of range is an Error naming it (h, qb, i) and
-/// its value; `bits` is then undefined. Copy it to the device for
-/// blockMaskBits (with blockMaskHeads = heads).
+/// [0, ceil(T_k / 128)); qBlocks must be ceil(T / 128). fullKvNumBlocks /
+/// fullKvIndices (the same layout; both or neither may be null) are the
+/// BlockMask's full blocks, which FlexAttention keeps apart: they are listed
+/// too. Every bit not listed is cleared. An entry out of range is an Error
+/// naming it ("full_kv_indices[h][qb][i] = ..."); `bits` is then undefined.
+/// Copy it to the device for blockMaskBits (with blockMaskHeads = heads).
 void blockMaskFromLists(const int32_t *kvNumBlocks, const int32_t *kvIndices,
-                        int64_t heads, int64_t qBlocks, int64_t maxKvBlocks,
+                        const int32_t *fullKvNumBlocks,
+                        const int32_t *fullKvIndices, int64_t heads,
+                        int64_t qBlocks, int64_t maxKvBlocks,
                         int64_t totalTokens, int64_t totalTokensK,
                         uint32_t *bits, size_t bitsBytes);
 

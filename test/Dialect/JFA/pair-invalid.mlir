@@ -67,3 +67,15 @@ jfa.kernel @load_both(%d: !jfa.tma<128x64xbf16, swizzle 128>) warps(4) cluster(2
   // expected-error @+1 {{'jfa.tma_load' op takes either multicast(...) or on cta, not both}}
   jfa.tma_load %d[%c0, %c0], %s, %b multicast(%both) on cta %c0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
 }
+
+// -----
+
+jfa.kernel @fp8_pair() warps(4) cluster(2, 1, 1) {
+  %a = jfa.local_alloc : !jfa.smem<1 x 128x128xf8E4M3FN, swizzle 128>
+  %acc = jfa.tmem_alloc : !jfa.tmem<128x256xf32>
+  %c0 = arith.constant 0 : i32
+  %true = arith.constant true
+  %sa = jfa.slot %a[%c0] : !jfa.smem<1 x 128x128xf8E4M3FN, swizzle 128>, i32
+  // expected-error @+1 {{'jfa.tc_dot' op pair products take bf16 or f16 operands (kind::f16) for now, got 'f8E4M3FN'}}
+  jfa.tc_dot %sa, %sa, %acc, %true pair : !jfa.slot<128x128xf8E4M3FN, swizzle 128>, !jfa.slot<128x128xf8E4M3FN, swizzle 128>, !jfa.tmem<128x256xf32>
+}
