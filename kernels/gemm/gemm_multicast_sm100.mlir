@@ -70,6 +70,18 @@ jfa.kernel @gemm_multicast_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
         jfa.tma_load %a[%row0, %kcol], %a_s, %full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
         jfa.tma_load %b[%b_row0, %kcol], %b_half, %full_s multicast(%both) : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
       }
+      // The tail: the commits that free this CTA's stages include the
+      // peer's asynchronous arrivals, which no thread barrier orders; wait
+      // for the last ones before the CTA may exit.
+      %c4 = arith.constant 4 : i32
+      %tail_lo = arith.maxui %k_tiles, %c4 : i32
+      %tail_hi = arith.addi %k_tiles, %c4 : i32
+      scf.for %kt = %tail_lo to %tail_hi step %c1 : i32 {
+        %s, %phase = jfa.ring_position %kt stages(4) : i32
+        %free_phase = arith.xori %phase, %c1 : i32
+        %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<4>, i32
+        jfa.barrier_wait %empty_s, %free_phase
+      }
     }
     // MMA: warp 5; one thread issues, committing to both CTAs.
     jfa.task default {
