@@ -17,6 +17,11 @@ needed). Two steps:
       checkout and Triton, `OUT=dir python3 test/oracle/triton_probes.py`
       (and triton_probes_values.py) does the same.
 
+  python3 scripts/tcgen05_oracle.py import-pair pair.json
+      adds the CTA-pair configurations test/oracle/triton_probe_pair.py
+      wrote (OUT=dir python3 test/oracle/triton_probe_pair.py on the GPU
+      machine) to the reference, where Triton emitted a cta_group::2 MMA.
+
   python3 scripts/tcgen05_oracle.py import o.json io.json
       reads the encodings out of each probe's PTX (scripts/tcgen05_ptx.py)
       and writes the checked-in reference: test/oracle/tcgen05_triton.json
@@ -171,11 +176,56 @@ def import_run(path, values_path):
     print(f"wrote {REFERENCE} and {len(ref['configs'])} PTX files under {PTX_DIR}")
 
 
+# The CTA-pair probes of test/oracle/triton_probe_pair.py (ids as there).
+PROBES_PAIR = {
+    "ss_bf16_m256_n256_k64_sw128_pair": dict(
+        what="bf16, M = 256 over a CTA pair (tcgen05.mma.cta_group::2): each CTA's A "
+             "128x64 and B 128x64 K-major (128B), N = 256",
+        used_by=["kernels/gemm/gemm_pair_sm100.mlir"]),
+    "ss_bf16_m256_n128_k64_sw128_pair": dict(
+        what="bf16, M = 256 over a CTA pair: each CTA's A 128x64 and B 64x64 K-major "
+             "(128B), N = 128",
+        used_by=[]),
+}
+
+
+def import_pair(path):
+    """Adds the pair probe's configurations (pair.json, written by
+    test/oracle/triton_probe_pair.py on the GPU machine) to the reference.
+    A configuration for which Triton emitted no cta_group::2 MMA is not
+    added (it would compare nothing): the reason is printed instead."""
+    run = json.loads(pathlib.Path(path).read_text())
+    ref = json.loads(REFERENCE.read_text())
+    if run["v"] != ref["triton_version"]:
+        sys.exit(f"the pair probe ran Triton {run['v']}, the reference {ref['triton_version']}")
+    ref["configs"] = [c for c in ref["configs"] if c["id"] not in PROBES_PAIR]
+    for probe in run["p"]:
+        cid = probe["id"]
+        if not probe.get("ok"):
+            print(f"{cid}: Triton failed: {probe.get('e', '')[-300:]}")
+            continue
+        if "2" not in probe.get("cta_groups", []):
+            print(f"{cid}: Triton emitted cta_group {probe.get('cta_groups')}, no two-CTA MMA")
+            continue
+        ptx_name = f"{cid}.ptx"
+        (PTX_DIR / ptx_name).write_text(probe["ptx"])
+        entry = dict(id=cid, kind="mma", **PROBES_PAIR[cid])
+        entry["probe"] = "test/oracle/triton_probe_pair.py"
+        entry["ptx"] = f"test/oracle/triton/{ptx_name}"
+        entry["triton_layouts"] = _layouts(probe.get("ttgir", ""))
+        entry["encodings"] = tcgen05_ptx.analyze(probe["ptx"])
+        ref["configs"].append(entry)
+        print(f"{cid}: added ({len(entry['encodings']['mma'])} tcgen05.mma)")
+    REFERENCE.write_text(json.dumps(ref, indent=1) + "\n")
+
+
 def main():
     if len(sys.argv) in (2, 3) and sys.argv[1] == "device-command":
         print(device_command(*sys.argv[2:]))
     elif len(sys.argv) == 4 and sys.argv[1] == "import":
         import_run(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "import-pair":
+        import_pair(sys.argv[2])
     else:
         sys.exit(__doc__)
 
