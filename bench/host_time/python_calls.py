@@ -5,7 +5,8 @@ check_offsets=False, outputs given: the calls bench/attention_bench.py
 times), with test/python/test_jfa.py's stand-in torch and the real runtime
 library over bench/host_time's do-nothing driver. What it times is the
 package's own Python and the runtime's host work; a real torch adds its own
-cost per tensor attribute read. `--profile` prints cProfile's top entries.
+cost per tensor attribute read. `--profile` prints cProfile's top entries
+(of attention_backward; with `--forward`, of jagged_attention).
 
   LD_LIBRARY_PATH=<dir of the fake libcuda.so.1> JFA_LIBRARY=build/runtime/libjfart.so \
       python3 bench/host_time/python_calls.py [--profile]
@@ -51,7 +52,8 @@ for call in (backward, forward):
           f"(Python and the runtime's host work; stand-in torch, no driver)")
 if "--profile" in sys.argv:
     profile = cProfile.Profile()
-    profile.runcall(lambda: [backward() for _ in range(2000)])
+    which = forward if "--forward" in sys.argv else backward
+    profile.runcall(lambda: [which() for _ in range(2000)])
     profile.dump_stats(PROFILE)
     pstats.Stats(PROFILE).sort_stats("tottime").print_stats(25)
 """
