@@ -20,7 +20,9 @@
 // control request from every CTA is an error); under a condition on
 // jfa.cluster_rank (a leader's part), with a mask that is not a constant,
 // or for a CTA pair's load (`on cta`: both CTAs' bytes land on one
-// barrier), the counts are not checked (a remark).
+// barrier), the counts are not checked (a remark). The pair's own protocol
+// is checked: the expect alone under a condition on jfa.cluster_rank, the
+// pair loads after it in the surrounding block, each counted twice.
 //
 // The count follows the structure of the kernel: tasks arrive concurrently
 // (their counts add up), a loop body is one phase, and an scf.if counts only
@@ -779,18 +781,31 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     Value barrier = expect.getBarrier();
     TMALoadOp unknownMask;
     Operation *asymmetric = nullptr;
+    // A CTA pair's protocol: one CTA arms the barrier (the expect alone
+    // under a condition on jfa.cluster_rank) and both CTAs' loads after it
+    // complete there (`on cta`), so each pair load brings its bytes twice.
+    // The loads stand in the block around the condition.
+    Block *block = expect->getBlock();
+    auto armedAlone = dyn_cast<scf::IfOp>(expect->getParentOp());
+    bool pairArmed = armedAlone && armedAlone.thenBlock() == block &&
+                     dependsOnRank(armedAlone.getCondition()) &&
+                     std::next(block->begin()) == std::prev(block->end());
+    if (pairArmed)
+      block = armedAlone->getBlock();
     auto bytesOf = [&](Operation *op) -> int64_t {
-      if (getSignalledBarrier(op) == barrier && isAsymmetricClusterOp(op))
+      auto load = dyn_cast<TMALoadOp>(op);
+      bool pairLoad = pairArmed && load && load.getCta() && !rankCondition(op);
+      if (getSignalledBarrier(op) == barrier && isAsymmetricClusterOp(op) &&
+          !pairLoad)
         asymmetric = op;
       // A cluster-launch-control response is 16 bytes.
       if (auto cancel = dyn_cast<TryCancelOp>(op))
         return cancel.getBarrier() == barrier ? 16 : 0;
-      auto load = dyn_cast<TMALoadOp>(op);
       if (!load || load.getBarrier() != barrier)
         return 0;
-      return loadBytes(load, unknownMask);
+      return loadBytes(load, unknownMask) * (pairLoad ? 2 : 1);
     };
-    Tally tally = tallyBlock(*expect->getBlock(), bytesOf, LoopRule::Repeat);
+    Tally tally = tallyBlock(*block, bytesOf, LoopRule::Repeat);
     if (asymmetric) {
       asymmetric->emitRemark() << "cannot check the " << expect.getBytes()
                                << " bytes armed by a jfa.barrier_expect: "
@@ -841,11 +856,15 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     for (auto [op, times] : tally.ops) {
       auto load = dyn_cast<TMALoadOp>(op);
       TMALoadOp unused;
+      bool pairLoad = pairArmed && load && load.getCta();
       auto &note = diag.attachNote(op->getLoc())
                    << (load ? "this load brings " : "this response brings ")
-                   << (load ? loadBytes(load, unused) : 16) << " bytes";
+                   << (load ? loadBytes(load, unused) * (pairLoad ? 2 : 1) : 16)
+                   << " bytes";
       if (load && load.getMulticast())
         note << " (multicast: one box from each CTA of its mask)";
+      if (pairLoad)
+        note << " (a CTA pair's load: one box from each CTA of the pair)";
       if (times != 1)
         note << ", " << times << " times (in a loop)";
     }
