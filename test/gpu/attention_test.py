@@ -155,7 +155,9 @@ def reference_gdpa(q, k, v, offsets, causal, scale, activation, offsets_k=None,
 
 def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1),
               blocks=None):
-    """fp32 o [T, H, D], lse [H, T] and whether each query sees a key [T]
+    """fp32 o [T, H, D], lse [H, T], whether each query sees a key [T] in some
+    head, and whether it does in each head [H, T] (a per-head block mask
+    differs by head)
     (in some head), one sequence (and for long ones a few heads) at a time.
     k and v may have H_kv heads (q head h reads h // (H // H_kv)) and, with
     offsets_k, other tokens; blocks: a block-sparse mask (bool [Hm, QB, KB],
@@ -165,6 +167,7 @@ def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1),
     o = torch.zeros((t, h, d), dtype=torch.float32, device=q.device)
     lse = torch.full((h, t), float("-inf"), dtype=torch.float32, device=q.device)
     sees = torch.zeros(t, dtype=torch.bool, device=q.device)
+    sees_h = torch.zeros((h, t), dtype=torch.bool, device=q.device)
     offs = offsets.tolist()
     offs_k = offs if offsets_k is None else offsets_k.tolist()
     for b in range(len(offs) - 1):
@@ -181,6 +184,7 @@ def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1),
             mask = pairs_mask(seq_mask, blocks, h0, h1, s, n, sk, m)
             rows = mask.any(dim=-1)  # [n], or [heads, n] under a block mask
             sees[s:e] |= rows if rows.dim() == 1 else rows.any(dim=0)
+            sees_h[h0:h1, s:e] |= rows
             kv_heads = torch.arange(h0, h1, device=q.device) // group
             qs = q[s:e, h0:h1].float().transpose(0, 1)  # [hc, n, d]
             ks = k[sk:ek].index_select(1, kv_heads).float().transpose(0, 1)  # [hc, m, d]
@@ -193,7 +197,7 @@ def reference(q, k, v, offsets, causal, scale, offsets_k=None, window=(-1, -1),
             lse[h0:h1, s:e] = row_lse
             o[s:e, h0:h1] = torch.matmul(p, vs).transpose(0, 1)
             del scores, p
-    return o, lse, sees
+    return o, lse, sees, sees_h
 
 
 _varlen = []  # [(varlen_attn, its parameters) or None], looked up once
@@ -337,12 +341,20 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
     if t == 0:
         res.report(not problems, f"{label}{': ' + '; '.join(problems) if problems else ''}")
         return
-    ref_o, ref_lse, sees = reference(q, k, v, offsets, causal, eff_scale, offsets_k,
+    ref_o, ref_lse, sees, sees_h = reference(q, k, v, offsets, causal, eff_scale, offsets_k,
                                      tuple(window) if window is not None else (-1, -1),
                                      blocks)
     blind = ~sees  # queries that see no key: o = 0 and lse = -inf exactly
-    bad_o = (~torch.isfinite(o)).any(dim=2).any(dim=1) & sees  # per token
-    bad_lse = (~torch.isfinite(lse)).any(dim=0) & sees
+    bad_o = ((~torch.isfinite(o)).any(dim=2) & sees_h.T).any(dim=1)  # per token
+    # Per head: under a per-head block mask a query may see keys in one head
+    # and none in another (lse -inf there, as the contract says).
+    bad_lse = ((~torch.isfinite(lse)) & sees_h).any(dim=0)
+    blind_h = ~sees_h & sees  # heads in which a seeing query sees no key
+    if blind_h.any():
+        heads, toks = blind_h.nonzero(as_tuple=True)
+        if (o[toks, heads] != 0).any() or (lse[heads, toks] != float("-inf")).any():
+            problems.append(f"{int(blind_h.sum())} (head, query) pairs see no key through "
+                            f"the per-head mask but have o != 0 or lse != -inf")
     if bad_o.any():
         rows = bad_o.nonzero().flatten()
         problems.append(f"{rows.numel()} token rows of o not finite (first token {rows[0].item()})")
