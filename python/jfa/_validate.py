@@ -313,31 +313,6 @@ def check_backward_sizes(total_tokens, heads, head_dim, batch, k_tiles, total_ke
                          f"{longest}")
 
 
-def _rows(shape, strides, data_ptr, element_bytes):
-    """A tensor's memory as (start, row bytes, row stride in bytes, rows):
-    rows of its outermost dimension when the inner dimensions are packed,
-    else one row spanning it all. None when it is empty."""
-    shape, strides = tuple(shape), tuple(strides)
-    if any(d == 0 for d in shape):
-        return None
-    if not shape:
-        return data_ptr, element_bytes, element_bytes, 1
-    if any(s < 0 for s in strides):  # not made by torch; be conservative
-        lo = sum((d - 1) * s for d, s in zip(shape, strides) if s < 0)
-        hi = sum((d - 1) * s for d, s in zip(shape, strides) if s > 0)
-        return data_ptr + lo * element_bytes, (hi - lo + 1) * element_bytes, 1, 1
-    dense = 1
-    packed = True
-    for d, s in zip(reversed(shape[1:]), reversed(strides[1:])):
-        if d > 1 and s != dense:
-            packed = False
-        dense *= d
-    if packed and shape[0] > 1 and strides[0] * element_bytes >= dense * element_bytes:
-        return data_ptr, dense * element_bytes, strides[0] * element_bytes, shape[0]
-    span = sum((d - 1) * s for d, s in zip(shape, strides)) + 1
-    return data_ptr, span * element_bytes, span * element_bytes, 1
-
-
 def _span(shape, strides, data_ptr, element_bytes):
     """The bytes [lo, hi) a tensor may touch; None when it is empty."""
     lo = hi = 0
@@ -349,6 +324,30 @@ def _span(shape, strides, data_ptr, element_bytes):
         else:
             hi += (d - 1) * st
     return data_ptr + lo * element_bytes, data_ptr + (hi + 1) * element_bytes
+
+
+def _rows(shape, strides, data_ptr, element_bytes):
+    """A tensor's memory as (start, row bytes, row stride in bytes, rows):
+    rows of its outermost dimension when the inner dimensions are packed,
+    else one row spanning it all. None when it is empty."""
+    shape, strides = tuple(shape), tuple(strides)
+    span = _span(shape, strides, data_ptr, element_bytes)
+    if span is None:
+        return None
+    lo, hi = span
+    if not shape:
+        return data_ptr, element_bytes, element_bytes, 1
+    if any(s < 0 for s in strides):  # not made by torch; be conservative
+        return lo, hi - lo, 1, 1
+    dense = 1
+    packed = True
+    for d, s in zip(reversed(shape[1:]), reversed(strides[1:])):
+        if d > 1 and s != dense:
+            packed = False
+        dense *= d
+    if packed and shape[0] > 1 and strides[0] * element_bytes >= dense * element_bytes:
+        return data_ptr, dense * element_bytes, strides[0] * element_bytes, shape[0]
+    return data_ptr, hi - lo, hi - lo, 1
 
 
 def overlaps(a, b):
