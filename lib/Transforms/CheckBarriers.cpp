@@ -792,9 +792,13 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
                      std::next(block->begin()) == std::prev(block->end());
     if (pairArmed)
       block = armedAlone->getBlock();
+    // A load of both CTAs (no rank condition) under that protocol.
+    auto isPairLoad = [&](TMALoadOp load) {
+      return pairArmed && load && load.getCta() && !rankCondition(load);
+    };
     auto bytesOf = [&](Operation *op) -> int64_t {
       auto load = dyn_cast<TMALoadOp>(op);
-      bool pairLoad = pairArmed && load && load.getCta() && !rankCondition(op);
+      bool pairLoad = isPairLoad(load);
       if (getSignalledBarrier(op) == barrier && isAsymmetricClusterOp(op) &&
           !pairLoad)
         asymmetric = op;
@@ -856,7 +860,7 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     for (auto [op, times] : tally.ops) {
       auto load = dyn_cast<TMALoadOp>(op);
       TMALoadOp unused;
-      bool pairLoad = pairArmed && load && load.getCta();
+      bool pairLoad = isPairLoad(load);
       auto &note = diag.attachNote(op->getLoc())
                    << (load ? "this load brings " : "this response brings ")
                    << (load ? loadBytes(load, unused) * (pairLoad ? 2 : 1) : 16)
