@@ -1289,8 +1289,9 @@ def main():
         __doc__, "a few small cases and the error paths (for compute-sanitizer)",
         flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention, GDPA)")])
 
-    def case(*a, **kw):
-        run_case(res, *a, gen=gen, **kw)
+    def case(name, *a, **kw):
+        if args.only is None or args.only in name:
+            run_case(res, name, *a, gen=gen, **kw)
 
     if args.sanitize:
         if not args.variants:

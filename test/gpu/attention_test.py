@@ -1,7 +1,7 @@
 """jfa.jagged_attention on the GPU against an fp32 reference.
 
     PYTHONPATH=dist/jfa/python python3 test/gpu/attention_test.py [--quick] [--sanitize] \
-        [--variants] [--seed N]
+        [--variants] [--seed N] [--only TEXT]
 
 Each case draws fresh random data (the seed is printed; --seed repeats a
 run), poisons o and lse with NaN, runs the kernel and compares with a
@@ -889,8 +889,9 @@ def main():
         __doc__, "a few small cases (for compute-sanitizer)",
         flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention, GDPA)")])
 
-    def case(*a, **kw):
-        run_case(res, *a, gen=gen, **kw)
+    def case(name, *a, **kw):
+        if args.only is None or args.only in name:
+            run_case(res, name, *a, gen=gen, **kw)
 
     if args.sanitize:
         if not args.variants:
