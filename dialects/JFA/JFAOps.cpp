@@ -764,14 +764,9 @@ static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
 /// The number of CTAs in the cluster of the kernel around `op`: 1 without
 /// `cluster(...)`; none inside a helper, whose callers' clusters may differ.
 static std::optional<int64_t> clusterSizeAround(Operation *op) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel)
-    return std::nullopt;
-  int64_t size = 1;
-  if (auto dims = kernel.getClusterDims())
-    for (int32_t d : *dims)
-      size *= d;
-  return size;
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return kernel.getClusterSize();
+  return std::nullopt;
 }
 
 /// A constant CTA mask names at least one CTA and none beyond the cluster.

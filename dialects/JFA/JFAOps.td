@@ -105,6 +105,14 @@ def JFA_KernelOp : JFA_Op<"kernel", [IsolatedFromAbove, FunctionOpInterface,
       return getFunctionType().getResults();
     }
     int64_t getNumThreads() { return int64_t(getNumWarps()) * 32; }
+    /// The CTAs of one cluster: the product of `cluster(x, y, z)`, 1 without.
+    int64_t getClusterSize() {
+      int64_t size = 1;
+      if (auto dims = getClusterDims())
+        for (int32_t d : *dims)
+          size *= d;
+      return size;
+    }
     /// Shared-memory bytes used by every buffer and barrier array, laid out
     /// in program order with their alignment.
     int64_t computeSharedMemoryBytes();

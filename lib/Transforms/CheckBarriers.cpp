@@ -113,15 +113,10 @@ Operation *rankCondition(Operation *op) {
 }
 
 int64_t clusterSizeOf(Operation *op) {
-  int64_t size = 1;
   auto kernel = dyn_cast<KernelOp>(op);
   if (!kernel)
     kernel = op->getParentOfType<KernelOp>();
-  if (kernel)
-    if (auto dims = kernel.getClusterDims())
-      for (int32_t d : *dims)
-        size *= d;
-  return size;
+  return kernel ? kernel.getClusterSize() : 1;
 }
 
 /// Ops that reach other CTAs of a cluster and are issued under a condition

@@ -95,10 +95,7 @@ bool checkCtaPairs(KernelOp kernel, const Target &target) {
   TcDotOp pair = findPairProduct(kernel);
   bool ok = true;
   if (pair) {
-    int64_t ctas = 1;
-    if (auto dims = kernel.getClusterDims())
-      for (int32_t d : *dims)
-        ctas *= d;
+    int64_t ctas = kernel.getClusterSize();
     if (ctas % 2 != 0) {
       auto diag = kernel.emitOpError()
                   << "has a CTA-pair product but a cluster of " << ctas

@@ -46,10 +46,9 @@ void populateRowOpsToLLVMPatterns(JFATypeConverter &converter,
 /// cta_group::2.
 constexpr llvm::StringLiteral kCtaPairAttrName = "jfa.cta_pair";
 
-/// The number of CTAs in the kernel's cluster (1 without cluster(...)).
-int64_t clusterSize(KernelOp kernel);
-/// The same for an op whose kernel has become an llvm.func (the signature
-/// is converted first): from its nvvm.cluster_dim.
+/// The number of CTAs in the cluster of an op whose kernel has become an
+/// llvm.func (the signature is converted first): from its nvvm.cluster_dim
+/// (KernelOp::getClusterSize before).
 int64_t convertedClusterSize(mlir::Operation *op);
 void populateKernelToLLVMPatterns(JFATypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

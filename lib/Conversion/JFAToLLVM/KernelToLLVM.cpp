@@ -116,14 +116,6 @@ int64_t jfa::convertedClusterSize(Operation *op) {
   return size;
 }
 
-int64_t jfa::clusterSize(KernelOp kernel) {
-  int64_t size = 1;
-  if (auto dims = kernel.getClusterDims())
-    for (int32_t d : *dims)
-      size *= d;
-  return size;
-}
-
 void jfa::populateKernelToLLVMPatterns(JFATypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<ThreadIdLowering, ClusterRankLowering, TryCancelLowering,
@@ -196,7 +188,7 @@ LogicalResult jfa::convertKernelSignature(KernelOp kernel,
     arg.replaceAllUsesExcept(cast.getResult(0), cast);
   }
   b.setInsertionPointToEnd(&entry);
-  if (clusterSize(kernel) > 1) {
+  if (kernel.getClusterSize() > 1) {
     NVVM::ClusterArriveOp::create(b, kernel.getLoc(), /*aligned=*/nullptr);
     NVVM::ClusterWaitOp::create(b, kernel.getLoc(), /*aligned=*/nullptr);
   }
