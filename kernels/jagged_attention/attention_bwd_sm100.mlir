@@ -316,9 +316,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       // Units from the load warp's fetches; the first past the last ends the loop.
       %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0)
           : (i32, i32, i32) -> (i32, i32, i32, i32) {
-        %fetched = jfa.call @take_unit(%taken, %next_buf, %next_full, %next_empty)
-            : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
-        %more = arith.cmpi slt, %fetched, %units : i32
+        %fetched, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
@@ -605,9 +604,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       // Units from the load warp's fetches; the first past the last ends the loop.
       %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0)
           : (i32, i32, i32) -> (i32, i32, i32, i32) {
-        %fetched = jfa.call @take_unit(%taken, %next_buf, %next_full, %next_empty)
-            : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
-        %more = arith.cmpi slt, %fetched, %units : i32
+        %fetched, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):

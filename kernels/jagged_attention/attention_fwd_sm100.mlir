@@ -18,8 +18,10 @@
 //     row-clipped stores.
 // Tensor memory: S (128 columns), P (128 bf16 = 64 columns), O (128).
 // Needs a B200 to run: compiled, checked by ptxas and disassembled here.
-// The static band schedule and the load task, shared with the other target.
+// The keys of a unit, the work queue and the load task, shared with the
+// other target.
 jfa.import "../lib/band_schedule.mlir"
+jfa.import "../lib/work_queue.mlir"
 jfa.import "../lib/forward_producer.mlir"
 // The key mask and the online-softmax step, shared with the other target.
 jfa.import "../lib/online_softmax.mlir"
@@ -37,7 +39,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %kv_group: i32, %window_left: i32,
                                 %window_right: i32,
                                 %block_bits: !jfa.ptr<i32>, %block_words: i32,
-                                %block_head_stride: i32) warps(6) {
+                                %block_head_stride: i32,
+                                %schedule: !jfa.ptr<i32>) warps(6) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
@@ -50,6 +53,10 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
+  // The work queue's ring (@fetch_unit, @take_unit): 192 readers.
+  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
+  %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %next_empty = jfa.alloc_barriers arrive_count(192) : !jfa.mbarriers<2>
   // full: the load warp's expect plus the TMA bytes; empty, s_ready,
   // o_ready: a tcgen05 commit; p_ready: the 128 softmax threads.
   %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
@@ -77,11 +84,10 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // The variant's options (kernels/lib/band_schedule.mlir).
   %general, %kv_group_eff, %activation_eff, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
       : (i32, i32) -> (i1, i32, i32, i1, i1)
-  %pid = jfa.program_id x
-  %grid = jfa.num_programs x
-  // The static band schedule (kernels/lib/band_schedule.mlir).
-  %band_units, %units = jfa.call @band_schedule(%batch, %heads, %q_tiles)
-      : (i32, i32, i32) -> (i32, i32)
+  // The work queue (kernels/lib/work_queue.mlir): %schedule[0] pairs of
+  // (sequence, q tile), each for every head.
+  %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
+  %units = arith.muli %pairs, %heads : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
@@ -99,19 +105,18 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %one_rows = arith.constant dense<1.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
       %ln2 = arith.constant dense<0.693147181> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
 
-      %counts:2 = scf.for %u = %pid to %units step %grid
-          iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k, %general)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+      // Units from the load task's fetches; the first past the last ends
+      // the loop.
+      %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0)
+          : (i32, i32, i32) -> (i32, i32, i32, i32) {
+        %fetched, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+        scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
+      } do {
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
+        %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
-              : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
-          // Block-sparse: only the tiles with a listed block, as the
-          // producer walks them (@tile_walk).
-          %block_base = arith.muli %h, %block_head_stride : i32
-          %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
-              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
-          %end_tile = arith.addi %first_tile, %kv_tiles : i32
 
           %acc:3 = scf.for %j = %c0 to %steps step %c1
               iter_args(%m = %neg_inf_rows, %l = %zero_rows, %k_tile = %first_step)
@@ -211,37 +216,39 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         } else {
           scf.yield %unit_n, %kv_n : i32, i32
         }
-        scf.yield %next#0, %next#1 : i32, i32
+        %taken_next = arith.addi %taken, %c1 : i32
+        scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
       }
     }
 
     // Load warp (warp 4): Q once per unit, then K and V through the ring.
     jfa.task warps(1) {
-    jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
+    jfa.call @forward_producer(%units, %heads, %q_tiles, %schedule, %next_buf, %next_full, %next_empty,
                                %offsets, %offsets_k, %is_causal, %general,
                                %window_left, %window_right, %kv_group_eff,
                                %head_dim, %q, %k, %v,
                                %q_slot0, %q_slot1, %k_ring, %v_ring,
                                %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty,
                                %sparse, %block_bits, %block_words, %block_head_stride)
-        : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+        : (i32, i32, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
            !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
     }
 
     // MMA warp (warp 5): one thread issues the tcgen05 MMAs.
     jfa.task default {
-      %counts:2 = scf.for %u = %pid to %units step %grid
-          iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k, %general)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+      // Units from the load task's fetches; the first past the last ends
+      // the loop.
+      %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0)
+          : (i32, i32, i32) -> (i32, i32, i32, i32) {
+        %fetched, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+        scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
+      } do {
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
+        %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
-              : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
-          // As many steps as the producer's walk (@tile_walk).
-          %block_base = arith.muli %h, %block_head_stride : i32
-          %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
-              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
           %last_kv = arith.subi %steps, %c1 : i32
           %q_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %q_full0, %q_phase
@@ -294,7 +301,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         } else {
           scf.yield %unit_n, %kv_n : i32, i32
         }
-        scf.yield %next#0, %next#1 : i32, i32
+        %taken_next = arith.addi %taken, %c1 : i32
+        scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
       }
     }
   }

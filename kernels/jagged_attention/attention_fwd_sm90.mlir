@@ -14,10 +14,13 @@
 //
 // The contract (tensors, parameters, launch) is kernels/jagged_attention/
 // README.md. A work unit is (sequence, head, 128-row q tile). The grid is
-// persistent: CTA i takes units i, i + G, i + 2G, ... of an order that puts
-// the highest q-tile indices first (in bands of 7, kernels/lib/band_schedule.mlir), so the tiles
-// of the long sequences start first and no long sequence runs alone at the
-// end; units past the end of their sequence are skipped.
+// persistent and the units are handed out dynamically: the caller's
+// schedule (attention_bwd_schedule.mlir over the query sequences) lists the
+// (sequence, q tile) pairs that hold queries, longest sequence first, every
+// pair for each head; a sequence's tiles are taken last first (under causal
+// the costliest), and the producer takes the next unit from a counter
+// (jfa.atomic_fetch_add) as it starts one, so a CTA that drew short units
+// takes more (bench/NOTES.md, run 57).
 //
 // Warp specialization: a producer warpgroup streams Q (once per unit) and a
 // 2-stage K/V ring with TMA; two consumer warpgroups (one task, 64 q rows
@@ -28,8 +31,10 @@
 // chunk by chunk. Rows and columns past the sequence's end are masked in
 // the last k tile only (where the causal diagonal also lies); O is stored
 // with row-clipped stores so a unit never writes another sequence's rows.
-// The static band schedule and the load task, shared with the other target.
+// The keys of a unit, the work queue and the load task, shared with the
+// other target.
 jfa.import "../lib/band_schedule.mlir"
+jfa.import "../lib/work_queue.mlir"
 jfa.import "../lib/forward_producer.mlir"
 // The key mask and the online-softmax step, shared with the other target.
 jfa.import "../lib/online_softmax.mlir"
@@ -47,7 +52,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %kv_group: i32, %window_left: i32,
                                %window_right: i32,
                                %block_bits: !jfa.ptr<i32>, %block_words: i32,
-                               %block_head_stride: i32) warps(12) {
+                               %block_head_stride: i32,
+                               %schedule: !jfa.ptr<i32>) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away. Without
   // window, %window_left and %window_right are not read.
@@ -63,6 +69,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
+  // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
+  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
+  %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
   // full: the producer's expect plus the TMA bytes; empty: the 256 consumer
   // threads, once they no longer read the slot.
   %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
@@ -81,11 +91,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // The variant's options (kernels/lib/band_schedule.mlir).
   %general, %kv_group_eff, %activation_eff, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
       : (i32, i32) -> (i1, i32, i32, i1, i1)
-  %pid = jfa.program_id x
-  %grid = jfa.num_programs x
-  // The static band schedule (kernels/lib/band_schedule.mlir).
-  %band_units, %units = jfa.call @band_schedule(%batch, %heads, %q_tiles)
-      : (i32, i32, i32) -> (i32, i32)
+  // The work queue (kernels/lib/work_queue.mlir): %schedule[0] pairs of
+  // (sequence, q tile), each for every head.
+  %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
+  %units = arith.muli %pairs, %heads : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
   %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
@@ -109,22 +118,19 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         jfa.named_barrier_arrive id(8) threads(256)
       }
 
-      %counts:2 = scf.for %u = %pid to %units step %grid
-          iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-        %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k, %general)
-            : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+      // Units from the load task's fetches; the first past the last ends
+      // the loop.
+      %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0)
+          : (i32, i32, i32) -> (i32, i32, i32, i32) {
+        %fetched, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+        scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
+      } do {
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
+        %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
-              : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
-          // Block-sparse: only the tiles with a listed block, as the
-          // producer walks them (@tile_walk).
-          %block_base = arith.muli %h, %block_head_stride : i32
-          %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
-              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
-          %end_tile = arith.addi %first_tile, %kv_tiles : i32
           %last_kv = arith.subi %steps, %c1 : i32
-          %q_phase = arith.andi %unit_n, %c1 : i32
-          jfa.barrier_wait %q_full0, %q_phase
 
           // FA3's schedule: the two warpgroups take turns to issue their
           // MMAs (named barriers 8 and 9), so that one's softmax overlaps
@@ -138,6 +144,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
           %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
           jfa.barrier_wait %k_full0, %phase0
+          %q_phase = arith.andi %unit_n, %c1 : i32
+          jfa.barrier_wait %q_full0, %q_phase
           scf.if %first_wg {
             jfa.named_barrier_sync id(8) threads(256)
           } else {
@@ -356,7 +364,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         } else {
           scf.yield %unit_n, %kv_n : i32, i32
         }
-        scf.yield %next#0, %next#1 : i32, i32
+        %taken_next = arith.addi %taken, %c1 : i32
+        scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
       }
     }
 
@@ -365,14 +374,14 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
     // leave 24 of the 504 per lane of a warpgroup (setmaxnreg.inc only takes
     // what a setmaxnreg.dec gave back). The block-sparse walk spills there.
     jfa.task default registers(24) {
-    jfa.call @forward_producer(%pid, %grid, %units, %band_units, %heads, %q_tiles,
+    jfa.call @forward_producer(%units, %heads, %q_tiles, %schedule, %next_buf, %next_full, %next_empty,
                                %offsets, %offsets_k, %is_causal, %general,
                                %window_left, %window_right, %kv_group_eff,
                                %head_dim, %q, %k, %v,
                                %q_slot0, %q_slot1, %k_ring, %v_ring,
                                %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty,
                                %sparse, %block_bits, %block_words, %block_head_stride)
-        : (i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+        : (i32, i32, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
            !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
     }

@@ -1,20 +1,61 @@
 // A library of device helpers (no kernel), imported from
 // kernels/jagged_attention/ with `jfa.import "../lib/forward_producer.mlir"`:
-// the attention forwards' load task, the same on both targets.
+// the attention forwards' walk of a unit and their load task, the same on
+// both targets.
 jfa.import "band_schedule.mlir"
+jfa.import "work_queue.mlir"
 jfa.import "block_mask.mlir"
 
-// Walks the band schedule (band_schedule.mlir) and loads, for each live
-// unit, its Q tile once (slots q_slot0, and q_slot1 at D = 128) and its
-// K and V tiles through the 2-stage rings (stage s, 64-column chunk c in
-// slot 2s + c): the tiles @unit_keys gives, of k/v head h / kv_group
-// (grouped-query attention reads one k/v head for kv_group q heads), and
-// under %sparse (a compile-time parameter) only those with a listed block
-// (@tile_walk, block_mask.mlir: the consumers walk the same tiles). Full
-// barriers get the expect and the TMA bytes, empty ones are waited on
-// before a slot is refilled. One thread issues the copies.
-jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
-                           %band_units: i32, %heads: i32, %q_tiles: i32,
+// Unit u of the work queue as every task of a forward walks it, so that
+// the tasks cannot disagree on one: @queue_unit's head, sequence and q tile;
+// @unit_keys' key bounds (query i sees keys [max(0, i + lo_off), min(len_k,
+// i + hi_off)); keys below mask_below or from mask_above need the mask);
+// and the key tiles it reads (@tile_walk: under %sparse, a compile-time
+// parameter, only those with a listed block), as the steps, the first
+// step's tile, the block mask's base for @next_tile and the end of the
+// tile range. A unit without queries (the schedule lists none) takes no
+// step.
+jfa.func @forward_unit(%u: i32, %heads: i32, %q_tiles: i32,
+                       %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+                       %schedule: !jfa.ptr<i32>, %is_causal: i1, %general: i1,
+                       %window_left: i32, %window_right: i32, %sparse: i1,
+                       %block_bits: !jfa.ptr<i32>, %block_words: i32,
+                       %block_head_stride: i32)
+    -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %false = arith.constant false
+  %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
+      : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+  %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
+      : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+  %block_base = arith.muli %h, %block_head_stride : i32
+  %end_tile = arith.addi %first_tile, %kv_tiles : i32
+  %walk:2 = scf.if %live -> (i32, i32) {
+    %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+        : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+    scf.yield %steps, %first_step : i32, i32
+  } else {
+    scf.yield %c0, %first_tile : i32, i32
+  }
+  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %walk#0, %walk#1, %end_tile
+      : i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32
+}
+
+// Takes the units of the work queue (work_queue.mlir: @fetch_unit one
+// ahead; @forward_unit) and loads, for each, its Q tile once (slots q_slot0,
+// and q_slot1 at D = 128) and its K and V tiles through the 2-stage rings
+// (stage s, 64-column chunk c in slot 2s + c): the tiles @unit_keys gives,
+// of k/v head h / kv_group (grouped-query attention reads one k/v head for
+// kv_group q heads), and under %sparse (a compile-time parameter) only those
+// with a listed block (@tile_walk, block_mask.mlir: the consumers walk the
+// same tiles). Full barriers get the expect and the TMA bytes, empty ones
+// are waited on before a slot is refilled. One thread issues the copies.
+jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
+                           %schedule: !jfa.ptr<i32>,
+                           %next_buf: !jfa.smem<2 x 1xi32>,
+                           %next_full: !jfa.mbarriers<2>,
+                           %next_empty: !jfa.mbarriers<2>,
                            %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
                            %is_causal: i1, %general: i1, %window_left: i32,
                            %window_right: i32, %kv_group: i32, %head_dim: i32,
@@ -34,13 +75,21 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
   %c128 = arith.constant 128 : i32
   %false = arith.constant false
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  %counts:2 = scf.for %u = %pid to %units step %grid
-      iter_args(%unit_n = %c0, %kv_n = %c0) -> (i32, i32) : i32 {
-    %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @band_unit(%u, %band_units, %heads, %q_tiles, %offsets, %offsets_k, %general)
-        : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+  // Fetch 0 first; each iteration then fetches the unit after the one it
+  // takes, so the atomic's latency hides behind a whole unit.
+  jfa.call @fetch_unit(%c0, %schedule, %next_buf, %next_full, %next_empty)
+      : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
+  %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0)
+      : (i32, i32, i32) -> (i32, i32, i32, i32) {
+    %fetched = jfa.call @fetch_ahead_and_take(%taken, %schedule, %next_buf, %next_full, %next_empty)
+        : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+    %more = arith.cmpi slt, %fetched, %units : i32
+    scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
+  } do {
+  ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
+    %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+        : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
     %next:2 = scf.if %live -> (i32, i32) {
-      %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
-          : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
       %col0 = arith.muli %h, %head_dim : i32
       %col1 = arith.addi %col0, %c64 : i32
       %kv_head = arith.divui %h, %kv_group : i32
@@ -62,10 +111,6 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
       }
 
       // K and V tiles through the ring.
-      %block_base = arith.muli %h, %block_head_stride : i32
-      %steps, %first_step = jfa.call @tile_walk(%sparse, %false, %first_tile, %kv_tiles, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
-          : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
-      %end_tile = arith.addi %first_tile, %kv_tiles : i32
       %last_tile = scf.for %j = %c0 to %steps step %c1
           iter_args(%tile = %first_step) -> (i32) : i32 {
         %n = arith.addi %kv_n, %j : i32
@@ -112,7 +157,8 @@ jfa.func @forward_producer(%pid: i32, %grid: i32, %units: i32,
     } else {
       scf.yield %unit_n, %kv_n : i32, i32
     }
-    scf.yield %next#0, %next#1 : i32, i32
+    %taken_next = arith.addi %taken, %c1 : i32
+    scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
   }
   jfa.return
 }

@@ -1,11 +1,12 @@
 // A library of device helpers (no kernel), imported from
 // kernels/jagged_attention/ with `jfa.import "../lib/work_queue.mlir"`
-// (docs/DIALECT.md, "Imports"): the work queue of the attention backwards
-// and the decode of its units.
+// (docs/DIALECT.md, "Imports"): the work queue of the attention kernels,
+// forward and backward, and the decode of their units.
 //
 // The dynamic work queue (docs/DIALECT.md): the next unit comes from the
-// caller-zeroed counter %schedule[1], fetched by one task into a ring of
-// two one-element slots and read by every thread of the CTA.
+// counter %schedule[1] (zeroed by attention_bwd_schedule.mlir, which writes
+// the schedule), fetched by one task into a ring of two one-element slots
+// and read by every thread of the CTA.
 //
 // The key bounds of a query (@unit_keys), shared with the forwards.
 jfa.import "band_schedule.mlir"
@@ -43,6 +44,19 @@ jfa.func @take_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
   jfa.return %u : i32
 }
 
+// A reading task's loop condition at its step n: the unit fetch n brought
+// (@take_unit) and whether it is one (below %units: the first past the
+// last ends the loop).
+jfa.func @take_next_unit(%n: i32, %units: i32,
+                         %next_buf: !jfa.smem<2 x 1xi32>,
+                         %next_full: !jfa.mbarriers<2>,
+                         %next_empty: !jfa.mbarriers<2>) -> (i32, i1) {
+  %u = jfa.call @take_unit(%n, %next_buf, %next_full, %next_empty)
+      : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+  %more = arith.cmpi slt, %u, %units : i32
+  jfa.return %u, %more : i32, i1
+}
+
 // The loading task's step n: fetch n + 1 ahead (its atomic's latency then
 // hides behind a whole unit), then take what fetch n brought.
 jfa.func @fetch_ahead_and_take(%n: i32, %schedule: !jfa.ptr<i32>,
@@ -56,6 +70,50 @@ jfa.func @fetch_ahead_and_take(%n: i32, %schedule: !jfa.ptr<i32>,
   %u = jfa.call @take_unit(%n, %next_buf, %next_full, %next_empty)
       : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
   jfa.return %u : i32
+}
+
+// The forwards' unit u: head u mod H of the (sequence, 128-row q tile)
+// pair u / H of %schedule, which attention_bwd_schedule.mlir writes over the
+// query sequences with %q_tiles tiles per sequence (its k_tiles): the pairs
+// with queries, longest sequence first. A sequence's tiles are taken last
+// first: under causal the last sees the most keys, so the costliest units
+// start first and the short ones fill the end (bench/NOTES.md, run 57).
+// Returns the head, the sequence's first query row and length, the tile's
+// first row in it, whether it holds queries (a listed pair always does),
+// and the sequence's first key row and length
+// (%offsets_k read only when %general, a compile-time parameter, is set).
+jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32,
+                     %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+                     %schedule: !jfa.ptr<i32>, %general: i1)
+    -> (i32, i32, i32, i32, i1, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %pair = arith.divui %u, %heads : i32
+  %h = arith.remui %u, %heads : i32
+  %at = arith.addi %pair, %c2 : i32
+  %bt = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
+  %b = arith.divui %bt, %q_tiles : i32
+  %t = arith.remui %bt, %q_tiles : i32
+  %b1 = arith.addi %b, %c1 : i32
+  %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+  %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
+  %len = arith.subi %end, %start : i32
+  %start_kv = jfa.load %offsets_k[%b] : !jfa.ptr<i32> -> i32
+  %end_kv = jfa.load %offsets_k[%b1] : !jfa.ptr<i32> -> i32
+  %len_kv = arith.subi %end_kv, %start_kv : i32
+  %start_k = arith.select %general, %start_kv, %start : i32
+  %len_k = arith.select %general, %len_kv, %len : i32
+  %len_up = arith.addi %len, %c127 : i32
+  %tiles = arith.divsi %len_up, %c128 : i32
+  %last = arith.subi %tiles, %c1 : i32
+  %tile = arith.subi %last, %t : i32
+  %q0 = arith.muli %tile, %c128 : i32
+  %has_queries = arith.cmpi sge, %tile, %c0 : i32
+  jfa.return %h, %start, %len, %q0, %has_queries, %start_k, %len_k
+      : i32, i32, i32, i32, i1, i32, i32
 }
 
 // How a backward's units divide the q heads (grouped-query attention): the

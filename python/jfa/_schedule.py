@@ -1,7 +1,10 @@
-"""The backward kernels' work schedule: the (sequence, 128-key tile) pairs
-that hold keys, longest sequence first. The runtime builds it on the device
-with kernels/jagged_attention/attention_bwd_schedule.mlir; this is its
-reference and the reasoning behind the order.
+"""The attention kernels' work schedule: the (sequence, 128-row tile) pairs
+that hold rows, longest sequence first. The backward's is over the key
+sequences (key tiles), the forward's over the query sequences (q tiles,
+which the forward takes last first within a sequence: bench/NOTES.md, run
+57). The runtime builds both on the device with
+kernels/jagged_attention/attention_bwd_schedule.mlir; this is its reference
+and the reasoning behind the order.
 
 The backward kernels are persistent: CTA i of G takes units i, i + G, ...,
 a unit being one listed pair for one head (unit u is pair u // H, head
@@ -32,11 +35,12 @@ kernels never read.
 KEY_TILE = 128
 
 
-def backward_schedule_list(lengths, k_tiles):
-    """The schedule as a Python list: the reference that the device's
+def schedule_list(lengths, k_tiles):
+    """The schedule as a Python list, for sequences of these lengths and
+    k_tiles 128-row tiles each: the reference that the device's
     kernels/jagged_attention/attention_bwd_schedule.mlir is checked against
     (test/interp/kernels.py, test/gpu/attention_bwd_test.py) and what the
-    interpreter's backward tests pass."""
+    interpreter's forward and backward tests pass."""
     pairs = [(b, kt) for b in range(len(lengths)) for kt in range(k_tiles)]
     live = [kt * KEY_TILE < lengths[b] for b, kt in pairs]
     order = sorted(range(len(pairs)),  # stable: b, then kt, within a length

@@ -40,14 +40,6 @@ __int128 workUnits(const AttentionForwardArgs &a) {
   return __int128(a.batch) * a.numHeads * qTiles(a.maxSeqlen);
 }
 
-/// The unit indices the kernels walk: q_tiles rounded up to their bands of
-/// 7 (kernels/jagged_attention/README.md), times B * H.
-__int128 unitIndexSpace(const AttentionForwardArgs &a) {
-  constexpr int64_t kBand = 7;
-  int64_t bands = (qTiles(a.maxSeqlen) + kBand - 1) / kBand;
-  return __int128(a.batch) * a.numHeads * bands * kBand;
-}
-
 /// The kernels per target of the description (Targets.def): the forward
 /// kernel of a target is attention_fwd_<its kernel suffix>
 /// (attention_fwd_sm90 for sm_90a). Each is compiled once per compile-time
@@ -383,11 +375,11 @@ void validateAttentionSizes(const AttentionForwardArgs &a) {
           "indices (at most {})",
           int64_t(words), kInt32Max));
   }
-  if (unitIndexSpace(a) > kInt32Max)
+  if (workUnits(a) > kMaxQueueUnits)
     throw Error(fmt::format("batch * num_heads * ceil(max_seqlen / 128) work "
                             "units do not fit the kernels' 32-bit indices (at "
                             "most {})",
-                            kInt32Max));
+                            kMaxQueueUnits));
   if (!std::isfinite(a.softmaxScale) || a.softmaxScale < 0.f)
     throw Error(fmt::format("softmax_scale must be positive and finite (0 "
                             "means 1/sqrt(head_dim)), got {}",
@@ -454,7 +446,12 @@ unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors) {
   return grid < 1 ? 1u : unsigned(grid);
 }
 
-std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
+size_t attentionScheduleBytes(const AttentionForwardArgs &a) {
+  return (2 + size_t(a.batch) * size_t(qTiles(a.maxSeqlen))) * sizeof(int32_t);
+}
+
+std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a,
+                                     CUdeviceptr schedule) {
   AttentionOptions opt = attentionOptions(a);
   auto tensor = [&](CUdeviceptr p, const std::array<int64_t, 3> &s,
                     int64_t tokens, int64_t heads) {
@@ -482,7 +479,8 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a) {
           Arg::i32(int32_t(opt.windowRight)),
           Arg::pointer(opt.sparse ? a.blockMaskBits : 0),
           Arg::i32(int32_t(opt.blockWords)),
-          Arg::i32(int32_t(opt.blockHeadStride))};
+          Arg::i32(int32_t(opt.blockHeadStride)),
+          Arg::pointer(schedule)};
 }
 
 void checkAttentionKernelInfo(const KernelInfo &k,
@@ -518,6 +516,8 @@ void checkAttentionKernelInfo(const KernelInfo &k,
       {ParamKind::Pointer, "i32"},
       {ParamKind::I32, ""},
       {ParamKind::I32, ""},
+      // The work queue's schedule.
+      {ParamKind::Pointer, "i32"},
   };
   constexpr size_t n = sizeof(expected) / sizeof(expected[0]);
   if (k.params.size() != n)
@@ -833,9 +833,22 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
                .first;
     module = &it->second;
   }
-  module->launch(choice.kernel,
-                 {attentionGrid(args, device.multiprocessors), 1, 1},
-                 attentionKernelArgs(args), stream);
+  // The work queue's schedule over the query sequences, in memory ordered on
+  // the stream that lives for this call: the schedule kernel writes it, the
+  // forward reads it (the same kernel and layout as the backward's).
+  CUdeviceptr schedule =
+      deviceAllocOnStream(attentionScheduleBytes(args), stream);
+  try {
+    impl->backward->writeSchedule(choice.arch, args.offsets, schedule,
+                                  args.batch, qTiles(args.maxSeqlen), stream);
+    module->launch(choice.kernel,
+                   {attentionGrid(args, device.multiprocessors), 1, 1},
+                   attentionKernelArgs(args, schedule), stream);
+  } catch (...) {
+    deviceFreeOnStream(schedule, stream);
+    throw;
+  }
+  deviceFreeOnStream(schedule, stream);
 }
 
 } // namespace jfa::rt

@@ -347,14 +347,14 @@ void checkBackwardSizes(const AttentionBackwardArgs &a, const Plan &p) {
                             a.numHeads, kGridYMax));
   const char *longest = p.opt.cross ? "max_seqlen_k" : "max_seqlen";
   __int128 units = unitCount(a, p);
-  if (units > kInt32Max)
+  if (units > kMaxQueueUnits)
     throw Error(fmt::format(
         "batch * {}{} * ceil({} / {}) = {} work units do not fit the "
         "backward's 32-bit indices (at most {}); use a tighter {}",
         kvHeadsName(a),
         p.kvSplit > 1 ? fmt::format(" * {} (the q heads' split)", p.kvSplit)
                       : std::string(),
-        longest, kAttentionKeyTile, int64_t(units), kInt32Max, longest));
+        longest, kAttentionKeyTile, int64_t(units), kMaxQueueUnits, longest));
   struct Span {
     const char *name, *rows;
     int64_t tokens, stride;
@@ -776,6 +776,32 @@ std::string BackwardKernels::whyNot(const std::string &arch) const {
     if (arch == t.target->name)
       return t.missing;
   return fmt::format("no jagged attention kernel for arch '{}'", arch);
+}
+
+void BackwardKernels::writeSchedule(const std::string &arch,
+                                    CUdeviceptr offsets, CUdeviceptr schedule,
+                                    int64_t batch, int64_t tiles,
+                                    CUstream stream) {
+  auto target = std::find_if(targets.begin(), targets.end(),
+                             [&](auto &t) { return arch == t.target->name; });
+  if (target == targets.end() || target->schedule.empty())
+    throw Error(fmt::format(
+        "the forward's work queue needs attention_bwd_schedule for {}, which "
+        "this attention handle lacks ({})",
+        arch,
+        target == targets.end()   ? "no kernels for this arch"
+        : target->missing.empty() ? std::string("not loaded")
+                                  : target->missing));
+  const Image &img = target->schedule.front();
+  std::array<Arg, kNumSlots> values;
+  values[kOffsets] = Arg::pointer(offsets);
+  values[kSchedule] = Arg::pointer(schedule);
+  values[kBatch] = Arg::i32(int32_t(batch));
+  values[kKTiles] = Arg::i32(int32_t(tiles));
+  unsigned grid = unsigned((batch + kScheduleBatch - 1) / kScheduleBatch);
+  moduleFor(currentContext(), img)
+      .launch(img.kernel, {grid, 1, 1},
+              bindArguments(img.plan, img.info, values), stream);
 }
 
 const Module &BackwardKernels::moduleFor(CUcontext context,

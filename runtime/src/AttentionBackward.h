@@ -44,6 +44,15 @@ public:
   std::string whyNot(const std::string &arch) const;
 
   void run(const AttentionBackwardArgs &args, CUstream stream);
+  /// Writes a work queue's schedule with target `arch`'s
+  /// attention_bwd_schedule: the (sequence, 128-row tile) pairs, `tiles` per
+  /// sequence, that hold rows of `offsets`' sequences, longest sequence
+  /// first, and the queue's counter zeroed; `schedule` holds 2 + batch *
+  /// tiles int32. The forward's queue, over its query sequences. Throws,
+  /// saying why, when the target has no usable schedule kernel.
+  void writeSchedule(const std::string &arch, CUdeviceptr offsets,
+                     CUdeviceptr schedule, int64_t batch, int64_t tiles,
+                     CUstream stream);
 
   struct Image;
   struct TargetKernels;

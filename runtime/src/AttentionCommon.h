@@ -26,6 +26,11 @@
 namespace jfa::rt::detail {
 
 constexpr int64_t kInt32Max = INT32_MAX;
+/// The most units a work queue (kernels/lib/work_queue.mlir) may hand out:
+/// its 32-bit counter goes past the last unit by two fetches per CTA (the
+/// take that ends a CTA's loop and the fetch ahead of it), and a grid has
+/// at most one CTA per multiprocessor.
+constexpr int64_t kMaxQueueUnits = kInt32Max - 2 * 4096;
 
 /// Sizes are >= 0 and fit the kernels' i32 parameters.
 inline void checkSize(const char *name, int64_t v) {

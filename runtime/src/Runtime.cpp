@@ -35,6 +35,8 @@ namespace {
   X(cuTensorMapEncodeTiled)                                                    \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
+  X(cuMemAllocAsync)                                                           \
+  X(cuMemFreeAsync)                                                            \
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
   X(cuMemcpyDtoHAsync)                                                         \
@@ -509,6 +511,14 @@ void copyToHost(void *dst, CUdeviceptr src, size_t bytes) {
 }
 void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes) {
   check(driver().cuMemsetD8(dst, value, bytes), "cuMemsetD8");
+}
+CUdeviceptr deviceAllocOnStream(size_t bytes, CUstream stream) {
+  CUdeviceptr ptr = 0;
+  check(driver().cuMemAllocAsync(&ptr, bytes, stream), "cuMemAllocAsync");
+  return ptr;
+}
+void deviceFreeOnStream(CUdeviceptr ptr, CUstream stream) {
+  check(driver().cuMemFreeAsync(ptr, stream), "cuMemFreeAsync");
 }
 void deviceMemsetD32OnStream(CUdeviceptr dst, uint32_t value, size_t count,
                              CUstream stream) {

@@ -566,7 +566,7 @@ def schedule_check(res, rng):
     for lengths in batches:
         k_tiles = max(1, -(-max(lengths) // 128))
         offsets = make_offsets(lengths)
-        want = _schedule.backward_schedule_list(lengths, k_tiles)
+        want = _schedule.schedule_list(lengths, k_tiles)
         out = torch.full((len(want),), -7, dtype=torch.int32, device="cuda")
         kernel(-(-len(lengths) // 128), offsets, out, len(lengths), k_tiles)
         got = out.tolist()

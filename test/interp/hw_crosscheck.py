@@ -135,7 +135,7 @@ def gpu(opts):
 def prepare(opts):
     import numpy as np
     sys.path.insert(0, os.path.dirname(__file__))
-    from kernels import jagged_batch, to_bf16
+    from kernels import schedule_list, jagged_batch, to_bf16
     rng = np.random.default_rng(opts.seed)
     kernels = os.path.join(os.path.dirname(__file__), "..", "..", "kernels")
     for name, (kind, p) in CASES.items():
@@ -185,7 +185,12 @@ def prepare(opts):
                    q, k, v, o, lse, off,
                    f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}",
                    f"i32:{heads * hd}", f"i32:{math.ceil(max(lengths) / 128)}",
-                   f"f32:{scale_log2!r}", off, "i32:1", "i32:-1", "i32:-1"]
+                   f"f32:{scale_log2!r}", off, "i32:1", "i32:-1", "i32:-1",
+                   # No block mask (its bitmap is not read); the work queue's
+                   # schedule over the query sequences, as the runtime's.
+                   off, "i32:0", "i32:0",
+                   save("schedule", np.array(schedule_list(
+                       list(lengths), math.ceil(max(lengths) / 128)), dtype=np.int32))]
         subprocess.run(cmd, check=True)
         print("prepare:", name)
 

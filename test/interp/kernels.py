@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "python", "jfa"))
-from _schedule import backward_schedule_list  # noqa: E402  (no torch needed)
+from _schedule import schedule_list  # noqa: E402  (no torch needed)
 
 
 def to_bf16(x):
@@ -491,6 +491,10 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
     # is a candidate, so the MMAs the sm_90a forward issues count the tiles
     # it walks (checked below).
     count_steps = bool(mask) and not causal and window is None and arch == "sm_90a"
+    # The work queue: the package's schedule over the query sequences (the
+    # pairs with queries, longest sequence first), as the runtime builds it.
+    sched_path = run.save("schedule", np.array(
+        schedule_list(list(lengths), q_tiles), dtype=np.int32))
     # Head dim, mask and window are compile-time parameters of both forwards.
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, o_path, lse_path, off_path,
@@ -498,7 +502,7 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
         f"i32:{width}", f"i32:{q_tiles}",
         f"f32:{scale * math.log2(math.e)!r}", off_k_path,
         f"i32:{heads // kv_heads}", f"i32:{left}", f"i32:{right}"]
-        + block_args(run, blocks),
+        + block_args(run, blocks) + [sched_path],
         params={"head_dim": head_dim, "causal": int(causal),
                 "general": general_kind(general, activation, mask)},
         extra=["--stats=totals"] if count_steps else [])
@@ -574,7 +578,7 @@ def attention_schedule(run, arch, lengths, k_tiles):
     reference (python/jfa/_schedule.py). Poisoned with -7 first: an entry
     the kernel did not write stays -7. 130+ sequences take two CTAs."""
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-    want = backward_schedule_list(list(lengths), k_tiles)
+    want = schedule_list(list(lengths), k_tiles)
     offsets_path = run.save("offsets", offsets)
     out_path = run.save("schedule", np.full(len(want), -7, dtype=np.int32))
     grid = str(max(1, math.ceil(len(lengths) / 128)))
@@ -697,7 +701,7 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     k_tiles = max(1, math.ceil(max(lengths_k) / 128))
     # The package's schedule over the key sequences (live units, longest
     # sequence first), as the op passes it.
-    schedule = backward_schedule_list(lengths_k, k_tiles)
+    schedule = schedule_list(lengths_k, k_tiles)
     sched_path = run.save("schedule", np.array(schedule, dtype=np.int32))
     # As the forward's: the sm_90a backward's TMA loads count its steps.
     count_steps = bool(mask) and not causal and window is None and arch == "sm_90a"

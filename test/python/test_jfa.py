@@ -830,19 +830,19 @@ class BackwardSchedule(unittest.TestCase):
 
     def test_order(self):
         # Lengths 100, 500, 0, 129 with 4 key tiles: pairs are b * 4 + kt.
-        got = S.backward_schedule_list([100, 500, 0, 129], 4)
+        got = S.schedule_list([100, 500, 0, 129], 4)
         self.assertEqual(got[0], 1 + 4 + 0 + 2)
         self.assertEqual(got[1], 0)  # the counter the kernel fetches units from
         self.assertEqual(got[2:9], [4, 5, 6, 7, 12, 13, 0])
         self.assertEqual(sorted(got[2:]), list(range(16)))  # a permutation
 
     def test_ties_keep_batch_order(self):
-        self.assertEqual(S.backward_schedule_list([256, 256], 2), [4, 0, 0, 1, 2, 3])
+        self.assertEqual(S.schedule_list([256, 256], 2), [4, 0, 0, 1, 2, 3])
 
     def test_edges(self):
-        self.assertEqual(S.backward_schedule_list([1], 1), [1, 0, 0])
-        self.assertEqual(S.backward_schedule_list([0, 0], 1), [0, 0, 0, 1])
-        self.assertEqual(S.backward_schedule_list([128], 2), [1, 0, 0, 1])  # tile 1 empty
+        self.assertEqual(S.schedule_list([1], 1), [1, 0, 0])
+        self.assertEqual(S.schedule_list([0, 0], 1), [0, 0, 0, 1])
+        self.assertEqual(S.schedule_list([128], 2), [1, 0, 0, 1])  # tile 1 empty
 
 
 class ImportGraph(unittest.TestCase):

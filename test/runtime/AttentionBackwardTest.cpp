@@ -301,7 +301,7 @@ TEST(AttentionBackwardOptions, Sizes) {
   EXPECT_EQ(errorOf([&] { attentionBackwardWorkspaceBytes(a); }),
             "batch * num_kv_heads * ceil(max_seqlen_k / 128) = 2147483648 "
             "work units do not fit the backward's 32-bit indices (at most "
-            "2147483647); use a tighter max_seqlen_k");
+            "2147475455); use a tighter max_seqlen_k");
   // The general variant's accumulator is [T, H * D], whatever dk's stride.
   a = crossArgs();
   a.numHeads = 8;
@@ -699,9 +699,10 @@ std::string backwardDir(const std::string &name) {
   for (int i = 0; i < 5; ++i)
     fwd.push_back("n" + std::to_string(i) + ":i32");
   fwd.push_back("scale:f32");
-  for (const char *a : {"offsets_k:ptr:i32", "kv_group:i32", "window_left:i32",
-                        "window_right:i32", "block_bits:ptr:i32",
-                        "block_words:i32", "block_head_stride:i32"})
+  for (const char *a :
+       {"offsets_k:ptr:i32", "kv_group:i32", "window_left:i32",
+        "window_right:i32", "block_bits:ptr:i32", "block_words:i32",
+        "block_head_stride:i32", "schedule:ptr:i32"})
     fwd.push_back(a);
   writeCubin(
       dir, "attention_fwd_sm90_sm_90a.x.cubin",

@@ -87,15 +87,20 @@ std::string contractMetadata(const std::string &kernel, const std::string &arch,
   for (int i = 0; i < 3; ++i)
     m += R"({"kind": "i32"},
 )";
-  // The block-sparse mask: block_bits, block_words, block_head_stride.
+  // The block-sparse mask: block_bits, block_words, block_head_stride; the
+  // work queue's schedule.
   m += R"({"kind": "ptr", "element_type": "i32"},
 {"kind": "i32"},
-{"kind": "i32"})";
+{"kind": "i32"},
+{"kind": "ptr", "element_type": "i32"})";
   return m + R"(], "params": {"causal": )" + (causal ? "true" : "false") +
          R"(, "general": )" + std::to_string(general) + R"(, "head_dim": )" +
          std::to_string(headDim) + R"(}}]}
 )";
 }
+
+/// Where the forward's tests put the work queue's schedule.
+constexpr CUdeviceptr kSchedule = 0x800000;
 
 /// T = 1000 tokens in B = 3 sequences, H = 4, D = 128, dense tensors.
 AttentionForwardArgs goodArgs() {
@@ -636,7 +641,7 @@ TEST(AttentionOptions, BlockMask) {
   AttentionOptions o = attentionOptions(a);
   EXPECT_FALSE(o.sparse);
   EXPECT_EQ(o.general, 0);
-  std::vector<Arg> args = attentionKernelArgs(a);
+  std::vector<Arg> args = attentionKernelArgs(a, kSchedule);
   EXPECT_EQ(args[16].data, 0u);
   EXPECT_EQ(args[17].scalar.i32, 0);
   EXPECT_EQ(args[18].scalar.i32, 0);
@@ -650,7 +655,7 @@ TEST(AttentionOptions, BlockMask) {
   EXPECT_EQ(o.general, 4);
   EXPECT_EQ(o.blockWords, 1);
   EXPECT_EQ(o.blockHeadStride, 8);
-  args = attentionKernelArgs(a);
+  args = attentionKernelArgs(a, kSchedule);
   EXPECT_EQ(args[16].kind, ParamKind::Pointer);
   EXPECT_EQ(args[16].data, 0x700000u);
   EXPECT_EQ(args[17].scalar.i32, 1);
@@ -837,14 +842,14 @@ TEST(AttentionOptions, GdpaVariantAndLse) {
       for (CUdeviceptr lse : {CUdeviceptr(0), CUdeviceptr(0x500002)}) {
         a.lse = lse;
         EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "") << name;
-        std::vector<Arg> args = attentionKernelArgs(a);
-        ASSERT_EQ(args.size(), 19u);
+        std::vector<Arg> args = attentionKernelArgs(a, kSchedule);
+        ASSERT_EQ(args.size(), 20u);
         EXPECT_EQ(args[4].kind, ParamKind::Pointer);
         EXPECT_EQ(args[4].data, lse);
         // The same arguments as softmax's otherwise.
         softmax.lse = lse;
-        std::vector<Arg> plain = attentionKernelArgs(softmax);
-        for (size_t i = 5; i < 19; ++i) {
+        std::vector<Arg> plain = attentionKernelArgs(softmax, kSchedule);
+        for (size_t i = 5; i < 20; ++i) {
           EXPECT_EQ(args[i].data, plain[i].data) << i;
           EXPECT_EQ(args[i].scalar.i32, plain[i].scalar.i32) << i;
         }
@@ -880,7 +885,8 @@ TEST(AttentionOptions, GdpaVariantAndLse) {
   KernelInfo k = parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a",
                                                 128, false, 2))
                      .at(0);
-  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
+  EXPECT_EQ(
+      errorOf([&] { validateArgs(k, attentionKernelArgs(a, kSchedule)); }), "");
 }
 
 TEST(AttentionOptions, WhatACallComesTo) {
@@ -1005,8 +1011,8 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
   a.qStrides[0] = 1024;
   a.oStrides[0] = 520;
   a.causal = true;
-  std::vector<Arg> args = attentionKernelArgs(a);
-  ASSERT_EQ(args.size(), 19u);
+  std::vector<Arg> args = attentionKernelArgs(a, kSchedule);
+  ASSERT_EQ(args.size(), 20u);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(args[i].kind, ParamKind::TensorMap);
     EXPECT_EQ(args[i].elementType, "bf16");
@@ -1041,21 +1047,29 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
     EXPECT_EQ(args[13 + i].scalar.i32, expectedTail[i])
         << "parameter " << 13 + i;
   }
+  // No block mask; the schedule last.
+  EXPECT_EQ(args[16].data, 0u);
+  EXPECT_EQ(args[19].kind, ParamKind::Pointer);
+  EXPECT_EQ(args[19].data, kSchedule);
+  // 2 + B * ceil(500 / 128) int32.
+  EXPECT_EQ(attentionScheduleBytes(a), size_t(4 * (2 + 3 * 4)));
   a.causal = false;
   a.softmaxScale = 0.5f;
-  args = attentionKernelArgs(a);
+  args = attentionKernelArgs(a, kSchedule);
   EXPECT_FLOAT_EQ(args[11].scalar.f32, 0.5f * 1.4426950408889634f);
 
   // They pass the runtime's own checks against the contract's metadata
   // (kinds, TMA alignment and strides).
   KernelInfo k =
       parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a")).at(0);
-  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
+  EXPECT_EQ(
+      errorOf([&] { validateArgs(k, attentionKernelArgs(a, kSchedule)); }), "");
   // Fewer tokens than a q tile is fine too.
   a = goodArgs();
   a.totalTokens = 5;
   a.maxSeqlen = 5;
-  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
+  EXPECT_EQ(
+      errorOf([&] { validateArgs(k, attentionKernelArgs(a, kSchedule)); }), "");
 }
 
 TEST(AttentionKernelArgs, CrossAttentionGroupsAndWindow) {
@@ -1063,8 +1077,8 @@ TEST(AttentionKernelArgs, CrossAttentionGroupsAndWindow) {
   a.kStrides[0] = 3 * 256; // k and v interleaved with something else
   a.windowLeft = 300;
   a.windowRight = 5;
-  std::vector<Arg> args = attentionKernelArgs(a);
-  ASSERT_EQ(args.size(), 19u);
+  std::vector<Arg> args = attentionKernelArgs(a, kSchedule);
+  ASSERT_EQ(args.size(), 20u);
   EXPECT_EQ(args[0].shape, (std::vector<uint64_t>{1000, 512}));
   EXPECT_EQ(args[1].shape, (std::vector<uint64_t>{1500, 256}));
   EXPECT_EQ(args[1].strides, (std::vector<uint64_t>{768, 1}));
@@ -1084,27 +1098,30 @@ TEST(AttentionKernelArgs, CrossAttentionGroupsAndWindow) {
   a.causal = true;
   a.windowLeft = -1;
   a.windowRight = 0;
-  args = attentionKernelArgs(a);
+  args = attentionKernelArgs(a, kSchedule);
   EXPECT_EQ(args[14].scalar.i32, -1);
   EXPECT_EQ(args[15].scalar.i32, -1);
   // MQA.
   a = goodArgs();
   a.numKvHeads = 1;
   a.kStrides = a.vStrides = {128, 128, 1};
-  args = attentionKernelArgs(a);
+  args = attentionKernelArgs(a, kSchedule);
   EXPECT_EQ(args[1].shape, (std::vector<uint64_t>{1000, 128}));
   EXPECT_EQ(args[13].scalar.i32, 4);
 
   // They pass the runtime's own checks against the contract's metadata.
   KernelInfo k =
       parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a")).at(0);
-  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(crossArgs())); }),
+  EXPECT_EQ(errorOf([&] {
+              validateArgs(k, attentionKernelArgs(crossArgs(), kSchedule));
+            }),
             "");
   // Fewer keys than a tile.
   a = crossArgs();
   a.totalTokensK = 3;
   a.maxSeqlenK = 3;
-  EXPECT_EQ(errorOf([&] { validateArgs(k, attentionKernelArgs(a)); }), "");
+  EXPECT_EQ(
+      errorOf([&] { validateArgs(k, attentionKernelArgs(a, kSchedule)); }), "");
 }
 
 TEST(CheckAttentionKernelInfo, Contract) {
@@ -1118,13 +1135,13 @@ TEST(CheckAttentionKernelInfo, Contract) {
   KernelInfo fewer = k;
   fewer.params.pop_back();
   EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
-               "has 18 parameters; the jagged attention contract has 19 (a "
+               "has 19 parameters; the jagged attention contract has 20 (a "
                "cubin built from another version of kernels/jagged_attention: "
                "rebuild it)");
   // A kernel of before issue 20 (12 parameters).
   fewer.params.resize(12);
   EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
-               "has 12 parameters; the jagged attention contract has 19");
+               "has 12 parameters; the jagged attention contract has 20");
   KernelInfo wrong = k;
   wrong.params[4].elementType = "bf16";
   EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),

@@ -37,7 +37,9 @@ typedef struct jfa_attention *jfa_attention_t;
  * attention_fwd_sm90_sm_90a.head_dim=64.causal=0.general=0.cubin (what
  * scripts/build-package.sh writes); a call uses the one whose metadata
  * records its head dim, mask and general (metadata without "general", from
- * a kernel built before it, is refused: rebuild). NULL:
+ * a kernel built before it, is refused: rebuild). The forward also runs
+ * attention_bwd_schedule_<arch>.cubin first (its work queue's schedule),
+ * so the folder needs that kernel too. NULL:
  * the kernels embedded in the library at build time (CMake option
  * JFA_EMBED_ATTENTION_KERNELS).
  *

@@ -209,19 +209,28 @@ AttentionKernelChoice attentionKernelFor(int major, int minor);
 /// least 1. `args` must be valid.
 unsigned attentionGrid(const AttentionForwardArgs &args, int multiprocessors);
 
-/// The 16 kernel arguments in the kernel's parameter order (see the README
+/// The bytes of the forward's work-queue schedule: int32 [2 + B *
+/// ceil(maxSeqlen / 128)] (attention_bwd_schedule.mlir writes it over the
+/// query sequences). `args` must be valid.
+size_t attentionScheduleBytes(const AttentionForwardArgs &args);
+
+/// The 20 kernel arguments in the kernel's parameter order (see the README
 /// of kernels/jagged_attention): q as [T, H*D] and k, v as [T_k, H_kv*D]
 /// TMA tensors, o, lse (as given; the GDPA variants do not write it),
 /// offsets, B, H, T, o's token stride, q_tiles, scale_log2, offsets_k
 /// (offsets for self-attention), kv_group, window_left, window_right
-/// (attentionOptions). `args` must be valid.
-std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &args);
+/// (attentionOptions), the block-sparse mask's block_bits, block_words and
+/// block_head_stride, and `schedule` (attentionScheduleBytes, written by
+/// the schedule kernel first). `args` must be valid.
+std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &args,
+                                     CUdeviceptr schedule);
 
 /// Checks that a kernel's metadata declares the contract's parameters
 /// (3 bf16 tensor maps, pointers to bf16, f32 and i32, 5 i32, 1 f32, a
-/// pointer to i32, 3 i32), the compile-time parameters head_dim, causal and
-/// general, and the expected arch. `source` names where it came from, for
-/// the message.
+/// pointer to i32, 3 i32, the block mask's pointer to i32 and 2 i32, the
+/// schedule's pointer to i32), the compile-time parameters head_dim, causal
+/// and general, and the expected arch. `source` names where it came from,
+/// for the message.
 void checkAttentionKernelInfo(const KernelInfo &kernel,
                               const std::string &expectedArch,
                               const std::string &source);
