@@ -33,7 +33,9 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **p, void 
 CUresult cuTensorMapEncodeTiled(CUtensorMap *t, CUtensorMapDataType dt, cuuint32_t r, void *g, const cuuint64_t *d, const cuuint64_t *s, const cuuint32_t *b, const cuuint32_t *es, CUtensorMapInterleave i, CUtensorMapSwizzle sw, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill o) { memset(t, 0, sizeof *t); return CUDA_SUCCESS; }
 CUresult cuMemAlloc(CUdeviceptr *p, size_t n) { *p = (CUdeviceptr)malloc(n ? n : 1); return CUDA_SUCCESS; }
 CUresult cuMemFree(CUdeviceptr p) { return CUDA_SUCCESS; }
-CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) { *p = (CUdeviceptr)malloc(n ? n : 1); return CUDA_SUCCESS; }
+CUresult cuMemPoolCreate(CUmemoryPool *p, const CUmemPoolProps *props) { *p = (CUmemoryPool)1; return CUDA_SUCCESS; }
+CUresult cuMemPoolSetAttribute(CUmemoryPool p, CUmemPool_attribute a, void *v) { return CUDA_SUCCESS; }
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *p, size_t n, CUmemoryPool pool, CUstream s) { *p = (CUdeviceptr)malloc(n ? n : 1); return CUDA_SUCCESS; }
 CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s) { free((void *)p); return CUDA_SUCCESS; }
 CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { return CUDA_SUCCESS; }
 CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { return CUDA_SUCCESS; }

@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <mutex>
 
 namespace jfa::rt {
@@ -35,7 +36,9 @@ namespace {
   X(cuTensorMapEncodeTiled)                                                    \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
-  X(cuMemAllocAsync)                                                           \
+  X(cuMemPoolCreate)                                                           \
+  X(cuMemPoolSetAttribute)                                                     \
+  X(cuMemAllocFromPoolAsync)                                                   \
   X(cuMemFreeAsync)                                                            \
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
@@ -512,9 +515,41 @@ void copyToHost(void *dst, CUdeviceptr src, size_t bytes) {
 void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes) {
   check(driver().cuMemsetD8(dst, value, bytes), "cuMemsetD8");
 }
+namespace {
+/// The runtime's stream-ordered memory pool on the current context's device,
+/// made on first use. It keeps what is freed into it (its release threshold
+/// is "everything"): the device's default pool would hand its memory back
+/// to the driver at every synchronization, and the next call's small buffer
+/// (the forward's schedule) would be a fresh driver allocation again.
+CUmemoryPool runtimePool() {
+  static std::mutex mutex;
+  static std::map<CUdevice, CUmemoryPool> pools;
+  const Driver &d = driver();
+  currentContext();
+  CUdevice dev;
+  check(d.cuCtxGetDevice(&dev), "cuCtxGetDevice");
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = pools.find(dev);
+  if (it != pools.end())
+    return it->second;
+  CUmemPoolProps props{};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = int(dev);
+  CUmemoryPool pool = nullptr;
+  check(d.cuMemPoolCreate(&pool, &props), "cuMemPoolCreate");
+  uint64_t keepAll = UINT64_MAX;
+  check(d.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                &keepAll),
+        "cuMemPoolSetAttribute");
+  return pools.emplace(dev, pool).first->second;
+}
+} // namespace
+
 CUdeviceptr deviceAllocOnStream(size_t bytes, CUstream stream) {
   CUdeviceptr ptr = 0;
-  check(driver().cuMemAllocAsync(&ptr, bytes, stream), "cuMemAllocAsync");
+  check(driver().cuMemAllocFromPoolAsync(&ptr, bytes, runtimePool(), stream),
+        "cuMemAllocFromPoolAsync");
   return ptr;
 }
 void deviceFreeOnStream(CUdeviceptr ptr, CUstream stream) {
