@@ -41,19 +41,6 @@ jfa.func @next_tile(%n: i32, %responses: !jfa.smem<2 x 4xi32>,
   jfa.return %next : i32
 }
 
-// Accumulator buffer %buf (0 or 1) of the two.
-jfa.func @acc_buffer(%buf: i32, %acc0: !jfa.tmem<128x256xf32>,
-                     %acc1: !jfa.tmem<128x256xf32>) -> !jfa.tmem<128x256xf32> {
-  %c0 = arith.constant 0 : i32
-  %first = arith.cmpi eq, %buf, %c0 : i32
-  %acc = scf.if %first -> (!jfa.tmem<128x256xf32>) {
-    scf.yield %acc0 : !jfa.tmem<128x256xf32>
-  } else {
-    scf.yield %acc1 : !jfa.tmem<128x256xf32>
-  }
-  jfa.return %acc : !jfa.tmem<128x256xf32>
-}
-
 jfa.kernel @gemm_persistent_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
                                   %b: !jfa.tma<256x64xbf16, swizzle 128>,
                                   %c: !jfa.tma<128x64xbf16, swizzle 128>,

@@ -1,7 +1,7 @@
 // A library of device helpers (no kernel), imported with
 // `jfa.import "../lib/gemm_sm100_tasks.mlir"`: the MMA and epilogue tasks of
 // the sm_100a GEMMs (gemm_sm100.mlir, gemm_multicast_sm100.mlir,
-// gemm_persistent_sm100.mlir).
+// gemm_persistent_sm100.mlir, gemm_pair_persistent_sm100.mlir).
 
 // The MMA warp: one thread issues the tcgen05.mma chain over the 4-stage
 // ring into the 128x256 accumulator and commits each stage back to the
@@ -87,4 +87,19 @@ jfa.func @gemm_epilogue(%row0: i32, %col0: i32, %acc: !jfa.tmem<128x256xf32>,
       : (i32, i32, !jfa.tmem<128x256xf32>, !jfa.mbarrier, i32, i32,
          !jfa.smem<2 x 128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
   jfa.return
+}
+
+// Accumulator buffer %buf (0 or 1) of the two that a persistent kernel's
+// MMA warp and epilogue take turns on (gemm_persistent_sm100.mlir,
+// gemm_pair_persistent_sm100.mlir).
+jfa.func @acc_buffer(%buf: i32, %acc0: !jfa.tmem<128x256xf32>,
+                     %acc1: !jfa.tmem<128x256xf32>) -> !jfa.tmem<128x256xf32> {
+  %c0 = arith.constant 0 : i32
+  %first = arith.cmpi eq, %buf, %c0 : i32
+  %acc = scf.if %first -> (!jfa.tmem<128x256xf32>) {
+    scf.yield %acc0 : !jfa.tmem<128x256xf32>
+  } else {
+    scf.yield %acc1 : !jfa.tmem<128x256xf32>
+  }
+  jfa.return %acc : !jfa.tmem<128x256xf32>
 }

@@ -853,6 +853,13 @@ CASES = {
     "gemm_pair_sm100": lambda run: gemm_nt(
         run, "gemm/gemm_pair_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256, cluster_m=2),
+    # The pair's products, persistent under cluster launch control: the
+    # first cluster cancels the other five and computes all six 256x256
+    # tiles (M = 300: a tile's odd CTA without rows), through both
+    # accumulator buffers of each CTA and a 6-stage ring run on across tiles.
+    "gemm_pair_persistent_sm100": lambda run: gemm_nt(
+        run, "gemm/gemm_pair_persistent_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
+        128, 256, cluster_m=2),
     # fp8 (e4m3) operands, a per-tensor scale, bf16 out; K = 208: a partial
     # second k tile of 128.
     "gemm_fp8_sm90": lambda run: gemm_fp8(run, "gemm/gemm_fp8_sm90.mlir", "sm_90a",
