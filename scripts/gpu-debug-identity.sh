@@ -41,7 +41,9 @@ kernels=(kernels/examples/scale_ring.mlir kernels/examples/row_softmax.mlir
          kernels/gemm/gemm_sm90.mlir test/gpu/rowstats_sm90.mlir
          kernels/jagged_attention/attention_fwd_sm90.mlir
          kernels/jagged_attention/attention_bwd_sm90.mlir
-         kernels/jagged_attention/attention_bwd_delta.mlir)
+         kernels/jagged_attention/attention_bwd_delta.mlir
+         kernels/jagged_attention/attention_bwd_schedule.mlir
+         kernels/jagged_attention/attention_bwd_dq_convert.mlir)
 for k in "${kernels[@]}"; do
   name=$(basename "$k" .mlir)
   # Every declared variant (the attention backward is picked by them, the

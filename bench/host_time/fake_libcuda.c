@@ -34,6 +34,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *t, CUtensorMapDataType dt, cuuint32
 CUresult cuMemAlloc(CUdeviceptr *p, size_t n) { *p = (CUdeviceptr)malloc(n ? n : 1); return CUDA_SUCCESS; }
 CUresult cuMemFree(CUdeviceptr p) { return CUDA_SUCCESS; }
 CUresult cuMemPoolCreate(CUmemoryPool *p, const CUmemPoolProps *props) { *p = (CUmemoryPool)1; return CUDA_SUCCESS; }
+CUresult cuMemPoolDestroy(CUmemoryPool p) { return CUDA_SUCCESS; }
 CUresult cuMemPoolSetAttribute(CUmemoryPool p, CUmemPool_attribute a, void *v) { return CUDA_SUCCESS; }
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *p, size_t n, CUmemoryPool pool, CUstream s) { *p = (CUdeviceptr)malloc(n ? n : 1); return CUDA_SUCCESS; }
 CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s) { free((void *)p); return CUDA_SUCCESS; }

@@ -106,8 +106,11 @@ jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32,
   %len_kv = arith.subi %end_kv, %start_kv : i32
   %start_k = arith.select %general, %start_kv, %start : i32
   %len_k = arith.select %general, %len_kv, %len : i32
+  // At most %q_tiles, as the schedule counts them (a sequence longer than
+  // max_seqlen, whose offsets were not checked, is cut as it cut it).
   %len_up = arith.addi %len, %c127 : i32
-  %tiles = arith.divsi %len_up, %c128 : i32
+  %len_tiles = arith.divsi %len_up, %c128 : i32
+  %tiles = arith.minsi %len_tiles, %q_tiles : i32
   %last = arith.subi %tiles, %c1 : i32
   %tile = arith.subi %last, %t : i32
   %q0 = arith.muli %tile, %c128 : i32

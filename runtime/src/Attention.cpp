@@ -35,9 +35,16 @@ int64_t qTiles(int64_t maxSeqlen) {
   return (maxSeqlen + kAttentionQTile - 1) / kAttentionQTile;
 }
 
+/// The forward's 128-row q tiles per sequence: of max_seqlen, but no
+/// sequence is longer than T, however loose the bound (the schedule holds
+/// B * q_tiles entries).
+int64_t forwardQTiles(const AttentionForwardArgs &a) {
+  return qTiles(std::min(a.maxSeqlen, a.totalTokens));
+}
+
 /// B * H * q_tiles without overflow (each factor is below 2^31).
 __int128 workUnits(const AttentionForwardArgs &a) {
-  return __int128(a.batch) * a.numHeads * qTiles(a.maxSeqlen);
+  return __int128(a.batch) * a.numHeads * forwardQTiles(a);
 }
 
 /// The kernels per target of the description (Targets.def): the forward
@@ -447,7 +454,7 @@ unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors) {
 }
 
 size_t attentionScheduleBytes(const AttentionForwardArgs &a) {
-  return (2 + size_t(a.batch) * size_t(qTiles(a.maxSeqlen))) * sizeof(int32_t);
+  return (2 + size_t(a.batch) * size_t(forwardQTiles(a))) * sizeof(int32_t);
 }
 
 std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a,
@@ -471,7 +478,7 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a,
           Arg::i32(int32_t(a.numHeads)),
           Arg::i32(int32_t(a.totalTokens)),
           Arg::i32(int32_t(a.oStrides[0])),
-          Arg::i32(int32_t(qTiles(a.maxSeqlen))),
+          Arg::i32(int32_t(forwardQTiles(a))),
           Arg::f32(scaleLog2(effectiveScale(a.softmaxScale, a.headDim))),
           Arg::pointer(opt.cross ? a.offsetsK : a.offsets),
           Arg::i32(int32_t(opt.kvGroup)),
@@ -737,13 +744,16 @@ Attention Attention::embedded() {
 bool Attention::hasKernel(const std::string &arch) const {
   for (size_t i = 0; i < kNumTargets; ++i)
     if (arch == targets()[i].arch)
-      return impl->anyPresent(i);
+      return impl->anyPresent(i) &&
+             impl->backward->scheduleWhyNot(arch).empty();
   return false;
 }
 
 std::string Attention::absentReason(const std::string &arch) const {
   size_t i = impl->indexOf(arch);
-  return impl->anyPresent(i) ? "" : impl->whyNone(i);
+  if (!impl->anyPresent(i))
+    return impl->whyNone(i);
+  return impl->backward->scheduleWhyNot(arch);
 }
 
 void Attention::backward(const AttentionBackwardArgs &args, CUstream stream) {
@@ -836,11 +846,15 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   // The work queue's schedule over the query sequences, in memory ordered on
   // the stream that lives for this call: the schedule kernel writes it, the
   // forward reads it (the same kernel and layout as the backward's).
+  if (std::string why = impl->backward->scheduleWhyNot(choice.arch);
+      !why.empty())
+    throw Error(fmt::format("{}; device {} has compute capability {}.{}", why,
+                            device.ordinal, device.major, device.minor));
   CUdeviceptr schedule =
       deviceAllocOnStream(attentionScheduleBytes(args), stream);
   try {
     impl->backward->writeSchedule(choice.arch, args.offsets, schedule,
-                                  args.batch, qTiles(args.maxSeqlen), stream);
+                                  args.batch, forwardQTiles(args), stream);
     module->launch(choice.kernel,
                    {attentionGrid(args, device.multiprocessors), 1, 1},
                    attentionKernelArgs(args, schedule), stream);

@@ -603,6 +603,9 @@ struct BackwardKernels::TargetKernels {
   std::vector<Image> main;                     // one per variant
   std::vector<Image> delta, schedule, convert; // one each when present
   std::string missing; // why the target cannot run; "" when it can
+  // Why the schedule kernel (which the forward runs too) is not there;
+  // "" when it is.
+  std::string scheduleMissing;
 };
 
 BackwardKernels::BackwardKernels() = default;
@@ -676,9 +679,10 @@ BackwardKernels::fromFolder(const std::string &dir,
     std::string mainKernel = mainKernelOf(t);
     std::string lacking;
     // A backward cubin that does not fit leaves this target without a
-    // backward; the forward and the other target stay usable.
-    try {
-      for (auto &[kernel, images] : kindsOf(target, mainKernel)) {
+    // backward; the other kinds still load (the forward needs the
+    // schedule), and the other target stays usable.
+    for (auto &[kernel, images] : kindsOf(target, mainKernel)) {
+      try {
         for (const std::string &file : files) {
           if (!isCubinOf(file, kernel, t.name))
             continue;
@@ -700,10 +704,19 @@ BackwardKernels::fromFolder(const std::string &dir,
           throw Error(fmt::format("kernel_dir '{}' holds {} variants of {} for "
                                   "{}; the backward takes one",
                                   dir, images->size(), kernel, t.name));
+      } catch (const Error &error) {
+        images->clear();
+        if (target.missing.empty())
+          target.missing = error.what();
+        if (kernel == std::string(kScheduleKernel))
+          target.scheduleMissing = error.what();
       }
-    } catch (const Error &error) {
-      target.missing = error.what();
     }
+    if (target.schedule.empty() && target.scheduleMissing.empty())
+      target.scheduleMissing = fmt::format(
+          "kernel_dir '{}' lacks {}_{}.cubin (scripts/build-package.sh "
+          "compiles it)",
+          dir, kScheduleKernel, t.name);
     if (target.missing.empty() && !lacking.empty())
       target.missing = fmt::format(
           "kernel_dir '{}' lacks {}, the backward's kernels for {} devices "
@@ -759,6 +772,10 @@ std::unique_ptr<BackwardKernels> BackwardKernels::fromEmbedded() {
                                      "embedded {} for {}; pass a kernel_dir",
                                      kernel, t.name);
     }
+    if (target.schedule.empty())
+      target.scheduleMissing = fmt::format(
+          "this library has no usable embedded {} for {}; pass a kernel_dir",
+          kScheduleKernel, t.name);
     out->targets.push_back(std::move(target));
   }
   return out;
@@ -778,6 +795,16 @@ std::string BackwardKernels::whyNot(const std::string &arch) const {
   return fmt::format("no jagged attention kernel for arch '{}'", arch);
 }
 
+std::string BackwardKernels::scheduleWhyNot(const std::string &arch) const {
+  for (const TargetKernels &t : targets)
+    if (arch == t.target->name)
+      return t.scheduleMissing.empty()
+                 ? ""
+                 : fmt::format("the forward's work queue needs {}_{} ({})",
+                               kScheduleKernel, arch, t.scheduleMissing);
+  return fmt::format("no jagged attention kernel for arch '{}'", arch);
+}
+
 void BackwardKernels::writeSchedule(const std::string &arch,
                                     CUdeviceptr offsets, CUdeviceptr schedule,
                                     int64_t batch, int64_t tiles,
@@ -785,13 +812,7 @@ void BackwardKernels::writeSchedule(const std::string &arch,
   auto target = std::find_if(targets.begin(), targets.end(),
                              [&](auto &t) { return arch == t.target->name; });
   if (target == targets.end() || target->schedule.empty())
-    throw Error(fmt::format(
-        "the forward's work queue needs attention_bwd_schedule for {}, which "
-        "this attention handle lacks ({})",
-        arch,
-        target == targets.end()   ? "no kernels for this arch"
-        : target->missing.empty() ? std::string("not loaded")
-                                  : target->missing));
+    throw Error(scheduleWhyNot(arch));
   const Image &img = target->schedule.front();
   std::array<Arg, kNumSlots> values;
   values[kOffsets] = Arg::pointer(offsets);

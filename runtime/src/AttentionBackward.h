@@ -44,6 +44,9 @@ public:
   std::string whyNot(const std::string &arch) const;
 
   void run(const AttentionBackwardArgs &args, CUstream stream);
+  /// Why target `arch` cannot write a schedule (its schedule kernel is
+  /// absent or does not fit); "" when it can.
+  std::string scheduleWhyNot(const std::string &arch) const;
   /// Writes a work queue's schedule with target `arch`'s
   /// attention_bwd_schedule: the (sequence, 128-row tile) pairs, `tiles` per
   /// sequence, that hold rows of `offsets`' sequences, longest sequence

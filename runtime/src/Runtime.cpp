@@ -37,6 +37,7 @@ namespace {
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemPoolCreate)                                                           \
+  X(cuMemPoolDestroy)                                                          \
   X(cuMemPoolSetAttribute)                                                     \
   X(cuMemAllocFromPoolAsync)                                                   \
   X(cuMemFreeAsync)                                                            \
@@ -517,10 +518,10 @@ void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes) {
 }
 namespace {
 /// The runtime's stream-ordered memory pool on the current context's device,
-/// made on first use. It keeps what is freed into it (its release threshold
-/// is "everything"): the device's default pool would hand its memory back
-/// to the driver at every synchronization, and the next call's small buffer
-/// (the forward's schedule) would be a fresh driver allocation again.
+/// made on first use. It keeps up to 32 MiB of what is freed into it at a
+/// synchronization (its release threshold): the device's default pool
+/// keeps nothing, so the next call's small buffer (the forward's schedule)
+/// would be a fresh driver allocation after every synchronization.
 CUmemoryPool runtimePool() {
   static std::mutex mutex;
   static std::map<CUdevice, CUmemoryPool> pools;
@@ -532,16 +533,30 @@ CUmemoryPool runtimePool() {
   auto it = pools.find(dev);
   if (it != pools.end())
     return it->second;
+  int supported = 0;
+  check(d.cuDeviceGetAttribute(&supported,
+                               CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, dev),
+        "cannot query whether the device has memory pools");
+  if (!supported)
+    throw Error(fmt::format(
+        "device {} does not support stream-ordered memory pools "
+        "(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED is 0), which the "
+        "attention forward's work queue allocates from; a driver of CUDA "
+        "11.2 or later has them",
+        int(dev)));
   CUmemPoolProps props{};
   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
   props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   props.location.id = int(dev);
   CUmemoryPool pool = nullptr;
   check(d.cuMemPoolCreate(&pool, &props), "cuMemPoolCreate");
-  uint64_t keepAll = UINT64_MAX;
-  check(d.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                                &keepAll),
-        "cuMemPoolSetAttribute");
+  uint64_t keep = uint64_t(32) << 20;
+  CUresult r =
+      d.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+  if (r != CUDA_SUCCESS) {
+    d.cuMemPoolDestroy(pool);
+    check(r, "cuMemPoolSetAttribute");
+  }
   return pools.emplace(dev, pool).first->second;
 }
 } // namespace

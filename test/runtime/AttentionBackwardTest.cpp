@@ -766,16 +766,28 @@ TEST(AttentionBackwardLoad, AllKernels) {
 
 TEST(AttentionBackwardLoad, OneMissing) {
   std::string dir = backwardDir("missing");
-  std::remove((dir + "/attention_bwd_schedule_sm_90a.cubin").c_str());
+  std::remove((dir + "/attention_bwd_delta_sm_90a.cubin").c_str());
   Attention attn = Attention::load(dir);
   EXPECT_FALSE(attn.hasBackward("sm_90a"));
   EXPECT_EQ(attn.backwardAbsentReason("sm_90a"),
             "kernel_dir '" + dir +
-                "' lacks attention_bwd_schedule_sm_90a.cubin, the backward's "
+                "' lacks attention_bwd_delta_sm_90a.cubin, the backward's "
                 "kernels for sm_90a devices (scripts/build-package.sh "
                 "compiles them)");
   // The forward is unaffected.
   EXPECT_TRUE(attn.hasKernel("sm_90a"));
+  // Without the schedule kernel neither runs: the forward takes its work
+  // queue from it too.
+  std::remove((dir + "/attention_bwd_schedule_sm_90a.cubin").c_str());
+  attn = Attention::load(dir);
+  EXPECT_FALSE(attn.hasBackward("sm_90a"));
+  EXPECT_FALSE(attn.hasKernel("sm_90a"));
+  EXPECT_EQ(attn.absentReason("sm_90a"),
+            "the forward's work queue needs attention_bwd_schedule_sm_90a "
+            "(kernel_dir '" +
+                dir +
+                "' lacks attention_bwd_schedule_sm_90a.cubin "
+                "(scripts/build-package.sh compiles it))");
 }
 
 TEST(AttentionBackwardLoad, ArgumentsAreBoundByName) {

@@ -279,11 +279,12 @@ TEST(ValidateAttentionArgs, Int32Overflow) {
                   " 2147483648 does not fit the kernels' 32-bit parameters "
                   "(at most 2147483647)");
   }
-  // Work units: B * H * ceil(max_seqlen / 128).
+  // Work units: B * H * ceil(max_seqlen / 128), max_seqlen bounded by T.
   auto a = goodArgs();
   a.batch = 1 << 20;
   a.numHeads = 64;
   a.maxSeqlen = 1 << 20;
+  a.totalTokens = 1 << 30;
   a.qStrides = a.kStrides = a.vStrides = a.oStrides = {64 * 128, 128, 1};
   EXPECT_ERROR(validateAttentionArgs(a),
                "batch * num_heads * ceil(max_seqlen / 128) work units");
@@ -1208,6 +1209,8 @@ TEST(AttentionLoad, OneTarget) {
   std::string dir = makeDir("one");
   writeKernel(dir, "attention_fwd_sm90", "sm_90a",
               contractMetadata("attention_fwd_sm90", "sm_90a"));
+  test::writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
+                   test::scheduleMetadata("sm_90a"));
   Attention attn = Attention::load(dir);
   EXPECT_TRUE(attn.hasKernel("sm_90a"));
   EXPECT_FALSE(attn.hasKernel("sm_100a"));
@@ -1218,8 +1221,42 @@ TEST(AttentionLoad, OneTarget) {
                 "for sm_100a devices (compute capability 10.0)");
 }
 
+TEST(AttentionLoad, TheForwardNeedsTheScheduleKernel) {
+  // The forward's cubins alone: the forward cannot run (it launches the
+  // schedule kernel first), and the handle says which file is missing.
+  std::string dir = makeDir("forward_only");
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a"));
+  Attention attn = Attention::load(dir);
+  EXPECT_FALSE(attn.hasKernel("sm_90a"));
+  EXPECT_EQ(attn.absentReason("sm_90a"),
+            "the forward's work queue needs attention_bwd_schedule_sm_90a "
+            "(kernel_dir '" +
+                dir +
+                "' lacks attention_bwd_schedule_sm_90a.cubin "
+                "(scripts/build-package.sh compiles it))");
+  // A schedule cubin whose metadata does not fit says so instead, and the
+  // forward does not depend on the rest of the backward.
+  test::writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
+                   "{\"format\": \"jfa-metadata\", \"version\": 2, "
+                   "\"kernels\": []}");
+  attn = Attention::load(dir);
+  EXPECT_FALSE(attn.hasKernel("sm_90a"));
+  EXPECT_NE(attn.absentReason("sm_90a").find("no kernel named"),
+            std::string::npos)
+      << attn.absentReason("sm_90a");
+  test::writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
+                   test::scheduleMetadata("sm_90a"));
+  attn = Attention::load(dir);
+  EXPECT_TRUE(attn.hasKernel("sm_90a"));
+  EXPECT_EQ(attn.absentReason("sm_90a"), "");
+  EXPECT_FALSE(attn.hasBackward("sm_90a"));
+}
+
 TEST(AttentionLoad, VariantsArePickedByTheirMetadata) {
   std::string dir = makeDir("variants");
+  test::writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
+                   test::scheduleMetadata("sm_90a"));
   // The names are free: the metadata says which variant a cubin is.
   writeKernel(dir, "attention_fwd_sm90", "sm_90a",
               contractMetadata("attention_fwd_sm90", "sm_90a", 64, true), ".a");

@@ -47,6 +47,19 @@ inline void writeCubin(const std::string &dir, const std::string &file,
     std::ofstream(dir + "/" + file + ".meta") << metadata;
 }
 
+/// The metadata of attention_bwd_schedule for `arch` (the forward runs it
+/// first, the backward too).
+inline std::string scheduleMetadata(const std::string &arch) {
+  return R"({"format": "jfa-metadata", "version": 2, "kernels": [
+  {"name": "attention_bwd_schedule", "arch": ")" +
+         arch + R"(", "threads": 128, "cluster": [1, 1, 1],
+   "shared_bytes": 0, "debug_barriers": false, "arguments": [
+   {"name": "offsets", "kind": "ptr", "element_type": "i32"},
+   {"name": "schedule", "kind": "ptr", "element_type": "i32"},
+   {"name": "batch", "kind": "i32"}, {"name": "k_tiles", "kind": "i32"}]}]}
+)";
+}
+
 } // namespace jfa::rt::test
 
 #endif // JFA_TEST_RUNTIME_ATTENTIONTESTSUPPORT_H

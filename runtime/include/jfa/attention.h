@@ -50,8 +50,9 @@ typedef struct jfa_attention *jfa_attention_t;
 int jfa_attention_create(const char *kernel_dir, jfa_attention_t *out);
 void jfa_attention_destroy(jfa_attention_t attention);
 
-/* Whether the handle has the kernel for arch ("sm_90a" or "sm_100a"): 1 yes,
- * 0 no, -1 on a NULL argument. */
+/* Whether the handle has the forward for arch ("sm_90a" or "sm_100a"): its
+ * kernel and the schedule kernel it runs first. 1 yes, 0 no, -1 on a NULL
+ * argument. */
 int jfa_attention_has_kernel(jfa_attention_t attention, const char *arch);
 
 /* The forward's arguments. Zero-initialize the struct (`= {0}`) and set what
@@ -218,8 +219,11 @@ int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
  * "silu", 3 for "gelu_tanh"; else general=1 iff offsets_k, num_kv_heads <
  * num_heads, or a window that bounds something causal does not: use_window
  * with window_left >= 0, or window_right >= 0 without causal; else 0).
- * Launches a persistent 1-d grid of min(#SMs, B * H * ceil(max_seqlen /
- * 128)) CTAs and returns without waiting for it (unless check_offsets).
+ * Launches attention_bwd_schedule (the forward's work queue, int32 [2 + B *
+ * q_tiles] in stream-ordered memory from the runtime's pool) and then a
+ * persistent 1-d grid of min(#SMs, B * H * q_tiles) CTAs, q_tiles =
+ * ceil(min(max_seqlen, T) / 128), and returns without waiting for them
+ * (unless check_offsets).
  * Thread-safe. */
 int jfa_attention_forward(jfa_attention_t attention,
                           const jfa_attention_forward_args *args,

@@ -341,7 +341,10 @@ public:
   /// compile-time variant (head_dim, causal, general), picked by the metadata's
   /// params. One target may be missing (forward then fails only on its
   /// devices), or a variant (forward fails only for those calls); no cubin
-  /// at all is an error. Reads and checks the metadata; no GPU needed.
+  /// at all is an error. The forward also runs
+  /// attention_bwd_schedule_<arch>.cubin (its work queue's schedule): a
+  /// target without it has no forward (hasKernel says why). Reads and
+  /// checks the metadata; no GPU needed.
   static Attention load(const std::string &kernelDir);
   /// The kernels embedded in the library at build time (possibly none: see
   /// hasKernel; forward then says how the library was built).
@@ -351,7 +354,8 @@ public:
   Attention &operator=(Attention &&) noexcept;
   ~Attention();
 
-  /// Whether the kernel for `arch` ("sm_90a" or "sm_100a") is available.
+  /// Whether the forward for `arch` ("sm_90a" or "sm_100a") is available:
+  /// its kernel and the schedule kernel it runs first.
   bool hasKernel(const std::string &arch) const;
   /// Why the kernel for `arch` is not available (the error forward gives on
   /// such a device); "" when it is.
@@ -360,7 +364,9 @@ public:
   /// Validates `args`, picks the kernel variant for the current context's
   /// device (device 0's primary context is made current when none is) and
   /// the call's head dim, mask and options (general: a window, GQA or
-  /// cross-attention; a GDPA activation), and launches it on `stream`.
+  /// cross-attention; a GDPA activation), and launches it on `stream`,
+  /// after attention_bwd_schedule, which writes its work queue into memory
+  /// from the runtime's pool (deviceAllocOnStream) freed on `stream`.
   /// Returns at once when there is nothing to compute; when there are
   /// queries but no keys (T_k == 0) it writes o = 0 and lse = -inf (under
   /// GDPA o only) with driver memsets on `stream` instead of a launch.

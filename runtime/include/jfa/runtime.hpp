@@ -158,8 +158,10 @@ void copyToHost(void *dst, CUdeviceptr src, size_t bytes);
 void deviceMemset(CUdeviceptr dst, unsigned char value, size_t bytes);
 /// `bytes` of device memory in `stream`'s order, from the runtime's memory
 /// pool on the current context's device (cuMemAllocFromPoolAsync; the pool
-/// keeps freed memory for the next call); capturable in a CUDA graph. Give
-/// it back with deviceFreeOnStream on a stream ordered after its last use.
+/// keeps up to 32 MiB of freed memory for the next calls). Capturable in a
+/// CUDA graph, which then holds memory-allocation nodes (such a graph has
+/// one executable instance at a time). Give it back with
+/// deviceFreeOnStream on a stream ordered after its last use.
 CUdeviceptr deviceAllocOnStream(size_t bytes, CUstream stream);
 void deviceFreeOnStream(CUdeviceptr ptr, CUstream stream);
 /// Sets `count` 32-bit words from `dst` (4-byte aligned) to `value`, in
