@@ -6,9 +6,10 @@ which the forward takes last first within a sequence: bench/NOTES.md, run
 kernels/jagged_attention/attention_bwd_schedule.mlir; this is its reference
 and the reasoning behind the order.
 
-The backward kernels are persistent: CTA i of G takes units i, i + G, ...,
-a unit being one listed pair for one head (unit u is pair u // H, head
-u % H). Before the schedule, every CTA walked all B * H * ceil(max_seqlen /
+The kernels are persistent, a unit being one listed pair for one head
+(unit u is pair u // H, head u % H). History, from the backward (the
+forward followed in run 57): its CTA i of G first took units i, i + G, ...
+Before the schedule, every CTA walked all B * H * ceil(max_seqlen /
 128) units and skipped the dead ones (a key tile past its sequence's end),
 paying a few dependent loads for each: most units of a heavy-tailed batch
 are dead. Listing only the live pairs, the longest sequences first (their
