@@ -781,37 +781,41 @@ std::unique_ptr<BackwardKernels> BackwardKernels::fromEmbedded() {
   return out;
 }
 
-bool BackwardKernels::has(const std::string &arch) const {
+const BackwardKernels::TargetKernels *
+BackwardKernels::targetFor(const std::string &arch) const {
   for (const TargetKernels &t : targets)
     if (arch == t.target->name)
-      return t.missing.empty();
-  return false;
+      return &t;
+  return nullptr;
+}
+
+bool BackwardKernels::has(const std::string &arch) const {
+  const TargetKernels *t = targetFor(arch);
+  return t && t->missing.empty();
 }
 
 std::string BackwardKernels::whyNot(const std::string &arch) const {
-  for (const TargetKernels &t : targets)
-    if (arch == t.target->name)
-      return t.missing;
+  if (const TargetKernels *t = targetFor(arch))
+    return t->missing;
   return fmt::format("no jagged attention kernel for arch '{}'", arch);
 }
 
 std::string BackwardKernels::scheduleWhyNot(const std::string &arch) const {
-  for (const TargetKernels &t : targets)
-    if (arch == t.target->name)
-      return t.scheduleMissing.empty()
-                 ? ""
-                 : fmt::format("the forward's work queue needs {}_{} ({})",
-                               kScheduleKernel, arch, t.scheduleMissing);
-  return fmt::format("no jagged attention kernel for arch '{}'", arch);
+  const TargetKernels *t = targetFor(arch);
+  if (!t)
+    return fmt::format("no jagged attention kernel for arch '{}'", arch);
+  if (t->scheduleMissing.empty())
+    return "";
+  return fmt::format("the forward's work queue needs {}_{} ({})",
+                     kScheduleKernel, arch, t->scheduleMissing);
 }
 
 void BackwardKernels::writeSchedule(const std::string &arch,
                                     CUdeviceptr offsets, CUdeviceptr schedule,
                                     int64_t batch, int64_t tiles,
                                     CUstream stream) {
-  auto target = std::find_if(targets.begin(), targets.end(),
-                             [&](auto &t) { return arch == t.target->name; });
-  if (target == targets.end() || target->schedule.empty())
+  const TargetKernels *target = targetFor(arch);
+  if (!target || target->schedule.empty())
     throw Error(scheduleWhyNot(arch));
   const Image &img = target->schedule.front();
   std::array<Arg, kNumSlots> values;
@@ -884,17 +888,14 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   DeviceProperties device = currentDevice();
   // Names the supported devices when this one is not.
   AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
-  auto target = std::find_if(targets.begin(), targets.end(), [&](auto &t) {
-    return choice.arch == t.target->name;
-  });
+  const TargetKernels *target = targetFor(choice.arch);
   auto onDevice = [&] {
     return fmt::format("device {} has compute capability {}.{}", device.ordinal,
                        device.major, device.minor);
   };
-  if (target == targets.end() || !target->missing.empty())
+  if (!target || !target->missing.empty())
     throw Error(fmt::format("{}; {}",
-                            target == targets.end() ? "no backward kernels"
-                                                    : target->missing,
+                            !target ? "no backward kernels" : target->missing,
                             onDevice()));
   // The variant the forward of these options ran (attentionOptions).
   Params wanted = wantedParams(a.headDim, a.causal, p.opt.general);

@@ -69,6 +69,8 @@ private:
                          std::string source);
 
   BackwardKernels();
+  /// Target `arch`'s kernels; null for an arch no target has.
+  const TargetKernels *targetFor(const std::string &arch) const;
   std::vector<TargetKernels> targets;
   std::mutex mutex;
   std::map<std::pair<CUcontext, const Image *>, Module> modules;

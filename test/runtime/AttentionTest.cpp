@@ -1229,12 +1229,7 @@ TEST(AttentionLoad, TheForwardNeedsTheScheduleKernel) {
               contractMetadata("attention_fwd_sm90", "sm_90a"));
   Attention attn = Attention::load(dir);
   EXPECT_FALSE(attn.hasKernel("sm_90a"));
-  EXPECT_EQ(attn.absentReason("sm_90a"),
-            "the forward's work queue needs attention_bwd_schedule_sm_90a "
-            "(kernel_dir '" +
-                dir +
-                "' lacks attention_bwd_schedule_sm_90a.cubin "
-                "(scripts/build-package.sh compiles it))");
+  EXPECT_EQ(attn.absentReason("sm_90a"), test::missingScheduleReason(dir));
   // A schedule cubin whose metadata does not fit says so instead, and the
   // forward does not depend on the rest of the backward.
   test::writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",

@@ -47,6 +47,16 @@ inline void writeCubin(const std::string &dir, const std::string &file,
     std::ofstream(dir + "/" + file + ".meta") << metadata;
 }
 
+/// Why the forward on sm_90a is absent when kernel_dir `dir` has no
+/// attention_bwd_schedule_sm_90a.cubin (Attention::absentReason).
+inline std::string missingScheduleReason(const std::string &dir) {
+  return "the forward's work queue needs attention_bwd_schedule_sm_90a "
+         "(kernel_dir '" +
+         dir +
+         "' lacks attention_bwd_schedule_sm_90a.cubin "
+         "(scripts/build-package.sh compiles it))";
+}
+
 /// The metadata of attention_bwd_schedule for `arch` (the forward runs it
 /// first, the backward too).
 inline std::string scheduleMetadata(const std::string &arch) {
