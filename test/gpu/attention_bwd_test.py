@@ -2,7 +2,7 @@
 fp32 autograd.
 
     PYTHONPATH=dist/jfa/python python3 test/gpu/attention_bwd_test.py \
-        [--quick] [--sanitize] [--variants] [--seed N]
+        [--quick] [--sanitize] [--variants | --plain] [--seed N] [--only TEXT]
 
 Each case draws fresh random q, k, v and an upstream gradient do (the seed is
 printed; --seed repeats a run), runs jfa's forward, poisons dq, dk and dv with
@@ -17,7 +17,8 @@ len_k keys, shift = len_k - len_q, query i sees key j iff j <= i + shift
 reference's softmax gives a query that sees no key P = 0 (its row max is
 taken as 0 and its sum clamped), so its gradients are exactly 0.
 
-The variants of issue 20 (run by default; --variants runs only them), with
+The variants of issue 20 (run by default; --variants runs only them, --plain
+all but them), with
 the same options given to the forward and the backward: sliding windows
 ((0, 0), (-1, 0) without causal, (64, -1), (300, 5), causal with (100, 0),
 windows past every sequence, ...), grouped-query k/v heads (H = 4 with
@@ -1287,7 +1288,11 @@ def cuda_graph_check(res, gen):
 def main():
     args, seed, rng, gen, res = start(
         __doc__, "a few small cases and the error paths (for compute-sanitizer)",
-        flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention, GDPA)")])
+        flags=[("--variants", "only issue 20's variants (window, GQA, cross-attention, GDPA)"),
+               ("--plain", "only the plain attention's cases and checks (the whole matrix is "
+                "--plain and --variants, e.g. run side by side on two GPUs)")])
+    if args.plain and args.variants:
+        sys.exit("--plain and --variants: give one (neither runs both)")
 
     def case(name, *a, **kw):
         if args.only is None or args.only in name:
@@ -1299,6 +1304,8 @@ def main():
             case("sanitize causal", [65, 128, 0, 7], 2, 128, True)
             case("sanitize qkv views", [130, 3], 1, 64, True, scale=0.3, layout="qkv")
             error_paths(res)
+        if args.plain:
+            return res.summary(seed)
         case("sanitize window", [1, 0, 63, 129], 2, 64, True, window=(64, 0))
         case("sanitize window", [130, 7], 2, 128, False, window=(3, 70))
         case("sanitize GQA", [65, 128, 0, 7], 4, 128, True, h_kv=1)
@@ -1367,6 +1374,8 @@ def main():
         compile_check(res, gen)
         cuda_graph_check(res, gen)
         training_demo(res, rng, 5 if args.quick else 10)
+        if args.plain:
+            return res.summary(seed)
         variant_cases(case, rng, args.quick)
         gdpa_cases(case, rng, args.quick)
         plain_equivalences(res, gen)
