@@ -6,7 +6,8 @@
 // attention_fwd_sm90.mlir (see kernels/jagged_attention/README.md).
 //
 // Warp specialization over tensor memory:
-//   - the load warp streams Q (once per unit) and a 2-stage K/V ring (TMA);
+//   - the load warp streams Q (once per unit, through a 2-stage ring so the
+//     next unit's loads overlap this one's end) and a 2-stage K/V ring (TMA);
 //   - the MMA warp issues S = Q K^T into tensor memory (tcgen05.mma from
 //     shared memory), and O += P V with P read from tensor memory and V from
 //     shared memory (N-major, a transposed view), committing each result to
@@ -50,7 +51,7 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // gelu_tanh in place of softmax; 4, 5, 6: those three block-sparse
   // (%block_bits, kernels/lib/block_mask.mlir; read only then).
   %general_kind = jfa.param "general" = 0 : i32
-  %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
+  %q_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   // The work queue's ring (@fetch_unit, @take_unit): 192 readers.
@@ -59,8 +60,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %next_empty = jfa.alloc_barriers arrive_count(192) : !jfa.mbarriers<2>
   // full: the load warp's expect plus the TMA bytes; empty, s_ready,
   // o_ready: a tcgen05 commit; p_ready: the 128 softmax threads.
-  %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
-  %q_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %q_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %k_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %k_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %v_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
@@ -89,10 +90,6 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
   %units = arith.muli %pairs, %heads : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
-  %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
-  %q_full0 = jfa.barrier %q_full[%c0] : !jfa.mbarriers<1>, i32
-  %q_empty0 = jfa.barrier %q_empty[%c0] : !jfa.mbarriers<1>, i32
   %s_ready0 = jfa.barrier %s_ready[%c0] : !jfa.mbarriers<1>, i32
   %p_ready0 = jfa.barrier %p_ready[%c0] : !jfa.mbarriers<1>, i32
   %o_ready0 = jfa.barrier %o_ready[%c0] : !jfa.mbarriers<1>, i32
@@ -227,12 +224,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %offsets, %offsets_k, %is_causal, %general,
                                %window_left, %window_right, %kv_group_eff,
                                %head_dim, %q, %k, %v,
-                               %q_slot0, %q_slot1, %k_ring, %v_ring,
-                               %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty,
+                               %q_ring, %k_ring, %v_ring,
+                               %q_full, %q_empty, %k_full, %k_empty, %v_full, %v_empty,
                                %sparse, %block_bits, %block_words, %block_head_stride)
         : (i32, i32, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
-           !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
-           !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
+           !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
+           !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
     }
 
     // MMA warp (warp 5): one thread issues the tcgen05 MMAs.
@@ -250,7 +247,14 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
           %last_kv = arith.subi %steps, %c1 : i32
-          %q_phase = arith.andi %unit_n, %c1 : i32
+          // The unit's Q, from stage unit_n mod 2 of Q's ring.
+          %q_stage, %q_phase = jfa.ring_position %unit_n stages(2) : i32
+          %q_full0 = jfa.barrier %q_full[%q_stage] : !jfa.mbarriers<2>, i32
+          %q_empty0 = jfa.barrier %q_empty[%q_stage] : !jfa.mbarriers<2>, i32
+          %q_chunk0 = arith.muli %q_stage, %c2 : i32
+          %q_chunk1 = arith.addi %q_chunk0, %c1 : i32
+          %q_slot0 = jfa.slot %q_ring[%q_chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+          %q_slot1 = jfa.slot %q_ring[%q_chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
           jfa.barrier_wait %q_full0, %q_phase
           scf.for %j = %c0 to %steps step %c1 : i32 {
             %n = arith.addi %kv_n, %j : i32
@@ -272,8 +276,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tc_commit %s_ready0
             %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.tc_commit %k_empty_s
-            // After the last S, Q goes back to the load warp, which loads
-            // the next unit's while this one finishes.
+            // After the last S, Q's stage goes back to the load warp, for
+            // the unit after next.
             %is_last = arith.cmpi eq, %j, %last_kv : i32
             scf.if %is_last {
               jfa.tc_commit %q_empty0

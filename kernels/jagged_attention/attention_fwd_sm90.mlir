@@ -22,8 +22,9 @@
 // (jfa.atomic_fetch_add) as it starts one, so a CTA that drew short units
 // takes more (bench/NOTES.md, run 57).
 //
-// Warp specialization: a producer warpgroup streams Q (once per unit) and a
-// 2-stage K/V ring with TMA; two consumer warpgroups (one task, 64 q rows
+// Warp specialization: a producer warpgroup streams Q (once per unit,
+// through a 2-stage ring so the next unit's loads overlap this one's end)
+// and a 2-stage K/V ring with TMA; two consumer warpgroups (one task, 64 q rows
 // each) run S = Q K^T with wgmma from shared memory, the online softmax in
 // base 2 with the scale folded in, and O += P V with P fed from registers.
 // Head dims 64 and 128 are one kernel: a row of D bf16 is D/64 chunks of 64
@@ -64,9 +65,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // gelu_tanh in place of softmax; 4, 5, 6: those three block-sparse
   // (%block_bits, kernels/lib/block_mask.mlir; read only then).
   %general_kind = jfa.param "general" = 0 : i32
-  // Q: chunk c of the unit's rows in slot c. K, V: stage s, chunk c in slot
-  // 2s + c.
-  %q_buf = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
+  // Q (unit n's in stage n mod 2), K, V: stage s, chunk c in slot 2s + c.
+  %q_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
@@ -75,8 +75,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
   // full: the producer's expect plus the TMA bytes; empty: the 256 consumer
   // threads, once they no longer read the slot.
-  %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
-  %q_empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<1>
+  %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %q_empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
   %k_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %k_empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
   %v_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
@@ -96,10 +96,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
   %units = arith.muli %pairs, %heads : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  %q_slot0 = jfa.slot %q_buf[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
-  %q_slot1 = jfa.slot %q_buf[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
-  %q_full0 = jfa.barrier %q_full[%c0] : !jfa.mbarriers<1>, i32
-  %q_empty0 = jfa.barrier %q_empty[%c0] : !jfa.mbarriers<1>, i32
 
   jfa.async_tasks {
     // Consumers: warps 0-7, 128 q rows (64 per warpgroup).
@@ -144,7 +140,14 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
           %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
           jfa.barrier_wait %k_full0, %phase0
-          %q_phase = arith.andi %unit_n, %c1 : i32
+          // The unit's Q, from stage unit_n mod 2 of Q's ring.
+          %q_stage, %q_phase = jfa.ring_position %unit_n stages(2) : i32
+          %q_full0 = jfa.barrier %q_full[%q_stage] : !jfa.mbarriers<2>, i32
+          %q_empty0 = jfa.barrier %q_empty[%q_stage] : !jfa.mbarriers<2>, i32
+          %q_chunk0 = arith.muli %q_stage, %c2 : i32
+          %q_chunk1 = arith.addi %q_chunk0, %c1 : i32
+          %q_slot0 = jfa.slot %q_ring[%q_chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+          %q_slot1 = jfa.slot %q_ring[%q_chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
           jfa.barrier_wait %q_full0, %q_phase
           scf.if %first_wg {
             jfa.named_barrier_sync id(8) threads(256)
@@ -245,8 +248,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.barrier_arrive %k_empty_s
             %is_last = arith.cmpi eq, %j, %last_kv : i32
-            // The last S has been computed: Q goes back to the producer,
-            // which loads the next unit's while this one finishes.
+            // The last S has been computed: Q's stage goes back to the
+            // producer, for the unit after next.
             scf.if %is_last {
               jfa.barrier_arrive %q_empty0
             }
@@ -378,12 +381,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %offsets, %offsets_k, %is_causal, %general,
                                %window_left, %window_right, %kv_group_eff,
                                %head_dim, %q, %k, %v,
-                               %q_slot0, %q_slot1, %k_ring, %v_ring,
-                               %q_full0, %q_empty0, %k_full, %k_empty, %v_full, %v_empty,
+                               %q_ring, %k_ring, %v_ring,
+                               %q_full, %q_empty, %k_full, %k_empty, %v_full, %v_empty,
                                %sparse, %block_bits, %block_words, %block_head_stride)
         : (i32, i32, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
-           !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
-           !jfa.mbarrier, !jfa.mbarrier, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
+           !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
+           !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
     }
   }
 }

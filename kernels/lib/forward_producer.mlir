@@ -43,14 +43,19 @@ jfa.func @forward_unit(%u: i32, %heads: i32, %q_tiles: i32,
 }
 
 // Takes the units of the work queue (work_queue.mlir: @fetch_unit one
-// ahead; @forward_unit) and loads, for each, its Q tile once (slots q_slot0,
-// and q_slot1 at D = 128) and its K and V tiles through the 2-stage rings
+// ahead; @forward_unit) and loads, for each, its Q tile once into a 2-stage
+// ring (unit n's in stage n mod 2: chunk c in slot 2s + c, D = 128 two
+// chunks) and its K and V tiles through the 2-stage rings
 // (stage s, 64-column chunk c in slot 2s + c): the tiles @unit_keys gives,
 // of k/v head h / kv_group (grouped-query attention reads one k/v head for
 // kv_group q heads), and under %sparse (a compile-time parameter) only those
 // with a listed block (@tile_walk, block_mask.mlir: the consumers walk the
 // same tiles). Full barriers get the expect and the TMA bytes, empty ones
 // are waited on before a slot is refilled. One thread issues the copies.
+// Q's ring lets the next unit's Q and first K/V tiles load while the
+// consumers still run this unit's last tiles and epilogue: with one Q slot
+// the loads waited for the last S, and a short unit's first S waited for
+// them (issue 19's per-unit fixed cost).
 jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
                            %schedule: !jfa.ptr<i32>,
                            %next_buf: !jfa.smem<2 x 1xi32>,
@@ -60,9 +65,9 @@ jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
                            %is_causal: i1, %general: i1, %window_left: i32,
                            %window_right: i32, %kv_group: i32, %head_dim: i32,
                            %q: !jfa.tma<128x64xbf16, swizzle 128>, %k: !jfa.tma<128x64xbf16, swizzle 128>, %v: !jfa.tma<128x64xbf16, swizzle 128>,
-                           %q_slot0: !jfa.slot<128x64xbf16, swizzle 128>, %q_slot1: !jfa.slot<128x64xbf16, swizzle 128>,
+                           %q_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>,
                            %k_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>, %v_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>,
-                           %q_full0: !jfa.mbarrier, %q_empty0: !jfa.mbarrier,
+                           %q_full: !jfa.mbarriers<2>, %q_empty: !jfa.mbarriers<2>,
                            %k_full: !jfa.mbarriers<2>, %k_empty: !jfa.mbarriers<2>,
                            %v_full: !jfa.mbarriers<2>, %v_empty: !jfa.mbarriers<2>,
                            %sparse: i1, %block_bits: !jfa.ptr<i32>,
@@ -97,17 +102,23 @@ jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
       %kv_col1 = arith.addi %kv_col0, %c64 : i32
       %q_row = arith.addi %start, %q0 : i32
 
-      // Q, once the consumers are done with the previous unit's.
-      %q_phase = arith.andi %unit_n, %c1 : i32
+      // Q, once the consumers are done with the one two units back.
+      %q_stage, %q_phase = jfa.ring_position %unit_n stages(2) : i32
       %q_free = arith.xori %q_phase, %c1 : i32
-      jfa.barrier_wait %q_empty0, %q_free
+      %q_full_u = jfa.barrier %q_full[%q_stage] : !jfa.mbarriers<2>, i32
+      %q_empty_u = jfa.barrier %q_empty[%q_stage] : !jfa.mbarriers<2>, i32
+      %q_chunk0 = arith.muli %q_stage, %c2 : i32
+      %q_chunk1 = arith.addi %q_chunk0, %c1 : i32
+      %q_lo = jfa.slot %q_ring[%q_chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+      %q_hi = jfa.slot %q_ring[%q_chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+      jfa.barrier_wait %q_empty_u, %q_free
       scf.if %wide {
-        jfa.barrier_expect %q_full0, bytes(32768)
-        jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-        jfa.tma_load %q[%q_row, %col1], %q_slot1, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        jfa.barrier_expect %q_full_u, bytes(32768)
+        jfa.tma_load %q[%q_row, %col0], %q_lo, %q_full_u : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        jfa.tma_load %q[%q_row, %col1], %q_hi, %q_full_u : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
       } else {
-        jfa.barrier_expect %q_full0, bytes(16384)
-        jfa.tma_load %q[%q_row, %col0], %q_slot0, %q_full0 : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        jfa.barrier_expect %q_full_u, bytes(16384)
+        jfa.tma_load %q[%q_row, %col0], %q_lo, %q_full_u : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
       }
 
       // K and V tiles through the ring.
