@@ -7,14 +7,8 @@ jfa.import "work_queue.mlir"
 jfa.import "block_mask.mlir"
 
 // Unit u of the work queue as every task of a forward walks it, so that
-// the tasks cannot disagree on one: @queue_unit's head, sequence and q tile;
-// @unit_keys' key bounds (query i sees keys [max(0, i + lo_off), min(len_k,
-// i + hi_off)); keys below mask_below or from mask_above need the mask);
-// and the key tiles it reads (@tile_walk: under %sparse, a compile-time
-// parameter, only those with a listed block), as the steps, the first
-// step's tile, the block mask's base for @next_tile and the end of the
-// tile range. A unit without queries (the schedule lists none) takes no
-// step.
+// the tasks cannot disagree on one: @queue_unit's head, sequence and q tile
+// (global loads) and @unit_walk's keys and tiles (below).
 jfa.func @forward_unit(%u: i32, %heads: i32, %q_tiles: i32,
                        %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
                        %schedule: !jfa.ptr<i32>, %is_causal: i1, %general: i1,
@@ -22,11 +16,58 @@ jfa.func @forward_unit(%u: i32, %heads: i32, %q_tiles: i32,
                        %block_bits: !jfa.ptr<i32>, %block_words: i32,
                        %block_head_stride: i32)
     -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) {
+  %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
+      : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+  %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+      : (i32, i32, i32, i32, i1, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
+  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile
+      : i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32
+}
+
+// The consumers' take of their step n (work_queue.mlir's @take_next_unit)
+// and, when it is a unit, @queue_unit's decode of it (zeros past the last
+// unit, whose schedule entry may not exist). Taken one unit ahead, under
+// the current unit's last P V, the decode's two dependent
+// rounds of global loads (the schedule, then the offsets) overlap them
+// instead of stalling the next unit's first S (issue 19's per-unit fixed
+// cost; ncu put 35% of the forward's stall cycles on global loads).
+jfa.func @take_and_decode(%n: i32, %units: i32, %heads: i32, %q_tiles: i32,
+                          %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+                          %schedule: !jfa.ptr<i32>, %general: i1,
+                          %next_buf: !jfa.smem<2 x 1xi32>,
+                          %next_full: !jfa.mbarriers<2>,
+                          %next_empty: !jfa.mbarriers<2>)
+    -> (i1, i32, i32, i32, i32, i1, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %false = arith.constant false
+  %u, %more = jfa.call @take_next_unit(%n, %units, %next_buf, %next_full, %next_empty)
+      : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+  %d:7 = scf.if %more -> (i32, i32, i32, i32, i1, i32, i32) {
+    %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
+        : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+    scf.yield %h, %start, %len, %q0, %live, %start_k, %len_k : i32, i32, i32, i32, i1, i32, i32
+  } else {
+    scf.yield %c0, %c0, %c0, %c0, %false, %c0, %c0 : i32, i32, i32, i32, i1, i32, i32
+  }
+  jfa.return %more, %d#0, %d#1, %d#2, %d#3, %d#4, %d#5, %d#6 : i1, i32, i32, i32, i32, i1, i32, i32
+}
+
+// A decoded unit's keys and tiles: @unit_keys' key bounds (query i sees
+// keys [max(0, i + lo_off), min(len_k, i + hi_off)); keys below mask_below
+// or from mask_above need the mask) and the key tiles it reads (@tile_walk:
+// under %sparse, a compile-time parameter, only those with a listed block),
+// as the block mask's base for @next_tile, the steps, the first step's tile
+// and the end of the tile range. A unit without queries (the schedule lists
+// none) takes no step.
+jfa.func @unit_walk(%h: i32, %start: i32, %len: i32, %q0: i32, %live: i1,
+                    %start_k: i32, %len_k: i32, %is_causal: i1, %general: i1,
+                    %window_left: i32, %window_right: i32, %sparse: i1,
+                    %block_bits: !jfa.ptr<i32>, %block_words: i32,
+                    %block_head_stride: i32)
+    -> (i32, i32, i32, i32, i32, i32, i32, i32) {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
   %false = arith.constant false
-  %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
-      : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
   %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
       : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
   %block_base = arith.muli %h, %block_head_stride : i32
@@ -38,8 +79,8 @@ jfa.func @forward_unit(%u: i32, %heads: i32, %q_tiles: i32,
   } else {
     scf.yield %c0, %first_tile : i32, i32
   }
-  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %walk#0, %walk#1, %end_tile
-      : i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32
+  jfa.return %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %walk#0, %walk#1, %end_tile
+      : i32, i32, i32, i32, i32, i32, i32, i32
 }
 
 // Takes the units of the work queue (work_queue.mlir: @fetch_unit one
