@@ -102,21 +102,18 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %one_rows = arith.constant dense<1.0> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
       %ln2 = arith.constant dense<0.693147181> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
 
-      // Units from the load task's fetches, each taken and decoded one
-      // ahead (@take_and_decode, while this unit's last P V runs: the
-      // decode's global loads stay off the next unit's path); the first
-      // past the last ends the loop.
-      %first:8 = jfa.call @take_and_decode(%c0, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-          : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
-      %counts:10 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0, %more_in = %first#0, %h_in = %first#1, %start_in = %first#2, %len_in = %first#3, %q0_in = %first#4, %live_in = %first#5, %start_k_in = %first#6, %len_k_in = %first#7)
-          : (i32, i32, i32, i1, i32, i32, i32, i32, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32) {
-        scf.condition(%more_in) %taken, %unit_n, %kv_n, %h_in, %start_in, %len_in, %q0_in, %live_in, %start_k_in, %len_k_in : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32
+      // Units from the load task's fetches; the first past the last ends
+      // the loop.
+      %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0)
+          : (i32, i32, i32) -> (i32, i32, i32, i32) {
+        %fetched, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+        scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
       } do {
-      ^bb0(%taken: i32, %unit_n: i32, %kv_n: i32, %h: i32, %start: i32, %len: i32, %q0: i32, %live: i1, %start_k: i32, %len_k: i32):
-        %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
-            : (i32, i32, i32, i32, i1, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
-        %taken_next = arith.addi %taken, %c1 : i32
-        %next:10 = scf.if %live -> (i32, i32, i1, i32, i32, i32, i32, i1, i32, i32) {
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
+        %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+        %next:2 = scf.if %live -> (i32, i32) {
 
           %acc:3 = scf.for %j = %c0 to %steps step %c1
               iter_args(%m = %neg_inf_rows, %l = %zero_rows, %k_tile = %first_step)
@@ -175,8 +172,6 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %kv_next = arith.addi %kv_n, %steps : i32
           %last_n = arith.subi %kv_next, %c1 : i32
           %last_phase = arith.andi %last_n, %c1 : i32
-          %nx:8 = jfa.call @take_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
           jfa.barrier_wait %o_ready0, %last_phase
           // A row that saw no key (l = 0) gets o = 0 and lse = -inf.
           %l_inv = arith.divf %one_rows, %acc#1 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
@@ -214,13 +209,12 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, !jfa.ptr<f32>
           }
           %unit_next = arith.addi %unit_n, %c1 : i32
-          scf.yield %unit_next, %kv_next, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6, %nx#7 : i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+          scf.yield %unit_next, %kv_next : i32, i32
         } else {
-          %nx:8 = jfa.call @take_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
-          scf.yield %unit_n, %kv_n, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6, %nx#7 : i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+          scf.yield %unit_n, %kv_n : i32, i32
         }
-        scf.yield %taken_next, %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6, %next#7, %next#8, %next#9 : i32, i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+        %taken_next = arith.addi %taken, %c1 : i32
+        scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
       }
     }
 
@@ -240,21 +234,18 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
     // MMA warp (warp 5): one thread issues the tcgen05 MMAs.
     jfa.task default {
-      // Units from the load task's fetches, each taken and decoded one
-      // ahead (@take_and_decode, while this unit's last P V runs: the
-      // decode's global loads stay off the next unit's path); the first
-      // past the last ends the loop.
-      %first:8 = jfa.call @take_and_decode(%c0, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-          : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
-      %counts:10 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0, %more_in = %first#0, %h_in = %first#1, %start_in = %first#2, %len_in = %first#3, %q0_in = %first#4, %live_in = %first#5, %start_k_in = %first#6, %len_k_in = %first#7)
-          : (i32, i32, i32, i1, i32, i32, i32, i32, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32) {
-        scf.condition(%more_in) %taken, %unit_n, %kv_n, %h_in, %start_in, %len_in, %q0_in, %live_in, %start_k_in, %len_k_in : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32
+      // Units from the load task's fetches; the first past the last ends
+      // the loop.
+      %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0)
+          : (i32, i32, i32) -> (i32, i32, i32, i32) {
+        %fetched, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+        scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
       } do {
-      ^bb0(%taken: i32, %unit_n: i32, %kv_n: i32, %h: i32, %start: i32, %len: i32, %q0: i32, %live: i1, %start_k: i32, %len_k: i32):
-        %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
-            : (i32, i32, i32, i32, i1, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
-        %taken_next = arith.addi %taken, %c1 : i32
-        %next:10 = scf.if %live -> (i32, i32, i1, i32, i32, i32, i32, i1, i32, i32) {
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
+        %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+        %next:2 = scf.if %live -> (i32, i32) {
           %last_kv = arith.subi %steps, %c1 : i32
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
           %q_stage, %q_phase = jfa.ring_position %unit_n stages(2) : i32
@@ -265,12 +256,7 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %q_slot0 = jfa.slot %q_ring[%q_chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
           %q_slot1 = jfa.slot %q_ring[%q_chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
           jfa.barrier_wait %q_full0, %q_phase
-          // The for carries the next unit, taken after the last S (below; a
-          // live unit takes at least one step: @unit_keys, @tile_walk).
-          %false0 = arith.constant false
-          %ahead:8 = scf.for %j = %c0 to %steps step %c1
-              iter_args(%a_more = %false0, %a_h = %c0, %a_start = %c0, %a_len = %c0, %a_q0 = %c0, %a_live = %false0, %a_start_k = %c0, %a_len_k = %c0)
-              -> (i1, i32, i32, i32, i32, i1, i32, i32) : i32 {
+          scf.for %j = %c0 to %steps step %c1 : i32 {
             %n = arith.addi %kv_n, %j : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %chunk0 = arith.muli %stage, %c2 : i32
@@ -292,16 +278,9 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tc_commit %k_empty_s
             // After the last S, Q's stage goes back to the load warp, for
             // the unit after next.
-            // The next unit is taken and decoded here too, while the
-            // softmax works on the last S.
             %is_last = arith.cmpi eq, %j, %last_kv : i32
-            %nx:8 = scf.if %is_last -> (i1, i32, i32, i32, i32, i1, i32, i32) {
+            scf.if %is_last {
               jfa.tc_commit %q_empty0
-              %t:8 = jfa.call @take_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-                  : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
-              scf.yield %t#0, %t#1, %t#2, %t#3, %t#4, %t#5, %t#6, %t#7 : i1, i32, i32, i32, i32, i1, i32, i32
-            } else {
-              scf.yield %a_more, %a_h, %a_start, %a_len, %a_q0, %a_live, %a_start_k, %a_len_k : i1, i32, i32, i32, i32, i1, i32, i32
             }
 
             // O += P V once the softmax has written P (and rescaled O).
@@ -319,17 +298,15 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tc_commit %o_ready0
             %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.tc_commit %v_empty_s
-            scf.yield %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6, %nx#7 : i1, i32, i32, i32, i32, i1, i32, i32
           }
           %unit_next = arith.addi %unit_n, %c1 : i32
           %kv_next = arith.addi %kv_n, %steps : i32
-          scf.yield %unit_next, %kv_next, %ahead#0, %ahead#1, %ahead#2, %ahead#3, %ahead#4, %ahead#5, %ahead#6, %ahead#7 : i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+          scf.yield %unit_next, %kv_next : i32, i32
         } else {
-          %nx:8 = jfa.call @take_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
-          scf.yield %unit_n, %kv_n, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6, %nx#7 : i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+          scf.yield %unit_n, %kv_n : i32, i32
         }
-        scf.yield %taken_next, %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6, %next#7, %next#8, %next#9 : i32, i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+        %taken_next = arith.addi %taken, %c1 : i32
+        scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
       }
     }
   }

@@ -114,21 +114,29 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         jfa.named_barrier_arrive id(8) threads(256)
       }
 
-      // Units from the load task's fetches, each taken and decoded one
-      // ahead (@take_and_decode, issued under a unit's last P V: it and the
-      // epilogue hide the decode's global loads); the first past the last
-      // ends the loop.
-      %first:8 = jfa.call @take_and_decode(%c0, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-          : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
-      %counts:10 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0, %more_in = %first#0, %h_in = %first#1, %start_in = %first#2, %len_in = %first#3, %q0_in = %first#4, %live_in = %first#5, %start_k_in = %first#6, %len_k_in = %first#7)
-          : (i32, i32, i32, i1, i32, i32, i32, i32, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32) {
-        scf.condition(%more_in) %taken, %unit_n, %kv_n, %h_in, %start_in, %len_in, %q0_in, %live_in, %start_k_in, %len_k_in : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32
+      // Units from the load task's fetches; the first past the last ends
+      // the loop. Each is decoded one step early (@peek_and_decode, under
+      // the previous unit's last P V, which with the epilogue hides the
+      // decode's global loads), the first one here.
+      %counts:10 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0, %h_a = %c0, %start_a = %c0, %len_a = %c0, %q0_a = %c0, %live_a = %false, %start_k_a = %c0, %len_k_a = %c0)
+          : (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32) {
+        %u, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+        %at_first = arith.cmpi eq, %taken, %c0 : i32
+        %cur:7 = scf.if %at_first -> (i32, i32, i32, i32, i1, i32, i32) {
+          %d:7 = jfa.call @decode_unit(%u, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
+              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+          scf.yield %d#0, %d#1, %d#2, %d#3, %d#4, %d#5, %d#6 : i32, i32, i32, i32, i1, i32, i32
+        } else {
+          scf.yield %h_a, %start_a, %len_a, %q0_a, %live_a, %start_k_a, %len_k_a : i32, i32, i32, i32, i1, i32, i32
+        }
+        scf.condition(%more) %taken, %unit_n, %kv_n, %cur#0, %cur#1, %cur#2, %cur#3, %cur#4, %cur#5, %cur#6 : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32
       } do {
       ^bb0(%taken: i32, %unit_n: i32, %kv_n: i32, %h: i32, %start: i32, %len: i32, %q0: i32, %live: i1, %start_k: i32, %len_k: i32):
         %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
             : (i32, i32, i32, i32, i1, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
         %taken_next = arith.addi %taken, %c1 : i32
-        %next:10 = scf.if %live -> (i32, i32, i1, i32, i32, i32, i32, i1, i32, i32) {
+        %next:9 = scf.if %live -> (i32, i32, i32, i32, i32, i32, i1, i32, i32) {
           %last_kv = arith.subi %steps, %c1 : i32
 
           // FA3's schedule: the two warpgroups take turns to issue their
@@ -319,11 +327,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           } else {
             jfa.named_barrier_arrive id(8) threads(256)
           }
-          // The next unit, while the last P V and the epilogue run: the
-          // schedule's load stalls this warpgroup while the tensor cores
+          // The next unit's decode, while the last P V and the epilogue run:
+          // the schedule's load stalls this warpgroup while the tensor cores
           // work, the offsets' loads land during the epilogue.
-          %nx:8 = jfa.call @take_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
+          %nx:7 = jfa.call @peek_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full)
+              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> (i32, i32, i32, i32, i1, i32, i32)
           %o_f:2 = scf.if %wide -> (tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>) {
             %w:2 = jfa.async_dot_wait pending(0) (%last_olo, %last_ohi) : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
             scf.yield %w#0, %w#1 : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
@@ -371,13 +379,13 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
           %unit_next = arith.addi %unit_n, %c1 : i32
           %kv_next = arith.addi %kv_n, %steps : i32
-          scf.yield %unit_next, %kv_next, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6, %nx#7 : i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+          scf.yield %unit_next, %kv_next, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6 : i32, i32, i32, i32, i32, i32, i1, i32, i32
         } else {
-          %nx:8 = jfa.call @take_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full, %next_empty)
-              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i1, i32, i32, i32, i32, i1, i32, i32)
-          scf.yield %unit_n, %kv_n, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6, %nx#7 : i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+          %nx:7 = jfa.call @peek_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full)
+              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> (i32, i32, i32, i32, i1, i32, i32)
+          scf.yield %unit_n, %kv_n, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6 : i32, i32, i32, i32, i32, i32, i1, i32, i32
         }
-        scf.yield %taken_next, %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6, %next#7, %next#8, %next#9 : i32, i32, i32, i1, i32, i32, i32, i32, i1, i32, i32
+        scf.yield %taken_next, %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6, %next#7, %next#8 : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32
       }
     }
 

@@ -24,24 +24,15 @@ jfa.func @forward_unit(%u: i32, %heads: i32, %q_tiles: i32,
       : i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32
 }
 
-// The consumers' take of their step n (work_queue.mlir's @take_next_unit)
-// and, when it is a unit, @queue_unit's decode of it (zeros past the last
-// unit, whose schedule entry may not exist). Taken one unit ahead, under
-// the current unit's last P V, the decode's two dependent
-// rounds of global loads (the schedule, then the offsets) overlap them
-// instead of stalling the next unit's first S (issue 19's per-unit fixed
-// cost; ncu put 35% of the forward's stall cycles on global loads).
-jfa.func @take_and_decode(%n: i32, %units: i32, %heads: i32, %q_tiles: i32,
-                          %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
-                          %schedule: !jfa.ptr<i32>, %general: i1,
-                          %next_buf: !jfa.smem<2 x 1xi32>,
-                          %next_full: !jfa.mbarriers<2>,
-                          %next_empty: !jfa.mbarriers<2>)
-    -> (i1, i32, i32, i32, i32, i1, i32, i32) {
+// @queue_unit's decode of unit u when it is one (below %units), zeros past
+// the last unit, whose schedule entry may not exist.
+jfa.func @decode_unit(%u: i32, %units: i32, %heads: i32, %q_tiles: i32,
+                      %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+                      %schedule: !jfa.ptr<i32>, %general: i1)
+    -> (i32, i32, i32, i32, i1, i32, i32) {
   %c0 = arith.constant 0 : i32
   %false = arith.constant false
-  %u, %more = jfa.call @take_next_unit(%n, %units, %next_buf, %next_full, %next_empty)
-      : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+  %more = arith.cmpi slt, %u, %units : i32
   %d:7 = scf.if %more -> (i32, i32, i32, i32, i1, i32, i32) {
     %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
         : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
@@ -49,7 +40,26 @@ jfa.func @take_and_decode(%n: i32, %units: i32, %heads: i32, %q_tiles: i32,
   } else {
     scf.yield %c0, %c0, %c0, %c0, %false, %c0, %c0 : i32, i32, i32, i32, i1, i32, i32
   }
-  jfa.return %more, %d#0, %d#1, %d#2, %d#3, %d#4, %d#5, %d#6 : i1, i32, i32, i32, i32, i1, i32, i32
+  jfa.return %d#0, %d#1, %d#2, %d#3, %d#4, %d#5, %d#6 : i32, i32, i32, i32, i1, i32, i32
+}
+
+// The sm_90a consumers' decode of their step n's unit one step early
+// (work_queue.mlir's @peek_unit: the slot is taken, and released, at step n
+// itself). Issued under the current unit's last P V, the decode's two
+// dependent rounds of global loads (the schedule, then the offsets) overlap
+// it and the epilogue instead of stalling the next unit's first S (issue
+// 19's per-unit fixed cost; bench/NOTES.md, run 61).
+jfa.func @peek_and_decode(%n: i32, %units: i32, %heads: i32, %q_tiles: i32,
+                          %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+                          %schedule: !jfa.ptr<i32>, %general: i1,
+                          %next_buf: !jfa.smem<2 x 1xi32>,
+                          %next_full: !jfa.mbarriers<2>)
+    -> (i32, i32, i32, i32, i1, i32, i32) {
+  %u = jfa.call @peek_unit(%n, %next_buf, %next_full)
+      : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> i32
+  %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @decode_unit(%u, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
+      : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
+  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k : i32, i32, i32, i32, i1, i32, i32
 }
 
 // A decoded unit's keys and tiles: @unit_keys' key bounds (query i sees

@@ -44,6 +44,21 @@ jfa.func @take_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
   jfa.return %u : i32
 }
 
+// The unit fetch n brought, read without releasing the slot: a reader that
+// has not yet taken fetch n (@take_unit) may look at it early, e.g. to
+// decode the next unit while the current one runs. The slot cannot be
+// refilled before this reader's own @take_unit of it.
+jfa.func @peek_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
+                    %next_full: !jfa.mbarriers<2>) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %s, %phase = jfa.ring_position %n stages(2) : i32
+  %slot = jfa.slot %next_buf[%s] : !jfa.smem<2 x 1xi32>, i32
+  %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
+  jfa.barrier_wait %full, %phase
+  %u = jfa.load_scalar %slot[%c0] : !jfa.slot<1xi32> -> i32
+  jfa.return %u : i32
+}
+
 // A reading task's loop condition at its step n: the unit fetch n brought
 // (@take_unit) and whether it is one (below %units: the first past the
 // last ends the loop).
