@@ -857,6 +857,14 @@ LogicalResult TMAStoreOp::verify() {
                    getCoords().size());
 }
 
+LogicalResult TMAPrefetchOp::verify() {
+  if (getCoords().size() != getDesc().getType().getBoxShape().size())
+    return emitOpError() << "needs " << getDesc().getType().getBoxShape().size()
+                         << " coordinates for " << getDesc().getType()
+                         << ", got " << getCoords().size();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//

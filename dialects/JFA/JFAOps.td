@@ -855,6 +855,31 @@ def JFA_TMAStoreOp : JFA_Op<"tma_store", [JFA_SingleThreadIssue, JFA_RequiresTma
   let hasVerifier = 1;
 }
 
+def JFA_TMAPrefetchOp : JFA_Op<"tma_prefetch", [JFA_SingleThreadIssue, JFA_RequiresTma]> {
+  let summary = "starts bringing a box of a global tensor into L2 (a hint)";
+  let description = [{
+    ```mlir
+    jfa.tma_prefetch %desc[%row, %col] : !jfa.tma<128x64xbf16, swizzle 128>
+    ```
+    Asks the TMA unit to bring the box at the coordinates (element offsets,
+    outermost first, as `jfa.tma_load`'s) into L2, and returns at once: no
+    slot, no barrier, nothing to wait on, nothing written that a thread can
+    see. A later `jfa.tma_load` of the box then reads L2 instead of DRAM. The
+    use: a load that must wait for a slot (a single-buffered operand, the
+    next unit's tiles) prefetched as soon as its coordinates are known, so
+    the wait for the slot no longer adds a DRAM round trip. Out-of-bounds
+    parts of the box are ignored. (`cp.async.bulk.prefetch.tensor.Nd.L2`.)
+  }];
+  // MemWrite: the op changes the L2's state, and nothing else would keep an
+  // op without results from being erased as dead.
+  let arguments = (ins Arg<JFA_TensorDescType, "", [MemRead, MemWrite]>:$desc,
+                       Variadic<I32>:$coords);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` attr-dict `:` qualified(type($desc))
+  }];
+  let hasVerifier = 1;
+}
+
 def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue, JFA_RequiresTma]> {
   let summary = "waits until at most `pending` TMA stores still read shared memory";
   let description = [{

@@ -119,10 +119,18 @@ static void tmaStoreWait(CTARun &run, Executor &e, TMAStoreWaitOp op) {
     e.lvc[run.storeComp(e)] = std::max(e.lvc[run.storeComp(e)], uint32_t(done));
 }
 
+/// An L2 prefetch changes nothing a thread can see: only its operands are
+/// evaluated (--stats counts it in the op table).
+static void tmaPrefetch(CTARun &run, Executor &e, TMAPrefetchOp op) {
+  run.get(e, op.getDesc());
+  boxCoords(run, e, op, op.getCoords());
+}
+
 void registerTMAHandlers(OpHandlerTable &table) {
   table.add<TMALoadOp>(tmaLoad);
   table.add<TMAStoreOp>(tmaStore);
   table.add<TMAStoreWaitOp>(tmaStoreWait);
+  table.add<TMAPrefetchOp>(tmaPrefetch);
 }
 
 } // namespace jfa::interp

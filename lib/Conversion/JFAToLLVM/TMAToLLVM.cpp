@@ -2,7 +2,7 @@
 //
 // jfa.tma_load/tma_store are cp.async.bulk.tensor in tile mode, one per
 // column block of a blocked slot; a store commits a bulk group that
-// jfa.tma_store_wait waits on.
+// jfa.tma_store_wait waits on; jfa.tma_prefetch is the L2 prefetch of a box.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
@@ -140,6 +140,21 @@ struct TMAStoreLowering : JFAPattern<TMAStoreOp> {
   }
 };
 
+/// An L2 prefetch of the box: one per descriptor box, nothing to complete.
+struct TMAPrefetchLowering : JFAPattern<TMAPrefetchOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(TMAPrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncBulkTensorPrefetchOp::create(
+        rewriter, op.getLoc(), adaptor.getDesc(),
+        tmaCoordinates(adaptor.getCoords()), /*im2colOffsets=*/ValueRange{},
+        NVVM::TMALoadMode::TILE, /*l2CacheHint=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Waits until the shared memory of all but `pending` stores may be reused
 /// (the `.read` form: the global writes need not have landed).
 struct TMAStoreWaitLowering : JFAPattern<TMAStoreWaitOp> {
@@ -173,6 +188,6 @@ void jfa::populateTMAToLLVMPatterns(JFATypeConverter &converter,
                                     const TargetInfo &targetInfo) {
   patterns.add<FenceAsyncSharedLowering>(converter);
   if (targetInfo.has(TargetFeature::Tma))
-    patterns.add<TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering>(
-        converter);
+    patterns.add<TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering,
+                 TMAPrefetchLowering>(converter);
 }

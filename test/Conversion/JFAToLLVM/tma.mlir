@@ -1,7 +1,8 @@
 // RUN: jfa-opt %s --split-input-file --jfa-convert-to-llvm | FileCheck %s
 // TMAToLLVM.cpp: tma_load/tma_store are cp.async.bulk.tensor in tile mode
 // with the coordinates reversed (JFA's are outermost first, TMA's innermost
-// first); a store commits a bulk group; tma_store_wait is the .read wait.
+// first); a store commits a bulk group; tma_store_wait is the .read wait;
+// tma_prefetch is cp.async.bulk.prefetch.tensor, nothing to commit or wait.
 
 // CHECK-LABEL: llvm.func @tma_2d(
 // CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
@@ -90,4 +91,16 @@ jfa.kernel @tma_blocked(%d: !jfa.tma<64x32xf32, swizzle 128>, %row: i32, %col: i
   %bar = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
   jfa.tma_load %d[%row, %col], %s, %bar : !jfa.tma<64x32xf32, swizzle 128>, !jfa.slot<64x64xf32, swizzle 128>
   jfa.tma_store %s, %d[%row, %col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+}
+
+// -----
+
+// An L2 prefetch: the box's coordinates reversed as a load's, no barrier,
+// no bulk group; issued by the first thread (a single-thread op).
+// CHECK-LABEL: llvm.func @tma_prefetch(
+// CHECK: nvvm.cp.async.bulk.tensor.prefetch %arg0, box[%arg2, %arg1] : !llvm.ptr
+// CHECK-NOT: nvvm.cp.async.bulk.commit.group
+// CHECK: llvm.return
+jfa.kernel @tma_prefetch(%d: !jfa.tma<64x64xbf16, swizzle 128>, %row: i32, %col: i32) warps(4) {
+  jfa.tma_prefetch %d[%row, %col] : !jfa.tma<64x64xbf16, swizzle 128>
 }

@@ -330,6 +330,14 @@ jfa.kernel @k(%d: !jfa.tma<64x64xf32>) warps(4) {
 
 // -----
 
+jfa.kernel @tma_prefetch_coords(%d: !jfa.tma<2x64x32xbf16>) warps(4) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'jfa.tma_prefetch' op needs 3 coordinates for '!jfa.tma<2x64x32xbf16>', got 2}}
+  jfa.tma_prefetch %d[%c0, %c0] : !jfa.tma<2x64x32xbf16>
+}
+
+// -----
+
 jfa.kernel @k(%d: !jfa.tma<64x32xf32>) warps(4) {
   %buf = jfa.local_alloc : !jfa.smem<1 x 64x64xf32>
   %c0 = arith.constant 0 : i32

@@ -42,6 +42,8 @@ jfa.kernel @all_ops(%desc: !jfa.tma<64x32xbf16>, %p: !jfa.ptr<f32>, %n: i32, %s:
       jfa.tma_store %slot, %desc[%c0, %c0] : !jfa.slot<64x32xbf16>, !jfa.tma<64x32xbf16>
       // CHECK: jfa.tma_store_wait pending(0)
       jfa.tma_store_wait pending(0)
+      // CHECK: jfa.tma_prefetch %{{.*}}[%{{.*}}, %{{.*}}] : !jfa.tma<64x32xbf16>
+      jfa.tma_prefetch %desc[%c0, %c0] : !jfa.tma<64x32xbf16>
       // CHECK: jfa.named_barrier_sync id(3) threads(128)
       jfa.named_barrier_sync id(3) threads(128)
       // CHECK: jfa.named_barrier_arrive id(3) threads(128)
