@@ -516,15 +516,6 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %kv_col1 = arith.addi %kv_col0, %c64 : i32
           %k_row = arith.addi %start_k, %k0 : i32
 
-          // K and V into L2 first (jfa.tma_prefetch): the wait below lasts
-          // until the last unit's products are done, and the loads after it
-          // then read L2, not DRAM.
-          jfa.tma_prefetch %k[%k_row, %kv_col0] : !jfa.tma<128x64xbf16, swizzle 128>
-          jfa.tma_prefetch %v[%k_row, %kv_col0] : !jfa.tma<128x64xbf16, swizzle 128>
-          scf.if %wide {
-            jfa.tma_prefetch %k[%k_row, %kv_col1] : !jfa.tma<128x64xbf16, swizzle 128>
-            jfa.tma_prefetch %v[%k_row, %kv_col1] : !jfa.tma<128x64xbf16, swizzle 128>
-          }
           // K and V, once the last unit's products are done with them.
           %kv_phase = arith.andi %unit_n, %c1 : i32
           %kv_free = arith.xori %kv_phase, %c1 : i32

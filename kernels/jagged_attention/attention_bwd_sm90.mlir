@@ -131,26 +131,6 @@ jfa.func @write_dkv(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %summed: i1,
   jfa.return
 }
 
-// An L2 prefetch of a unit's K and V tiles (rows row0 and row1, 64 each;
-// D/64 boxes of 64 columns a row block from column col0).
-jfa.func @prefetch_kv(%k: !jfa.tma<64x64xbf16, swizzle 128>,
-                      %v: !jfa.tma<64x64xbf16, swizzle 128>,
-                      %row0: i32, %row1: i32, %col0: i32, %wide: i1) {
-  %c64 = arith.constant 64 : i32
-  jfa.tma_prefetch %k[%row0, %col0] : !jfa.tma<64x64xbf16, swizzle 128>
-  jfa.tma_prefetch %k[%row1, %col0] : !jfa.tma<64x64xbf16, swizzle 128>
-  jfa.tma_prefetch %v[%row0, %col0] : !jfa.tma<64x64xbf16, swizzle 128>
-  jfa.tma_prefetch %v[%row1, %col0] : !jfa.tma<64x64xbf16, swizzle 128>
-  scf.if %wide {
-    %col1 = arith.addi %col0, %c64 : i32
-    jfa.tma_prefetch %k[%row0, %col1] : !jfa.tma<64x64xbf16, swizzle 128>
-    jfa.tma_prefetch %k[%row1, %col1] : !jfa.tma<64x64xbf16, swizzle 128>
-    jfa.tma_prefetch %v[%row0, %col1] : !jfa.tma<64x64xbf16, swizzle 128>
-    jfa.tma_prefetch %v[%row1, %col1] : !jfa.tma<64x64xbf16, swizzle 128>
-  }
-  jfa.return
-}
-
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %k: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -661,11 +641,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %k_1 = jfa.slot %k_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
           %v_0 = jfa.slot %v_buf[%c0] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
           %v_1 = jfa.slot %v_buf[%c1] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
-          // K and V into L2 now: their single slots free up only when the
-          // MMA warpgroups finish the last unit, a ring step or two after
-          // this, and the loads below then read L2, not DRAM.
-          jfa.call @prefetch_kv(%k, %v, %k_row0, %k_row1, %kv_col0, %wide)
-              : (!jfa.tma<64x64xbf16, swizzle 128>, !jfa.tma<64x64xbf16, swizzle 128>, i32, i32, i32, i1) -> ()
 
           // Q and dO tiles through the ring (block-sparse: those the MMA
           // warpgroups walk, @tile_walk).
