@@ -45,9 +45,10 @@ jfa.func @take_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
 }
 
 // The unit fetch n brought, read without releasing the slot: a reader that
-// has not yet taken fetch n (@take_unit) may look at it early, e.g. to
-// decode the next unit while the current one runs. The slot cannot be
-// refilled before this reader's own @take_unit of it.
+// has taken fetch n - 2 but not yet fetch n (@take_unit) may look at it
+// early, e.g. to decode the next unit while the current one runs (before
+// its take of n - 2, fetch n could not start: the wait would never end).
+// The slot cannot be refilled before this reader's own @take_unit of it.
 jfa.func @peek_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
                     %next_full: !jfa.mbarriers<2>) -> i32 {
   %c0 = arith.constant 0 : i32
