@@ -248,13 +248,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %next:2 = scf.if %live -> (i32, i32) {
           %last_kv = arith.subi %steps, %c1 : i32
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
-          %q_stage, %q_phase = jfa.ring_position %unit_n stages(2) : i32
-          %q_full0 = jfa.barrier %q_full[%q_stage] : !jfa.mbarriers<2>, i32
-          %q_empty0 = jfa.barrier %q_empty[%q_stage] : !jfa.mbarriers<2>, i32
-          %q_chunk0 = arith.muli %q_stage, %c2 : i32
-          %q_chunk1 = arith.addi %q_chunk0, %c1 : i32
-          %q_slot0 = jfa.slot %q_ring[%q_chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-          %q_slot1 = jfa.slot %q_ring[%q_chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+          %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
+              : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32)
           jfa.barrier_wait %q_full0, %q_phase
           scf.for %j = %c0 to %steps step %c1 : i32 {
             %n = arith.addi %kv_n, %j : i32

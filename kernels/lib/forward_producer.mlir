@@ -93,6 +93,26 @@ jfa.func @unit_walk(%h: i32, %start: i32, %len: i32, %q0: i32, %live: i1,
       : i32, i32, i32, i32, i32, i32, i32, i32
 }
 
+// Unit n's stage of the forwards' Q ring (stage n mod 2): its two 64-column
+// chunks (slots 2s and 2s + 1; the second is read at D = 128 only), its full
+// and empty barriers, and the phase of this use.
+jfa.func @q_stage(%unit_n: i32, %q_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>,
+                  %q_full: !jfa.mbarriers<2>, %q_empty: !jfa.mbarriers<2>)
+    -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>,
+        !jfa.mbarrier, !jfa.mbarrier, i32) {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %stage, %phase = jfa.ring_position %unit_n stages(2) : i32
+  %full = jfa.barrier %q_full[%stage] : !jfa.mbarriers<2>, i32
+  %empty = jfa.barrier %q_empty[%stage] : !jfa.mbarriers<2>, i32
+  %chunk0 = arith.muli %stage, %c2 : i32
+  %chunk1 = arith.addi %chunk0, %c1 : i32
+  %lo = jfa.slot %q_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+  %hi = jfa.slot %q_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+  jfa.return %lo, %hi, %full, %empty, %phase
+      : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32
+}
+
 // Takes the units of the work queue (work_queue.mlir: @fetch_unit one
 // ahead; @forward_unit) and loads, for each, its Q tile once into a 2-stage
 // ring (unit n's in stage n mod 2: chunk c in slot 2s + c, D = 128 two
@@ -154,14 +174,9 @@ jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
       %q_row = arith.addi %start, %q0 : i32
 
       // Q, once the consumers are done with the one two units back.
-      %q_stage, %q_phase = jfa.ring_position %unit_n stages(2) : i32
+      %q_lo, %q_hi, %q_full_u, %q_empty_u, %q_phase = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
+          : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32)
       %q_free = arith.xori %q_phase, %c1 : i32
-      %q_full_u = jfa.barrier %q_full[%q_stage] : !jfa.mbarriers<2>, i32
-      %q_empty_u = jfa.barrier %q_empty[%q_stage] : !jfa.mbarriers<2>, i32
-      %q_chunk0 = arith.muli %q_stage, %c2 : i32
-      %q_chunk1 = arith.addi %q_chunk0, %c1 : i32
-      %q_lo = jfa.slot %q_ring[%q_chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-      %q_hi = jfa.slot %q_ring[%q_chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
       jfa.barrier_wait %q_empty_u, %q_free
       scf.if %wide {
         jfa.barrier_expect %q_full_u, bytes(32768)

@@ -29,21 +29,6 @@ jfa.func @fetch_unit(%n: i32, %schedule: !jfa.ptr<i32>,
   jfa.return
 }
 
-// The unit fetch n brought: waits for it, reads it, releases the slot.
-jfa.func @take_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
-                    %next_full: !jfa.mbarriers<2>,
-                    %next_empty: !jfa.mbarriers<2>) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %s, %phase = jfa.ring_position %n stages(2) : i32
-  %slot = jfa.slot %next_buf[%s] : !jfa.smem<2 x 1xi32>, i32
-  %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
-  %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
-  jfa.barrier_wait %full, %phase
-  %u = jfa.load_scalar %slot[%c0] : !jfa.slot<1xi32> -> i32
-  jfa.barrier_arrive %empty
-  jfa.return %u : i32
-}
-
 // The unit fetch n brought, read without releasing the slot: a reader that
 // has taken fetch n - 2 but not yet fetch n (@take_unit) may look at it
 // early, e.g. to decode the next unit while the current one runs (before
@@ -57,6 +42,18 @@ jfa.func @peek_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
   %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
   jfa.barrier_wait %full, %phase
   %u = jfa.load_scalar %slot[%c0] : !jfa.slot<1xi32> -> i32
+  jfa.return %u : i32
+}
+
+// The unit fetch n brought: @peek_unit's read, then the slot's release.
+jfa.func @take_unit(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
+                    %next_full: !jfa.mbarriers<2>,
+                    %next_empty: !jfa.mbarriers<2>) -> i32 {
+  %u = jfa.call @peek_unit(%n, %next_buf, %next_full)
+      : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> i32
+  %s, %phase = jfa.ring_position %n stages(2) : i32
+  %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
+  jfa.barrier_arrive %empty
   jfa.return %u : i32
 }
 
