@@ -738,14 +738,21 @@ LogicalResult BarrierExpectOp::verify() {
 // TMA
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
-                               SlotType slot, size_t numCoords) {
-  if (failed(verifyNotTransposed(op, slot)))
-    return failure();
+/// One coordinate per dimension of the descriptor's box.
+static LogicalResult verifyTMACoords(Operation *op, TensorDescType desc,
+                                     size_t numCoords) {
   if (numCoords != desc.getBoxShape().size())
     return op->emitOpError()
            << "needs " << desc.getBoxShape().size() << " coordinates for "
            << desc << ", got " << numCoords;
+  return success();
+}
+
+static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
+                               SlotType slot, size_t numCoords) {
+  if (failed(verifyNotTransposed(op, slot)) ||
+      failed(verifyTMACoords(op, desc, numCoords)))
+    return failure();
   // A blocked slot moves one column block per copy: the box is one block.
   SmallVector<int64_t> block(slot.getShape());
   block.back() /= slot.getColumnBlocks();
@@ -858,11 +865,7 @@ LogicalResult TMAStoreOp::verify() {
 }
 
 LogicalResult TMAPrefetchOp::verify() {
-  if (getCoords().size() != getDesc().getType().getBoxShape().size())
-    return emitOpError() << "needs " << getDesc().getType().getBoxShape().size()
-                         << " coordinates for " << getDesc().getType()
-                         << ", got " << getCoords().size();
-  return success();
+  return verifyTMACoords(*this, getDesc().getType(), getCoords().size());
 }
 
 //===----------------------------------------------------------------------===//
