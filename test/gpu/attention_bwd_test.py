@@ -463,6 +463,38 @@ def run_case(res, name, lengths, h, d, causal, scale=None, layout="packed", gen=
                f"{'; ' + '; '.join(problems) if problems else ''}")
 
 
+def no_backward_cubins_check(res, f, kernels):
+    """A kernel folder with the forward's cubins only: the backward raises a
+    RuntimeError that says which are missing and how to get them. A handle
+    of its own on that folder; the caller's handle and $JFA_KERNEL_DIR are
+    restored after. f(**changes) is error_paths' call."""
+    saved_handle, saved_available = _lib._handle, dict(_backward._available)
+    saved_env = os.environ.get("JFA_KERNEL_DIR")
+    with tempfile.TemporaryDirectory() as forward_only:
+        # Absolute targets: JFA_KERNEL_DIR may be relative to the cwd.
+        kernels = os.path.abspath(kernels)
+        for name in os.listdir(kernels):
+            if name.startswith("attention_fwd_"):
+                os.symlink(os.path.join(kernels, name),
+                           os.path.join(forward_only, name))
+        os.environ["JFA_KERNEL_DIR"] = forward_only
+        _lib._handle = None
+        _backward._available.clear()
+        try:
+            expect_error(res, "no backward cubins", RuntimeError, f(),
+                         "lacks attention_bwd_sm90_sm_90a.*.cubin",
+                         "attention_bwd_schedule_sm_90a.cubin", "build-package.sh",
+                         "JFA_KERNEL_DIR")
+        finally:
+            _lib._handle = saved_handle
+            _backward._available.clear()
+            _backward._available.update(saved_available)
+            if saved_env is None:
+                os.environ.pop("JFA_KERNEL_DIR", None)
+            else:
+                os.environ["JFA_KERNEL_DIR"] = saved_env
+
+
 def error_paths(res):
     h, d = 2, 64
     lengths = [5, 0, 9]
@@ -523,41 +555,15 @@ def error_paths(res):
                      "sm_90a and sm_100a", "8.0")
     finally:
         _backward._device_capability = saved
-    # No backward cubins in the kernel folder: RuntimeError that says which
-    # are missing and how to get them. A handle of its own, on a folder with
-    # the forward's cubins only.
-    # With the kernels embedded in libjfart.so (no kernel folder) there are no
-    # forward cubins to take: the check needs a package with its folder.
-    if _lib.kernel_dir() is None:
+    # No backward cubins in the kernel folder. With the kernels embedded in
+    # libjfart.so (no kernel folder) there are no forward cubins to take: the
+    # check needs a package with its folder.
+    kernels = _lib.kernel_dir()
+    if kernels is None:
         print("skipped: error path no backward cubins (the kernels are embedded in "
               "libjfart.so; it needs a package's kernel folder or $JFA_KERNEL_DIR)")
-        run_case(res, "after the error paths", lengths, h, d, True)
-        return
-    saved_handle, saved_available = _lib._handle, dict(_backward._available)
-    saved_env = os.environ.get("JFA_KERNEL_DIR")
-    with tempfile.TemporaryDirectory() as forward_only:
-        # Absolute targets: JFA_KERNEL_DIR may be relative to the cwd.
-        kernels = os.path.abspath(_lib.kernel_dir())
-        for name in os.listdir(kernels):
-            if name.startswith("attention_fwd_"):
-                os.symlink(os.path.join(kernels, name),
-                           os.path.join(forward_only, name))
-        os.environ["JFA_KERNEL_DIR"] = forward_only
-        _lib._handle = None
-        _backward._available.clear()
-        try:
-            expect_error(res, "no backward cubins", RuntimeError, f(),
-                         "lacks attention_bwd_sm90_sm_90a.*.cubin",
-                         "attention_bwd_schedule_sm_90a.cubin", "build-package.sh",
-                         "JFA_KERNEL_DIR")
-        finally:
-            _lib._handle = saved_handle
-            _backward._available.clear()
-            _backward._available.update(saved_available)
-            if saved_env is None:
-                os.environ.pop("JFA_KERNEL_DIR", None)
-            else:
-                os.environ["JFA_KERNEL_DIR"] = saved_env
+    else:
+        no_backward_cubins_check(res, f, kernels)
     # Nothing above may have broken anything: a good call still works.
     run_case(res, "after the error paths", lengths, h, d, True)
 
