@@ -17,7 +17,7 @@
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.barrier0
 // CHECK: nvvm.setmaxregister  decrease 232
-// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK: nvvm.mbarrier.try_wait %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32 -> i1
 // Fragments move as 16-byte vectors.
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<32xf32>
@@ -33,11 +33,15 @@
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
 // CHECK-NOT: jfa.
 
-// After the whole pipeline, the inline-PTX NVVM ops (predicated init, the
-// try_wait loop) are llvm.inline_asm; the rest stay NVVM intrinsics.
+// After the whole pipeline, the inline-PTX NVVM op (predicated init) is
+// llvm.inline_asm; the rest stay NVVM intrinsics: a wait's probe too, in a
+// loop of plain branches (no inline `bra.uni`).
 // ASM-NOT: arith.
 // ASM: llvm.inline_asm{{.*}}@$2 mbarrier.init.shared.b64 [$0], $1;
-// ASM: llvm.inline_asm{{.*}}mbarrier.try_wait.parity.shared.b64
+// ASM-NOT: llvm.inline_asm{{.*}}try_wait
+// ASM: nvvm.mbarrier.try_wait %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32 -> i1
+// ASM-NEXT: llvm.xor
+// ASM-NEXT: llvm.cond_br
 // ASM: llvm.fmul %{{.*}}, %{{.*}} : vector<32xf32>
 // ASM: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // ASM-NOT: scf.

@@ -123,15 +123,42 @@ struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
   }
 };
 
+/// A wait is a loop of `mbarrier.try_wait.parity` probes (the intrinsic,
+/// which returns the probe's predicate) until one sees the phase complete.
+/// NVVM's MBarrierTryWaitParityOp spins inside inline assembly with
+/// `bra.uni`, which tells ptxas that every active lane of the warp takes
+/// the branch the same way. A warp that an elected thread leaves (a TMA
+/// issuer's expect and copies) reaches its waits on two paths, and with
+/// `bra.uni` ptxas treated the spins as warp-uniform: the block-sparse
+/// causal forward's producer warp split, its issuing lane a unit ahead of
+/// the others, and the kernel hung (bench/NOTES.md, run 64). The loop here
+/// is ordinary control flow that ptxas reconverges.
 struct BarrierWaitLowering : JFAPattern<BarrierWaitOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
   matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     LLVMBuilder b(op.getLoc(), rewriter);
-    rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
-        op, adaptor.getBarrier(), adaptor.getPhase(),
-        b.i32(kWaitSuspendTimeHint));
+    Value barrier = adaptor.getBarrier();
+    Value phase = adaptor.getPhase();
+    Value hint = b.i32(kWaitSuspendTimeHint);
+    Type i1 = rewriter.getI1Type();
+    auto loop = scf::WhileOp::create(b, TypeRange(), ValueRange());
+    Block *before = rewriter.createBlock(&loop.getBefore());
+    rewriter.setInsertionPointToStart(before);
+    // An i32 phase makes this the .parity form.
+    Value ready = NVVM::MBarrierTryWaitOp::create(rewriter, op.getLoc(), i1,
+                                                  barrier, phase, hint)
+                      .getResult();
+    Value notReady = LLVM::XOrOp::create(
+        rewriter, op.getLoc(), ready,
+        LLVM::ConstantOp::create(rewriter, op.getLoc(), i1,
+                                 rewriter.getBoolAttr(true)));
+    scf::ConditionOp::create(rewriter, op.getLoc(), notReady, ValueRange());
+    Block *after = rewriter.createBlock(&loop.getAfter());
+    rewriter.setInsertionPointToStart(after);
+    scf::YieldOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
     return success();
   }
 };

@@ -27,7 +27,9 @@ jfa.kernel @init() warps(4) {
 // -----
 
 // Element i of the array: an i64 GEP (8 bytes per barrier). expect_tx arms
-// the byte count, wait is try_wait.parity with the given phase.
+// the byte count, wait is a loop of try_wait.parity probes with the given
+// phase: plain control flow, no inline assembly whose `bra.uni` would tell
+// ptxas the lanes agree (a split producer warp hung on it; run 64).
 // CHECK-LABEL: llvm.func @ops
 // CHECK: %[[BASE:.*]] = llvm.getelementptr %{{.*}}[128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK: nvvm.barrier0
@@ -36,7 +38,14 @@ jfa.kernel @init() warps(4) {
 // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[B]], %[[BYTES]] : !llvm.ptr<3>, i32 -> i64
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[B]] : !llvm.ptr<3> -> i64
 // CHECK-NEXT: %[[HINT:.*]] = llvm.mlir.constant(10000000 : i32) : i32
-// CHECK-NEXT: nvvm.mbarrier.try_wait.parity %[[B]], %arg1, %[[HINT]] : !llvm.ptr<3>, i32, i32
+// CHECK-NEXT: scf.while : () -> () {
+// CHECK-NEXT: %[[READY:.*]] = nvvm.mbarrier.try_wait %[[B]], %arg1, %[[HINT]] : !llvm.ptr<3>, i32, i32 -> i1
+// CHECK-NEXT: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
+// CHECK-NEXT: %[[AGAIN:.*]] = llvm.xor %[[READY]], %[[TRUE]] : i1
+// CHECK-NEXT: scf.condition(%[[AGAIN]])
+// CHECK-NEXT: } do {
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
 // CHECK-NOT: jfa.
 // CHECK: llvm.return
 jfa.kernel @ops(%i: i32, %phase: i32) warps(4) {

@@ -128,7 +128,7 @@ jfa.kernel @store_tile_add_scalar(%out: !jfa.ptr<f32>, %offset: i32, %stride: i3
 // CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[C]], %{{.*}} monotonic : !llvm.ptr<1>, i32
 // CHECK-NEXT: llvm.store %[[OLD]], %[[SLOT:.*]] : i32, !llvm.ptr<3>
 // CHECK-NEXT: nvvm.mbarrier.arrive
-// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.try_wait %
 // CHECK: %[[E:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
 // CHECK-NEXT: llvm.load %[[E]] : !llvm.ptr<3> -> i32
 jfa.kernel @work_queue(%counter: !jfa.ptr<i32>) warps(4) {
