@@ -56,6 +56,11 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   // The work queue's ring (@fetch_unit, @take_unit): 192 readers.
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
+  // @forward_producer's hand-off slots, unused here (%hand_off false: the
+  // softmax task walks the block mask itself; a step's slot could be
+  // refilled once the MMA warp's commit frees the stage, before the softmax
+  // task has read it).
+  %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(192) : !jfa.mbarriers<2>
   // full: the load warp's expect plus the TMA bytes; empty, s_ready,
@@ -226,10 +231,11 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %head_dim, %q, %k, %v,
                                %q_ring, %k_ring, %v_ring,
                                %q_full, %q_empty, %k_full, %k_empty, %v_full, %v_empty,
-                               %sparse, %block_bits, %block_words, %block_head_stride)
+                               %sparse, %block_bits, %block_words, %block_head_stride,
+                               %false, %walk_buf)
         : (i32, i32, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
-           !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
+           !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32, i1, !jfa.smem<4 x 128xi32>) -> ()
     }
 
     // MMA warp (warp 5): one thread issues the tcgen05 MMAs.

@@ -71,6 +71,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
+  // Block-sparse: the load task's hand-off (@hand_over): slots 0 and 1 a
+  // unit's steps by Q's stage, 2 and 3 a step's tile * 16 + code by the K/V
+  // ring's stage, in row 0. Only the load task searches the bitmap.
+  %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
   // full: the producer's expect plus the TMA bytes; empty: the 256 consumer
@@ -88,6 +92,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
   %false = arith.constant false
+  %true = arith.constant true
   // The variant's options (kernels/lib/band_schedule.mlir).
   %general, %kv_group_eff, %activation_eff, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
       : (i32, i32) -> (i1, i32, i32, i1, i1)
@@ -133,11 +138,13 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %taken, %unit_n, %kv_n, %cur#0, %cur#1, %cur#2, %cur#3, %cur#4, %cur#5, %cur#6 : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32
       } do {
       ^bb0(%taken: i32, %unit_n: i32, %kv_n: i32, %h: i32, %start: i32, %len: i32, %q0: i32, %live: i1, %start_k: i32, %len_k: i32):
-        %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+        // Block-sparse: the load task walks the bitmap and hands over the
+        // steps and tiles (@handed_steps, @handed_tile); the walk here is the
+        // dense one.
+        %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %walk_steps, %walk_first, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %false, %block_bits, %block_words, %block_head_stride)
             : (i32, i32, i32, i32, i1, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
         %taken_next = arith.addi %taken, %c1 : i32
         %next:9 = scf.if %live -> (i32, i32, i32, i32, i32, i32, i1, i32, i32) {
-          %last_kv = arith.subi %steps, %c1 : i32
 
           // FA3's schedule: the two warpgroups take turns to issue their
           // MMAs (named barriers 8 and 9), so that one's softmax overlaps
@@ -151,10 +158,16 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
           %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
           jfa.barrier_wait %k_full0, %phase0
+          %first_step, %first_code = jfa.call @handed_tile(%sparse, %walk_buf, %stage0, %walk_first)
+              : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> (i32, i32)
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
           %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
               : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32)
           jfa.barrier_wait %q_full0, %q_phase
+          %q_stage0, %q_stage_phase = jfa.ring_position %unit_n stages(2) : i32
+          %steps = jfa.call @handed_steps(%sparse, %walk_buf, %q_stage0, %walk_steps)
+              : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
+          %last_kv = arith.subi %steps, %c1 : i32
           scf.if %first_wg {
             jfa.named_barrier_sync id(8) threads(256)
           } else {
@@ -188,10 +201,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           }
           %first_k = arith.muli %first_step, %c128 : i32
           %first_cut = jfa.call @tile_masked(%first_k, %mask_below, %mask_above) : (i32, i32, i32) -> i1
-          %first_code, %first_partial, %first_q_split, %first_k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c128, %start_k, %len_k, %first_k, %c128)
-              : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
+          %first_code_m, %first_partial, %first_q_split, %first_k_split = jfa.call @coded_block_mask(%sparse, %first_code, %start, %len, %q0, %c128, %start_k, %len_k, %first_k, %c128)
+              : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
           %first_masked = arith.ori %first_cut, %first_partial : i1
-          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %len_k, %lo_off, %hi_off, %general, %sparse, %first_code, %first_q_split, %first_k_split)
+          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %len_k, %lo_off, %hi_off, %general, %sparse, %first_code_m, %first_q_split, %first_k_split)
               : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
               -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
           %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
@@ -208,6 +221,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %k_full_s = jfa.barrier %k_full[%stage] : !jfa.mbarriers<2>, i32
             %v_full_p = jfa.barrier %v_full[%pstage] : !jfa.mbarriers<2>, i32
             jfa.barrier_wait %k_full_s, %phase
+            %next_walk = arith.addi %prev_tile, %c1 : i32
+            %k_tile, %k_code = jfa.call @handed_tile(%sparse, %walk_buf, %stage, %next_walk)
+                : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> (i32, i32)
             jfa.barrier_wait %v_full_p, %pphase
             scf.if %first_wg {
               jfa.named_barrier_sync id(8) threads(256)
@@ -259,13 +275,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             scf.if %is_last {
               jfa.barrier_arrive %q_empty0
             }
-            %after_prev = arith.addi %prev_tile, %c1 : i32
-            %k_tile = jfa.call @next_tile(%sparse, %false, %after_prev, %end_tile, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
-                : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
             %k0 = arith.muli %k_tile, %c128 : i32
             %tile_cut = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
-            %code, %partial, %q_split, %k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
-                : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
+            %code, %partial, %q_split, %k_split = jfa.call @coded_block_mask(%sparse, %k_code, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
+                : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
             %tile_masked = arith.ori %tile_cut, %partial : i1
             %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %sparse, %code, %q_split, %k_split)
                 : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
@@ -395,10 +408,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %head_dim, %q, %k, %v,
                                %q_ring, %k_ring, %v_ring,
                                %q_full, %q_empty, %k_full, %k_empty, %v_full, %v_empty,
-                               %sparse, %block_bits, %block_words, %block_head_stride)
+                               %sparse, %block_bits, %block_words, %block_head_stride,
+                               %true, %walk_buf)
         : (i32, i32, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
-           !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32) -> ()
+           !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32, i1, !jfa.smem<4 x 128xi32>) -> ()
     }
   }
 }

@@ -39,14 +39,14 @@ jfa.func @block_bit(%bits: !jfa.ptr<i32>, %row_base: i32, %words: i32,
   jfa.return %bit : i32
 }
 
-// The code of a tile: rows [q_row, q_row + q_rows) and keys [k_row, k_row +
-// k_cols) of the packed axes (q_rows, k_cols <= 128; a tile with no row or
-// no key has code 0 and reads nothing). Returns the code, the code of a
-// tile whose blocks are all listed (a tile with that code needs no block
-// mask), q_split and k_split.
-jfa.func @tile_code(%bits: !jfa.ptr<i32>, %row_base: i32, %words: i32,
-                    %q_row: i32, %q_rows: i32, %k_row: i32, %k_cols: i32)
-    -> (i32, i32, i32, i32) {
+// Where a tile lies among the blocks: rows [q_row, q_row + q_rows) and keys
+// [k_row, k_row + k_cols) of the packed axes (q_rows, k_cols <= 128).
+// Returns its first blocks qb and kb, q_split and k_split, whether it
+// reaches block qb + 1 and kb + 1, whether it has a row and a key, and the
+// code of such a tile whose blocks are all listed (a tile with that code
+// needs no block mask; 1 for a tile with no row or no key).
+jfa.func @tile_place(%q_row: i32, %q_rows: i32, %k_row: i32, %k_cols: i32)
+    -> (i32, i32, i32, i32, i1, i1, i1, i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
@@ -68,7 +68,32 @@ jfa.func @tile_code(%bits: !jfa.ptr<i32>, %row_base: i32, %words: i32,
   %any = arith.andi %has_rows, %has_keys : i1
   %two_q = arith.cmpi slt, %q_split, %q_rows : i32
   %two_k = arith.cmpi slt, %k_split, %k_cols : i32
-  %codes:2 = scf.if %any -> (i32, i32) {
+  %both = arith.andi %two_q, %two_k : i1
+  %f01 = arith.select %two_k, %c2, %c0 : i32
+  %f10 = arith.select %two_q, %c4, %c0 : i32
+  %f11 = arith.select %both, %c8, %c0 : i32
+  %f_top = arith.ori %c1, %f01 : i32
+  %f_bottom = arith.ori %f10, %f11 : i32
+  %full_any = arith.ori %f_top, %f_bottom : i32
+  %full = arith.select %any, %full_any, %c1 : i32
+  jfa.return %qb, %kb, %q_split, %k_split, %two_q, %two_k, %any, %full
+      : i32, i32, i32, i32, i1, i1, i1, i32
+}
+
+// The code of a tile (@tile_place's rows and keys; a tile with no row or
+// no key has code 0 and reads nothing). Returns the code, the code of a
+// tile whose blocks are all listed, q_split and k_split.
+jfa.func @tile_code(%bits: !jfa.ptr<i32>, %row_base: i32, %words: i32,
+                    %q_row: i32, %q_rows: i32, %k_row: i32, %k_cols: i32)
+    -> (i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %qb, %kb, %q_split, %k_split, %two_q, %two_k, %any, %full = jfa.call @tile_place(%q_row, %q_rows, %k_row, %k_cols)
+      : (i32, i32, i32, i32) -> (i32, i32, i32, i32, i1, i1, i1, i32)
+  %code = scf.if %any -> i32 {
     %qb1 = arith.addi %qb, %c1 : i32
     %kb1 = arith.addi %kb, %c1 : i32
     %b00 = jfa.call @block_bit(%bits, %row_base, %words, %qb, %kb)
@@ -100,18 +125,28 @@ jfa.func @tile_code(%bits: !jfa.ptr<i32>, %row_base: i32, %words: i32,
     }
     %top = arith.ori %b00, %b01 : i32
     %bottom = arith.ori %b10, %b11 : i32
-    %code = arith.ori %top, %bottom : i32
-    %f01 = arith.select %two_k, %c2, %c0 : i32
-    %f10 = arith.select %two_q, %c4, %c0 : i32
-    %f11 = arith.select %both, %c8, %c0 : i32
-    %f_top = arith.ori %c1, %f01 : i32
-    %f_bottom = arith.ori %f10, %f11 : i32
-    %full = arith.ori %f_top, %f_bottom : i32
-    scf.yield %code, %full : i32, i32
+    %c = arith.ori %top, %bottom : i32
+    scf.yield %c : i32
   } else {
-    scf.yield %c0, %c1 : i32, i32
+    scf.yield %c0 : i32
   }
-  jfa.return %codes#0, %codes#1, %q_split, %k_split : i32, i32, i32, i32
+  jfa.return %code, %full, %q_split, %k_split : i32, i32, i32, i32
+}
+
+// The packed rows and keys of the sequence-aligned tile: rows [q0, q0 +
+// q_size) of a query sequence of len rows from packed row start, keys [k0,
+// k0 + k_size) of a key sequence of len_k keys from start_k. Returns the
+// first packed row, the rows, the first packed key and the keys.
+jfa.func @seq_tile_rows(%start: i32, %len: i32, %q0: i32, %q_size: i32,
+                        %start_k: i32, %len_k: i32, %k0: i32, %k_size: i32)
+    -> (i32, i32, i32, i32) {
+  %q_left = arith.subi %len, %q0 : i32
+  %q_rows = arith.minsi %q_left, %q_size : i32
+  %k_left = arith.subi %len_k, %k0 : i32
+  %k_cols = arith.minsi %k_left, %k_size : i32
+  %q_row = arith.addi %start, %q0 : i32
+  %k_row = arith.addi %start_k, %k0 : i32
+  jfa.return %q_row, %q_rows, %k_row, %k_cols : i32, i32, i32, i32
 }
 
 // Whether a tile has a listed block (its code), over the sequence-aligned
@@ -122,12 +157,8 @@ jfa.func @seq_tile_code(%bits: !jfa.ptr<i32>, %row_base: i32, %words: i32,
                         %start: i32, %len: i32, %q0: i32, %q_size: i32,
                         %start_k: i32, %len_k: i32, %k0: i32, %k_size: i32)
     -> (i32, i32, i32, i32) {
-  %q_left = arith.subi %len, %q0 : i32
-  %q_rows = arith.minsi %q_left, %q_size : i32
-  %k_left = arith.subi %len_k, %k0 : i32
-  %k_cols = arith.minsi %k_left, %k_size : i32
-  %q_row = arith.addi %start, %q0 : i32
-  %k_row = arith.addi %start_k, %k0 : i32
+  %q_row, %q_rows, %k_row, %k_cols = jfa.call @seq_tile_rows(%start, %len, %q0, %q_size, %start_k, %len_k, %k0, %k_size)
+      : (i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
   %code, %full, %q_split, %k_split = jfa.call @tile_code(%bits, %row_base, %words, %q_row, %q_rows, %k_row, %k_cols)
       : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
   jfa.return %code, %full, %q_split, %k_split : i32, i32, i32, i32
@@ -262,6 +293,28 @@ jfa.func @tile_block_mask(%sparse: i1, %bits: !jfa.ptr<i32>, %row_base: i32,
   %r:4 = scf.if %sparse -> (i32, i1, i32, i32) {
     %code, %full, %q_split, %k_split = jfa.call @seq_tile_code(%bits, %row_base, %words, %start, %len, %q0, %q_size, %start_k, %len_k, %k0, %k_size)
         : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+    %partial = arith.cmpi ne, %code, %full : i32
+    scf.yield %code, %partial, %q_split, %k_split : i32, i1, i32, i32
+  } else {
+    scf.yield %c0, %false, %c0, %c0 : i32, i1, i32, i32
+  }
+  jfa.return %r#0, %r#1, %r#2, %r#3 : i32, i1, i32, i32
+}
+
+// @tile_block_mask for a step whose code another task found (the sm_90a
+// forward's load task hands each step's tile and code to the consumers):
+// the same results, from %code and the tile's place, with no load.
+jfa.func @coded_block_mask(%sparse: i1, %code: i32, %start: i32, %len: i32,
+                           %q0: i32, %q_size: i32, %start_k: i32,
+                           %len_k: i32, %k0: i32, %k_size: i32)
+    -> (i32, i1, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %false = arith.constant false
+  %r:4 = scf.if %sparse -> (i32, i1, i32, i32) {
+    %q_row, %q_rows, %k_row, %k_cols = jfa.call @seq_tile_rows(%start, %len, %q0, %q_size, %start_k, %len_k, %k0, %k_size)
+        : (i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+    %qb, %kb, %q_split, %k_split, %two_q, %two_k, %any, %full = jfa.call @tile_place(%q_row, %q_rows, %k_row, %k_cols)
+        : (i32, i32, i32, i32) -> (i32, i32, i32, i32, i1, i1, i1, i32)
     %partial = arith.cmpi ne, %code, %full : i32
     scf.yield %code, %partial, %q_split, %k_split : i32, i1, i32, i32
   } else {
