@@ -182,11 +182,14 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // threads, once they no longer read the slots.
   // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
-  // Block-sparse: the q tile of Q / dO stage s, in row 0 of slot s, written
-  // by the producer before it arms the stage (only its walk searches the
-  // bitmap: the MMA warpgroups read what it found; with the search in their
-  // loop ptxas spilled 388 B at D = 128).
-  %tile_buf = jfa.local_alloc : !jfa.smem<2 x 128xi32>
+  // Block-sparse: the producer's hand-off for Q / dO stage s (@hand_over,
+  // block_mask.mlir): slot 2s holds the step's q tile and the codes of its
+  // two 64-key halves, one per MMA warpgroup (@tile_word), slot 2s + 1 the
+  // steps of the head the step belongs to. Only the producer's walk
+  // searches the bitmap (with the search in the MMA warpgroups' loop ptxas
+  // spilled 388 B at D = 128; with the steps and codes still looked up
+  // there, 332 B).
+  %tile_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
   %kv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
@@ -205,6 +208,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %c63 = arith.constant 63 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
+  %false = arith.constant false
   // Units: each listed (sequence, key tile) pair for every k/v head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
   // The variant's options (kernels/lib/band_schedule.mlir).
@@ -282,11 +286,21 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %col0 = arith.muli %h, %head_dim : i32
           %head_rows = arith.muli %h, %tokens : i32
           %row_base = arith.addi %head_rows, %start : i32
-          // Block-sparse: this head's q tiles with a listed block (all of
-          // them otherwise), as the producer walks them.
+          // Block-sparse: this head's q tiles with a listed block, as the
+          // producer walked them: their number comes with the first one's
+          // Q (@handed_value); without a block mask, all of them.
           %block_base = arith.muli %h, %block_head_stride : i32
-          %steps, %first_step = jfa.call @tile_walk(%sparse, %along_q, %q_first, %q_count, %k0, %c64, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+          %walk_steps, %first_step = jfa.call @tile_walk(%false, %along_q, %q_first, %q_count, %k0, %c64, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
               : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          %head_stage, %head_phase = jfa.ring_position %member_n stages(2) : i32
+          scf.if %sparse {
+            %head_full = jfa.barrier %q_full[%head_stage] : !jfa.mbarriers<2>, i32
+            jfa.barrier_wait %head_full, %head_phase
+          }
+          %head_word_at = arith.muli %head_stage, %c2 : i32
+          %head_steps_at = arith.addi %head_word_at, %c1 : i32
+          %steps = jfa.call @handed_value(%sparse, %tile_buf, %head_steps_at, %walk_steps)
+              : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
           %acc_h:5 = scf.for %step = %c0 to %steps step %c1
               iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g, %i = %first_step)
               -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
@@ -308,23 +322,20 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %ds_ready_s = jfa.barrier %ds_ready[%stage] : !jfa.mbarriers<2>, i32
             %ds_free_s = jfa.barrier %ds_free[%stage] : !jfa.mbarriers<2>, i32
             jfa.barrier_wait %q_full_s, %phase
-            // Block-sparse: the q tile the producer loaded into this stage.
-            %tile = scf.if %sparse -> i32 {
-              %tile_slot = jfa.slot %tile_buf[%stage] : !jfa.smem<2 x 128xi32>, i32
-              %t = jfa.load_scalar %tile_slot[%c0] : !jfa.slot<128xi32> -> i32
-              scf.yield %t : i32
-            } else {
-              scf.yield %i : i32
-            }
+            // Block-sparse: the q tile the producer loaded into this stage
+            // and the code of this warpgroup's 64 keys against it.
+            %word_at = arith.muli %stage, %c2 : i32
+            %tile, %my_code = jfa.call @handed_tile(%sparse, %tile_buf, %word_at, %g, %i)
+                : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
 
             // This q tile's lse and delta, loaded before the products so that
             // their latency hides behind them.
             %q0 = arith.muli %tile, %c64 : i32
             %q_left = arith.subi %len, %q0 : i32
             // Block-sparse: this warpgroup's 64 keys against the q tile's
-            // listed blocks (its loads, too, hide behind the products).
-            %blk_code, %blk_partial, %blk_q_split, %blk_k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %my_k0, %c64)
-                : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
+            // listed blocks, from the handed code.
+            %blk_code, %blk_partial, %blk_q_split, %blk_k_split = jfa.call @coded_block_mask(%sparse, %my_code, %start, %len, %q0, %c64, %start_k, %len_k, %my_k0, %c64)
+                : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
             // The rows' listed keys [block_lo, block_hi), made before the
             // products, where registers are free.
             %lo_top, %hi_top, %lo_bottom, %hi_bottom = jfa.call @block_bounds(%blk_code, %blk_k_split, %c64)
@@ -664,14 +675,20 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %q0 = arith.muli %i, %c64 : i32
             %q_row = arith.addi %start, %q0 : i32
             jfa.barrier_wait %q_empty_s, %free
-            // Block-sparse: the tile's index for the MMA warpgroups (they
-            // read row 0 once the stage is full).
+            // Block-sparse: the tile, the codes of its two 64-key halves and
+            // the head's steps, for the MMA warpgroups (they read them once
+            // the stage is full).
             scf.if %sparse {
-              %tile_slot = jfa.slot %tile_buf[%stage] : !jfa.smem<2 x 128xi32>, i32
-              %tile_rows = tensor.splat %i : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              jfa.local_store %tile_rows, %tile_slot : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>> -> !jfa.slot<128xi32>
-              // Every thread's row, before the one thread's arrival below.
-              jfa.task_barrier
+              %code_lo, %full_lo, %split_lo, %ksplit_lo = jfa.call @seq_tile_code(%block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %k0, %c64)
+                  : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+              %k_hi = arith.addi %k0, %c64 : i32
+              %code_hi, %full_hi, %split_hi, %ksplit_hi = jfa.call @seq_tile_code(%block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %k_hi, %c64)
+                  : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+              %word = jfa.call @tile_word(%i, %code_lo, %code_hi) : (i32, i32, i32) -> i32
+              %word_at = arith.muli %stage, %c2 : i32
+              %steps_at = arith.addi %word_at, %c1 : i32
+              jfa.call @hand_over(%word, %tile_buf, %word_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
+              jfa.call @hand_over(%steps, %tile_buf, %steps_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
             }
             scf.if %wide {
               jfa.barrier_expect %q_full_s, bytes(32768)

@@ -71,9 +71,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
-  // Block-sparse: the load task's hand-off (@hand_over): slots 0 and 1 a
-  // unit's steps by Q's stage, 2 and 3 a step's tile * 16 + code by the K/V
-  // ring's stage, in row 0. Only the load task searches the bitmap.
+  // Block-sparse: the load task's hand-off (@hand_over, block_mask.mlir):
+  // slots 0 and 1 a unit's steps by Q's stage, 2 and 3 a step's tile and
+  // code (@tile_word) by the K/V ring's stage. Only the load task searches
+  // the bitmap.
   %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
@@ -139,8 +140,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       } do {
       ^bb0(%taken: i32, %unit_n: i32, %kv_n: i32, %h: i32, %start: i32, %len: i32, %q0: i32, %live: i1, %start_k: i32, %len_k: i32):
         // Block-sparse: the load task walks the bitmap and hands over the
-        // steps and tiles (@handed_steps, @handed_tile); the walk here is the
-        // dense one.
+        // steps and tiles (@handed_value, @handed_tile); the walk here is
+        // the dense one.
         %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %walk_steps, %walk_first, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %false, %block_bits, %block_words, %block_head_stride)
             : (i32, i32, i32, i32, i1, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
         %taken_next = arith.addi %taken, %c1 : i32
@@ -158,14 +159,15 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %stage0, %phase0 = jfa.ring_position %kv_n stages(2) : i32
           %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
           jfa.barrier_wait %k_full0, %phase0
-          %first_step, %first_code = jfa.call @handed_tile(%sparse, %walk_buf, %stage0, %walk_first)
-              : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> (i32, i32)
+          %first_at = arith.addi %stage0, %c2 : i32
+          %first_step, %first_code = jfa.call @handed_tile(%sparse, %walk_buf, %first_at, %c0, %walk_first)
+              : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
           %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
               : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32)
           jfa.barrier_wait %q_full0, %q_phase
           %q_stage0, %q_stage_phase = jfa.ring_position %unit_n stages(2) : i32
-          %steps = jfa.call @handed_steps(%sparse, %walk_buf, %q_stage0, %walk_steps)
+          %steps = jfa.call @handed_value(%sparse, %walk_buf, %q_stage0, %walk_steps)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
           %last_kv = arith.subi %steps, %c1 : i32
           scf.if %first_wg {
@@ -222,8 +224,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %v_full_p = jfa.barrier %v_full[%pstage] : !jfa.mbarriers<2>, i32
             jfa.barrier_wait %k_full_s, %phase
             %next_walk = arith.addi %prev_tile, %c1 : i32
-            %k_tile, %k_code = jfa.call @handed_tile(%sparse, %walk_buf, %stage, %next_walk)
-                : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> (i32, i32)
+            %k_at = arith.addi %stage, %c2 : i32
+            %k_tile, %k_code = jfa.call @handed_tile(%sparse, %walk_buf, %k_at, %c0, %next_walk)
+                : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
             jfa.barrier_wait %v_full_p, %pphase
             scf.if %first_wg {
               jfa.named_barrier_sync id(8) threads(256)

@@ -322,3 +322,66 @@ jfa.func @coded_block_mask(%sparse: i1, %code: i32, %start: i32, %len: i32,
   }
   jfa.return %r#0, %r#1, %r#2, %r#3 : i32, i1, i32, i32
 }
+
+// The hand-off of a block-sparse walk from the load task, which alone
+// searches the bitmap, to the tasks that compute (the sm_90a kernels): a
+// value in row 0 of a slot of a !jfa.smem<4 x 128xi32>, written before the
+// load task arms the stage's full barrier and read once it is full, before
+// the stage is released. Which slot holds what is the kernel's.
+//
+// Writes %value into slot %at: every thread of the task writes its row of a
+// splat, and the task barrier orders the writes before the one thread's
+// arrival that follows.
+jfa.func @hand_over(%value: i32, %buf: !jfa.smem<4 x 128xi32>, %at: i32) {
+  %slot = jfa.slot %buf[%at] : !jfa.smem<4 x 128xi32>, i32
+  %rows = tensor.splat %value : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+  jfa.local_store %rows, %slot : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>> -> !jfa.slot<128xi32>
+  jfa.task_barrier
+  jfa.return
+}
+
+// What @hand_over wrote into slot %at, under %sparse (a compile-time
+// parameter); else %otherwise, the reader's own value.
+jfa.func @handed_value(%sparse: i1, %buf: !jfa.smem<4 x 128xi32>, %at: i32,
+                       %otherwise: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %v = scf.if %sparse -> i32 {
+    %slot = jfa.slot %buf[%at] : !jfa.smem<4 x 128xi32>, i32
+    %x = jfa.load_scalar %slot[%c0] : !jfa.slot<128xi32> -> i32
+    scf.yield %x : i32
+  } else {
+    scf.yield %otherwise : i32
+  }
+  jfa.return %v : i32
+}
+
+// A step's tile and the codes of two key halves of it (a backward's two
+// warpgroups; a forward's tile has one: %code1 = 0) in one word.
+jfa.func @tile_word(%tile: i32, %code0: i32, %code1: i32) -> i32 {
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %t = arith.shli %tile, %c8 : i32
+  %c1s = arith.shli %code1, %c4 : i32
+  %codes = arith.ori %c1s, %code0 : i32
+  %w = arith.ori %t, %codes : i32
+  jfa.return %w : i32
+}
+
+// The tile and code %which (0 or 1) of the @tile_word in slot %at, under
+// %sparse; else %tile and code 0.
+jfa.func @handed_tile(%sparse: i1, %buf: !jfa.smem<4 x 128xi32>, %at: i32,
+                      %which: i32, %tile: i32) -> (i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %c15 = arith.constant 15 : i32
+  %w = jfa.call @handed_value(%sparse, %buf, %at, %c0)
+      : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
+  %t = arith.shrui %w, %c8 : i32
+  %shift = arith.muli %which, %c4 : i32
+  %codes = arith.shrui %w, %shift : i32
+  %code = arith.andi %codes, %c15 : i32
+  %tile_r = arith.select %sparse, %t, %tile : i32
+  %code_r = arith.select %sparse, %code, %c0 : i32
+  jfa.return %tile_r, %code_r : i32, i32
+}

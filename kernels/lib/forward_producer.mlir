@@ -113,59 +113,6 @@ jfa.func @q_stage(%unit_n: i32, %q_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>
       : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32
 }
 
-// Writes %value into slot %at of %walk_buf for the consumers of a
-// block-sparse forward (the sm_90a forward's hand-off: slots 0 and 1 hold
-// a unit's steps, by Q's stage; 2 and 3 a step's tile * 16 + code, by the
-// K/V ring's stage; they read row 0). Every thread of the task writes its
-// row of a splat, and the task barrier orders the writes before the one
-// thread's arrival on the stage's full barrier that follows (the bwd's
-// %tile_buf is written so too).
-jfa.func @hand_over(%value: i32, %walk_buf: !jfa.smem<4 x 128xi32>, %at: i32) {
-  %slot = jfa.slot %walk_buf[%at] : !jfa.smem<4 x 128xi32>, i32
-  %rows = tensor.splat %value : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-  jfa.local_store %rows, %slot : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>> -> !jfa.slot<128xi32>
-  jfa.task_barrier
-  jfa.return
-}
-
-// The consumers' side of @hand_over: under %sparse, the steps of the unit
-// in Q's stage %q_stage (read once its Q is full, before the stage is
-// released); else %walked, the consumers' own count.
-jfa.func @handed_steps(%sparse: i1, %walk_buf: !jfa.smem<4 x 128xi32>,
-                       %q_stage: i32, %walked: i32) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %steps = scf.if %sparse -> i32 {
-    %slot = jfa.slot %walk_buf[%q_stage] : !jfa.smem<4 x 128xi32>, i32
-    %n = jfa.load_scalar %slot[%c0] : !jfa.slot<128xi32> -> i32
-    scf.yield %n : i32
-  } else {
-    scf.yield %walked : i32
-  }
-  jfa.return %steps : i32
-}
-
-// The consumers' side of @hand_over: under %sparse, the tile and the code
-// of the step in K/V stage %kv_stage (read once its K is full, before the
-// stage is released); else %tile, the next in order, and code 0.
-jfa.func @handed_tile(%sparse: i1, %walk_buf: !jfa.smem<4 x 128xi32>,
-                      %kv_stage: i32, %tile: i32) -> (i32, i32) {
-  %c0 = arith.constant 0 : i32
-  %c2 = arith.constant 2 : i32
-  %c4 = arith.constant 4 : i32
-  %c15 = arith.constant 15 : i32
-  %r:2 = scf.if %sparse -> (i32, i32) {
-    %at = arith.addi %kv_stage, %c2 : i32
-    %slot = jfa.slot %walk_buf[%at] : !jfa.smem<4 x 128xi32>, i32
-    %tile_code = jfa.load_scalar %slot[%c0] : !jfa.slot<128xi32> -> i32
-    %t = arith.shrui %tile_code, %c4 : i32
-    %code = arith.andi %tile_code, %c15 : i32
-    scf.yield %t, %code : i32, i32
-  } else {
-    scf.yield %tile, %c0 : i32, i32
-  }
-  jfa.return %r#0, %r#1 : i32, i32
-}
-
 // Takes the units of the work queue (work_queue.mlir: @fetch_unit one
 // ahead; @forward_unit) and loads, for each, its Q tile once into a 2-stage
 // ring (unit n's in stage n mod 2: chunk c in slot 2s + c, D = 128 two
@@ -174,8 +121,9 @@ jfa.func @handed_tile(%sparse: i1, %walk_buf: !jfa.smem<4 x 128xi32>,
 // of k/v head h / kv_group (grouped-query attention reads one k/v head for
 // kv_group q heads), and under %sparse (a compile-time parameter) only those
 // with a listed block (@tile_walk, block_mask.mlir). With %hand_off it
-// gives the consumers each unit's steps and each step's tile and code
-// (@hand_over), so that only this task searches the bitmap; without it the
+// gives the consumers each unit's steps (slot s of %walk_buf for Q's stage
+// s) and each step's tile and code (slot 2 + s for the K/V ring's stage s;
+// @hand_over, block_mask.mlir), so that only this task searches the bitmap; without it the
 // consumers walk the same tiles themselves. Full barriers get the expect and the TMA bytes, empty ones
 // are waited on before a slot is refilled. One thread issues the copies.
 // Q's ring lets the next unit's Q and first K/V tiles load while the
@@ -202,7 +150,6 @@ jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
-  %c4 = arith.constant 4 : i32
   %c64 = arith.constant 64 : i32
   %c127 = arith.constant 127 : i32
   %c128 = arith.constant 128 : i32
@@ -269,15 +216,14 @@ jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
         %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
         %v_full_s = jfa.barrier %v_full[%stage] : !jfa.mbarriers<2>, i32
         jfa.barrier_wait %k_empty_s, %free
-        // Block-sparse, handed off: the step's tile and its code (tile * 16
-        // + code), for the consumers.
+        // Block-sparse, handed off: the step's tile and its code
+        // (@tile_word), for the consumers.
         scf.if %handing {
           %code = jfa.call @walk_code(%false, %tile, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
               : (i1, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
-          %tile_at = arith.shli %tile, %c4 : i32
-          %tile_code = arith.ori %tile_at, %code : i32
+          %word = jfa.call @tile_word(%tile, %code, %c0) : (i32, i32, i32) -> i32
           %kv_at = arith.addi %stage, %c2 : i32
-          jfa.call @hand_over(%tile_code, %walk_buf, %kv_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
+          jfa.call @hand_over(%word, %walk_buf, %kv_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
         }
         scf.if %wide {
           jfa.barrier_expect %k_full_s, bytes(32768)
