@@ -356,7 +356,10 @@ jfa.func @handed_value(%sparse: i1, %buf: !jfa.smem<4 x 128xi32>, %at: i32,
 }
 
 // A step's tile and the codes of two key halves of it (a backward's two
-// warpgroups; a forward's tile has one: %code1 = 0) in one word.
+// warpgroups; a forward's tile has one: %code1 = 0) in one word: tile << 8
+// | code1 << 4 | code0. Codes are below 16; a tile index below 2^24 (64-row
+// tiles of 2^30 rows, past where the kernels' i32 element offsets end) is
+// read back whole by @handed_tile's logical shift.
 jfa.func @tile_word(%tile: i32, %code0: i32, %code1: i32) -> i32 {
   %c4 = arith.constant 4 : i32
   %c8 = arith.constant 8 : i32
