@@ -69,16 +69,18 @@ def expect_error(res, name, exc_type, fn, *needles):
 
 def start(doc, sanitize_help, flags=()):
     """Parses --quick, --sanitize, --seed, --only and the test's own boolean `flags`
-    ((name, help) pairs) and prints the run's header: (args, seed, rng, CUDA
-    generator, Results)."""
+    ((name, help) pairs, at most one of them given: each selects a part of
+    the matrix, none runs it all) and prints the run's header: (args, seed,
+    rng, CUDA generator, Results)."""
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="a smaller matrix")
     ap.add_argument("--sanitize", action="store_true", help=sanitize_help)
     ap.add_argument("--seed", type=int, default=None, help="repeat a run's random data")
     ap.add_argument("--only", metavar="TEXT", default=None,
                     help="run only the cases whose name contains TEXT (and the error paths)")
+    parts = ap.add_mutually_exclusive_group()
     for name, help_text in flags:
-        ap.add_argument(name, action="store_true", help=help_text)
+        parts.add_argument(name, action="store_true", help=help_text)
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     print(f"seed {seed} (repeat with --seed {seed}); jfa {jfa.__version__}, "
