@@ -89,7 +89,8 @@ jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i3
     %two = arith.constant dense<2.0> : tensor<64x64xf32, #jfa.wgmma_acc>
     %cubic = arith.constant dense<0.044715> : tensor<64x64xf32, #jfa.wgmma_acc>
     %cubic3 = arith.constant dense<0.134145> : tensor<64x64xf32, #jfa.wgmma_acc>
-    %root = arith.constant dense<0.797884561> : tensor<64x64xf32, #jfa.wgmma_acc>
+    // sqrt(2/pi) / 2
+    %half_root = arith.constant dense<0.398942280> : tensor<64x64xf32, #jfa.wgmma_acc>
     // 2 sqrt(2/pi) log2 e
     %u_scale = arith.constant dense<2.30220819> : tensor<64x64xf32, #jfa.wgmma_acc>
     // t1 = 1 + t, 1 - t = 2 - t1: few tiles live at once (the textbook
@@ -102,13 +103,13 @@ jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i3
     %den = arith.addf %e, %one : tensor<64x64xf32, #jfa.wgmma_acc>
     %frac = arith.divf %two, %den fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
     %t1 = arith.subf %two, %frac : tensor<64x64xf32, #jfa.wgmma_acc>
-    %hx = arith.mulf %x, %half : tensor<64x64xf32, #jfa.wgmma_acc>
-    %p = arith.mulf %hx, %t1 : tensor<64x64xf32, #jfa.wgmma_acc>
+    %half_t1 = arith.mulf %t1, %half : tensor<64x64xf32, #jfa.wgmma_acc>
+    %p = arith.mulf %x, %half_t1 : tensor<64x64xf32, #jfa.wgmma_acc>
     %slope = math.fma %x2, %cubic3, %one : tensor<64x64xf32, #jfa.wgmma_acc>
     %one_minus_t = arith.subf %two, %t1 : tensor<64x64xf32, #jfa.wgmma_acc>
-    %a1 = arith.mulf %hx, %one_minus_t : tensor<64x64xf32, #jfa.wgmma_acc>
+    %a1 = arith.mulf %x, %one_minus_t : tensor<64x64xf32, #jfa.wgmma_acc>
     %a2 = arith.mulf %a1, %slope : tensor<64x64xf32, #jfa.wgmma_acc>
-    %a3 = math.fma %a2, %root, %half : tensor<64x64xf32, #jfa.wgmma_acc>
+    %a3 = math.fma %a2, %half_root, %half : tensor<64x64xf32, #jfa.wgmma_acc>
     %g = arith.mulf %t1, %a3 : tensor<64x64xf32, #jfa.wgmma_acc>
     scf.yield %p, %g : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
   }
