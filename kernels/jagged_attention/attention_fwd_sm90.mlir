@@ -74,8 +74,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // Block-sparse: the load task's hand-off (@hand_over, block_mask.mlir):
   // slots 0 and 1 a unit's steps by Q's stage, 2 and 3 a step's tile and
   // code (@tile_word) by the K/V ring's stage. Only the load task searches
-  // the bitmap.
+  // the bitmap. %handed: the consumers read what the load task wrote
+  // exactly when it writes it (@forward_producer's %hand_off and %sparse).
   %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
+  %hand_off = arith.constant true
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
   // full: the producer's expect plus the TMA bytes; empty: the 256 consumer
@@ -93,10 +95,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
   %false = arith.constant false
-  %true = arith.constant true
   // The variant's options (kernels/lib/band_schedule.mlir).
   %general, %kv_group_eff, %activation_eff, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
       : (i32, i32) -> (i1, i32, i32, i1, i1)
+  %handed = arith.andi %sparse, %hand_off : i1
   // The work queue (kernels/lib/work_queue.mlir): %schedule[0] pairs of
   // (sequence, q tile), each for every head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
@@ -160,14 +162,14 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
           jfa.barrier_wait %k_full0, %phase0
           %first_at = arith.addi %stage0, %c2 : i32
-          %first_step, %first_code = jfa.call @handed_tile(%sparse, %walk_buf, %first_at, %c0, %walk_first)
+          %first_step, %first_code = jfa.call @handed_tile(%handed, %walk_buf, %first_at, %c0, %walk_first)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
           %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
               : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32)
           jfa.barrier_wait %q_full0, %q_phase
           %q_stage0, %q_stage_phase = jfa.ring_position %unit_n stages(2) : i32
-          %steps = jfa.call @handed_value(%sparse, %walk_buf, %q_stage0, %walk_steps)
+          %steps = jfa.call @handed_value(%handed, %walk_buf, %q_stage0, %walk_steps)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
           %last_kv = arith.subi %steps, %c1 : i32
           scf.if %first_wg {
@@ -225,7 +227,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.barrier_wait %k_full_s, %phase
             %next_walk = arith.addi %prev_tile, %c1 : i32
             %k_at = arith.addi %stage, %c2 : i32
-            %k_tile, %k_code = jfa.call @handed_tile(%sparse, %walk_buf, %k_at, %c0, %next_walk)
+            %k_tile, %k_code = jfa.call @handed_tile(%handed, %walk_buf, %k_at, %c0, %next_walk)
                 : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
             jfa.barrier_wait %v_full_p, %pphase
             scf.if %first_wg {
@@ -412,7 +414,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %q_ring, %k_ring, %v_ring,
                                %q_full, %q_empty, %k_full, %k_empty, %v_full, %v_empty,
                                %sparse, %block_bits, %block_words, %block_head_stride,
-                               %true, %walk_buf)
+                               %hand_off, %walk_buf)
         : (i32, i32, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
            !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
            !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i1, !jfa.ptr<i32>, i32, i32, i1, !jfa.smem<4 x 128xi32>) -> ()
