@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - the JFA compiler as a library
 //-------------------------===//
 #include "compiler/Pipeline.h"
+#include "JFA/JFAOps.h"
 #include "lib/Conversion/Passes.h"
 #include "lib/Transforms/Passes.h"
 
@@ -72,6 +73,16 @@ void buildFrontEndPipeline(OpPassManager &pm, ArrayRef<std::string> params,
 
 LogicalResult specialize(ModuleOp module, ArrayRef<std::string> params,
                          ArrayRef<std::string> includeDirs) {
+  // A kernel file's top level holds kernels, helpers and imports. Anything
+  // else would reach the LLVM translation outside every function, where
+  // an NVVM op crashed it (found by scripts/fuzz.sh).
+  for (Operation &op : module.getBody()->getOperations())
+    if (!isa<KernelOp, FuncOp, ImportOp>(op))
+      return op.emitError()
+             << "'" << op.getName()
+             << "' cannot stand at the top level of a kernel file, which "
+                "holds kernels (jfa.kernel), helpers (jfa.func) and imports "
+                "(jfa.import): put it inside a kernel or a helper";
   PassManager pm(module.getContext());
   buildFrontEndPipeline(pm, params, includeDirs);
   return pm.run(module);
