@@ -138,26 +138,19 @@ struct BarrierWaitLowering : JFAPattern<BarrierWaitOp> {
   LogicalResult
   matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    OpBuilder::InsertionGuard guard(rewriter);
     LLVMBuilder b(op.getLoc(), rewriter);
-    Value barrier = adaptor.getBarrier();
-    Value phase = adaptor.getPhase();
-    Value hint = b.i32(kWaitSuspendTimeHint);
-    Type i1 = rewriter.getI1Type();
     auto loop = scf::WhileOp::create(b, TypeRange(), ValueRange());
-    Block *before = rewriter.createBlock(&loop.getBefore());
-    rewriter.setInsertionPointToStart(before);
-    // An i32 phase makes this the .parity form.
-    Value ready = NVVM::MBarrierTryWaitOp::create(rewriter, op.getLoc(), i1,
-                                                  barrier, phase, hint)
-                      .getResult();
+    // Blocks made by the rewriter, which tracks them for the conversion.
+    b.setInsertionPointToStart(rewriter.createBlock(&loop.getBefore()));
+    Value ready = mbarrierProbe(b, adaptor.getBarrier(), adaptor.getPhase(),
+                                kWaitSuspendTimeHint);
     Value notReady = LLVM::XOrOp::create(
-        rewriter, op.getLoc(), ready,
-        LLVM::ConstantOp::create(rewriter, op.getLoc(), i1,
-                                 rewriter.getBoolAttr(true)));
-    scf::ConditionOp::create(rewriter, op.getLoc(), notReady, ValueRange());
-    Block *after = rewriter.createBlock(&loop.getAfter());
-    rewriter.setInsertionPointToStart(after);
-    scf::YieldOp::create(rewriter, op.getLoc());
+        b, ready,
+        LLVM::ConstantOp::create(b, b.getI1Type(), b.getBoolAttr(true)));
+    scf::ConditionOp::create(b, notReady, ValueRange());
+    b.setInsertionPointToStart(rewriter.createBlock(&loop.getAfter()));
+    scf::YieldOp::create(b);
     rewriter.eraseOp(op);
     return success();
   }

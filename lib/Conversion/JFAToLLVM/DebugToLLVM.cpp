@@ -26,14 +26,10 @@ struct BarrierTryWaitLowering : JFAPattern<BarrierTryWaitOp> {
   LogicalResult
   matchAndRewrite(BarrierTryWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value hint = LLVM::ConstantOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        rewriter.getI32IntegerAttr(kProbeSuspendTimeHint));
-    // An i32 phase makes this the .parity form.
-    rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitOp>(
-        op, rewriter.getI1Type(), adaptor.getBarrier(), adaptor.getPhase(),
-        hint);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    rewriter.replaceOp(op, mbarrierProbe(b, adaptor.getBarrier(),
+                                         adaptor.getPhase(),
+                                         kProbeSuspendTimeHint));
     return success();
   }
 };

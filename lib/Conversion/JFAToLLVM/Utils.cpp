@@ -63,6 +63,14 @@ WarpLeader lowestActiveLane(LLVMBuilder &b) {
           LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::eq, lane, lowest)};
 }
 
+Value mbarrierProbe(LLVMBuilder &b, Value barrier, Value phase,
+                    int64_t suspendNs) {
+  // An i32 phase makes this the .parity form.
+  return NVVM::MBarrierTryWaitOp::create(b, b.getI1Type(), barrier, phase,
+                                         b.i32(suspendNs))
+      .getResult();
+}
+
 /// The swizzle: bits [4, 4+log2(swizzle/16)) of the byte offset (the 16-byte
 /// chunk within the row) are XORed with bits [7, ...), the row within an
 /// 8-row atom. It moves 16-byte chunks but never splits one.

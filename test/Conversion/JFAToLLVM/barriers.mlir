@@ -37,8 +37,8 @@ jfa.kernel @init() warps(4) {
 // CHECK-NEXT: %[[BYTES:.*]] = llvm.mlir.constant(16384 : i32) : i32
 // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[B]], %[[BYTES]] : !llvm.ptr<3>, i32 -> i64
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[B]] : !llvm.ptr<3> -> i64
-// CHECK-NEXT: %[[HINT:.*]] = llvm.mlir.constant(10000000 : i32) : i32
 // CHECK-NEXT: scf.while : () -> () {
+// CHECK-NEXT: %[[HINT:.*]] = llvm.mlir.constant(10000000 : i32) : i32
 // CHECK-NEXT: %[[READY:.*]] = nvvm.mbarrier.try_wait %[[B]], %arg1, %[[HINT]] : !llvm.ptr<3>, i32, i32 -> i1
 // CHECK-NEXT: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
 // CHECK-NEXT: %[[AGAIN:.*]] = llvm.xor %[[READY]], %[[TRUE]] : i1
