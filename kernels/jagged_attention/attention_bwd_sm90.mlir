@@ -185,8 +185,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   // Block-sparse: the producer's hand-off for Q / dO stage s (@hand_over,
   // block_mask.mlir): slot 2s holds the step's q tile and the codes of its
-  // two 64-key halves, one per MMA warpgroup (@tile_word), slot 2s + 1 the
-  // steps of the head the step belongs to. Only the producer's walk
+  // two 64-key halves, one per MMA warpgroup (@tile_word), slot 2s + 1 (at
+  // a head's first step) the head's steps. Only the producer's walk
   // searches the bitmap (with the search in the MMA warpgroups' loop ptxas
   // spilled 388 B at D = 128; with the steps and codes still looked up
   // there, 332 B).
@@ -209,7 +209,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %c63 = arith.constant 63 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
-  %false = arith.constant false
   // Units: each listed (sequence, key tile) pair for every k/v head.
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
   // The variant's options (kernels/lib/band_schedule.mlir).
@@ -289,10 +288,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %row_base = arith.addi %head_rows, %start : i32
           // Block-sparse: this head's q tiles with a listed block, as the
           // producer walked them: their number comes with the first one's
-          // Q (@handed_value); without a block mask, all of them.
-          %block_base = arith.muli %h, %block_head_stride : i32
-          %walk_steps, %first_step = jfa.call @tile_walk(%false, %along_q, %q_first, %q_count, %k0, %c64, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
-              : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
+          // Q (@handed_value), the tiles with each Q (@handed_tile); without
+          // a block mask, all %q_count of them from %q_first.
           %head_stage, %head_phase = jfa.ring_position %member_n stages(2) : i32
           scf.if %sparse {
             %head_full = jfa.barrier %q_full[%head_stage] : !jfa.mbarriers<2>, i32
@@ -300,10 +297,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           }
           %head_word_at = arith.muli %head_stage, %c2 : i32
           %head_steps_at = arith.addi %head_word_at, %c1 : i32
-          %steps = jfa.call @handed_value(%sparse, %tile_buf, %head_steps_at, %walk_steps)
+          %steps = jfa.call @handed_value(%sparse, %tile_buf, %head_steps_at, %q_count)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
           %acc_h:5 = scf.for %step = %c0 to %steps step %c1
-              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g, %i = %first_step)
+              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g, %i = %q_first)
               -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
                   tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32) : i32 {
             %n = arith.addi %member_n, %step : i32
@@ -689,7 +686,11 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               %word_at = arith.muli %stage, %c2 : i32
               %steps_at = arith.addi %word_at, %c1 : i32
               jfa.call @hand_over(%word, %tile_buf, %word_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
-              jfa.call @hand_over(%steps, %tile_buf, %steps_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
+              // The steps: read with the head's first step only.
+              %head_first = arith.cmpi eq, %q_step, %c0 : i32
+              scf.if %head_first {
+                jfa.call @hand_over(%steps, %tile_buf, %steps_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
+              }
             }
             scf.if %wide {
               jfa.barrier_expect %q_full_s, bytes(32768)

@@ -254,8 +254,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %next:2 = scf.if %live -> (i32, i32) {
           %last_kv = arith.subi %steps, %c1 : i32
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
-          %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
-              : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32)
+          %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase, %q_stage = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
+              : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32, i32)
           jfa.barrier_wait %q_full0, %q_phase
           scf.for %j = %c0 to %steps step %c1 : i32 {
             %n = arith.addi %kv_n, %j : i32

@@ -165,10 +165,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %first_step, %first_code = jfa.call @handed_tile(%handed, %walk_buf, %first_at, %c0, %walk_first)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
-          %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
-              : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32)
+          %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase, %q_stage0 = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
+              : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32, i32)
           jfa.barrier_wait %q_full0, %q_phase
-          %q_stage0, %q_stage_phase = jfa.ring_position %unit_n stages(2) : i32
           %steps = jfa.call @handed_value(%handed, %walk_buf, %q_stage0, %walk_steps)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
           %last_kv = arith.subi %steps, %c1 : i32

@@ -281,29 +281,31 @@ jfa.func @block_bounds(%code: i32, %k_split: i32, %n: i32)
 // The block mask of a step over the tile of %q_size rows from %q0 and
 // %k_size keys from %k0 (sequence-aligned): the tile's code, whether some
 // row misses some of its keys by the mask (then the bounds of
-// @block_bounds apply), q_split and k_split. Without %sparse (a
-// compile-time parameter): nothing to mask, nothing read.
+// @block_bounds apply), q_split and k_split: the code looked up in the
+// bitmap, then @coded_block_mask. Without %sparse (a compile-time
+// parameter): nothing to mask, nothing read.
 jfa.func @tile_block_mask(%sparse: i1, %bits: !jfa.ptr<i32>, %row_base: i32,
                           %words: i32, %start: i32, %len: i32, %q0: i32,
                           %q_size: i32, %start_k: i32, %len_k: i32, %k0: i32,
                           %k_size: i32)
     -> (i32, i1, i32, i32) {
   %c0 = arith.constant 0 : i32
-  %false = arith.constant false
-  %r:4 = scf.if %sparse -> (i32, i1, i32, i32) {
-    %code, %full, %q_split, %k_split = jfa.call @seq_tile_code(%bits, %row_base, %words, %start, %len, %q0, %q_size, %start_k, %len_k, %k0, %k_size)
+  %code = scf.if %sparse -> i32 {
+    %c, %full, %q_split, %k_split = jfa.call @seq_tile_code(%bits, %row_base, %words, %start, %len, %q0, %q_size, %start_k, %len_k, %k0, %k_size)
         : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
-    %partial = arith.cmpi ne, %code, %full : i32
-    scf.yield %code, %partial, %q_split, %k_split : i32, i1, i32, i32
+    scf.yield %c : i32
   } else {
-    scf.yield %c0, %false, %c0, %c0 : i32, i1, i32, i32
+    scf.yield %c0 : i32
   }
+  %r:4 = jfa.call @coded_block_mask(%sparse, %code, %start, %len, %q0, %q_size, %start_k, %len_k, %k0, %k_size)
+      : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
   jfa.return %r#0, %r#1, %r#2, %r#3 : i32, i1, i32, i32
 }
 
-// @tile_block_mask for a step whose code another task found (the sm_90a
-// forward's load task hands each step's tile and code to the consumers):
-// the same results, from %code and the tile's place, with no load.
+// @tile_block_mask's results for a step whose code is known (found by
+// @tile_block_mask, or by another task: the sm_90a kernels' load task hands
+// each step's tile and code to the tasks that compute), from %code and the
+// tile's place, with no load.
 jfa.func @coded_block_mask(%sparse: i1, %code: i32, %start: i32, %len: i32,
                            %q0: i32, %q_size: i32, %start_k: i32,
                            %len_k: i32, %k0: i32, %k_size: i32)

@@ -95,11 +95,11 @@ jfa.func @unit_walk(%h: i32, %start: i32, %len: i32, %q0: i32, %live: i1,
 
 // Unit n's stage of the forwards' Q ring (stage n mod 2): its two 64-column
 // chunks (slots 2s and 2s + 1; the second is read at D = 128 only), its full
-// and empty barriers, and the phase of this use.
+// and empty barriers, the phase of this use and the stage.
 jfa.func @q_stage(%unit_n: i32, %q_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>,
                   %q_full: !jfa.mbarriers<2>, %q_empty: !jfa.mbarriers<2>)
     -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>,
-        !jfa.mbarrier, !jfa.mbarrier, i32) {
+        !jfa.mbarrier, !jfa.mbarrier, i32, i32) {
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %stage, %phase = jfa.ring_position %unit_n stages(2) : i32
@@ -109,8 +109,8 @@ jfa.func @q_stage(%unit_n: i32, %q_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %chunk1 = arith.addi %chunk0, %c1 : i32
   %lo = jfa.slot %q_ring[%chunk0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
   %hi = jfa.slot %q_ring[%chunk1] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
-  jfa.return %lo, %hi, %full, %empty, %phase
-      : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32
+  jfa.return %lo, %hi, %full, %empty, %phase, %stage
+      : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32, i32
 }
 
 // Takes the units of the work queue (work_queue.mlir: @fetch_unit one
@@ -179,14 +179,13 @@ jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
       %q_row = arith.addi %start, %q0 : i32
 
       // Q, once the consumers are done with the one two units back.
-      %q_lo, %q_hi, %q_full_u, %q_empty_u, %q_phase = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
-          : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32)
+      %q_lo, %q_hi, %q_full_u, %q_empty_u, %q_phase, %q_stage = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
+          : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32, i32)
       %q_free = arith.xori %q_phase, %c1 : i32
       jfa.barrier_wait %q_empty_u, %q_free
       // Block-sparse, handed off: the unit's steps, for the consumers.
       scf.if %handing {
-        %q_at, %q_at_phase = jfa.ring_position %unit_n stages(2) : i32
-        jfa.call @hand_over(%steps, %walk_buf, %q_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
+        jfa.call @hand_over(%steps, %walk_buf, %q_stage) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
       }
       scf.if %wide {
         jfa.barrier_expect %q_full_u, bytes(32768)
