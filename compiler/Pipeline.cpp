@@ -19,11 +19,14 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -86,6 +89,43 @@ LogicalResult specialize(ModuleOp module, ArrayRef<std::string> params,
   PassManager pm(module.getContext());
   buildFrontEndPipeline(pm, params, includeDirs);
   return pm.run(module);
+}
+
+FailureOr<bool> takeSchedulingRequest(ModuleOp module) {
+  std::optional<bool> choice;
+  KernelOp chooser;
+  for (KernelOp kernel : module.getOps<KernelOp>()) {
+    bool asks = false;
+    for (auto request : llvm::make_early_inc_range(
+             kernel.getBodyBlock().getOps<ScheduleForRegistersOp>())) {
+      asks = true;
+      if (Value condition = request.getCondition()) {
+        IntegerAttr value;
+        if (!matchPattern(condition, m_Constant(&value)))
+          return request.emitError()
+                 << "the condition of jfa.schedule_for_registers must be "
+                    "known at compile time: compute it from jfa.param "
+                    "values and constants only";
+        asks = !value.getValue().isZero();
+      }
+      request.erase();
+    }
+    if (choice && *choice != asks)
+      return kernel.emitError()
+             << "kernel '" << kernel.getSymName() << "' "
+             << (asks ? "asks" : "does not ask")
+             << " for register-pressure scheduling (jfa.schedule_for_"
+                "registers) and kernel '"
+             << chooser.getSymName() << "' in the same file "
+             << (asks ? "does not" : "does")
+             << "; code generation makes one choice per file: compile "
+                "them from separate files";
+    if (!choice) {
+      choice = asks;
+      chooser = kernel;
+    }
+  }
+  return choice.value_or(false);
 }
 
 void buildLoweringPipeline(OpPassManager &pm, const Target *target,
@@ -193,6 +233,18 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
       translateModuleToLLVMIR(module, llvmContext, "jfa");
   if (!llvmModule)
     return module.emitError() << "translation to LLVM IR failed";
+
+  // NVPTX reads its scheduling preference from a command-line option when
+  // the target machine is made; set it for this compile only.
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto found = registered.find("nvptx-sched4reg");
+  if (found == registered.end())
+    return module.emitError()
+           << "internal error: the NVPTX backend has no -nvptx-sched4reg";
+  auto *sched4reg = static_cast<llvm::cl::opt<bool> *>(found->second);
+  bool previous = *sched4reg;
+  sched4reg->setValue(options.scheduleForRegisters);
+  auto restore = llvm::make_scope_exit([&] { sched4reg->setValue(previous); });
 
   llvm::Triple triple(kTriple);
   std::string error;

@@ -33,6 +33,11 @@ struct CompileOptions {
   /// Report each task's peak of live 32-bit values per thread, where it is
   /// reached and the largest values live there (jfa-report-registers).
   bool registerReport = false;
+  /// Let LLVM's NVPTX backend schedule instructions for register pressure
+  /// instead of in source order (its -nvptx-sched4reg); jfac sets it from
+  /// the kernel's jfa.schedule_for_registers (takeSchedulingRequest) or
+  /// from --schedule.
+  bool scheduleForRegisters = false;
 };
 
 void registerDialects(mlir::DialectRegistry &registry);
@@ -55,6 +60,13 @@ void buildFrontEndPipeline(mlir::OpPassManager &pm,
 mlir::LogicalResult specialize(mlir::ModuleOp module,
                                llvm::ArrayRef<std::string> params,
                                llvm::ArrayRef<std::string> includeDirs = {});
+
+/// Reads and removes the kernels' jfa.schedule_for_registers ops, whose
+/// conditions must be constants by now (after specialize): true when a
+/// kernel asks for register-pressure scheduling. Fails, with a located
+/// error, on a condition that depends on a run-time value, or on kernels of
+/// one module that disagree (code generation makes one choice per module).
+mlir::FailureOr<bool> takeSchedulingRequest(mlir::ModuleOp module);
 
 /// The JFA -> LLVM/NVVM dialect pipeline; with a target, it first rejects
 /// ops the target lacks. With `debugBarriers`, barrier waits are bounded;

@@ -519,6 +519,18 @@ LogicalResult ParamOp::verify() {
   return success();
 }
 
+LogicalResult ScheduleForRegistersOp::verify() {
+  // One per kernel: two, with different conditions, would leave the choice
+  // to their order.
+  for (auto other : (*this)->getBlock()->getOps<ScheduleForRegistersOp>()) {
+    if (other == *this)
+      break;
+    return emitOpError() << "appears twice in this kernel; combine the "
+                            "conditions into one (arith.ori)";
+  }
+  return success();
+}
+
 static LogicalResult verifyBarrierThreads(Operation *op, int64_t threads) {
   if (threads < 32 || threads > 1024 || threads % 32 != 0)
     return op->emitOpError() << "threads must be a multiple of 32 in "

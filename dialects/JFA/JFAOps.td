@@ -330,6 +330,37 @@ def JFA_ParamOp : JFA_Op<"param", [HasParent<"KernelOp">, Pure]> {
   let hasVerifier = 1;
 }
 
+// No memory-effect trait on purpose: an op with no results and no effects
+// is dead to the canonicalizer, which jfa-specialize runs before jfac reads it.
+def JFA_ScheduleForRegistersOp
+    : JFA_Op<"schedule_for_registers", [HasParent<"KernelOp">]> {
+  let summary = "asks code generation to schedule for register pressure";
+  let description = [{
+    ```mlir
+    jfa.schedule_for_registers                 // always
+    jfa.schedule_for_registers if %gelu_tanh   // in the variants where it holds
+    ```
+    By default LLVM's NVPTX backend keeps instructions in source order,
+    which suits kernels whose live values fit their task's `registers(...)`
+    budget. A kernel where they do not (ptxas spills) can ask for LLVM's
+    register-pressure instruction scheduler instead. That can spill less,
+    but it reorders all of the kernel's code, so time both ways. The
+    attention backward asks for it only in its gelu_tanh variants, where it
+    was measured faster (bench/NOTES.md run 66); in its softmax variants it
+    made ptxas spill.
+
+    The condition, if given, must fold to a constant once the kernel's
+    compile-time parameters (`jfa.param`) are fixed; jfac rejects one that
+    depends on a run-time value. The op stands in the kernel's body, at most
+    once per kernel. `jfac --schedule=source|registers` overrides it for a
+    whole compile. The op has no other effect: `jfa-lower-to-llvm` and
+    jfa-interp drop it.
+  }];
+  let arguments = (ins Optional<I1>:$condition);
+  let assemblyFormat = "(`if` $condition^)? attr-dict";
+  let hasVerifier = 1;
+}
+
 def JFA_TaskBarrierOp : JFA_Op<"task_barrier"> {
   let summary = "synchronizes the threads of the enclosing task";
   let description = [{

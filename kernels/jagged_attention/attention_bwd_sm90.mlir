@@ -214,6 +214,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // The variant's options (kernels/lib/band_schedule.mlir).
   %general, %kv_group_eff, %activation, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)
       : (i32, i32) -> (i1, i32, i32, i1, i1)
+  // gelu_tanh's gradient keeps x, t and p live beside the dK and dV
+  // accumulators, and its variants spill at D = 128. LLVM's register-
+  // pressure scheduler ran them 6-11% faster on an H100 (bench/NOTES.md
+  // run 66). In the softmax variants it made ptxas spill and ran up to 3%
+  // slower, so they keep source order.
+  %is_gelu_tanh = arith.cmpi eq, %activation, %c2 : i32
+  jfa.schedule_for_registers if %is_gelu_tanh
   // The block-sparse walks go along the queries.
   %along_q = arith.constant true
   // dK and dV's token stride: %stride (dq's) but in the general variant.

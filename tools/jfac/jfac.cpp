@@ -31,6 +31,7 @@ namespace cl = llvm::cl;
 
 namespace {
 enum class Emit { MLIR, LLVM, PTX, Cubin };
+enum class Schedule { Kernel, Source, Registers };
 
 cl::OptionCategory category("jfac options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.mlir>"),
@@ -65,6 +66,17 @@ cl::opt<std::string>
                  cl::desc("Where to write the runtime metadata (default: "
                           "<output>.meta; only with --emit=cubin)"),
                  cl::value_desc("file"), cl::cat(category));
+cl::opt<Schedule> schedule(
+    "schedule", cl::desc("How LLVM's NVPTX backend orders instructions"),
+    cl::init(Schedule::Kernel),
+    cl::values(clEnumValN(Schedule::Kernel, "kernel",
+                          "as the kernel's jfa.schedule_for_registers asks, "
+                          "else source order (the default)"),
+               clEnumValN(Schedule::Source, "source", "source order"),
+               clEnumValN(Schedule::Registers, "registers",
+                          "for register pressure (may spill less; reorders "
+                          "everything)")),
+    cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
@@ -339,6 +351,12 @@ int main(int argc, char **argv) {
   // values and the imported files).
   if (failed(jfa::specialize(*module, params, includeDirs)))
     return 1;
+  FailureOr<bool> kernelAsks = jfa::takeSchedulingRequest(*module);
+  if (failed(kernelAsks))
+    return 1;
+  options.scheduleForRegisters = schedule == Schedule::Kernel
+                                     ? *kernelAsks
+                                     : schedule == Schedule::Registers;
   std::string metadata = jfa::buildMetadata(*module, *target, debugBarriers);
   std::vector<std::string> budgets = taskBudgets(*module);
   if (failed(jfa::lowerToLLVMDialect(*module, options)))

@@ -102,6 +102,18 @@ struct QueryCancelLowering : JFAPattern<QueryCancelOp> {
   }
 };
 
+/// A request to code generation that jfac reads before lowering
+/// (jfa::takeSchedulingRequest); here it has nothing left to say.
+struct ScheduleForRegistersLowering : JFAPattern<ScheduleForRegistersOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(ScheduleForRegistersOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 int64_t jfa::convertedClusterSize(Operation *op) {
@@ -119,7 +131,7 @@ int64_t jfa::convertedClusterSize(Operation *op) {
 void jfa::populateKernelToLLVMPatterns(JFATypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<ThreadIdLowering, ClusterRankLowering, TryCancelLowering,
-               QueryCancelLowering,
+               QueryCancelLowering, ScheduleForRegistersLowering,
                GridIndexLowering<ClusterIdOp, NVVM::ClusterIdXOp,
                                  NVVM::ClusterIdYOp, NVVM::ClusterIdZOp>,
                GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,

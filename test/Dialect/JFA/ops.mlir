@@ -73,3 +73,16 @@ jfa.kernel @fragments() warps(4) {
   // CHECK: jfa.store_fragment %{{.*}}, %{{.*}}, %{{.*}} threads(128) : vector<32xf32> -> !jfa.slot<64x64xf32>
   jfa.store_fragment %v, %slot, %t threads(128) : vector<32xf32> -> !jfa.slot<64x64xf32>
 }
+
+// CHECK-LABEL: jfa.kernel @schedule_requests
+jfa.kernel @schedule_requests() warps(1) {
+  %tight = jfa.param "tight" = false
+  // CHECK: jfa.schedule_for_registers if %{{.*}}
+  jfa.schedule_for_registers if %tight
+}
+
+// CHECK-LABEL: jfa.kernel @schedule_always
+jfa.kernel @schedule_always() warps(1) {
+  // CHECK-NEXT: jfa.schedule_for_registers{{$}}
+  jfa.schedule_for_registers
+}
