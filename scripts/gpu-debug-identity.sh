@@ -15,20 +15,23 @@ if [[ ${1:-} == --run ]]; then
   pkg=${2:-dist/identity}
   out=${OUT:-/tmp}
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-  # The convergence point after each bounded wait (bar.warp.sync is WARPSYNC
-  # in SASS), counted per kernel.
-  for c in "$pkg"/normal/*.cubin "$pkg"/debug/*.cubin; do
-    tag=$(basename "$(dirname "$c")")/$(basename "$c" .cubin)
-    { echo "==== $tag"; cuobjdump -sass "$c"; } >> "$out/identity.sass" 2>&1 || true
-    printf '%-48s WARPSYNC %s  BSSY %s  BSYNC %s\n' "$tag" \
-      "$(cuobjdump -sass "$c" 2>/dev/null | grep -c WARPSYNC || true)" \
-      "$(cuobjdump -sass "$c" 2>/dev/null | grep -c BSSY || true)" \
-      "$(cuobjdump -sass "$c" 2>/dev/null | grep -c BSYNC || true)"
-  done | tee "$out/identity-sass-counts.txt"
+  # The test first: the SASS below takes minutes for ~100 cubins.
   PYTHONUNBUFFERED=1 timeout 420 python3 test/gpu/debug_identity_test.py \
     "$pkg/lib/libjfart.so" "$pkg/normal" "$pkg/debug" "$pkg/python" 2>&1 |
     tee "$out/debug_identity.log"
-  exit "${PIPESTATUS[0]}"
+  rc=${PIPESTATUS[0]}
+  # The convergence point after each bounded wait (bar.warp.sync is WARPSYNC
+  # in SASS), counted per kernel from one disassembly each.
+  for c in "$pkg"/normal/*.cubin "$pkg"/debug/*.cubin; do
+    tag=$(basename "$(dirname "$c")")/$(basename "$c" .cubin)
+    sass=$(cuobjdump -sass "$c" 2>&1 || true)
+    { echo "==== $tag"; echo "$sass"; } >> "$out/identity.sass"
+    printf '%-48s WARPSYNC %s  BSSY %s  BSYNC %s\n' "$tag" \
+      "$(grep -c WARPSYNC <<< "$sass" || true)" \
+      "$(grep -c BSSY <<< "$sass" || true)" \
+      "$(grep -c BSYNC <<< "$sass" || true)"
+  done | tee "$out/identity-sass-counts.txt"
+  exit "$rc"
 fi
 
 out=${1:-dist/identity}
