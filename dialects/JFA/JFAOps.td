@@ -331,7 +331,8 @@ def JFA_ParamOp : JFA_Op<"param", [HasParent<"KernelOp">, Pure]> {
 }
 
 // No memory-effect trait on purpose: an op with no results and no effects
-// is dead to the canonicalizer, which jfa-specialize runs before jfac reads it.
+// is trivially dead, and a pass that erases dead ops could drop it before
+// jfac reads it.
 def JFA_ScheduleForRegistersOp
     : JFA_Op<"schedule_for_registers", [HasParent<"KernelOp">]> {
   let summary = "asks code generation to schedule for register pressure";

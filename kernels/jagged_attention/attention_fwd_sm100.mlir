@@ -59,7 +59,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // @forward_producer's hand-off slots, unused here (%hand_off false: the
   // softmax task walks the block mask itself; a step's slot could be
   // refilled once the MMA warp's commit frees the stage, before the softmax
-  // task has read it).
+  // task has read it). Nothing uses it once %hand_off folds, so it takes
+  // no shared memory (jfa-specialize drops it).
   %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(192) : !jfa.mbarriers<2>

@@ -76,6 +76,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // code (@tile_word) by the K/V ring's stage. Only the load task searches
   // the bitmap. %handed: the consumers read what the load task wrote
   // exactly when it writes it (@forward_producer's %hand_off and %sparse).
+  // The dense variants drop it (jfa-specialize: nothing uses it there).
   %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
   %hand_off = arith.constant true
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>

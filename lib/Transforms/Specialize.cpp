@@ -173,13 +173,15 @@ void foldParameterBranches(KernelOp kernel) {
       return changed ? WalkResult::interrupt() : WalkResult::advance();
     });
   }
-  // Arithmetic only the folded branches used.
+  // Arithmetic only the folded branches used, and shared-memory buffers
+  // only they used: those take no shared memory in this variant.
   for (bool erased = true; erased;) {
     SmallVector<Operation *> dead;
     kernel.walk([&](Operation *op) {
-      if (isa<arith::ArithDialect>(op->getDialect()) &&
-          op->getNumResults() == 1 && isScalar(op->getResult(0).getType()) &&
-          isOpTriviallyDead(op))
+      bool deadScalar = isa<arith::ArithDialect>(op->getDialect()) &&
+                        op->getNumResults() == 1 &&
+                        isScalar(op->getResult(0).getType());
+      if ((deadScalar || isa<LocalAllocOp>(op)) && isOpTriviallyDead(op))
         dead.push_back(op);
     });
     for (Operation *op : dead)

@@ -72,3 +72,24 @@ jfa.kernel @plain(%n: i32, %p: !jfa.ptr<i32>) warps(1) {
     jfa.store %c2, %p[%c1] : i32, !jfa.ptr<i32>
   }
 }
+
+// A buffer that only a folded-away branch used is dropped, so it takes no
+// shared memory in that variant (causal=0); with causal=1 both stay.
+// DEFAULT-LABEL: jfa.kernel @variant_buffers
+// DEFAULT: jfa.local_alloc : !jfa.smem<1 x 64xf32>
+// DEFAULT-NOT: jfa.local_alloc
+// SET-LABEL: jfa.kernel @variant_buffers
+// SET-COUNT-2: jfa.local_alloc
+jfa.kernel @variant_buffers() warps(4) {
+  %causal = jfa.param "causal" = false
+  %always = jfa.local_alloc : !jfa.smem<1 x 64xf32>
+  %causal_only = jfa.local_alloc : !jfa.smem<2 x 64xf32>
+  %c0 = arith.constant 0 : i32
+  %t = arith.constant dense<1.0> : tensor<64xf32, #jfa.rows_of<#jfa.tmem_row>>
+  %s = jfa.slot %always[%c0] : !jfa.smem<1 x 64xf32>, i32
+  jfa.local_store %t, %s : tensor<64xf32, #jfa.rows_of<#jfa.tmem_row>> -> !jfa.slot<64xf32>
+  scf.if %causal {
+    %s2 = jfa.slot %causal_only[%c0] : !jfa.smem<2 x 64xf32>, i32
+    jfa.local_store %t, %s2 : tensor<64xf32, #jfa.rows_of<#jfa.tmem_row>> -> !jfa.slot<64xf32>
+  }
+}

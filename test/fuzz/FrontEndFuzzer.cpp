@@ -50,12 +50,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // tasks expanded, before the metadata and the lowering look at it.
   if (failed(jfa::specialize(*module, {})))
     return 0;
+  FailureOr<bool> scheduleForRegisters = jfa::takeSchedulingRequest(*module);
+  if (failed(scheduleForRegisters))
+    return 0;
   for (const jfa::Target &t : jfa::kTargets) {
     const jfa::Target *target = &t; // every target of Targets.def
     OwningOpRef<ModuleOp> copy = module->clone();
     jfa::CompileOptions options;
     options.target = target;
     options.optLevel = 1;
+    options.scheduleForRegisters = *scheduleForRegisters;
     (void)jfa::buildMetadata(*copy, *target);
     if (failed(jfa::lowerToLLVMDialect(*copy, options)))
       continue;
