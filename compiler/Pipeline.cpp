@@ -12,6 +12,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -19,7 +20,6 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -235,7 +235,9 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
     return module.emitError() << "translation to LLVM IR failed";
 
   // NVPTX reads its scheduling preference from a command-line option when
-  // the target machine is made; set it for this compile only.
+  // the target machine is made; set it for this compile only (a process-wide
+  // setting: two translations must not run at once, as in Triton's
+  // translation, which sets NVPTX options the same way).
   auto &registered = llvm::cl::getRegisteredOptions();
   auto found = registered.find("nvptx-sched4reg");
   if (found == registered.end())

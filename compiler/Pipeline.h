@@ -81,7 +81,8 @@ mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const CompileOptions &options);
 
 /// Translates a module in the LLVM dialect to LLVM IR text (optimized at
-/// options.optLevel) and PTX.
+/// options.optLevel) and PTX. Not reentrant: options.scheduleForRegisters
+/// sets an NVPTX command-line option for the duration of the call.
 mlir::LogicalResult translateToLLVMIR(mlir::ModuleOp module,
                                       const CompileOptions &options,
                                       std::string &llvmIR, std::string &ptx);
