@@ -14,8 +14,10 @@ length law (bench/batches.py) and a random mask of the given density:
   - the useful pairs, as a fraction of the dense (or causal) pairs;
   - the fraction of the dense tiling's steps that the forward and the
     backward run;
-  - for the backward, the fraction of 64-key halves with a listed block
-    (what it runs when a half with none skips its products).
+  - per half, the fraction with a listed block: the backward's 64-key
+    halves (one per MMA warpgroup) and the forward's 64-row halves (one per
+    consumer warpgroup), which is what either runs if a half with no listed
+    block skips its products.
 The ratio of the two is the work run per useful pair, against 1 for the
 dense kernel.
 """
@@ -37,7 +39,7 @@ def any_listed(mask, q0, q1, k0, k1):
 
 
 def measure(lengths, blocks, causal):
-    useful = fwd_run = fwd_all = bwd_run = bwd_halves = bwd_all = 0
+    useful = fwd_run = fwd_halves = fwd_all = bwd_run = bwd_halves = bwd_all = 0
     start = 0
     for n in lengths:
         blk = np.arange(start, start + n) // 128
@@ -50,7 +52,10 @@ def measure(lengths, blocks, causal):
                 if causal and b > a + 127:
                     continue
                 fwd_all += 1
-                fwd_run += any_listed(mask, a, min(a + 128, n), b, min(b + 128, n))
+                top = any_listed(mask, a, min(a + 64, n), b, min(b + 128, n))
+                bottom = any_listed(mask, a + 64, min(a + 128, n), b, min(b + 128, n))
+                fwd_run += top or bottom
+                fwd_halves += (top + bottom) / 2
         for b in range(0, n, 128):  # backward: a unit's 64-row q tiles
             for a in range(0, n, 64):
                 if causal and a + 63 < b:
@@ -61,7 +66,8 @@ def measure(lengths, blocks, causal):
                 bwd_run += lo or hi
                 bwd_halves += (lo + hi) / 2
         start += n
-    return useful, fwd_run / fwd_all, bwd_run / bwd_all, bwd_halves / bwd_all
+    return (useful, fwd_run / fwd_all, fwd_halves / fwd_all, bwd_run / bwd_all,
+            bwd_halves / bwd_all)
 
 
 def main():
@@ -74,12 +80,13 @@ def main():
     lengths = lengths_uniform(random.Random(args.seed), KINDS[args.kind], TOKENS_UNIFORM)
     blocks_n = (sum(lengths) + 127) // 128
     blocks = np.random.default_rng(args.seed).random((blocks_n, blocks_n)) < args.density
-    useful, fwd, bwd, halves = measure(lengths, blocks, args.causal)
+    useful, fwd, fwd_halves, bwd, halves = measure(lengths, blocks, args.causal)
     dense = sum(n * (n + 1) // 2 if args.causal else n * n for n in lengths)
     share = useful / dense
     print(f"{args.kind}, {len(lengths)} sequences, density {args.density}"
           f"{', causal' if args.causal else ''}: useful pairs {share:.3f} of the dense")
-    print(f"  forward:  runs {fwd:.3f} of the dense steps, {fwd / share:.2f}x the work per useful pair")
+    print(f"  forward:  runs {fwd:.3f} of the dense steps, {fwd / share:.2f}x the work per useful pair;"
+          f" 64-row halves with a listed block: {fwd_halves:.3f} ({fwd_halves / share:.2f}x)")
     print(f"  backward: runs {bwd:.3f} of the dense steps, {bwd / share:.2f}x the work per useful pair;"
           f" 64-key halves with a listed block: {halves:.3f} ({halves / share:.2f}x)")
 
