@@ -354,8 +354,8 @@ def JFA_ScheduleForRegistersOp
     compile-time parameters (`jfa.param`) are fixed; jfac rejects one that
     depends on a run-time value. The op stands in the kernel's body, at most
     once per kernel. `jfac --schedule=source|registers` overrides it for a
-    whole compile. The op has no other effect: `jfa-lower-to-llvm` and
-    jfa-interp drop it.
+    whole compile. The op has no other effect: jfa-interp checks and drops
+    it as jfac does, and `jfa-lower-to-llvm` drops it.
   }];
   let arguments = (ins Optional<I1>:$condition);
   let assemblyFormat = "(`if` $condition^)? attr-dict";

@@ -58,10 +58,6 @@ static void debugTrap(CTARun &run, Executor &, DebugTrapOp op) {
   run.fail(op, "jfa.debug_trap: " + op.getFormat());
 }
 
-// A request to code generation; nothing to run.
-static void scheduleForRegisters(CTARun &, Executor &, ScheduleForRegistersOp) {
-}
-
 void registerScalarHandlers(OpHandlerTable &table) {
   table.add<ProgramIdOp>(programId);
   table.add<ClusterRankOp>(clusterRank);
@@ -70,7 +66,6 @@ void registerScalarHandlers(OpHandlerTable &table) {
   table.addForEach<ThreadIdOp, TaskThreadIdOp>(threadId);
   table.add<RingPositionOp>(ringPosition);
   table.add<DebugTrapOp>(debugTrap);
-  table.add<ScheduleForRegistersOp>(scheduleForRegisters);
 }
 
 } // namespace jfa::interp

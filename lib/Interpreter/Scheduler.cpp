@@ -200,8 +200,8 @@ LogicalResult CTARun::setUp() {
   // interpreter takes only values and allocations from there.
   if (tasks) {
     for (Operation &op : body) {
-      if (isa<AsyncTasksOp, LocalAllocOp, AllocBarriersOp, TmemAllocOp, LoadOp,
-              ScheduleForRegistersOp>(op) ||
+      if (isa<AsyncTasksOp, LocalAllocOp, AllocBarriersOp, TmemAllocOp,
+              LoadOp>(op) ||
           isMemoryEffectFree(&op))
         continue;
       return op.emitError("jfa-interp models side effects outside "

@@ -219,6 +219,10 @@ int main(int argc, char **argv) {
   // does first.
   if (failed(jfa::specialize(*module, params, includeDirs)))
     return 1;
+  // A scheduling request is for code generation: checked and removed as
+  // jfac does, so that the two accept the same kernels.
+  if (failed(jfa::takeSchedulingRequest(*module)))
+    return 1;
   // The target must have every op the kernel uses.
   PassManager pm(&context);
   jfa::JFACheckTargetOptions checkOptions;
