@@ -1149,22 +1149,24 @@ def JFA_MaskColsOp : JFA_Op<"mask_cols",
 // Row vectors to and from global memory
 //===----------------------------------------------------------------------===//
 
-def JFA_StoreRowsOp : JFA_Op<"store_rows"> {
-  let summary = "stores a row vector to global memory, rows [0, count) only";
+def JFA_StoreRowsOp : JFA_Op<"store_rows", [AttrSizedOperandSegments]> {
+  let summary = "stores a row vector to global memory, rows [0, count) (or [first, count)) only";
   let description = [{
     ```mlir
     jfa.store_rows %lse, %out[%offset] rows(%count)
         : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
     ```
     Row r of the vector goes to `%out[%offset + r]` (elements) when
-    `r < %count`: rows past the end of a sequence are not written. One
-    thread per row stores (the lanes that hold copies of a row leave it to
-    the first). The way to write a per-row statistic, such as attention's
-    log-sum-exp.
+    `r < %count`: rows past the end of a sequence are not written. With
+    `from(%first)`, rows below `%first` are not written either: a tile that
+    starts before its sequence (one placed on a block grid of the packed
+    axis) writes none of the previous sequence's rows. One thread per row
+    stores (the lanes that hold copies of a row leave it to the first). The
+    way to write a per-row statistic, such as attention's log-sum-exp.
   }];
   let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$value,
                        Arg<JFA_GlobalPtrType, "", [MemWrite]>:$ptr,
-                       I32:$offset, I32:$count,
+                       I32:$offset, I32:$count, Optional<I32>:$first,
                        // The distributed form: the thread, its task's
                        // thread count, the vector's layout and shape.
                        Optional<I32>:$thread, OptionalAttr<I32Attr>:$threads,
@@ -1172,7 +1174,7 @@ def JFA_StoreRowsOp : JFA_Op<"store_rows"> {
                        OptionalAttr<DenseI64ArrayAttr>:$shape);
   let assemblyFormat = [{
     $value `,` $ptr `[` $offset `]` `rows` `(` $count `)`
-    (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
+    (`from` `(` $first^ `)`)? (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
     (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:`
     type($value) `,` qualified(type($ptr))
   }];
@@ -1204,8 +1206,8 @@ def JFA_LoadRowsOp : JFA_Op<"load_rows"> {
   let hasVerifier = 1;
 }
 
-def JFA_StoreTileOp : JFA_Op<"store_tile"> {
-  let summary = "stores a register tile to global memory, rows [0, count) only";
+def JFA_StoreTileOp : JFA_Op<"store_tile", [AttrSizedOperandSegments]> {
+  let summary = "stores a register tile to global memory, rows [0, count) (or [first, count)) only";
   let description = [{
     ```mlir
     jfa.store_tile %o, %out[%offset] stride(%row_stride) rows(%count)
@@ -1214,7 +1216,14 @@ def JFA_StoreTileOp : JFA_Op<"store_tile"> {
     Element (r, c) of the tile goes to `%out[%offset + r * %row_stride + c]`
     (elements) when `r < %count`: a tile that runs past the end of a
     sequence writes none of the next sequence's rows (a TMA store of the
-    whole box would). Each thread stores its own registers, as wide as the
+    whole box would). With `from(%first)`, rows below `%first` are not
+    written either (rows [first, count)): a tile placed on a block grid of
+    the packed axis, which starts before its sequence, writes none of the
+    previous sequence's rows.
+    ```mlir
+    jfa.store_tile %o, %out[%offset] stride(%row_stride) rows(%count) from(%first)
+        : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+    ``` Each thread stores its own registers, as wide as the
     layout keeps columns together (up to 16 bytes): `%ptr + %offset` and
     `%row_stride` must keep those runs aligned to their width (for bf16 in
     the wgmma layout 4 bytes, in the tmem_row layout 16 bytes), as a
@@ -1235,14 +1244,14 @@ def JFA_StoreTileOp : JFA_Op<"store_tile"> {
   let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$value,
                        Arg<JFA_GlobalPtrType, "", [MemRead, MemWrite]>:$ptr,
                        I32:$offset, I32:$row_stride, I32:$count,
-                       UnitAttr:$add,
+                       Optional<I32>:$first, UnitAttr:$add,
                        // The distributed form, as for jfa.store_rows.
                        Optional<I32>:$thread, OptionalAttr<I32Attr>:$threads,
                        OptionalAttr<JFA_TileLayoutAttr>:$layout,
                        OptionalAttr<DenseI64ArrayAttr>:$shape);
   let assemblyFormat = [{
     $value `,` $ptr `[` $offset `]` `stride` `(` $row_stride `)`
-    `rows` `(` $count `)` (`add` $add^)?
+    `rows` `(` $count `)` (`from` `(` $first^ `)`)? (`add` $add^)?
     (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
     (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:`
     type($value) `,` qualified(type($ptr))

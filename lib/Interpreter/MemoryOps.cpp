@@ -226,6 +226,8 @@ static void storeRows(CTARun &run, Executor &e, StoreRowsOp op) {
   int64_t offset = run.intScalar(e, op, op.getOffset());
   int64_t count = run.intScalar(e, op, op.getCount());
   auto [lo, hi] = run.ownedRows(e, op, in.layout, in.rows());
+  if (op.getFirst())
+    lo = std::max(lo, run.intScalar(e, op, op.getFirst()));
   for (int64_t r = lo; r < std::min(hi, count); ++r) {
     run.checkGlobal(op, ptr, offset + r, "writes");
     run.argOf(ptr).store(offset + r, in.v[r]);
@@ -240,6 +242,8 @@ static void storeTile(CTARun &run, Executor &e, StoreTileOp op) {
   int64_t count = run.intScalar(e, op, op.getCount());
   auto [lo, hi] = run.ownedRows(e, op, in.layout, in.rows());
   hi = std::min(hi, count);
+  if (op.getFirst()) // rows [first, count) only
+    lo = std::max(lo, run.intScalar(e, op, op.getFirst()));
   // The accesses the lowering emits, from the same function: runs of
   // `width` columns of one row, starting at a multiple of `width` columns,
   // each aligned to its size. The tensor starts aligned (cudaMalloc), so a

@@ -241,8 +241,8 @@ struct StoreRowsOnFragments : DistributedOpPattern<StoreRowsOp> {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<StoreRowsOp>(
         op, adaptor.getValue(), adaptor.getPtr(), adaptor.getOffset(),
-        adaptor.getCount(), thread, threadsAttr(rewriter), getTileLayout(tile),
-        shapeAttr(rewriter, tile));
+        adaptor.getCount(), adaptor.getFirst(), thread, threadsAttr(rewriter),
+        getTileLayout(tile), shapeAttr(rewriter, tile));
     return success();
   }
 };
@@ -275,7 +275,8 @@ struct StoreTileOnFragments : DistributedOpPattern<StoreTileOp> {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<StoreTileOp>(
         op, adaptor.getValue(), adaptor.getPtr(), adaptor.getOffset(),
-        adaptor.getRowStride(), adaptor.getCount(), op.getAdd(), thread,
+        adaptor.getRowStride(), adaptor.getCount(), adaptor.getFirst(),
+        op.getAdd(), thread,
         threadsAttr(rewriter), getTileLayout(tile), shapeAttr(rewriter, tile));
     return success();
   }

@@ -30,6 +30,23 @@ jfa.kernel @store_wgmma(%out: !jfa.ptr<f32>, %offset: i32, %count: i32) warps(4)
 
 // -----
 
+// from(%first): rows below first are skipped as well.
+// CHECK-LABEL: llvm.func @store_wgmma_from
+// CHECK: %[[LANE:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
+// CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
+// CHECK: %[[BELOW:.*]] = llvm.icmp "slt" %[[ROW0:.*]], %arg2 : i32
+// CHECK-NEXT: %[[ABOVE:.*]] = llvm.icmp "sge" %[[ROW0]], %arg3 : i32
+// CHECK-NEXT: %[[IN0:.*]] = llvm.and %[[BELOW]], %[[ABOVE]] : i1
+// CHECK: %[[P0:.*]] = llvm.and %[[IN0]], %[[FIRST]] : i1
+// CHECK-NEXT: scf.if %[[P0]] {
+// CHECK-NEXT: llvm.store
+jfa.kernel @store_wgmma_from(%out: !jfa.ptr<f32>, %offset: i32, %count: i32, %first: i32) warps(4) {
+  %m = arith.constant dense<2.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  jfa.store_rows %m, %out[%offset] rows(%count) from(%first) : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
+}
+
+// -----
+
 // tmem_row layout: every thread holds its own row, so every thread stores
 // (the copy mask is 0).
 // CHECK-LABEL: llvm.func @store_tmem_row

@@ -83,6 +83,16 @@ struct AtomicFetchAddLowering : JFAPattern<AtomicFetchAddOp> {
   }
 };
 
+/// Whether a row of a jfa.store_tile is written: below `count`, and not
+/// below `first` when the op has one.
+static Value rowInside(LLVMBuilder &b, Value row, Value count, Value first) {
+  Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row, count);
+  if (!first)
+    return inside;
+  Value above = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::sge, row, first);
+  return LLVM::AndOp::create(b, inside, above);
+}
+
 /// The vector atomic adds of a thread, row by row: one bound check and one
 /// address per row, each run of `width` columns at a constant byte offset
 /// from it (`[addr+imm]` in the instruction). Inline PTX (NVPTX has no
@@ -104,8 +114,7 @@ static void emitVectorAdds(LLVMBuilder &b, StoreTileOp::Adaptor adaptor,
   Value ptr = adaptor.getPtr();
   for (int64_t rowOffset : rowOrder) {
     Value row = b.add(base.row, rowOffset);
-    Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row,
-                                        adaptor.getCount());
+    Value inside = rowInside(b, row, adaptor.getCount(), adaptor.getFirst());
     Value index = b.add(adaptor.getOffset(),
                         b.add(b.mul(row, adaptor.getRowStride()), base.col));
     Value address = LLVM::GEPOp::create(b, ptr.getType(), element, ptr,
@@ -165,8 +174,8 @@ struct StoreTileLowering : JFAPattern<StoreTileOp> {
     for (int64_t first = 0; first < int64_t(offsets.size()); first += width) {
       Value row = b.add(base.row, offsets[first].row);
       Value col = b.add(base.col, offsets[first].col);
-      Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row,
-                                          adaptor.getCount());
+      Value inside =
+          rowInside(b, row, adaptor.getCount(), adaptor.getFirst());
       Value index = b.add(adaptor.getOffset(),
                           b.add(b.mul(row, adaptor.getRowStride()), col));
       Value address = LLVM::GEPOp::create(b, ptr.getType(), element, ptr,

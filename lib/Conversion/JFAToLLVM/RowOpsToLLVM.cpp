@@ -177,11 +177,13 @@ struct MaskColsLowering : JFAPattern<MaskColsOp> {
 
 /// Where a distributed row vector's registers live in global memory: calls
 /// `visit(reg, address, inside, first)` for each register, with the address
-/// `pointer + offset + row`, whether the row is below `count`, and whether
-/// this lane is the first of those holding copies of the row.
+/// `pointer + offset + row`, whether the row is below `count` (and not below
+/// `firstRow`, when there is one), and whether this lane is the first of
+/// those holding copies of the row.
 template <typename Op>
 static void forEachRow(
-    LLVMBuilder &b, Op op, Value ptr, Value offset, Value count, Value thread,
+    LLVMBuilder &b, Op op, Value ptr, Value offset, Value count,
+    Value firstRow, Value thread,
     function_ref<void(int64_t reg, Value address, Value inside, Value first)>
         visit) {
   auto rows = cast<RowsOfLayoutAttr>(op.getLayoutAttr());
@@ -203,6 +205,10 @@ static void forEachRow(
     Value row = b.add(base.col, at.col);
     Value inside =
         LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row, count);
+    if (firstRow)
+      inside = LLVM::AndOp::create(
+          b, inside,
+          LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::sge, row, firstRow));
     Value address =
         LLVM::GEPOp::create(b, ptr.getType(), element, ptr,
                             ArrayRef<LLVM::GEPArg>{b.add(offset, row)});
@@ -210,7 +216,7 @@ static void forEachRow(
   }
 }
 
-/// The first lane holding each row stores it, if it is below `count`.
+/// The first lane holding each row stores it, if it is in [first, count).
 struct StoreRowsLowering : JFAPattern<StoreRowsOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -220,7 +226,7 @@ struct StoreRowsLowering : JFAPattern<StoreRowsOp> {
       return notDistributed(op);
     LLVMBuilder b(op.getLoc(), rewriter);
     forEachRow(b, op, adaptor.getPtr(), adaptor.getOffset(), adaptor.getCount(),
-               adaptor.getThread(),
+               adaptor.getFirst(), adaptor.getThread(),
                [&](int64_t reg, Value address, Value inside, Value first) {
                  Value v = b.element(adaptor.getValue(), reg);
                  Value moves = LLVM::AndOp::create(b, inside, first);
@@ -249,7 +255,7 @@ struct LoadRowsLowering : JFAPattern<LoadRowsOp> {
     Value result = LLVM::PoisonOp::create(b, fragment);
     forEachRow(
         b, op, adaptor.getPtr(), adaptor.getOffset(), adaptor.getCount(),
-        adaptor.getThread(),
+        /*firstRow=*/Value(), adaptor.getThread(),
         [&](int64_t reg, Value address, Value inside, Value) {
           auto ifOp = scf::IfOp::create(b, element, inside,
                                         /*withElseRegion=*/true);

@@ -52,6 +52,32 @@ jfa.kernel @store_tile_wgmma(%out: !jfa.ptr<bf16>, %offset: i32, %stride: i32, %
 
 // -----
 
+// rows(%count) from(%first): each run's guard is row < count and row >=
+// first (a tile placed on a block grid that starts before its sequence).
+// CHECK-LABEL: llvm.func @store_tile_from
+// CHECK: %[[BELOW:.*]] = llvm.icmp "slt" %[[ROW:.*]], %arg3 : i32
+// CHECK-NEXT: %[[ABOVE:.*]] = llvm.icmp "sge" %[[ROW]], %arg4 : i32
+// CHECK-NEXT: %[[IN:.*]] = llvm.and %[[BELOW]], %[[ABOVE]] : i1
+// CHECK: scf.if %[[IN]] {
+// CHECK-NEXT: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
+// The atomic adds' rows are guarded the same way.
+// CHECK-LABEL: llvm.func @store_tile_add_from
+// CHECK: llvm.icmp "slt" %[[AROW:.*]], %arg3 : i32
+// CHECK-NEXT: llvm.icmp "sge" %[[AROW]], %arg4 : i32
+// CHECK-NEXT: %[[AIN:.*]] = llvm.and
+// CHECK: scf.if %[[AIN]] {
+// CHECK: llvm.inline_asm has_side_effects "red.global.add.v2.f32
+jfa.kernel @store_tile_from(%out: !jfa.ptr<bf16>, %offset: i32, %stride: i32, %rows: i32, %first: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x16xbf16, #jfa.wgmma_acc>
+  jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) from(%first) : tensor<64x16xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+}
+jfa.kernel @store_tile_add_from(%out: !jfa.ptr<f32>, %offset: i32, %stride: i32, %rows: i32, %first: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x16xf32, #jfa.wgmma_acc>
+  jfa.store_tile %t, %out[%offset] stride(%stride) rows(%rows) from(%first) add : tensor<64x16xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+}
+
+// -----
+
 // #jfa.blocked with 2 columns: a thread's 4 elements span two rows, so it
 // stores two 2-element runs, one per row (a chunk never runs past its row).
 // CHECK-LABEL: llvm.func @store_tile_blocked_narrow
