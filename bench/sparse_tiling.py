@@ -20,6 +20,13 @@ length law (bench/batches.py) and a random mask of the given density:
     block skips its products.
 The ratio of the two is the work run per useful pair, against 1 for the
 dense kernel.
+
+Since run 68 the forwards place their tiles on the mask's grid (a
+sequence's first tiles start at the block holding its first token;
+kernels/lib/work_queue.mlir's @queue_unit), so a forward tile is one
+block: the tool prints that tiling's steps too ("on the block grid"), and
+what the backward would run so tiled (its 64-row q tiles and 128-key
+tiles from the same grid).
 """
 import argparse
 import os
@@ -36,6 +43,33 @@ KINDS = {"unif1k": 1024, "unif4k": 4096}
 
 def any_listed(mask, q0, q1, k0, k1):
     return q0 < q1 and k0 < k1 and bool(mask[q0:q1, k0:k1].any())
+
+
+def grid_steps(lengths, blocks, causal, q_size):
+    """Steps of the tiling on the block grid (q_size-row by 128-key tiles
+    from each sequence's block start; the rows and keys before the
+    sequence masked), as a fraction of the dense tiling's steps."""
+    run = dense = 0
+    start = 0
+    for n in lengths:
+        phase = start % 128 if n else 0
+        blk = np.arange(start - phase, start + n) // 128
+        mask = blocks[np.ix_(blk, blk)]
+        seen = np.zeros_like(mask)
+        seen[phase:, phase:] = True
+        if causal:
+            seen &= np.tri(n + phase, dtype=bool)
+        mask = mask & seen
+        for a in range(0, n + phase, q_size):
+            for b in range(0, n + phase, 128):
+                if causal and b > a + q_size - 1:
+                    continue
+                run += bool(mask[a:a + q_size, b:b + 128].any())
+        for a in range(0, n, q_size):
+            for b in range(0, n, 128):
+                dense += not (causal and b > a + q_size - 1)
+        start += n
+    return run / dense
 
 
 def measure(lengths, blocks, causal):
@@ -89,6 +123,10 @@ def main():
           f" 64-row halves with a listed block: {fwd_halves:.3f} ({fwd_halves / share:.2f}x)")
     print(f"  backward: runs {bwd:.3f} of the dense steps, {bwd / share:.2f}x the work per useful pair;"
           f" 64-key halves with a listed block: {halves:.3f} ({halves / share:.2f}x)")
+    grid_fwd = grid_steps(lengths, blocks, args.causal, 128)
+    grid_bwd = grid_steps(lengths, blocks, args.causal, 64)
+    print(f"  on the block grid: forward {grid_fwd:.3f} of the dense steps "
+          f"({grid_fwd / share:.2f}x), backward {grid_bwd:.3f} ({grid_bwd / share:.2f}x)")
 
 
 if __name__ == "__main__":

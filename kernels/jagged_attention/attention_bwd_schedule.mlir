@@ -17,9 +17,18 @@
 // of sequences (3.7 us for B = 8 on the H200), milliseconds past ~10^5. Threads past the batch act as
 // its last sequence and write what it writes: no branch on the thread id.
 // Grid: ceil(B / 128) CTAs of 128 threads.
+jfa.import "../lib/band_schedule.mlir"
+//
+// %block_aligned (0 or 1): with 1, the kernels place a sequence's tiles on
+// the packed axis's 128-token grid (a block-sparse mask's blocks, so that no
+// tile straddles two; kernels/lib/work_queue.mlir's @queue_unit): its first
+// tile starts at the block holding its first token, and a sequence of len
+// tokens from start has ceil((len + start % 128) / 128) tiles, which the
+// caller's k_tiles must allow for.
 jfa.kernel @attention_bwd_schedule(%offsets: !jfa.ptr<i32>,
                                    %schedule: !jfa.ptr<i32>,
-                                   %batch: i32, %k_tiles: i32) warps(4) {
+                                   %batch: i32, %k_tiles: i32,
+                                   %block_aligned: i32) warps(4) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
@@ -35,7 +44,10 @@ jfa.kernel @attention_bwd_schedule(%offsets: !jfa.ptr<i32>,
   %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
   %end = jfa.load %offsets[%b_next] : !jfa.ptr<i32> -> i32
   %len = arith.subi %end, %start : i32
-  %len_up = arith.addi %len, %c127 : i32
+  %aligned = arith.cmpi ne, %block_aligned, %c0 : i32
+  %phase = jfa.call @block_phase(%aligned, %start, %len) : (i1, i32, i32) -> i32
+  %spanned = arith.addi %len, %phase : i32
+  %len_up = arith.addi %spanned, %c127 : i32
   %tiles_up = arith.divsi %len_up, %c128 : i32
   %tiles_max = arith.minsi %tiles_up, %k_tiles : i32
   // Clamped to [0, k_tiles] even for offsets that were not checked (a
@@ -51,7 +63,9 @@ jfa.kernel @attention_bwd_schedule(%offsets: !jfa.ptr<i32>,
     %o_next = arith.addi %o, %c1 : i32
     %o_end = jfa.load %offsets[%o_next] : !jfa.ptr<i32> -> i32
     %o_len = arith.subi %o_end, %o_start : i32
-    %o_len_up = arith.addi %o_len, %c127 : i32
+    %o_phase = jfa.call @block_phase(%aligned, %o_start, %o_len) : (i1, i32, i32) -> i32
+    %o_spanned = arith.addi %o_len, %o_phase : i32
+    %o_len_up = arith.addi %o_spanned, %c127 : i32
     %o_tiles_up = arith.divsi %o_len_up, %c128 : i32
     %o_tiles_max = arith.minsi %o_tiles_up, %k_tiles : i32
     %o_tiles = arith.maxsi %o_tiles_max, %c0 : i32

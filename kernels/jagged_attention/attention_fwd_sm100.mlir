@@ -117,8 +117,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
-        %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
-            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+        %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
 
           %acc:3 = scf.for %j = %c0 to %steps step %c1
@@ -143,8 +143,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
             // The mask and the online softmax in base 2 (thread-local: a
             // thread owns its row), or a GDPA activation.
-            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %sparse, %code, %q_split, %k_split)
-                : (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, f32, i32, i1, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
+            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %key_floor, %general, %sparse, %code, %q_split, %k_split)
+                : (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
                 -> (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
 
@@ -188,20 +188,25 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %inv_l_t = jfa.broadcast_rows %inv_l : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>> -> tensor<128x64xf32, #jfa.tmem_row>
           %row0 = arith.addi %start, %q0 : i32
           %rows_left = arith.subi %len, %q0 : i32
+          // On a block-sparse mask's grid, the rows below the row floor are
+          // the previous sequence's (@queue_unit): not written. (0 without
+          // the grid: the bound folds away.)
+          %floor_in_tile = arith.subi %row_floor, %q0 : i32
+          %first_row = arith.select %sparse, %floor_in_tile, %c0 : i32
           %row_base = arith.muli %row0, %o_stride : i32
           %head_base = arith.muli %h, %head_dim : i32
           %o_base = arith.addi %row_base, %head_base : i32
           %o_lo = jfa.tmem_load %o_lo_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
           %out_lo = arith.mulf %o_lo, %inv_l_t : tensor<128x64xf32, #jfa.tmem_row>
           %out_lo16 = arith.truncf %out_lo : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-          jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left)
+          jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
               : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
           scf.if %wide {
             %o_hi = jfa.tmem_load %o_hi_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             %out_hi = arith.mulf %o_hi, %inv_l_t : tensor<128x64xf32, #jfa.tmem_row>
             %out_hi16 = arith.truncf %out_hi : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
             %o_base_hi = arith.addi %o_base, %c64 : i32
-            jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left)
+            jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
                 : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
           }
           // lse: softmax only (GDPA has none; lse is not written).
@@ -211,7 +216,7 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %lse_v = arith.mulf %lse2, %ln2 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
             %lse_head = arith.muli %h, %tokens : i32
             %lse_off = arith.addi %lse_head, %row0 : i32
-            jfa.store_rows %lse_v, %lse[%lse_off] rows(%rows_left)
+            jfa.store_rows %lse_v, %lse[%lse_off] rows(%rows_left) from(%first_row)
                 : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, !jfa.ptr<f32>
           }
           %unit_next = arith.addi %unit_n, %c1 : i32
@@ -250,8 +255,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
-        %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
-            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+        %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+            : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
           %last_kv = arith.subi %steps, %c1 : i32
           // The unit's Q, from stage unit_n mod 2 of Q's ring.

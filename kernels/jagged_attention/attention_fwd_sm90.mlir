@@ -127,28 +127,28 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       // the loop. Each is decoded one step early (@peek_and_decode, under
       // the previous unit's last P V, which with the epilogue hides the
       // decode's global loads), the first one here.
-      %counts:10 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0, %h_a = %c0, %start_a = %c0, %len_a = %c0, %q0_a = %c0, %live_a = %false, %start_k_a = %c0, %len_k_a = %c0)
-          : (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32) {
+      %counts:12 = scf.while (%taken = %c0, %unit_n = %c0, %kv_n = %c0, %h_a = %c0, %start_a = %c0, %len_a = %c0, %q0_a = %c0, %live_a = %false, %start_k_a = %c0, %len_k_a = %c0, %row_floor_a = %c0, %key_floor_a = %c0)
+          : (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32) {
         %u, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
             : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
         %at_first = arith.cmpi eq, %taken, %c0 : i32
-        %cur:7 = scf.if %at_first -> (i32, i32, i32, i32, i1, i32, i32) {
-          %d:7 = jfa.call @decode_unit(%u, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
-              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
-          scf.yield %d#0, %d#1, %d#2, %d#3, %d#4, %d#5, %d#6 : i32, i32, i32, i32, i1, i32, i32
+        %cur:9 = scf.if %at_first -> (i32, i32, i32, i32, i1, i32, i32, i32, i32) {
+          %d:9 = jfa.call @decode_unit(%u, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %sparse)
+              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32)
+          scf.yield %d#0, %d#1, %d#2, %d#3, %d#4, %d#5, %d#6, %d#7, %d#8 : i32, i32, i32, i32, i1, i32, i32, i32, i32
         } else {
-          scf.yield %h_a, %start_a, %len_a, %q0_a, %live_a, %start_k_a, %len_k_a : i32, i32, i32, i32, i1, i32, i32
+          scf.yield %h_a, %start_a, %len_a, %q0_a, %live_a, %start_k_a, %len_k_a, %row_floor_a, %key_floor_a : i32, i32, i32, i32, i1, i32, i32, i32, i32
         }
-        scf.condition(%more) %taken, %unit_n, %kv_n, %cur#0, %cur#1, %cur#2, %cur#3, %cur#4, %cur#5, %cur#6 : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32
+        scf.condition(%more) %taken, %unit_n, %kv_n, %cur#0, %cur#1, %cur#2, %cur#3, %cur#4, %cur#5, %cur#6, %cur#7, %cur#8 : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32
       } do {
-      ^bb0(%taken: i32, %unit_n: i32, %kv_n: i32, %h: i32, %start: i32, %len: i32, %q0: i32, %live: i1, %start_k: i32, %len_k: i32):
+      ^bb0(%taken: i32, %unit_n: i32, %kv_n: i32, %h: i32, %start: i32, %len: i32, %q0: i32, %live: i1, %start_k: i32, %len_k: i32, %row_floor: i32, %key_floor: i32):
         // Block-sparse: the load task walks the bitmap and hands over the
         // steps and tiles (@handed_value, @handed_tile); the walk here is
         // the dense one.
-        %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %walk_steps, %walk_first, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %false, %block_bits, %block_words, %block_head_stride)
-            : (i32, i32, i32, i32, i1, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
+        %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %walk_steps, %walk_first, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %key_floor, %is_causal, %general, %window_left, %window_right, %false, %block_bits, %block_words, %block_head_stride)
+            : (i32, i32, i32, i32, i1, i32, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
         %taken_next = arith.addi %taken, %c1 : i32
-        %next:9 = scf.if %live -> (i32, i32, i32, i32, i32, i32, i1, i32, i32) {
+        %next:11 = scf.if %live -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32) {
 
           // FA3's schedule: the two warpgroups take turns to issue their
           // MMAs (named barriers 8 and 9), so that one's softmax overlaps
@@ -208,8 +208,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %first_code_m, %first_partial, %first_q_split, %first_k_split = jfa.call @coded_block_mask(%sparse, %first_code, %start, %len, %q0, %c128, %start_k, %len_k, %first_k, %c128)
               : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
           %first_masked = arith.ori %first_cut, %first_partial : i1
-          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %len_k, %lo_off, %hi_off, %general, %sparse, %first_code_m, %first_q_split, %first_k_split)
-              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
+          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %len_k, %lo_off, %hi_off, %key_floor, %general, %sparse, %first_code_m, %first_q_split, %first_k_split)
+              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
               -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
           %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -285,8 +285,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %code, %partial, %q_split, %k_split = jfa.call @coded_block_mask(%sparse, %k_code, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
                 : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
             %tile_masked = arith.ori %tile_cut, %partial : i1
-            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %sparse, %code, %q_split, %k_split)
-                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
+            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %key_floor, %general, %sparse, %code, %q_split, %k_split)
+                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
                 -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -343,8 +343,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // The next unit's decode, while the last P V and the epilogue run:
           // the schedule's load stalls this warpgroup while the tensor cores
           // work, the offsets' loads land during the epilogue.
-          %nx:7 = jfa.call @peek_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full)
-              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> (i32, i32, i32, i32, i1, i32, i32)
+          %nx:9 = jfa.call @peek_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %sparse, %next_buf, %next_full)
+              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32)
           %o_f:2 = scf.if %wide -> (tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>) {
             %w:2 = jfa.async_dot_wait pending(0) (%last_olo, %last_ohi) : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
             scf.yield %w#0, %w#1 : tensor<128x64xf32, #jfa.wgmma_acc>, tensor<128x64xf32, #jfa.wgmma_acc>
@@ -365,18 +365,23 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %inv_l_t = jfa.broadcast_rows %inv_l : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x64xf32, #jfa.wgmma_acc>
           %row0 = arith.addi %start, %q0 : i32
           %rows_left = arith.subi %len, %q0 : i32
+          // On a block-sparse mask's grid, the rows below the row floor are
+          // the previous sequence's (@queue_unit): not written. (0 without
+          // the grid: the bound folds away.)
+          %floor_in_tile = arith.subi %row_floor, %q0 : i32
+          %first_row = arith.select %sparse, %floor_in_tile, %c0 : i32
           %row_base = arith.muli %row0, %o_stride : i32
           %head_base = arith.muli %h, %head_dim : i32
           %o_base = arith.addi %row_base, %head_base : i32
           %out_lo = arith.mulf %o_f#0, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
           %out_lo16 = arith.truncf %out_lo : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
-          jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left)
+          jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
               : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           scf.if %wide {
             %out_hi = arith.mulf %o_f#1, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
             %out_hi16 = arith.truncf %out_hi : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
             %o_base_hi = arith.addi %o_base, %c64 : i32
-            jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left)
+            jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
                 : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
           }
           // lse: softmax only (GDPA has none; lse is not written).
@@ -386,19 +391,19 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %lse_v = arith.mulf %lse2, %ln2 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %lse_head = arith.muli %h, %tokens : i32
             %lse_off = arith.addi %lse_head, %row0 : i32
-            jfa.store_rows %lse_v, %lse[%lse_off] rows(%rows_left)
+            jfa.store_rows %lse_v, %lse[%lse_off] rows(%rows_left) from(%first_row)
                 : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
           }
 
           %unit_next = arith.addi %unit_n, %c1 : i32
           %kv_next = arith.addi %kv_n, %steps : i32
-          scf.yield %unit_next, %kv_next, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6 : i32, i32, i32, i32, i32, i32, i1, i32, i32
+          scf.yield %unit_next, %kv_next, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6, %nx#7, %nx#8 : i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32
         } else {
-          %nx:7 = jfa.call @peek_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %next_buf, %next_full)
-              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> (i32, i32, i32, i32, i1, i32, i32)
-          scf.yield %unit_n, %kv_n, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6 : i32, i32, i32, i32, i32, i32, i1, i32, i32
+          %nx:9 = jfa.call @peek_and_decode(%taken_next, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %sparse, %next_buf, %next_full)
+              : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32)
+          scf.yield %unit_n, %kv_n, %nx#0, %nx#1, %nx#2, %nx#3, %nx#4, %nx#5, %nx#6, %nx#7, %nx#8 : i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32
         }
-        scf.yield %taken_next, %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6, %next#7, %next#8 : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32
+        scf.yield %taken_next, %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6, %next#7, %next#8, %next#9, %next#10 : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32
       }
     }
 

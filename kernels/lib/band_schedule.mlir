@@ -99,3 +99,20 @@ jfa.func @attention_variant(%general_kind: i32, %kv_group: i32)
   %is_softmax = arith.cmpi eq, %activation, %c0 : i32
   jfa.return %general, %kv_group_eff, %activation, %is_softmax, %sparse : i1, i32, i32, i1, i1
 }
+
+// How far a sequence's first token lies into its 128-token block of the
+// packed axis when its tiles are placed on that grid (%aligned: a
+// block-sparse mask's blocks, block_mask.mlir), else 0 (and 0 for an empty
+// sequence, which has no tile either way): a sequence of len tokens from
+// %start then spans len + phase tokens from its block's start,
+// ceil((len + phase) / 128) tiles (attention_bwd_schedule.mlir counts them
+// so, @queue_unit decodes them so).
+jfa.func @block_phase(%aligned: i1, %start: i32, %len: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c127 = arith.constant 127 : i32
+  %in_block = arith.andi %start, %c127 : i32
+  %has_rows = arith.cmpi sgt, %len, %c0 : i32
+  %spans = arith.andi %aligned, %has_rows : i1
+  %phase = arith.select %spans, %in_block, %c0 : i32
+  jfa.return %phase : i32
+}

@@ -8,39 +8,41 @@ jfa.import "block_mask.mlir"
 
 // Unit u of the work queue as every task of a forward walks it, so that
 // the tasks cannot disagree on one: @queue_unit's head, sequence and q tile
-// (global loads) and @unit_walk's keys and tiles (below).
+// (global loads; under %sparse, a compile-time parameter, on the block
+// mask's grid, with the row and key floors) and @unit_walk's keys and tiles
+// (below).
 jfa.func @forward_unit(%u: i32, %heads: i32, %q_tiles: i32,
                        %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
                        %schedule: !jfa.ptr<i32>, %is_causal: i1, %general: i1,
                        %window_left: i32, %window_right: i32, %sparse: i1,
                        %block_bits: !jfa.ptr<i32>, %block_words: i32,
                        %block_head_stride: i32)
-    -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) {
-  %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
-      : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
-  %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
-      : (i32, i32, i32, i32, i1, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
-  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile
-      : i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32
+    -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) {
+  %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %sparse)
+      : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32)
+  %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @unit_walk(%h, %start, %len, %q0, %live, %start_k, %len_k, %key_floor, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+      : (i32, i32, i32, i32, i1, i32, i32, i32, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i32, i32, i32, i32)
+  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile
+      : i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32
 }
 
 // @queue_unit's decode of unit u when it is one (below %units), zeros past
 // the last unit, whose schedule entry may not exist.
 jfa.func @decode_unit(%u: i32, %units: i32, %heads: i32, %q_tiles: i32,
                       %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
-                      %schedule: !jfa.ptr<i32>, %general: i1)
-    -> (i32, i32, i32, i32, i1, i32, i32) {
+                      %schedule: !jfa.ptr<i32>, %general: i1, %sparse: i1)
+    -> (i32, i32, i32, i32, i1, i32, i32, i32, i32) {
   %c0 = arith.constant 0 : i32
   %false = arith.constant false
   %more = arith.cmpi slt, %u, %units : i32
-  %d:7 = scf.if %more -> (i32, i32, i32, i32, i1, i32, i32) {
-    %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
-        : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
-    scf.yield %h, %start, %len, %q0, %live, %start_k, %len_k : i32, i32, i32, i32, i1, i32, i32
+  %d:9 = scf.if %more -> (i32, i32, i32, i32, i1, i32, i32, i32, i32) {
+    %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor = jfa.call @queue_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %sparse)
+        : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32)
+    scf.yield %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor : i32, i32, i32, i32, i1, i32, i32, i32, i32
   } else {
-    scf.yield %c0, %c0, %c0, %c0, %false, %c0, %c0 : i32, i32, i32, i32, i1, i32, i32
+    scf.yield %c0, %c0, %c0, %c0, %false, %c0, %c0, %c0, %c0 : i32, i32, i32, i32, i1, i32, i32, i32, i32
   }
-  jfa.return %d#0, %d#1, %d#2, %d#3, %d#4, %d#5, %d#6 : i32, i32, i32, i32, i1, i32, i32
+  jfa.return %d#0, %d#1, %d#2, %d#3, %d#4, %d#5, %d#6, %d#7, %d#8 : i32, i32, i32, i32, i1, i32, i32, i32, i32
 }
 
 // The sm_90a consumers' decode of their step n's unit one step early
@@ -51,26 +53,28 @@ jfa.func @decode_unit(%u: i32, %units: i32, %heads: i32, %q_tiles: i32,
 // 19's per-unit fixed cost; bench/NOTES.md, run 61).
 jfa.func @peek_and_decode(%n: i32, %units: i32, %heads: i32, %q_tiles: i32,
                           %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
-                          %schedule: !jfa.ptr<i32>, %general: i1,
+                          %schedule: !jfa.ptr<i32>, %general: i1, %sparse: i1,
                           %next_buf: !jfa.smem<2 x 1xi32>,
                           %next_full: !jfa.mbarriers<2>)
-    -> (i32, i32, i32, i32, i1, i32, i32) {
+    -> (i32, i32, i32, i32, i1, i32, i32, i32, i32) {
   %u = jfa.call @peek_unit(%n, %next_buf, %next_full)
       : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> i32
-  %h, %start, %len, %q0, %live, %start_k, %len_k = jfa.call @decode_unit(%u, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general)
-      : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1) -> (i32, i32, i32, i32, i1, i32, i32)
-  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k : i32, i32, i32, i32, i1, i32, i32
+  %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor = jfa.call @decode_unit(%u, %units, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %general, %sparse)
+      : (i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32)
+  jfa.return %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor : i32, i32, i32, i32, i1, i32, i32, i32, i32
 }
 
 // A decoded unit's keys and tiles: @unit_keys' key bounds (query i sees
-// keys [max(0, i + lo_off), min(len_k, i + hi_off)); keys below mask_below
-// or from mask_above need the mask) and the key tiles it reads (@tile_walk:
+// keys [max(key_floor, i + lo_off), min(len_k, i + hi_off)); keys below
+// mask_below or from mask_above need the mask: the tile holding the key
+// floor, @queue_unit's, is masked too) and the key tiles it reads (@tile_walk:
 // under %sparse, a compile-time parameter, only those with a listed block),
 // as the block mask's base for @next_tile, the steps, the first step's tile
 // and the end of the tile range. A unit without queries (the schedule lists
 // none) takes no step.
 jfa.func @unit_walk(%h: i32, %start: i32, %len: i32, %q0: i32, %live: i1,
-                    %start_k: i32, %len_k: i32, %is_causal: i1, %general: i1,
+                    %start_k: i32, %len_k: i32, %key_floor: i32,
+                    %is_causal: i1, %general: i1,
                     %window_left: i32, %window_right: i32, %sparse: i1,
                     %block_bits: !jfa.ptr<i32>, %block_words: i32,
                     %block_head_stride: i32)
@@ -78,8 +82,9 @@ jfa.func @unit_walk(%h: i32, %start: i32, %len: i32, %q0: i32, %live: i1,
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
   %false = arith.constant false
-  %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
+  %first_tile, %kv_tiles, %lo_off, %hi_off, %band_below, %mask_above = jfa.call @unit_keys(%q0, %len, %len_k, %is_causal, %general, %window_left, %window_right)
       : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+  %mask_below = arith.maxsi %band_below, %key_floor : i32
   %block_base = arith.muli %h, %block_head_stride : i32
   %end_tile = arith.addi %first_tile, %kv_tiles : i32
   %walk:2 = scf.if %live -> (i32, i32) {
@@ -168,8 +173,8 @@ jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
     scf.condition(%more) %fetched, %taken, %unit_n, %kv_n : i32, i32, i32, i32
   } do {
   ^bb0(%u: i32, %taken: i32, %unit_n: i32, %kv_n: i32):
-    %h, %start, %len, %q0, %live, %start_k, %len_k, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
-        : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+    %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
+        : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
     %next:2 = scf.if %live -> (i32, i32) {
       %col0 = arith.muli %h, %head_dim : i32
       %col1 = arith.addi %col0, %c64 : i32

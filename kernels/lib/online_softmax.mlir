@@ -10,9 +10,10 @@ jfa.import "block_mask.mlir"
 
 // Scores S of a 128-query by 128-key tile (queries from %q0, keys from %k0)
 // with the keys a query may not see at -inf: query i sees keys
-// [max(0, i + lo_off), min(len_k, i + hi_off)) (@unit_keys in
+// [max(key_floor, i + lo_off), min(len_k, i + hi_off)) (@unit_keys in
 // band_schedule.mlir: the sequence's end, the causal diagonal, a sliding
-// window), and under %sparse (block_mask.mlir) the tile's listed blocks
+// window; the key floor, 0 but on a block-sparse mask's grid, @queue_unit),
+// and under %sparse (block_mask.mlir) the tile's listed blocks
 // (%block_code, %q_split, %k_split: @tile_code). The bounds are one or two per row (jfa.mask_cols compares each
 // register's constant column with them: no index tile in registers); the
 // lower one only under %general, a compile-time parameter. A row that sees
@@ -20,11 +21,10 @@ jfa.import "block_mask.mlir"
 // -inf for scores, 0 for a GDPA activation's P.)
 jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
                     %k0: i32, %len_k: i32, %lo_off: i32, %hi_off: i32,
-                    %general: i1, %neg_inf: f32, %sparse: i1,
+                    %key_floor: i32, %general: i1, %neg_inf: f32, %sparse: i1,
                     %block_code: i32, %q_split: i32, %k_split: i32)
     -> tensor<128x128xf32, #jfa.wgmma_acc>
     attributes {layout_parameter = #jfa.wgmma_acc} {
-  %zero = arith.constant dense<0> : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %row = jfa.iota rows : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %first_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %k0_r = tensor.splat %k0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -37,7 +37,8 @@ jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
   %masked = scf.if %general -> tensor<128x128xf32, #jfa.wgmma_acc> {
     %lo_off_r = tensor.splat %lo_off : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
     %from = arith.addi %query, %lo_off_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-    %lo = arith.maxsi %from, %zero : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+    %floor_r = tensor.splat %key_floor : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+    %lo = arith.maxsi %from, %floor_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
     %lower = arith.subi %lo, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
     // Block-sparse (a compile-time parameter): each row's keys also lie in
     // the interval its listed blocks give (@block_bounds).
@@ -156,7 +157,8 @@ jfa.func @activation(%x: tensor<128x128xf32, #jfa.wgmma_acc>, %activation: i32) 
 jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, %l: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, %scale_log2: f32,
                          %activation: i32, %masked: i1, %q0: i32, %k0: i32,
                          %len_k: i32, %lo_off: i32, %hi_off: i32,
-                         %general: i1, %sparse: i1, %block_code: i32,
+                         %key_floor: i32, %general: i1, %sparse: i1,
+                         %block_code: i32,
                          %q_split: i32, %k_split: i32)
     -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
     attributes {layout_parameter = #jfa.wgmma_acc} {
@@ -166,8 +168,8 @@ jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor
   %is_softmax = arith.cmpi eq, %activation, %c0 : i32
   %r:4 = scf.if %is_softmax -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>) {
     %s = scf.if %masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
-      %w = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %neg_inf, %sparse, %block_code, %q_split, %k_split)
-          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1, f32, i1, i32, i32, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
+      %w = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %key_floor, %general, %neg_inf, %sparse, %block_code, %q_split, %k_split)
+          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i32, i1, f32, i1, i32, i32, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
       scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
     } else {
       scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
@@ -182,8 +184,8 @@ jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor
     %x = arith.mulf %s_raw, %scale_t : tensor<128x128xf32, #jfa.wgmma_acc>
     %p_all = jfa.call @activation(%x, %activation) : (tensor<128x128xf32, #jfa.wgmma_acc>, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
     %p = scf.if %masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
-      %w = jfa.call @mask_keys(%p_all, %q0, %k0, %len_k, %lo_off, %hi_off, %general, %zero, %sparse, %block_code, %q_split, %k_split)
-          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i1, f32, i1, i32, i32, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
+      %w = jfa.call @mask_keys(%p_all, %q0, %k0, %len_k, %lo_off, %hi_off, %key_floor, %general, %zero, %sparse, %block_code, %q_split, %k_split)
+          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i32, i1, f32, i1, i32, i32, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
       scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
     } else {
       scf.yield %p_all : tensor<128x128xf32, #jfa.wgmma_acc>

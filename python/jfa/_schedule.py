@@ -27,7 +27,8 @@ above the mean on causal batches in a simulation; run 31).
 
 The schedule is an int32 array [n, counter, pair_0, ..., pair_{B*k_tiles-1}]:
 n is the number of live pairs (the tile's first key lies inside its
-sequence), counter starts at 0 (the kernel adds to it: a schedule serves one
+sequence; on the block grid, the tile's first token lies before its
+sequence's end), counter starts at 0 (the kernel adds to it: a schedule serves one
 launch), pair_j = b * k_tiles + kt; the live pairs first, ordered by
 decreasing sequence length, then b, then kt; then the dead ones, which the
 kernels never read.
@@ -36,14 +37,28 @@ kernels never read.
 KEY_TILE = 128
 
 
-def schedule_list(lengths, k_tiles):
+def block_phases(lengths):
+    """Each sequence's first token's place in its 128-token block of the
+    packed axis (sequences packed from token 0): what a sequence's tiles
+    start before it when they lie on the block grid (a block-sparse mask)."""
+    phases, start = [], 0
+    for n in lengths:
+        phases.append(start % KEY_TILE if n > 0 else 0)  # no tile when empty
+        start += n
+    return phases
+
+
+def schedule_list(lengths, k_tiles, block_aligned=False):
     """The schedule as a Python list, for sequences of these lengths and
     k_tiles 128-row tiles each: the reference that the device's
     kernels/jagged_attention/attention_bwd_schedule.mlir is checked against
     (test/interp/kernels.py, test/gpu/attention_bwd_test.py) and what the
-    interpreter's forward and backward tests pass."""
+    interpreter's forward and backward tests pass. With block_aligned the
+    tiles lie on the packed axis's 128-token grid (the kernel's
+    %block_aligned): a sequence spans its block phase more tokens."""
+    phases = block_phases(lengths) if block_aligned else [0] * len(lengths)
     pairs = [(b, kt) for b in range(len(lengths)) for kt in range(k_tiles)]
-    live = [kt * KEY_TILE < lengths[b] for b, kt in pairs]
+    live = [kt * KEY_TILE < lengths[b] + phases[b] for b, kt in pairs]
     order = sorted(range(len(pairs)),  # stable: b, then kt, within a length
                    key=lambda j: -lengths[pairs[j][0]] if live[j] else 1)
     return [sum(live), 0] + order

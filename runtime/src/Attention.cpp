@@ -37,9 +37,14 @@ int64_t qTiles(int64_t maxSeqlen) {
 
 /// The forward's 128-row q tiles per sequence: of max_seqlen, but no
 /// sequence is longer than T, however loose the bound (the schedule holds
-/// B * q_tiles entries).
+/// B * q_tiles entries). A block-sparse forward places its tiles on the
+/// mask's 128-token grid of the packed axis, so that no tile straddles two
+/// blocks: a sequence may then span one tile more (from the block holding
+/// its first token).
 int64_t forwardQTiles(const AttentionForwardArgs &a) {
-  return qTiles(std::min(a.maxSeqlen, a.totalTokens));
+  int64_t longest = std::min(a.maxSeqlen, a.totalTokens);
+  bool blockAligned = a.blockMaskHeads > 0; // attentionOptions().sparse
+  return qTiles(blockAligned ? longest + kAttentionQTile - 1 : longest);
 }
 
 /// B * H * q_tiles without overflow (each factor is below 2^31).
@@ -854,7 +859,8 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
       deviceAllocOnStream(attentionScheduleBytes(args), stream);
   try {
     impl->backward->writeSchedule(choice.arch, args.offsets, schedule,
-                                  args.batch, forwardQTiles(args), stream);
+                                  args.batch, forwardQTiles(args),
+                                  attentionOptions(args).sparse, stream);
     module->launch(choice.kernel,
                    {attentionGrid(args, device.multiprocessors), 1, 1},
                    attentionKernelArgs(args, schedule), stream);

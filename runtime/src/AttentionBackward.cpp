@@ -86,6 +86,9 @@ enum Slot : uint8_t {
   kBlockBits,
   kBlockWords,
   kBlockHeadStride,
+  // The schedule's: tiles on the packed axis's 128-token grid (1) or from
+  // each sequence's start (0).
+  kBlockAligned,
   kNumSlots
 };
 /// Tensor: a [T, H*D] view, as a TMA tensor or its address, as the
@@ -132,6 +135,7 @@ constexpr SlotSpec kSlots[kNumSlots] = {
     {"block_bits", SlotKind::Pointer, "i32"},
     {"block_words", SlotKind::I32, ""},
     {"block_head_stride", SlotKind::I32, ""},
+    {"block_aligned", SlotKind::I32, ""},
 };
 
 bool kindFits(SlotKind slot, const ParamSpec &p) {
@@ -514,6 +518,8 @@ std::array<Arg, kNumSlots> slotValues(const AttentionBackwardArgs &a,
   v[kKvSplit] = Arg::i32(int32_t(p.kvSplit));
   v[kDkAccum] = Arg::pointer(a.workspace + (w.sumElements ? w.dkSum : 0));
   v[kDvAccum] = Arg::pointer(a.workspace + (w.sumElements ? w.dvSum : 0));
+  // The backward's tiles start at each sequence's start (its schedule).
+  v[kBlockAligned] = Arg::i32(0);
   // Read by the block-sparse variants only.
   v[kBlockBits] = Arg::pointer(p.opt.sparse ? a.blockMaskBits : 0);
   v[kBlockWords] = Arg::i32(int32_t(p.opt.blockWords));
@@ -813,7 +819,7 @@ std::string BackwardKernels::scheduleWhyNot(const std::string &arch) const {
 void BackwardKernels::writeSchedule(const std::string &arch,
                                     CUdeviceptr offsets, CUdeviceptr schedule,
                                     int64_t batch, int64_t tiles,
-                                    CUstream stream) {
+                                    bool blockAligned, CUstream stream) {
   const TargetKernels *target = targetFor(arch);
   if (!target || target->schedule.empty())
     throw Error(scheduleWhyNot(arch));
@@ -823,6 +829,7 @@ void BackwardKernels::writeSchedule(const std::string &arch,
   values[kSchedule] = Arg::pointer(schedule);
   values[kBatch] = Arg::i32(int32_t(batch));
   values[kKTiles] = Arg::i32(int32_t(tiles));
+  values[kBlockAligned] = Arg::i32(blockAligned ? 1 : 0);
   unsigned grid = unsigned((batch + kScheduleBatch - 1) / kScheduleBatch);
   moduleFor(currentContext(), img)
       .launch(img.kernel, {grid, 1, 1},

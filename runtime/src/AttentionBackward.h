@@ -51,11 +51,14 @@ public:
   /// attention_bwd_schedule: the (sequence, 128-row tile) pairs, `tiles` per
   /// sequence, that hold rows of `offsets`' sequences, longest sequence
   /// first, and the queue's counter zeroed; `schedule` holds 2 + batch *
-  /// tiles int32. The forward's queue, over its query sequences. Throws,
-  /// saying why, when the target has no usable schedule kernel.
+  /// tiles int32. The forward's queue, over its query sequences. With
+  /// `blockAligned` the tiles lie on the packed axis's 128-token grid (a
+  /// block-sparse forward; `tiles` must allow for the extra one a sequence
+  /// may span). Throws, saying why, when the target has no usable schedule
+  /// kernel.
   void writeSchedule(const std::string &arch, CUdeviceptr offsets,
                      CUdeviceptr schedule, int64_t batch, int64_t tiles,
-                     CUstream stream);
+                     bool blockAligned, CUstream stream);
 
   struct Image;
   struct TargetKernels;

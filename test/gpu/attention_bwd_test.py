@@ -586,14 +586,17 @@ def schedule_check(res, rng):
     batches = [[0], [1], [128, 129, 0, 256], [300, 300, 5], [0, 0, 0]]
     batches += [random_lengths(rng, rng.randint(1, 300), 0, 3000) for _ in range(4)]
     for lengths in batches:
-        k_tiles = max(1, -(-max(lengths) // 128))
         offsets = make_offsets(lengths)
-        want = _schedule.schedule_list(lengths, k_tiles)
-        out = torch.full((len(want),), -7, dtype=torch.int32, device="cuda")
-        kernel(-(-len(lengths) // 128), offsets, out, len(lengths), k_tiles)
-        got = out.tolist()
-        res.report(got == want, f"schedule on the device, {len(lengths)} sequences "
-                   f"(max {max(lengths)}): {got[:6]}... == the reference")
+        # Tiles from each sequence's start, and on the block grid (a
+        # block-sparse forward's: a sequence may span one tile more).
+        for aligned in (0, 1):
+            k_tiles = max(1, -(-(max(lengths) + 127 * aligned) // 128))
+            want = _schedule.schedule_list(lengths, k_tiles, block_aligned=bool(aligned))
+            out = torch.full((len(want),), -7, dtype=torch.int32, device="cuda")
+            kernel(-(-len(lengths) // 128), offsets, out, len(lengths), k_tiles, aligned)
+            got = out.tolist()
+            res.report(got == want, f"schedule on the device{', block-aligned' if aligned else ''}, "
+                       f"{len(lengths)} sequences (max {max(lengths)}): {got[:6]}... == the reference")
 
 
 def check_grads(res, label, pairs):

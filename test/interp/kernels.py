@@ -485,7 +485,10 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
     off_path = run.save("offsets", offsets)
     off_k_path = run.save("offsets_k", offsets_k)
     scale = 1 / math.sqrt(head_dim) if scale is None else scale
-    q_tiles = max(1, math.ceil(max(lengths) / 128))
+    # Block-sparse: the tiles lie on the mask's 128-token grid of the packed
+    # axis (a sequence may span one more), as the runtime asks the schedule.
+    aligned = bool(mask)
+    q_tiles = max(1, math.ceil((max(lengths) + 127 * aligned) / 128))
     left, right = window or (-1, -1)
     # Block-sparse without causal or a window: every key tile of a sequence
     # is a candidate, so the MMAs the sm_90a forward issues count the tiles
@@ -494,7 +497,7 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
     # The work queue: the package's schedule over the query sequences (the
     # pairs with queries, longest sequence first), as the runtime builds it.
     sched_path = run.save("schedule", np.array(
-        schedule_list(list(lengths), q_tiles), dtype=np.int32))
+        schedule_list(list(lengths), q_tiles, block_aligned=aligned), dtype=np.int32))
     # Head dim, mask and window are compile-time parameters of both forwards.
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, o_path, lse_path, off_path,
@@ -507,16 +510,19 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
                 "general": general_kind(general, activation, mask)},
         extra=["--stats=totals"] if count_steps else [])
     if count_steps:
-        # Per unit (sequence, head, 128-row q tile): its listed key tiles,
-        # at least one. Per step each warpgroup issues S and P V, D / 64
-        # wgmma chains each.
+        # Per unit (sequence, head, 128-row q tile on the block grid): its
+        # listed key tiles (on the grid too: one block each), at least one.
+        # Per step each warpgroup issues S and P V, D / 64 wgmma chains each.
         steps = 0
         for b, n in enumerate(lengths):
             n_k = lengths_k[b]
+            pq = offsets[b] % 128 if n else 0
+            pk = offsets_k[b] % 128 if n_k else 0
             for h in range(heads):
-                for q0 in range(0, n, 128):
-                    listed = sum(listed_tiles(blocks[0], h, offsets[b], n, offsets_k[b], n_k,
-                                              q0, 128, k0) for k0 in range(0, n_k, 128))
+                for q0 in range(0, n + pq, 128):
+                    listed = sum(listed_tiles(blocks[0], h, offsets[b] - pq, n + pq,
+                                              offsets_k[b] - pk, n_k + pk, q0, 128, k0)
+                                 for k0 in range(0, n_k + pk, 128))
                     steps += max(1, listed)
         check_skipped("forward wgmma", stats_count(run.last_stdout, "jfa.async_dot"),
                       steps * 2 * 2 * (head_dim // 64))
@@ -573,22 +579,26 @@ def attention_delta(run, arch, tokens, heads, head_dim):
     return check("delta", run.load(delta_path), want, 1e-5, 1e-5), secs
 
 
-def attention_schedule(run, arch, lengths, k_tiles):
+def attention_schedule(run, arch, lengths, k_tiles, block_aligned=0):
     """The backward's work list on the device: equal, entry for entry, to the
     reference (python/jfa/_schedule.py). Poisoned with -7 first: an entry
-    the kernel did not write stays -7. 130+ sequences take two CTAs."""
+    the kernel did not write stays -7. 130+ sequences take two CTAs. With
+    block_aligned, the tiles of a block-sparse forward (on the packed axis's
+    128-token grid)."""
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-    want = schedule_list(list(lengths), k_tiles)
+    want = schedule_list(list(lengths), k_tiles, block_aligned=bool(block_aligned))
     offsets_path = run.save("offsets", offsets)
     out_path = run.save("schedule", np.full(len(want), -7, dtype=np.int32))
     grid = str(max(1, math.ceil(len(lengths) / 128)))
     secs = run.interp_run("jagged_attention/attention_bwd_schedule.mlir", arch, grid,
-                          [offsets_path, out_path, f"i32:{len(lengths)}", f"i32:{k_tiles}"])
+                          [offsets_path, out_path, f"i32:{len(lengths)}", f"i32:{k_tiles}",
+                           f"i32:{block_aligned}"])
     got = run.load(out_path).tolist()
     if got != want:
         first = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
         raise AssertionError(f"schedule[{first}] = {got[first]}, want {want[first]} "
-                             f"(lengths {list(lengths)}, k_tiles {k_tiles})")
+                             f"(lengths {list(lengths)}, k_tiles {k_tiles}, "
+                             f"block_aligned {block_aligned})")
     return 0.0, secs
 
 
@@ -759,6 +769,11 @@ SPARSE_VARIANTS = {
                              lengths=[1, 129, 300]),
     "sparse_silu_causal_d64": dict(head_dim=64, causal=True, activation="silu",
                                    mask=(2, 0.5), lengths=[0, 1, 65, 129, 300, 0, 450]),
+    # Longest first: each sequence's units run before those of the next,
+    # whose first tile (on the block grid) starts among its rows, so a tile
+    # that wrote rows below its floor would overwrite them.
+    "sparse_descending_d64": dict(head_dim=64, causal=False, mask=(1, 0.7),
+                                  lengths=[450, 300, 129, 65, 200, 1, 64, 0, 3]),
 }
 
 
@@ -894,6 +909,10 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
         lambda run, arch=arch: attention_dq_convert(run, arch, 5, 3 * 128 + 64, 520))
 CASES["attention_schedule_one_sequence"] = (
     lambda run: attention_schedule(run, "sm_90a", [1], 1))
+# The block-sparse forward's tiles on the block grid: 8 + 1 tiles each (a
+# sequence may span one more), some sequences 128 long but straddling.
+CASES["attention_schedule_block_aligned"] = (
+    lambda run: attention_schedule(run, "sm_90a", schedule_lengths(run.rng), 9, 1))
 CASES["attention_dq_convert_wide"] = (
     lambda run: attention_dq_convert(run, "sm_90a", 3, 8 * 128, 8 * 128))
 CASES.update(attention_cases("sm_90a", "sm90"))

@@ -412,7 +412,9 @@ TEST(AttentionBackwardOptions, KernelArguments) {
   AttentionBackwardArgs plain = goodArgs();
   plain.dkStrides[0] = plain.dvStrides[0] = 1024;
   auto v = byName(plain);
-  EXPECT_EQ(v.size(), 35u);
+  EXPECT_EQ(v.size(), 36u);
+  // The backward's schedule places its tiles from each sequence's start.
+  EXPECT_EQ(v["block_aligned"].scalar.i32, 0);
   // No block mask: its arguments 0 (the plain kernels do not read them).
   EXPECT_EQ(v["block_bits"].data, 0u);
   EXPECT_EQ(v["block_words"].scalar.i32, 0);

@@ -661,6 +661,12 @@ TEST(AttentionOptions, BlockMask) {
   EXPECT_EQ(args[16].data, 0x700000u);
   EXPECT_EQ(args[17].scalar.i32, 1);
   EXPECT_EQ(args[18].scalar.i32, 8);
+  // Its tiles lie on the mask's 128-token grid, where a sequence may span
+  // one tile more: q_tiles ceil((500 + 127) / 128) = 5 instead of 4, in
+  // the schedule's size and the grid too (3 * 4 * 5 units).
+  EXPECT_EQ(args[10].scalar.i32, 5);
+  EXPECT_EQ(attentionScheduleBytes(a), size_t(4 * (2 + 3 * 5)));
+  EXPECT_EQ(attentionGrid(a, 132), 60u);
   a.activation = "gelu_tanh";
   EXPECT_EQ(attentionOptions(a).general, 6);
   a.activation = "silu";
