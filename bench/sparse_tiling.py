@@ -21,12 +21,11 @@ length law (bench/batches.py) and a random mask of the given density:
 The ratio of the two is the work run per useful pair, against 1 for the
 dense kernel.
 
-Since run 68 the forwards place their tiles on the mask's grid (a
+Since run 68 the kernels place their tiles on the mask's grid (a
 sequence's first tiles start at the block holding its first token;
-kernels/lib/work_queue.mlir's @queue_unit), so a forward tile is one
-block: the tool prints that tiling's steps too ("on the block grid"), and
-what the backward would run so tiled (its 64-row q tiles and 128-key
-tiles from the same grid).
+kernels/lib/work_queue.mlir's @queue_unit and @unit), so a tile lies in
+one block: the tool prints that tiling's steps too ("on the block grid"),
+for the forward's 128-row and the backward's 64-row q tiles.
 """
 import argparse
 import os

@@ -167,18 +167,18 @@ jfa.func @ds_block(%s_cols: !jfa.tmem<128x64xf32>, %dp_cols: !jfa.tmem<128x64xf3
   jfa.return %ds16 : tensor<128x64xbf16, #jfa.tmem_row>
 }
 
-// One 64-column chunk of a unit's dK or dV, rows [0, %rows): bf16 to its
-// place in dk / dv, or, when units split a k/v head's q heads
+// One 64-column chunk of a unit's dK or dV, rows [%first, %rows): bf16 to
+// its place in dk / dv, or, when units split a k/v head's q heads
 // (@unit_heads), added into the f32 sum the caller converts.
 jfa.func @write_dkv(%x: tensor<128x64xf32, #jfa.tmem_row>, %summed: i1,
                     %out: !jfa.ptr<bf16>, %out_at: i32, %out_stride: i32,
                     %sum: !jfa.ptr<f32>, %sum_at: i32, %sum_stride: i32,
-                    %rows: i32) {
+                    %rows: i32, %first: i32) {
   scf.if %summed {
-    jfa.store_tile %x, %sum[%sum_at] stride(%sum_stride) rows(%rows) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+    jfa.store_tile %x, %sum[%sum_at] stride(%sum_stride) rows(%rows) from(%first) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
   } else {
     %x16 = arith.truncf %x : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-    jfa.store_tile %x16, %out[%out_at] stride(%out_stride) rows(%rows) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+    jfa.store_tile %x16, %out[%out_at] stride(%out_stride) rows(%rows) from(%first) : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
   }
   jfa.return
 }
@@ -321,8 +321,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
-            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128, %sparse)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
         %h_base = arith.muli %hk, %per_unit : i32
         %q_last = arith.addi %q_first, %q_count : i32
         %next:2 = scf.if %live -> (i32, i32) {
@@ -363,9 +363,20 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %to_r = arith.addi %query, %hi_off_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %end_r = arith.minsi %to_r, %len_k_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %from_r = arith.addi %query, %lo_off_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %start_r = arith.maxsi %from_r, %zero_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            // From the key floor (block-sparse: @unit; 0 else).
+            %key_floor_r = tensor.splat %key_floor : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %start_r = arith.maxsi %from_r, %key_floor_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %lower_tile = arith.subi %start_r, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %query_in = arith.cmpi slt, %query, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %query_before_end = arith.cmpi slt, %query, %len_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            // From the row floor (block-sparse: @unit).
+            %query_in = scf.if %sparse -> tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>> {
+              %floor_r = tensor.splat %row_floor : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %above_r = arith.cmpi sge, %query, %floor_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+              %in_r = arith.andi %query_before_end, %above_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>
+              scf.yield %in_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>
+            } else {
+              scf.yield %query_before_end : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>
+            }
             %end_in = arith.select %query_in, %end_r, %zero_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %limit_tile = arith.subi %end_in, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %lse2 = arith.mulf %lse_i, %log2e : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
@@ -432,19 +443,22 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.barrier_wait %dq_ready0, %n_phase
             %q_row = arith.addi %start, %q0 : i32
             %q_row_el = arith.muli %q_row, %stride : i32
+            // Nor rows below the row floor (block-sparse: @unit; 0 else).
+            %floor_in_rows = arith.subi %row_floor, %q0 : i32
+            %q_first_row = arith.select %sparse, %floor_in_rows, %c0 : i32
             %dq_at0 = arith.addi %q_row_el, %col0 : i32
             // One 64-column chunk in registers at a time; dP's columns are
             // free for the next block once the last chunk is read.
             %dq0 = jfa.tmem_load %dq_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             scf.if %wide {
-              jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+              jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) from(%q_first_row) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
               %dq1 = jfa.tmem_load %dq_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
               jfa.barrier_arrive %dq_free0
               %dq_at1 = arith.addi %dq_at0, %c64 : i32
-              jfa.store_tile %dq1, %dq_accum[%dq_at1] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+              jfa.store_tile %dq1, %dq_accum[%dq_at1] stride(%stride) rows(%q_left) from(%q_first_row) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
             } else {
               jfa.barrier_arrive %dq_free0
-              jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
+              jfa.store_tile %dq0, %dq_accum[%dq_at0] stride(%stride) rows(%q_left) from(%q_first_row) add : tensor<128x64xf32, #jfa.tmem_row>, !jfa.ptr<f32>
             }
             %after_i = arith.addi %i, %c1 : i32
             %next_i = jfa.call @next_tile(%sparse, %true, %after_i, %q_last, %k0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
@@ -463,24 +477,29 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %key_row = arith.addi %start_k, %k0 : i32
           %key_row_el = arith.muli %key_row, %dkv_stride : i32
           %key_left = arith.subi %len_k, %k0 : i32
+          // On a block-sparse mask's grid the keys below the key floor are
+          // the previous sequence's (@unit): not written. (0 without the
+          // grid: the bound folds away.)
+          %floor_in_keys = arith.subi %key_floor, %k0 : i32
+          %key_first = arith.select %sparse, %floor_in_keys, %c0 : i32
           %kv_at0 = arith.addi %key_row_el, %kv_col0 : i32
           %key_row_sum = arith.muli %key_row, %sum_stride : i32
           %sum_at0 = arith.addi %key_row_sum, %kv_col0 : i32
           %dv0 = jfa.tmem_load %dv_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
           %dk0 = jfa.tmem_load %dk_lo[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
-          jfa.call @write_dkv(%dv0, %summed, %dv, %kv_at0, %dkv_stride, %dv_accum, %sum_at0, %sum_stride, %key_left)
-              : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
-          jfa.call @write_dkv(%dk0, %summed, %dk, %kv_at0, %dkv_stride, %dk_accum, %sum_at0, %sum_stride, %key_left)
-              : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
+          jfa.call @write_dkv(%dv0, %summed, %dv, %kv_at0, %dkv_stride, %dv_accum, %sum_at0, %sum_stride, %key_left, %key_first)
+              : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
+          jfa.call @write_dkv(%dk0, %summed, %dk, %kv_at0, %dkv_stride, %dk_accum, %sum_at0, %sum_stride, %key_left, %key_first)
+              : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
           scf.if %wide {
             %kv_at1 = arith.addi %kv_at0, %c64 : i32
             %sum_at1 = arith.addi %sum_at0, %c64 : i32
             %dv1 = jfa.tmem_load %dv_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             %dk1 = jfa.tmem_load %dk_hi[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
-            jfa.call @write_dkv(%dv1, %summed, %dv, %kv_at1, %dkv_stride, %dv_accum, %sum_at1, %sum_stride, %key_left)
-                : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
-            jfa.call @write_dkv(%dk1, %summed, %dk, %kv_at1, %dkv_stride, %dk_accum, %sum_at1, %sum_stride, %key_left)
-                : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
+            jfa.call @write_dkv(%dv1, %summed, %dv, %kv_at1, %dkv_stride, %dv_accum, %sum_at1, %sum_stride, %key_left, %key_first)
+                : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
+            jfa.call @write_dkv(%dk1, %summed, %dk, %kv_at1, %dkv_stride, %dk_accum, %sum_at1, %sum_stride, %key_left, %key_first)
+                : (tensor<128x64xf32, #jfa.tmem_row>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
           }
           // Read: the next unit's first dV and dK may overwrite them.
           jfa.barrier_arrive %dkv_free0
@@ -508,8 +527,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
-            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128, %sparse)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
         %h_base = arith.muli %hk, %per_unit : i32
         %next:2 = scf.if %live -> (i32, i32) {
@@ -609,8 +628,8 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128)
-            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c128, %sparse)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
         // The unit's first q head (its walks are per head).
         %h_base = arith.muli %hk, %per_unit : i32

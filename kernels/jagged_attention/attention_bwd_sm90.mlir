@@ -116,18 +116,18 @@ jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i3
   jfa.return %r#0, %r#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
-// One 64-column chunk of a unit's dK or dV, rows [0, %rows): bf16 to its
-// place in dk / dv, or, when units split a k/v head's q heads
+// One 64-column chunk of a unit's dK or dV, rows [%first, %rows): bf16 to
+// its place in dk / dv, or, when units split a k/v head's q heads
 // (@unit_heads), added into the f32 sum the caller converts.
 jfa.func @write_dkv(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %summed: i1,
                     %out: !jfa.ptr<bf16>, %out_at: i32, %out_stride: i32,
                     %sum: !jfa.ptr<f32>, %sum_at: i32, %sum_stride: i32,
-                    %rows: i32) {
+                    %rows: i32, %first: i32) {
   scf.if %summed {
-    jfa.store_tile %x, %sum[%sum_at] stride(%sum_stride) rows(%rows) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+    jfa.store_tile %x, %sum[%sum_at] stride(%sum_stride) rows(%rows) from(%first) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
   } else {
     %x16 = arith.truncf %x : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-    jfa.store_tile %x16, %out[%out_at] stride(%out_stride) rows(%rows) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+    jfa.store_tile %x16, %out[%out_at] stride(%out_stride) rows(%rows) from(%first) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
   }
   jfa.return
 }
@@ -272,8 +272,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64)
-            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64, %sparse)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
         %h_base = arith.muli %hk, %per_unit : i32
         %next:2 = scf.if %live -> (i32, i32) {
@@ -409,7 +409,15 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %ends = arith.ori %keys_past, %queries_past : i1
             %cuts = arith.ori %cut_above, %cut_below : i1
             %edges = arith.ori %ends, %cuts : i1
-            %needs_mask = arith.ori %edges, %blk_partial : i1
+            // On a block-sparse mask's grid: the tile that holds the row or
+            // key floor (@unit), whose rows or keys below it are the
+            // previous sequence's.
+            %rows_below = arith.cmpi slt, %q0, %row_floor : i32
+            %keys_below = arith.cmpi slt, %my_k0, %key_floor : i32
+            %below = arith.ori %rows_below, %keys_below : i1
+            %floor_cut = arith.andi %below, %sparse : i1
+            %blk_cuts = arith.ori %blk_partial, %floor_cut : i1
+            %needs_mask = arith.ori %edges, %blk_cuts : i1
             %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
               %masked_p = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
                 // D = 128: the mask as one key bound per row (jfa.mask_cols
@@ -419,7 +427,16 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %query_r = arith.addi %row, %q0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %len_r = tensor.splat %len : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %len_k_r = tensor.splat %len_k : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %query_in_r = arith.cmpi slt, %query_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %query_before_end_r = arith.cmpi slt, %query_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                // From the row floor (block-sparse: @unit).
+                %query_in_r = scf.if %sparse -> tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>> {
+                  %floor_r = tensor.splat %row_floor : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %above_r = arith.cmpi sge, %query_r, %floor_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %in_r = arith.andi %query_before_end_r, %above_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
+                  scf.yield %in_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
+                } else {
+                  scf.yield %query_before_end_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
+                }
                 // Keys [lower, bound): up to the sequence's end, the query's
                 // own under causal, its window's right edge.
                 %hi_off_r = tensor.splat %hi_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -433,7 +450,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %cut = scf.if %general -> tensor<64x64xf32, #jfa.wgmma_acc> {
                   %lo_off_r = tensor.splat %lo_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                   %from_r = arith.addi %query_r, %lo_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %none_lo = arith.maxsi %from_r, %none_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  // From the key floor (block-sparse: @unit; 0 else).
+                  %key_floor_r = tensor.splat %key_floor : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %none_lo = arith.maxsi %from_r, %key_floor_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                   %lower = arith.subi %none_lo, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                   %bounds:2 = scf.if %sparse -> (tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>) {
                     %lower_b = arith.maxsi %lower, %block_lo : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -460,8 +479,20 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
                 %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
                 %len_k_t = tensor.splat %len_k : tensor<64x64xi32, #jfa.wgmma_acc>
-                %key_in = arith.cmpi slt, %key, %len_k_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %query_in = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %key_before_end = arith.cmpi slt, %key, %len_k_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                %query_before_end = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                // From the row and key floors (block-sparse: @unit).
+                %key_in, %query_in = scf.if %sparse -> (tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>) {
+                  %key_floor_t = tensor.splat %key_floor : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %row_floor_t = tensor.splat %row_floor : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %key_above = arith.cmpi sge, %key, %key_floor_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %query_above = arith.cmpi sge, %query, %row_floor_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %k_in = arith.andi %key_before_end, %key_above : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %q_in = arith.andi %query_before_end, %query_above : tensor<64x64xi1, #jfa.wgmma_acc>
+                  scf.yield %k_in, %q_in : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>
+                } else {
+                  scf.yield %key_before_end, %query_before_end : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>
+                }
                 %hi_off_t = tensor.splat %hi_off : tensor<64x64xi32, #jfa.wgmma_acc>
                 %q_hi = arith.addi %query, %hi_off_t : tensor<64x64xi32, #jfa.wgmma_acc>
                 %before = arith.cmpi slt, %key, %q_hi : tensor<64x64xi32, #jfa.wgmma_acc>
@@ -602,20 +633,25 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %key_row = arith.addi %start_k, %my_k0 : i32
           %key_row_el = arith.muli %key_row, %dkv_stride : i32
           %key_left = arith.subi %len_k, %my_k0 : i32
+          // On a block-sparse mask's grid the keys below the key floor are
+          // the previous sequence's (@unit): not written. (0 without the
+          // grid: the bound folds away.)
+          %floor_in_keys = arith.subi %key_floor, %my_k0 : i32
+          %key_first = arith.select %sparse, %floor_in_keys, %c0 : i32
           %kv_at0 = arith.addi %key_row_el, %kv_col0 : i32
           %key_row_sum = arith.muli %key_row, %sum_stride : i32
           %sum_at0 = arith.addi %key_row_sum, %kv_col0 : i32
-          jfa.call @write_dkv(%acc#0, %summed, %dv, %kv_at0, %dkv_stride, %dv_accum, %sum_at0, %sum_stride, %key_left)
-              : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
-          jfa.call @write_dkv(%acc#2, %summed, %dk, %kv_at0, %dkv_stride, %dk_accum, %sum_at0, %sum_stride, %key_left)
-              : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
+          jfa.call @write_dkv(%acc#0, %summed, %dv, %kv_at0, %dkv_stride, %dv_accum, %sum_at0, %sum_stride, %key_left, %key_first)
+              : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
+          jfa.call @write_dkv(%acc#2, %summed, %dk, %kv_at0, %dkv_stride, %dk_accum, %sum_at0, %sum_stride, %key_left, %key_first)
+              : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
           scf.if %wide {
             %kv_at1 = arith.addi %kv_at0, %c64 : i32
             %sum_at1 = arith.addi %sum_at0, %c64 : i32
-            jfa.call @write_dkv(%acc#1, %summed, %dv, %kv_at1, %dkv_stride, %dv_accum, %sum_at1, %sum_stride, %key_left)
-                : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
-            jfa.call @write_dkv(%acc#3, %summed, %dk, %kv_at1, %dkv_stride, %dk_accum, %sum_at1, %sum_stride, %key_left)
-                : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32) -> ()
+            jfa.call @write_dkv(%acc#1, %summed, %dv, %kv_at1, %dkv_stride, %dv_accum, %sum_at1, %sum_stride, %key_left, %key_first)
+                : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
+            jfa.call @write_dkv(%acc#3, %summed, %dk, %kv_at1, %dkv_stride, %dk_accum, %sum_at1, %sum_stride, %key_left, %key_first)
+                : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
           }
           %unit_next = arith.addi %unit_n, %c1 : i32
           scf.yield %unit_next, %acc#4 : i32, i32
@@ -646,8 +682,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
       ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64)
-            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32)
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64, %sparse)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
         %h_base = arith.muli %hk, %per_unit : i32
         %next:2 = scf.if %live -> (i32, i32) {

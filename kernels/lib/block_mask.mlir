@@ -13,8 +13,13 @@
 // on the device from FlexAttention's layout (kv_num_blocks, kv_indices) or
 // bool blocks (python/jfa/_block_mask.py).
 //
-// A kernel tile (sequence-aligned, of at most 128 rows and 128 keys) meets
-// at most two query blocks and two key blocks: rows [0, q_split) are in
+// The kernels place their tiles on the mask's grid (work_queue.mlir's
+// @queue_unit and @unit: a sequence's tiles start at the block holding its
+// first token), so that a tile lies in one block and costs a step only if
+// that block is listed (bench/sparse_tiling.py: tiles from each sequence's
+// own start ran 1.65-2.6x the steps per useful pair). The helpers below
+// still take any tile of at most 128 rows and 128 keys, which meets at
+// most two query blocks and two key blocks: rows [0, q_split) are in
 // block qb and the rest in qb + 1, keys [0, k_split) in kb and the rest in
 // kb + 1. Its code holds the four blocks' bits (1: (qb, kb), 2: (qb, kb +
 // 1), 4: (qb + 1, kb), 8: (qb + 1, kb + 1)), 0 for a pair the tile does not

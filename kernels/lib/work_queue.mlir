@@ -193,12 +193,17 @@ jfa.func @unit_heads(%heads: i32, %kv_group: i32, %kv_split: i32, %general: i1)
 // 128 on sm_100a): the divisions fold to shifts; %causal and %general are
 // compile-time parameters: without %general the key sequences are the
 // queries' own (%offsets_k is not read), there is no window, and the
-// window's selects fold away.
+// window's selects fold away. %block_aligned (a compile-time parameter,
+// the block-sparse variants) places the key and q tiles on the packed
+// axis's 128-token grid as @queue_unit does: the sequences returned start
+// at the block of their first token, and the row and key floors (the last
+// two results; 0 without it) say where they really start: rows and keys
+// below are the previous sequence's, seen by no one and never written.
 jfa.func @unit(%u: i32, %k_tiles: i32, %unit_kv: i32, %kv_split: i32, %head_dim: i32,
                %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
                %schedule: !jfa.ptr<i32>, %causal: i1, %general: i1,
-               %left: i32, %right: i32, %q_tile: i32)
-    -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32) {
+               %left: i32, %right: i32, %q_tile: i32, %block_aligned: i1)
+    -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
@@ -210,23 +215,31 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %unit_kv: i32, %kv_split: i32, %head_dim:
   %b = arith.divui %bk, %k_tiles : i32
   %kt = arith.remui %bk, %k_tiles : i32
   %b1 = arith.addi %b, %c1 : i32
-  %start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
+  %seq_start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
   %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-  %len = arith.subi %end, %start : i32
+  %seq_len = arith.subi %end, %seq_start : i32
   %start_kv = jfa.load %offsets_k[%b] : !jfa.ptr<i32> -> i32
   %end_kv = jfa.load %offsets_k[%b1] : !jfa.ptr<i32> -> i32
   %len_kv = arith.subi %end_kv, %start_kv : i32
-  %start_k = arith.select %general, %start_kv, %start : i32
-  %len_k = arith.select %general, %len_kv, %len : i32
+  %seq_start_k = arith.select %general, %start_kv, %seq_start : i32
+  %seq_len_k = arith.select %general, %len_kv, %seq_len : i32
+  // On the block grid: from the block of the first token (floors 0 else).
+  %row_floor = jfa.call @block_phase(%block_aligned, %seq_start, %seq_len) : (i1, i32, i32) -> i32
+  %key_floor = jfa.call @block_phase(%block_aligned, %seq_start_k, %seq_len_k) : (i1, i32, i32) -> i32
+  %start = arith.subi %seq_start, %row_floor : i32
+  %len = arith.addi %seq_len, %row_floor : i32
+  %start_k = arith.subi %seq_start_k, %key_floor : i32
+  %len_k = arith.addi %seq_len_k, %key_floor : i32
   %k0 = arith.muli %kt, %c128 : i32
   %live = arith.cmpi slt, %k0, %len_k : i32
   // The bounds, as the forward's (the queries and the whole k tile).
   %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%c0, %len, %len_k, %causal, %general, %left, %right)
       : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
-  // Queries i with i + hi_off > k0 and i + lo_off <= k0 + 127.
+  // Queries i with i + hi_off > k0 and i + lo_off <= k0 + 127, from the
+  // row floor.
   %after = arith.subi %k0, %hi_off : i32
   %first_row = arith.addi %after, %c1 : i32
-  %first_seen = arith.maxsi %first_row, %c0 : i32
+  %first_seen = arith.maxsi %first_row, %row_floor : i32
   %q_first = arith.divui %first_seen, %q_tile : i32
   %k_end = arith.addi %k0, %c128 : i32
   %end_row = arith.subi %k_end, %lo_off : i32
@@ -238,6 +251,6 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %unit_kv: i32, %kv_split: i32, %head_dim:
   %q_count = arith.maxsi %span, %c1 : i32
   %kv_head = arith.divui %hk, %kv_split : i32
   %kv_col0 = arith.muli %kv_head, %head_dim : i32
-  jfa.return %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off
-      : i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32
+  jfa.return %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor
+      : i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32
 }

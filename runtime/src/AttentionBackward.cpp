@@ -253,7 +253,8 @@ struct Plan {
   bool keys = false;     // dk and dv have rows (T_k > 0, H_kv > 0)
   bool launches = false; // queries and keys: the kernels run
   /// 128-key tiles of the longest key sequence (no sequence is longer than
-  /// T_k), at least 1.
+  /// T_k), at least 1; with a block mask, on the mask's 128-token grid,
+  /// where a sequence may span one more.
   int64_t kTiles = 1;
   /// dq's f32 accumulator's row stride (the kernels' %stride): dk's token
   /// stride for the plain variant, which writes dk and dv with %stride too;
@@ -292,7 +293,11 @@ Plan planOf(const AttentionBackwardArgs &a) {
   p.keys = p.opt.keyTokens > 0 && p.opt.kvHeads > 0;
   p.launches = p.queries && p.opt.keyTokens > 0;
   int64_t longest = std::min(p.opt.maxSeqlenK, p.opt.keyTokens);
-  p.kTiles = std::max<int64_t>(1, (longest + kAttentionKeyTile - 1) /
+  // A block-sparse backward places its tiles on the mask's grid
+  // (kernels/lib/work_queue.mlir's @unit): from the block holding a
+  // sequence's first token.
+  int64_t spanned = p.opt.sparse ? longest + kAttentionKeyTile - 1 : longest;
+  p.kTiles = std::max<int64_t>(1, (spanned + kAttentionKeyTile - 1) /
                                       kAttentionKeyTile);
   p.accumStride =
       p.opt.general ? a.numHeads * a.headDim : int64_t(a.dkStrides[0]);
@@ -518,8 +523,9 @@ std::array<Arg, kNumSlots> slotValues(const AttentionBackwardArgs &a,
   v[kKvSplit] = Arg::i32(int32_t(p.kvSplit));
   v[kDkAccum] = Arg::pointer(a.workspace + (w.sumElements ? w.dkSum : 0));
   v[kDvAccum] = Arg::pointer(a.workspace + (w.sumElements ? w.dvSum : 0));
-  // The backward's tiles start at each sequence's start (its schedule).
-  v[kBlockAligned] = Arg::i32(0);
+  // With a block mask the tiles lie on the mask's grid (the schedule counts
+  // them so).
+  v[kBlockAligned] = Arg::i32(p.opt.sparse ? 1 : 0);
   // Read by the block-sparse variants only.
   v[kBlockBits] = Arg::pointer(p.opt.sparse ? a.blockMaskBits : 0);
   v[kBlockWords] = Arg::i32(int32_t(p.opt.blockWords));

@@ -708,10 +708,13 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     sum_fill = 0.0 if summed else np.nan
     dk_sum_path = run.save("dk_sum", np.full((tokens_k, kv_width), sum_fill, dtype=np.float32))
     dv_sum_path = run.save("dv_sum", np.full((tokens_k, kv_width), sum_fill, dtype=np.float32))
-    k_tiles = max(1, math.ceil(max(lengths_k) / 128))
+    # Block-sparse: the tiles on the mask's grid, as the runtime asks (a
+    # sequence may span one more key tile).
+    aligned = bool(mask)
+    k_tiles = max(1, math.ceil((max(lengths_k) + 127 * aligned) / 128))
     # The package's schedule over the key sequences (live units, longest
     # sequence first), as the op passes it.
-    schedule = schedule_list(lengths_k, k_tiles)
+    schedule = schedule_list(lengths_k, k_tiles, block_aligned=aligned)
     sched_path = run.save("schedule", np.array(schedule, dtype=np.int32))
     # As the forward's: the sm_90a backward's TMA loads count its steps.
     count_steps = bool(mask) and not causal and window is None and arch == "sm_90a"
@@ -725,19 +728,23 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
                 "general": general_kind(general, activation, mask)},
         extra=["--stats=totals"] if count_steps else [])
     if count_steps:
-        # Per unit (sequence, 128-key tile, group of q heads): K and V (4
-        # loads), then per q head its listed 64-row q tiles, at least one,
-        # each a Q and a dO load.
+        # Per unit (sequence, 128-key tile, group of q heads; on the block
+        # grid): K and V (4 loads), then per q head its listed 64-row q
+        # tiles from the one holding the row floor, at least one, each a Q
+        # and a dO load.
         per_unit = group // kv_split
         loads = 0
         for b, n in enumerate(lengths):
             n_k = lengths_k[b]
-            for k0 in range(0, n_k, 128):
+            pq = offsets[b] % 128 if n else 0
+            pk = offsets_k[b] % 128 if n_k else 0
+            for k0 in range(0, n_k + pk, 128):
                 for g in range(heads // per_unit):
                     loads += 4
                     for h in range(g * per_unit, (g + 1) * per_unit):
-                        listed = sum(listed_tiles(blocks[0], h, offsets[b], n, offsets_k[b],
-                                                  n_k, q0, 64, k0) for q0 in range(0, n, 64))
+                        listed = sum(listed_tiles(blocks[0], h, offsets[b] - pq, n + pq,
+                                                  offsets_k[b] - pk, n_k + pk, q0, 64, k0)
+                                     for q0 in range(pq // 64 * 64, n + pq, 64))
                         loads += 2 * max(1, listed)
         check_skipped("backward TMA loads", stats_count(run.last_stdout, "jfa.tma_load"), loads)
     if summed:

@@ -523,6 +523,11 @@ TEST(AttentionBackwardOptions, BlockMask) {
   EXPECT_EQ(v["block_bits"].data, 0x2a00000u);
   EXPECT_EQ(v["block_words"].scalar.i32, 1);       // 8 key blocks
   EXPECT_EQ(v["block_head_stride"].scalar.i32, 8); // 8 query blocks
+  // The tiles on the mask's grid: the schedule places them so, and a
+  // sequence may span one key tile more (ceil((500 + 127) / 128) = 5; 4
+  // without the mask).
+  EXPECT_EQ(v["block_aligned"].scalar.i32, 1);
+  EXPECT_EQ(v["k_tiles"].scalar.i32, 5);
   a.blockMaskHeads = 3;
   EXPECT_EQ(errorOf([&] { validateAttentionBackwardArgs(a); }),
             "block_mask_heads 3 is neither 0 (no block mask), 1 (one mask for "
