@@ -85,44 +85,25 @@ jfa.func @fetch_ahead_and_take(%n: i32, %schedule: !jfa.ptr<i32>,
   jfa.return %u : i32
 }
 
-// The forwards' unit u: head u mod H of the (sequence, 128-row q tile)
-// pair u / H of %schedule, which attention_bwd_schedule.mlir writes over the
-// query sequences with %q_tiles tiles per sequence (its k_tiles): the pairs
-// with queries, longest sequence first. A sequence's tiles are taken last
-// first: under causal the last sees the most keys, so the costliest units
-// start first and the short ones fill the end (bench/NOTES.md, run 57).
-// Returns the head, the sequence's first query row and length, the tile's
-// first row in it, whether it holds queries (a listed pair always does),
-// the sequence's first key row and length (%offsets_k read only when
-// %general, a compile-time parameter, is set), and the row and key floors.
-//
-// %block_aligned (a compile-time parameter: the block-sparse variants)
-// places the tiles on the packed axis's 128-token grid, the block mask's,
-// so that no tile straddles two blocks (bench/sparse_tiling.py): the
-// sequences are then returned as starting at the block that holds their
-// first token (start rounded down to 128, len grown by as much), and so
-// are the key sequences. The rows below the row floor and the keys below
-// the key floor (the rounding) belong to the sequence before: no row below
-// the floor is stored and no key below it is seen. Causal, window and
+// Sequence b of a unit as the kernels walk it: the queries' first row and
+// length, the keys' (%offsets_k, read only when %general, a compile-time
+// parameter, is set; the queries' own else), and the row and key floors.
+// Under %block_aligned (a compile-time parameter: the block-sparse
+// variants) the tiles lie on the packed axis's 128-token grid, the block
+// mask's, so that no tile straddles two blocks (bench/sparse_tiling.py):
+// both sequences are returned as starting at the block that holds their
+// first token (start rounded down to 128, len grown by as much), and the
+// floors (@block_phase) say how far in they really start. The rows below
+// the row floor and the keys below the key floor belong to the sequence
+// before: none of them is seen or written. Causal, window and
 // cross-attention bounds align the sequences' ends (@unit_keys), which the
 // rounding does not move, so they hold as they are. Without it both floors
 // are 0 and the sequences are as the offsets give them.
-jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32,
-                     %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
-                     %schedule: !jfa.ptr<i32>, %general: i1,
-                     %block_aligned: i1)
-    -> (i32, i32, i32, i32, i1, i32, i32, i32, i32) {
-  %c0 = arith.constant 0 : i32
+jfa.func @unit_sequences(%b: i32, %offsets: !jfa.ptr<i32>,
+                         %offsets_k: !jfa.ptr<i32>, %general: i1,
+                         %block_aligned: i1)
+    -> (i32, i32, i32, i32, i32, i32) {
   %c1 = arith.constant 1 : i32
-  %c2 = arith.constant 2 : i32
-  %c127 = arith.constant 127 : i32
-  %c128 = arith.constant 128 : i32
-  %pair = arith.divui %u, %heads : i32
-  %h = arith.remui %u, %heads : i32
-  %at = arith.addi %pair, %c2 : i32
-  %bt = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
-  %b = arith.divui %bt, %q_tiles : i32
-  %t = arith.remui %bt, %q_tiles : i32
   %b1 = arith.addi %b, %c1 : i32
   %seq_start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
   %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
@@ -139,6 +120,39 @@ jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32,
   %len = arith.addi %seq_len, %row_floor : i32
   %start_k = arith.subi %seq_start_k, %key_floor : i32
   %len_k = arith.addi %seq_len_k, %key_floor : i32
+  jfa.return %start, %len, %start_k, %len_k, %row_floor, %key_floor
+      : i32, i32, i32, i32, i32, i32
+}
+
+// The forwards' unit u: head u mod H of the (sequence, 128-row q tile)
+// pair u / H of %schedule, which attention_bwd_schedule.mlir writes over the
+// query sequences with %q_tiles tiles per sequence (its k_tiles): the pairs
+// with queries, longest sequence first. A sequence's tiles are taken last
+// first: under causal the last sees the most keys, so the costliest units
+// start first and the short ones fill the end (bench/NOTES.md, run 57).
+// Returns the head, the sequence's first query row and length, the tile's
+// first row in it, whether it holds queries (a listed pair always does),
+// the sequence's first key row and length, and the row and key floors
+// (@unit_sequences: under %block_aligned, a compile-time parameter, the
+// tiles lie on the block mask's grid).
+jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32,
+                     %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
+                     %schedule: !jfa.ptr<i32>, %general: i1,
+                     %block_aligned: i1)
+    -> (i32, i32, i32, i32, i1, i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c127 = arith.constant 127 : i32
+  %c128 = arith.constant 128 : i32
+  %pair = arith.divui %u, %heads : i32
+  %h = arith.remui %u, %heads : i32
+  %at = arith.addi %pair, %c2 : i32
+  %bt = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
+  %b = arith.divui %bt, %q_tiles : i32
+  %t = arith.remui %bt, %q_tiles : i32
+  %start, %len, %start_k, %len_k, %row_floor, %key_floor = jfa.call @unit_sequences(%b, %offsets, %offsets_k, %general, %block_aligned)
+      : (i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1) -> (i32, i32, i32, i32, i32, i32)
   // At most %q_tiles, as the schedule counts them (a sequence longer than
   // max_seqlen, whose offsets were not checked, is cut as it cut it).
   %len_up = arith.addi %len, %c127 : i32
@@ -214,22 +228,8 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %unit_kv: i32, %kv_split: i32, %head_dim:
   %bk = jfa.load %schedule[%at] : !jfa.ptr<i32> -> i32
   %b = arith.divui %bk, %k_tiles : i32
   %kt = arith.remui %bk, %k_tiles : i32
-  %b1 = arith.addi %b, %c1 : i32
-  %seq_start = jfa.load %offsets[%b] : !jfa.ptr<i32> -> i32
-  %end = jfa.load %offsets[%b1] : !jfa.ptr<i32> -> i32
-  %seq_len = arith.subi %end, %seq_start : i32
-  %start_kv = jfa.load %offsets_k[%b] : !jfa.ptr<i32> -> i32
-  %end_kv = jfa.load %offsets_k[%b1] : !jfa.ptr<i32> -> i32
-  %len_kv = arith.subi %end_kv, %start_kv : i32
-  %seq_start_k = arith.select %general, %start_kv, %seq_start : i32
-  %seq_len_k = arith.select %general, %len_kv, %seq_len : i32
-  // On the block grid: from the block of the first token (floors 0 else).
-  %row_floor = jfa.call @block_phase(%block_aligned, %seq_start, %seq_len) : (i1, i32, i32) -> i32
-  %key_floor = jfa.call @block_phase(%block_aligned, %seq_start_k, %seq_len_k) : (i1, i32, i32) -> i32
-  %start = arith.subi %seq_start, %row_floor : i32
-  %len = arith.addi %seq_len, %row_floor : i32
-  %start_k = arith.subi %seq_start_k, %key_floor : i32
-  %len_k = arith.addi %seq_len_k, %key_floor : i32
+  %start, %len, %start_k, %len_k, %row_floor, %key_floor = jfa.call @unit_sequences(%b, %offsets, %offsets_k, %general, %block_aligned)
+      : (i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1) -> (i32, i32, i32, i32, i32, i32)
   %k0 = arith.muli %kt, %c128 : i32
   %live = arith.cmpi slt, %k0, %len_k : i32
   // The bounds, as the forward's (the queries and the whole k tile).
