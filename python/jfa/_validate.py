@@ -273,12 +273,16 @@ BACKWARD_KEY_TILE = 128  # keys per work unit of attention_bwd_sm90
 GRID_Y_MAX = 65535  # the backward's delta kernel has one grid row per head
 
 
-def backward_k_tiles(max_seqlen, total_tokens):
+def backward_k_tiles(max_seqlen, total_tokens, block_aligned=False):
     """k_tiles of the backward kernel: 128-key tiles of the longest key
     sequence (max_seqlen and T of the keys: the queries' for self-attention,
     max_seqlen_k and T_k for cross-attention; bounded by T: no sequence is
-    longer), at least 1."""
+    longer), at least 1. block_aligned (a block mask): the tiles lie on the
+    mask's 128-token grid, where a sequence may span one more (as the
+    runtime counts them)."""
     n = min(max_seqlen, total_tokens)
+    if block_aligned:
+        n += BACKWARD_KEY_TILE - 1
     return max(1, -(-n // BACKWARD_KEY_TILE))
 
 

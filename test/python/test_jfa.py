@@ -799,6 +799,10 @@ class BackwardSizes(unittest.TestCase):
         self.assertEqual(V.backward_k_tiles(128, 1000), 1)
         self.assertEqual(V.backward_k_tiles(129, 1000), 2)
         self.assertEqual(V.backward_k_tiles(20000, 300), 3)  # bounded by T
+        # On a block mask's grid a sequence may span one tile more.
+        self.assertEqual(V.backward_k_tiles(128, 1000, block_aligned=True), 2)
+        self.assertEqual(V.backward_k_tiles(1, 10, block_aligned=True), 1)
+        self.assertEqual(V.backward_k_tiles(20000, 300, block_aligned=True), 4)
 
     def test_limits(self):
         V.check_backward_sizes(0, 1, 64, 0, 1)
