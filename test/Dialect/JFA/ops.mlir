@@ -86,3 +86,16 @@ jfa.kernel @schedule_always() warps(1) {
   // CHECK-NEXT: jfa.schedule_for_registers{{$}}
   jfa.schedule_for_registers
 }
+
+// Row-clipped stores, rows [0, count) and rows [first, count).
+// CHECK-LABEL: jfa.kernel @clipped_stores
+jfa.kernel @clipped_stores(%out: !jfa.ptr<f32>, %n: i32, %first: i32) warps(4) {
+  %t = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  %r = arith.constant dense<1.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  // CHECK: jfa.store_tile %{{.*}}, %{{.*}}[%{{.*}}] stride(%{{.*}}) rows(%{{.*}}) : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+  jfa.store_tile %t, %out[%n] stride(%n) rows(%n) : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+  // CHECK: jfa.store_tile %{{.*}}, %{{.*}}[%{{.*}}] stride(%{{.*}}) rows(%{{.*}}) from(%{{.*}}) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+  jfa.store_tile %t, %out[%n] stride(%n) rows(%n) from(%first) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+  // CHECK: jfa.store_rows %{{.*}}, %{{.*}}[%{{.*}}] rows(%{{.*}}) from(%{{.*}}) : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
+  jfa.store_rows %r, %out[%n] rows(%n) from(%first) : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, !jfa.ptr<f32>
+}
