@@ -781,6 +781,13 @@ SPARSE_VARIANTS = {
     # that wrote rows below its floor would overwrite them.
     "sparse_descending_d64": dict(head_dim=64, causal=False, mask=(1, 0.7),
                                   lengths=[450, 300, 129, 65, 200, 1, 64, 0, 3]),
+    # Cross-attention under causal and a window: the query and key floors
+    # differ (each sequence's first token lies elsewhere in its block), and
+    # the bounds align the ends.
+    "sparse_cross_causal_window_d64": dict(head_dim=64, causal=True, window=(150, -1),
+                                           mask=(2, 0.6), heads=2,
+                                           lengths=[70, 0, 300, 5, 190, 129],
+                                           lengths_k=[3, 40, 260, 77, 0, 400]),
 }
 
 
