@@ -1223,8 +1223,9 @@ def JFA_StoreTileOp : JFA_Op<"store_tile", [AttrSizedOperandSegments]> {
     ```mlir
     jfa.store_tile %o, %out[%offset] stride(%row_stride) rows(%count) from(%first)
         : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-    ``` Each thread stores its own registers, as wide as the
-    layout keeps columns together (up to 16 bytes): `%ptr + %offset` and
+    ```
+    Each thread stores its own registers, as wide as the layout keeps
+    columns together (up to 16 bytes): `%ptr + %offset` and
     `%row_stride` must keep those runs aligned to their width (for bf16 in
     the wgmma layout 4 bytes, in the tmem_row layout 16 bytes), as a
     16-byte-aligned base with a row stride and offset that are multiples

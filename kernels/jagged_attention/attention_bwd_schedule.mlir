@@ -4,7 +4,8 @@
 //   schedule = [n, 0, pair_0, ..., pair_{B*k_tiles-1}],  pair = b*k_tiles + kt
 //
 // n counts the live (sequence, 128-key tile) pairs, those whose first key
-// lies inside the sequence; they come first, longest sequence first (ties:
+// lies before the sequence's end (inside it, but for a sequence's first
+// tile on the block grid, below); they come first, longest sequence first (ties:
 // lower b first), each sequence's tiles in order; the dead pairs follow in
 // (b, kt) order. schedule[1] is the counter the backward's CTAs take units
 // from, zeroed here so that one launch of this kernel serves one backward.
@@ -21,7 +22,7 @@ jfa.import "../lib/band_schedule.mlir"
 //
 // %block_aligned (0 or 1): with 1, the kernels place a sequence's tiles on
 // the packed axis's 128-token grid (a block-sparse mask's blocks, so that no
-// tile straddles two; kernels/lib/work_queue.mlir's @queue_unit): its first
+// tile straddles two; kernels/lib/work_queue.mlir's @unit_sequences): its first
 // tile starts at the block holding its first token, and a sequence of len
 // tokens from start has ceil((len + start % 128) / 128) tiles, which the
 // caller's k_tiles must allow for.

@@ -39,9 +39,10 @@
 // accumulators of each joined for the product and cut after it: register
 // moves), and dQ takes this warpgroup's own dS from registers. At D = 64
 // they read the first block (jfa.column_block). bench/NOTES.md run 39.
-// Masks (the sequence's end, the causal diagonal, a window's edges) are
-// applied to the tiles that hold them; rows past the end are never written
-// (row-clipped stores and adds).
+// Masks (the sequence's end, the causal diagonal, a window's edges, and on
+// a block-sparse mask's grid the row and key floors, @unit) are applied to
+// the tiles that hold them; rows past the end or below a floor are never
+// written (row-clipped stores and adds).
 //
 // The general variant (jfa.param "general") adds the forward's options: a
 // sliding window (%window_left/%window_right), grouped-query attention (a
@@ -393,8 +394,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %fill_p = arith.constant 0.0 : f32
             %fill_x = arith.constant -1.0e4 : f32
             %fill = arith.select %is_softmax, %fill_p, %fill_x : f32
-            // Only tiles that hold a sequence's end, the causal diagonal or a
-            // window's edge need the mask (the index tiles are made there,
+            // Only tiles that hold a sequence's end, the causal diagonal, a
+            // window's edge or (block-sparse) a floor need the mask (the index tiles are made there,
             // not kept in registers): the first query's keys end before the
             // last key, or the last query's start after the first key.
             %q_end = arith.addi %q0, %c64 : i32
@@ -577,7 +578,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // warpgroups' dS, each warpgroup one 64-column chunk of dQ (chunk
             // g xor n mod 2, so that at D = 64 the two take turns), added to
             // the workspace with TMA's reduce-add (rows past the sequence's
-            // end are zero: dS is masked there).
+            // end, and below the row floor, which are the next and previous
+            // sequences', add zeros: dS is masked there).
             jfa.barrier_wait %ds_ready_s, %phase
             %dq_chunk = arith.xori %g, %stage : i32
             %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32

@@ -138,10 +138,11 @@ jfa.func @tile_code(%bits: !jfa.ptr<i32>, %row_base: i32, %words: i32,
   jfa.return %code, %full, %q_split, %k_split : i32, i32, i32, i32
 }
 
-// The packed rows and keys of the sequence-aligned tile: rows [q0, q0 +
-// q_size) of a query sequence of len rows from packed row start, keys [k0,
-// k0 + k_size) of a key sequence of len_k keys from start_k. Returns the
-// first packed row, the rows, the first packed key and the keys.
+// The packed rows and keys of a unit's tile: rows [q0, q0 + q_size) of a
+// query sequence of len rows from packed row start, keys [k0, k0 + k_size)
+// of a key sequence of len_k keys from start_k (on the mask's grid, the
+// sequences as @unit_sequences returns them). Returns the first packed
+// row, the rows, the first packed key and the keys.
 jfa.func @seq_tile_rows(%start: i32, %len: i32, %q0: i32, %q_size: i32,
                         %start_k: i32, %len_k: i32, %k0: i32, %k_size: i32)
     -> (i32, i32, i32, i32) {
@@ -154,10 +155,9 @@ jfa.func @seq_tile_rows(%start: i32, %len: i32, %q0: i32, %q_size: i32,
   jfa.return %q_row, %q_rows, %k_row, %k_cols : i32, i32, i32, i32
 }
 
-// Whether a tile has a listed block (its code), over the sequence-aligned
-// tile: rows [q0, q0 + q_size) of a query sequence of len rows from packed
-// row start, keys [k0, k0 + k_size) of a key sequence of len_k keys from
-// start_k.
+// Whether a tile has a listed block (its code), over a unit's tile: rows
+// [q0, q0 + q_size) of a query sequence of len rows from packed row start,
+// keys [k0, k0 + k_size) of a key sequence of len_k keys from start_k.
 jfa.func @seq_tile_code(%bits: !jfa.ptr<i32>, %row_base: i32, %words: i32,
                         %start: i32, %len: i32, %q0: i32, %q_size: i32,
                         %start_k: i32, %len_k: i32, %k0: i32, %k_size: i32)
@@ -284,7 +284,7 @@ jfa.func @block_bounds(%code: i32, %k_split: i32, %n: i32)
 }
 
 // The block mask of a step over the tile of %q_size rows from %q0 and
-// %k_size keys from %k0 (sequence-aligned): the tile's code, whether some
+// %k_size keys from %k0 (of a unit's sequences): the tile's code, whether some
 // row misses some of its keys by the mask (then the bounds of
 // @block_bounds apply), q_split and k_split: the code looked up in the
 // bitmap, then @coded_block_mask. Without %sparse (a compile-time

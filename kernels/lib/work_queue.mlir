@@ -201,15 +201,15 @@ jfa.func @unit_heads(%heads: i32, %kv_group: i32, %kv_split: i32, %general: i1)
 // whether the tile holds keys, the q tiles [q_first, q_first + q_count) of
 // %q_tile rows that see its keys, the k/v head's first column in
 // [T_k, H_kv*D], and the bounds of @unit_keys (band_schedule.mlir): query
-// i sees keys [max(0, i + lo_off), min(len_k, i + hi_off)). q_count is at
-// least 1, so that a tile no query sees still writes dK = dV = 0 (its q
+// i (from the row floor) sees keys [max(key_floor, i + lo_off), min(len_k,
+// i + hi_off)). q_count is at least 1, so that a tile no query sees still writes dK = dV = 0 (its q
 // tile is masked whole). %q_tile is a constant at the call (64 on sm_90a,
 // 128 on sm_100a): the divisions fold to shifts; %causal and %general are
 // compile-time parameters: without %general the key sequences are the
 // queries' own (%offsets_k is not read), there is no window, and the
 // window's selects fold away. %block_aligned (a compile-time parameter,
 // the block-sparse variants) places the key and q tiles on the packed
-// axis's 128-token grid as @queue_unit does: the sequences returned start
+// axis's 128-token grid (@unit_sequences): the sequences returned start
 // at the block of their first token, and the row and key floors (the last
 // two results; 0 without it) say where they really start: rows and keys
 // below are the previous sequence's, seen by no one and never written.

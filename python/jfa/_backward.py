@@ -191,7 +191,7 @@ def attention_backward(do, q, k, v, o, lse, offsets, max_seqlen, causal=False,
     k_tiles = _validate.backward_k_tiles(max_seqlen_k if cross else max_seqlen, t_k,
                                          block_aligned=block_mask is not None)
     _validate.check_backward_sizes(t_, h, d, b, k_tiles, total_keys=t_k if cross else None,
-                                   kv_heads=h_kv)
+                                   kv_heads=h_kv, block_aligned=block_mask is not None)
     device = _device_index(torch, q.device)
     cap = _device_capability(torch, device)
     backward = backward_for(cap)

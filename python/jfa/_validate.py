@@ -287,12 +287,13 @@ def backward_k_tiles(max_seqlen, total_tokens, block_aligned=False):
 
 
 def check_backward_sizes(total_tokens, heads, head_dim, batch, k_tiles, total_keys=None,
-                         kv_heads=None):
+                         kv_heads=None, block_aligned=False):
     """What the backward kernels compute in int32: element offsets into the
     packed gradients, dq [T, H*D] and dk, dv [T_k, H_kv*D] (token * row +
     column), and the number of work units B * H_kv * k_tiles (k_tiles over
     the key sequences). total_keys: T_k of a cross-attention (None:
-    self-attention, T_k = T); kv_heads: H_kv (None: H)."""
+    self-attention, T_k = T); kv_heads: H_kv (None: H); block_aligned: k_tiles
+    counts the tiles on a block mask's grid (backward_k_tiles)."""
     longest = "max_seqlen" if total_keys is None else "max_seqlen_k"
     total_keys = total_tokens if total_keys is None else total_keys
     kv_heads = heads if kv_heads is None else kv_heads
@@ -312,7 +313,8 @@ def check_backward_sizes(total_tokens, heads, head_dim, batch, k_tiles, total_ke
     units = batch * kv_heads * k_tiles
     if units > INT32_MAX:
         what = "H" if kv_heads == heads else "H_kv"
-        raise ValueError(f"B * {what} * ceil({longest} / {BACKWARD_KEY_TILE}) = {units} work "
+        spanned = f"({longest} + {BACKWARD_KEY_TILE - 1})" if block_aligned else longest
+        raise ValueError(f"B * {what} * ceil({spanned} / {BACKWARD_KEY_TILE}) = {units} work "
                          f"units exceeds the backward kernel's int32 limit; use a tighter "
                          f"{longest}")
 

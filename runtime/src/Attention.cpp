@@ -388,10 +388,12 @@ void validateAttentionSizes(const AttentionForwardArgs &a) {
           int64_t(words), kInt32Max));
   }
   if (workUnits(a) > kMaxQueueUnits)
-    throw Error(fmt::format("batch * num_heads * ceil(max_seqlen / 128) work "
-                            "units do not fit the kernels' 32-bit indices (at "
-                            "most {})",
-                            kMaxQueueUnits));
+    throw Error(fmt::format(
+        "batch * num_heads * ceil({} / 128) work units do not fit the "
+        "kernels' 32-bit indices (at most {})",
+        // A block mask's grid: a sequence may span one tile more.
+        a.blockMaskHeads > 0 ? "(max_seqlen + 127)" : "max_seqlen",
+        kMaxQueueUnits));
   if (!std::isfinite(a.softmaxScale) || a.softmaxScale < 0.f)
     throw Error(fmt::format("softmax_scale must be positive and finite (0 "
                             "means 1/sqrt(head_dim)), got {}",

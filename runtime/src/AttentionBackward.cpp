@@ -363,7 +363,10 @@ void checkBackwardSizes(const AttentionBackwardArgs &a, const Plan &p) {
         kvHeadsName(a),
         p.kvSplit > 1 ? fmt::format(" * {} (the q heads' split)", p.kvSplit)
                       : std::string(),
-        longest, kAttentionKeyTile, int64_t(units), kMaxQueueUnits, longest));
+        // A block mask's grid: a sequence may span one tile more.
+        p.opt.sparse ? fmt::format("({} + {})", longest, kAttentionKeyTile - 1)
+                     : std::string(longest),
+        kAttentionKeyTile, int64_t(units), kMaxQueueUnits, longest));
   struct Span {
     const char *name, *rows;
     int64_t tokens, stride;
@@ -666,6 +669,19 @@ BackwardKernels::Image BackwardKernels::makeImage(const std::string &kernel,
             "'{}' (its metadata has no params.{}); rebuild it with jfac -P "
             "{}=...",
             img.source, kernel, name, name, name));
+  // The schedule kernel must take block_aligned: one built before it counts
+  // a block-sparse call's tiles from each sequence's start, fewer than the
+  // kernels walk on the mask's grid, and would leave rows uncomputed.
+  if (kernel == kScheduleKernel) {
+    bool aligned = false;
+    for (const ParamSpec &p : img.info.params)
+      aligned |= p.name == "block_aligned";
+    if (!aligned)
+      throw Error(fmt::format(
+          "{}: kernel '{}' has no parameter 'block_aligned' (a cubin built "
+          "from an older kernels/jagged_attention: rebuild it)",
+          img.source, kernel));
+  }
   img.plan = planArguments(img.info, img.source);
   return img;
 }

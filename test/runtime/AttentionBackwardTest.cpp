@@ -724,7 +724,7 @@ std::string backwardDir(const std::string &name) {
   writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
              metadata("attention_bwd_schedule", "sm_90a",
                       {"offsets:ptr:i32", "schedule:ptr:i32", "batch:i32",
-                       "k_tiles:i32"}));
+                       "k_tiles:i32", "block_aligned:i32"}));
   writeCubin(dir, "attention_bwd_dq_convert_sm_90a.cubin",
              metadata("attention_bwd_dq_convert", "sm_90a",
                       {"dq_accum:ptr:f32", "dq_accum_stride:i32", "dq:ptr:bf16",
@@ -790,6 +790,26 @@ TEST(AttentionBackwardLoad, OneMissing) {
   EXPECT_FALSE(attn.hasBackward("sm_90a"));
   EXPECT_FALSE(attn.hasKernel("sm_90a"));
   EXPECT_EQ(attn.absentReason("sm_90a"), test::missingScheduleReason(dir));
+}
+
+TEST(AttentionBackwardLoad, AnOldScheduleKernel) {
+  // A schedule cubin from before block_aligned would count a block-sparse
+  // call's tiles from each sequence's start: refused, with the file named,
+  // and neither the forward nor the backward runs without it.
+  std::string dir = backwardDir("old_schedule");
+  writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
+             metadata("attention_bwd_schedule", "sm_90a",
+                      {"offsets:ptr:i32", "schedule:ptr:i32", "batch:i32",
+                       "k_tiles:i32"}));
+  Attention attn = Attention::load(dir);
+  EXPECT_FALSE(attn.hasBackward("sm_90a"));
+  EXPECT_FALSE(attn.hasKernel("sm_90a"));
+  std::string why = attn.absentReason("sm_90a");
+  EXPECT_NE(why.find("attention_bwd_schedule_sm_90a.cubin.meta: kernel "
+                     "'attention_bwd_schedule' has no parameter "
+                     "'block_aligned'"),
+            std::string::npos)
+      << why;
 }
 
 TEST(AttentionBackwardLoad, ArgumentsAreBoundByName) {
