@@ -820,6 +820,14 @@ def block_sparse_cases(case, rng, quick):
     case("block-sparse + cross", [0, 5, 130, 64, 3, 0], 2, 64, False,
          lengths_k=[4, 0, 70, 300, 1, 0], block_mask=(1, 0.4, "lists"))
     case("block-sparse, a long sequence", [16500], 2, 128, True, block_mask=(2, 0.1, "bool"))
+    # The tiles lie on the mask's grid (a sequence's first tile starts at the
+    # block holding its first token): the longest sequence first, so a unit
+    # that wrote below its row floor would overwrite rows already written;
+    # cross-attention under causal and a window, query and key floors apart.
+    case("block-sparse, longest first", [450, 300, 129, 65, 200, 1, 64, 0, 3], 2, 64, False,
+         block_mask=(1, 0.7, "bool"))
+    case("block-sparse + cross, causal and a window", [70, 0, 300, 5, 190, 129], 2, 64, True,
+         lengths_k=[3, 40, 260, 77, 0, 400], window=(150, -1), block_mask=(2, 0.6, "lists"))
     # attention_bench.py's sparse-25-causal batch (unif4k: lengths up to 4096,
     # 32K tokens): it hung until the waits lost their inline bra.uni (run 64).
     bench_rng, unif4k = random.Random(2001), []
