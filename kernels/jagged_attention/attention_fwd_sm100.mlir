@@ -16,7 +16,8 @@
 //     thread-local) reads S, runs the online softmax in base 2 with the
 //     scale folded in, rescales O in tensor memory, writes P (bf16) to
 //     tensor memory and, at the end of a unit, writes o and lse with
-//     row-clipped stores.
+//     row-clipped stores (from the row floor on a block-sparse mask's grid,
+//     @queue_unit).
 // Tensor memory: S (128 columns), P (128 bf16 = 64 columns), O (128).
 // Needs a B200 to run: compiled, checked by ptxas and disassembled here.
 // The keys of a unit, the work queue and the load task, shared with the

@@ -30,8 +30,10 @@
 // Head dims 64 and 128 are one kernel: a row of D bf16 is D/64 chunks of 64
 // columns (128 bytes, one 128-byte swizzle span), loaded and multiplied
 // chunk by chunk. Rows and columns past the sequence's end are masked in
-// the last k tile only (where the causal diagonal also lies); O is stored
-// with row-clipped stores so a unit never writes another sequence's rows.
+// the last k tile only (where the causal diagonal also lies), and on a
+// block-sparse mask's grid the keys below the key floor in the first
+// (@queue_unit); O is stored with row-clipped stores (from the row floor)
+// so a unit never writes another sequence's rows.
 // The keys of a unit, the work queue and the load task, shared with the
 // other target.
 jfa.import "../lib/band_schedule.mlir"
