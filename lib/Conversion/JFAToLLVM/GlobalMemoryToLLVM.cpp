@@ -83,16 +83,6 @@ struct AtomicFetchAddLowering : JFAPattern<AtomicFetchAddOp> {
   }
 };
 
-/// Whether a row of a jfa.store_tile is written: below `count`, and not
-/// below `first` when the op has one.
-static Value rowInside(LLVMBuilder &b, Value row, Value count, Value first) {
-  Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row, count);
-  if (!first)
-    return inside;
-  Value above = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::sge, row, first);
-  return LLVM::AndOp::create(b, inside, above);
-}
-
 /// The vector atomic adds of a thread, row by row: one bound check and one
 /// address per row, each run of `width` columns at a constant byte offset
 /// from it (`[addr+imm]` in the instruction). Inline PTX (NVPTX has no

@@ -203,12 +203,7 @@ static void forEachRow(
   for (auto [i, at] :
        llvm::enumerate(rows.getRegisterOffsets(shape, threads))) {
     Value row = b.add(base.col, at.col);
-    Value inside =
-        LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row, count);
-    if (firstRow)
-      inside = LLVM::AndOp::create(
-          b, inside,
-          LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::sge, row, firstRow));
+    Value inside = rowInside(b, row, count, firstRow);
     Value address =
         LLVM::GEPOp::create(b, ptr.getType(), element, ptr,
                             ArrayRef<LLVM::GEPArg>{b.add(offset, row)});

@@ -34,6 +34,14 @@ Value sharedAddress(LLVMBuilder &b, int64_t offset) {
                              ArrayRef<LLVM::GEPArg>{int32_t(offset)});
 }
 
+Value rowInside(LLVMBuilder &b, Value row, Value count, Value first) {
+  Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, row, count);
+  if (!first)
+    return inside;
+  Value above = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::sge, row, first);
+  return LLVM::AndOp::create(b, inside, above);
+}
+
 FailureOr<Value> allocationAddress(LLVMBuilder &b, Operation *op,
                                    std::optional<uint64_t> offset) {
   if (!offset)

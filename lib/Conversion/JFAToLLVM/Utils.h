@@ -63,6 +63,12 @@ template <typename Op> struct JFAPattern : mlir::ConvertOpToLLVMPattern<Op> {
 /// Address `offset` bytes into the kernel's dynamic shared-memory window.
 mlir::Value sharedAddress(LLVMBuilder &b, int64_t offset);
 
+/// Whether a row of a row-clipped global store (jfa.store_tile,
+/// jfa.store_rows) is written: below `count`, and not below `first` when
+/// the op has one (a null Value: no lower bound).
+mlir::Value rowInside(LLVMBuilder &b, mlir::Value row, mlir::Value count,
+                      mlir::Value first);
+
 /// Where jfa-allocate-shared-memory placed allocation `op` (its `offset`),
 /// or a located error if that pass has not run.
 mlir::FailureOr<mlir::Value> allocationAddress(LLVMBuilder &b,
