@@ -31,8 +31,9 @@ using namespace detail;
 
 namespace {
 
-int64_t qTiles(int64_t maxSeqlen) {
-  return (maxSeqlen + kAttentionQTile - 1) / kAttentionQTile;
+/// Whether a call passes a block-sparse mask (the general 4-6 variants).
+bool hasBlockMask(const AttentionForwardArgs &a) {
+  return a.blockMaskHeads > 0;
 }
 
 /// The forward's 128-row q tiles per sequence: of max_seqlen, but no
@@ -42,9 +43,8 @@ int64_t qTiles(int64_t maxSeqlen) {
 /// blocks: a sequence may then span one tile more (from the block holding
 /// its first token).
 int64_t forwardQTiles(const AttentionForwardArgs &a) {
-  int64_t longest = std::min(a.maxSeqlen, a.totalTokens);
-  bool blockAligned = a.blockMaskHeads > 0; // attentionOptions().sparse
-  return qTiles(blockAligned ? longest + kAttentionQTile - 1 : longest);
+  return sequenceTiles(std::min(a.maxSeqlen, a.totalTokens), kAttentionQTile,
+                       hasBlockMask(a));
 }
 
 /// B * H * q_tiles without overflow (each factor is below 2^31).
@@ -262,7 +262,7 @@ AttentionOptions attentionOptions(const AttentionForwardArgs &a) {
   o.gdpa = o.activation != AttentionActivation::Softmax;
   // GDPA runs in the general variant only: 2 silu, 3 gelu_tanh; a
   // block-sparse mask in 4 + the activation.
-  o.sparse = a.blockMaskHeads > 0;
+  o.sparse = hasBlockMask(a);
   o.general = o.sparse                                ? 4 + int(o.activation)
               : o.gdpa                                ? 1 + int(o.activation)
               : o.window || o.cross || o.kvGroup != 1 ? 1
@@ -392,8 +392,7 @@ void validateAttentionSizes(const AttentionForwardArgs &a) {
         "batch * num_heads * ceil({} / 128) work units do not fit the "
         "kernels' 32-bit indices (at most {})",
         // A block mask's grid: a sequence may span one tile more.
-        a.blockMaskHeads > 0 ? "(max_seqlen + 127)" : "max_seqlen",
-        kMaxQueueUnits));
+        hasBlockMask(a) ? "(max_seqlen + 127)" : "max_seqlen", kMaxQueueUnits));
   if (!std::isfinite(a.softmaxScale) || a.softmaxScale < 0.f)
     throw Error(fmt::format("softmax_scale must be positive and finite (0 "
                             "means 1/sqrt(head_dim)), got {}",
@@ -862,7 +861,7 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   try {
     impl->backward->writeSchedule(choice.arch, args.offsets, schedule,
                                   args.batch, forwardQTiles(args),
-                                  attentionOptions(args).sparse, stream);
+                                  hasBlockMask(args), stream);
     module->launch(choice.kernel,
                    {attentionGrid(args, device.multiprocessors), 1, 1},
                    attentionKernelArgs(args, schedule), stream);

@@ -293,12 +293,8 @@ Plan planOf(const AttentionBackwardArgs &a) {
   p.keys = p.opt.keyTokens > 0 && p.opt.kvHeads > 0;
   p.launches = p.queries && p.opt.keyTokens > 0;
   int64_t longest = std::min(p.opt.maxSeqlenK, p.opt.keyTokens);
-  // A block-sparse backward places its tiles on the mask's grid
-  // (kernels/lib/work_queue.mlir's @unit): from the block holding a
-  // sequence's first token.
-  int64_t spanned = p.opt.sparse ? longest + kAttentionKeyTile - 1 : longest;
-  p.kTiles = std::max<int64_t>(1, (spanned + kAttentionKeyTile - 1) /
-                                      kAttentionKeyTile);
+  p.kTiles = std::max<int64_t>(
+      1, sequenceTiles(longest, kAttentionKeyTile, p.opt.sparse));
   p.accumStride =
       p.opt.general ? a.numHeads * a.headDim : int64_t(a.dkStrides[0]);
   if (p.opt.general && p.opt.kvHeads > 0)

@@ -147,6 +147,16 @@ inline std::string readFile(const std::string &path, const char *what) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+/// The 128-token tiles a kernel walks over a sequence of at most `longest`
+/// tokens. On a block mask's grid (`onBlockGrid`: the block-sparse
+/// variants) a sequence's tiles start at the block holding its first token,
+/// so it may span one tile more (kernels/lib/work_queue.mlir's
+/// @unit_sequences).
+inline int64_t sequenceTiles(int64_t longest, int64_t tile, bool onBlockGrid) {
+  int64_t spanned = onBlockGrid ? longest + tile - 1 : longest;
+  return (spanned + tile - 1) / tile;
+}
+
 /// The softmax scale a call uses: 1/sqrt(head_dim) for 0.
 inline float effectiveScale(float softmaxScale, int64_t headDim) {
   return softmaxScale == 0.f ? float(1.0 / std::sqrt(double(headDim)))
