@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "python", "jfa"))
-from _schedule import schedule_list  # noqa: E402  (no torch needed)
+from _schedule import block_phases, schedule_list  # noqa: E402  (no torch needed)
 
 
 def to_bf16(x):
@@ -514,10 +514,9 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
         # listed key tiles (on the grid too: one block each), at least one.
         # Per step each warpgroup issues S and P V, D / 64 wgmma chains each.
         steps = 0
+        phases, phases_k = block_phases(lengths), block_phases(lengths_k)
         for b, n in enumerate(lengths):
-            n_k = lengths_k[b]
-            pq = offsets[b] % 128 if n else 0
-            pk = offsets_k[b] % 128 if n_k else 0
+            n_k, pq, pk = lengths_k[b], phases[b], phases_k[b]
             for h in range(heads):
                 for q0 in range(0, n + pq, 128):
                     listed = sum(listed_tiles(blocks[0], h, offsets[b] - pq, n + pq,
@@ -734,10 +733,9 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
         # and a dO load.
         per_unit = group // kv_split
         loads = 0
+        phases, phases_k = block_phases(lengths), block_phases(lengths_k)
         for b, n in enumerate(lengths):
-            n_k = lengths_k[b]
-            pq = offsets[b] % 128 if n else 0
-            pk = offsets_k[b] % 128 if n_k else 0
+            n_k, pq, pk = lengths_k[b], phases[b], phases_k[b]
             for k0 in range(0, n_k + pk, 128):
                 for g in range(heads // per_unit):
                     loads += 4
