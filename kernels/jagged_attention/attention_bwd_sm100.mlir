@@ -355,7 +355,13 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             // in registers (with one, ptxas spilled 116-140 B here).
             %q0_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %len_r = tensor.splat %len : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %len_k_r = tensor.splat %len_k : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            // Block-sparse: an unlisted tile (a unit's one step when it has
+            // none listed) sees no key: the keys end at k0.
+            %listed = jfa.call @step_listed(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
+                : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> i32
+            %keys_end, %unlisted = jfa.call @step_keys_end(%sparse, %listed, %k0, %len_k)
+                : (i1, i32, i32, i32) -> (i32, i1)
+            %len_k_r = tensor.splat %keys_end : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %k0_r = tensor.splat %k0 : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %hi_off_r = tensor.splat %hi_off : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %lo_off_r = tensor.splat %lo_off : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
@@ -380,32 +386,11 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %end_in = arith.select %query_in, %end_r, %zero_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %limit_tile = arith.subi %end_in, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
             %lse2 = arith.mulf %lse_i, %log2e : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
-            // Block-sparse: the rows' listed keys of the tile too
-            // (@block_bounds).
-            %blk_code, %blk_partial, %blk_q_split, %blk_k_split = jfa.call @tile_block_mask(%sparse, %block_bits, %block_base, %block_words, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
-                : (i1, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
-            %bounds:2 = scf.if %sparse -> (tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>) {
-              %lo_top, %hi_top, %lo_bottom, %hi_bottom = jfa.call @block_bounds(%blk_code, %blk_k_split, %c128)
-                  : (i32, i32, i32) -> (i32, i32, i32, i32)
-              %split_r = tensor.splat %blk_q_split : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %top = arith.cmpi slt, %row_index, %split_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %lo_top_r = tensor.splat %lo_top : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %lo_bottom_r = tensor.splat %lo_bottom : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %hi_top_r = tensor.splat %hi_top : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %hi_bottom_r = tensor.splat %hi_bottom : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %block_lo = arith.select %top, %lo_top_r, %lo_bottom_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %block_hi = arith.select %top, %hi_top_r, %hi_bottom_r : tensor<128xi1, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %lower_b = arith.maxsi %lower_tile, %block_lo : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              %limit_b = arith.minsi %limit_tile, %block_hi : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-              scf.yield %lower_b, %limit_b : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            } else {
-              scf.yield %lower_tile, %limit_tile : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            }
-            %lower_hi = arith.subi %bounds#0, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
-            %limit_hi = arith.subi %bounds#1, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %lower_hi = arith.subi %lower_tile, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
+            %limit_hi = arith.subi %limit_tile, %c64_r : tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>
 
             jfa.barrier_wait %s_ready0, %n_phase
-            %p_lo = jfa.call @p_block(%s_lo, %lse2, %bounds#1, %bounds#0, %general, %scale_log2, %scale, %activation)
+            %p_lo = jfa.call @p_block(%s_lo, %lse2, %limit_tile, %lower_tile, %general, %scale_log2, %scale, %activation)
                 : (!jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xf32, #jfa.tmem_row>
             // P to shared memory, a 64-key column block at a time. The last
             // block's dV and dQ, which read P's and dS's slots, are done:
@@ -427,7 +412,7 @@ jfa.kernel @attention_bwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             // half goes to its column block as soon as it is made, so that
             // one half's registers are free before the next one's loads.
             jfa.barrier_wait %dp_ready0, %n_phase
-            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %bounds#1, %bounds#0, %general, %scale_log2, %scale, %activation)
+            %ds_lo = jfa.call @ds_block(%s_lo, %dp_lo, %lse2, %delta_i, %limit_tile, %lower_tile, %general, %scale_log2, %scale, %activation)
                 : (!jfa.tmem<128x64xf32>, !jfa.tmem<128x64xf32>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xi32, #jfa.rows_of<#jfa.tmem_row>>, i1, f32, f32, i32) -> tensor<128x64xbf16, #jfa.tmem_row>
             %ds_slot_lo = jfa.column_block %ds_slot[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
             jfa.local_store %ds_lo, %ds_slot_lo : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>

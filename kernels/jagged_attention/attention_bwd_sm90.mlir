@@ -185,11 +185,11 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   // Block-sparse: the producer's hand-off for Q / dO stage s (@hand_over,
-  // block_mask.mlir): slot 2s holds the step's q tile and the codes of its
-  // two 64-key halves, one per MMA warpgroup (@tile_word), slot 2s + 1 (at
+  // block_mask.mlir): slot 2s holds the step's q tile and whether each of
+  // its two 64-key halves, one per MMA warpgroup, is listed (@tile_word), slot 2s + 1 (at
   // a head's first step) the head's steps. Only the producer's walk
   // searches the bitmap (with the search in the MMA warpgroups' loop ptxas
-  // spilled 388 B at D = 128; with the steps and codes still looked up
+  // spilled 388 B at D = 128; with the steps and tiles still looked up
   // there, 332 B).
   %tile_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
@@ -329,32 +329,19 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %ds_free_s = jfa.barrier %ds_free[%stage] : !jfa.mbarriers<2>, i32
             jfa.barrier_wait %q_full_s, %phase
             // Block-sparse: the q tile the producer loaded into this stage
-            // and the code of this warpgroup's 64 keys against it.
+            // and whether this warpgroup's 64 keys against it are listed.
             %word_at = arith.muli %stage, %c2 : i32
-            %tile, %my_code = jfa.call @handed_tile(%sparse, %tile_buf, %word_at, %g, %i)
+            %tile, %my_listed = jfa.call @handed_tile(%sparse, %tile_buf, %word_at, %g, %i)
                 : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
 
             // This q tile's lse and delta, loaded before the products so that
             // their latency hides behind them.
             %q0 = arith.muli %tile, %c64 : i32
             %q_left = arith.subi %len, %q0 : i32
-            // Block-sparse: this warpgroup's 64 keys against the q tile's
-            // listed blocks, from the handed code.
-            %blk_code, %blk_partial, %blk_q_split, %blk_k_split = jfa.call @coded_block_mask(%sparse, %my_code, %start, %len, %q0, %c64, %start_k, %len_k, %my_k0, %c64)
-                : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
-            // The rows' listed keys [block_lo, block_hi), made before the
-            // products, where registers are free.
-            %lo_top, %hi_top, %lo_bottom, %hi_bottom = jfa.call @block_bounds(%blk_code, %blk_k_split, %c64)
-                : (i32, i32, i32) -> (i32, i32, i32, i32)
-            %blk_row = jfa.iota rows : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %split_r = tensor.splat %blk_q_split : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %top = arith.cmpi slt, %blk_row, %split_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %lo_top_r = tensor.splat %lo_top : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %lo_bottom_r = tensor.splat %lo_bottom : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %hi_top_r = tensor.splat %hi_top : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %hi_bottom_r = tensor.splat %hi_bottom : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %block_lo = arith.select %top, %lo_top_r, %lo_bottom_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %block_hi = arith.select %top, %hi_top_r, %hi_bottom_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+            // Block-sparse: an unlisted tile (a unit's one step when it has
+            // none listed) sees no key: the mask's keys end at my_k0.
+            %keys_end, %unlisted = jfa.call @step_keys_end(%sparse, %my_listed, %my_k0, %len_k)
+                : (i1, i32, i32, i32) -> (i32, i1)
 
             %rows_at = arith.addi %row_base, %q0 : i32
             %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -417,7 +404,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %keys_below = arith.cmpi slt, %my_k0, %key_floor : i32
             %below = arith.ori %rows_below, %keys_below : i1
             %floor_cut = arith.andi %below, %sparse : i1
-            %blk_cuts = arith.ori %blk_partial, %floor_cut : i1
+            %blk_cuts = arith.ori %unlisted, %floor_cut : i1
             %needs_mask = arith.ori %edges, %blk_cuts : i1
             %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
               %masked_p = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
@@ -427,7 +414,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %q0_r = tensor.splat %q0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %query_r = arith.addi %row, %q0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %len_r = tensor.splat %len : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %len_k_r = tensor.splat %len_k : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                %len_k_r = tensor.splat %keys_end : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 %query_before_end_r = arith.cmpi slt, %query_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                 // From the row floor (block-sparse: @unit).
                 %query_in_r = scf.if %sparse -> tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>> {
@@ -455,14 +442,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                   %key_floor_r = tensor.splat %key_floor : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                   %none_lo = arith.maxsi %from_r, %key_floor_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
                   %lower = arith.subi %none_lo, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %bounds:2 = scf.if %sparse -> (tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>) {
-                    %lower_b = arith.maxsi %lower, %block_lo : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                    %bound_b = arith.minsi %col_bound, %block_hi : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                    scf.yield %lower_b, %bound_b : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  } else {
-                    scf.yield %lower, %col_bound : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  }
-                  %w = jfa.mask_cols %p_raw, %bounds#1, %fill from %bounds#0 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                  %w = jfa.mask_cols %p_raw, %col_bound, %fill from %lower : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
                   scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
                 } else {
                   %w = jfa.mask_cols %p_raw, %col_bound, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
@@ -479,7 +459,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
                 %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
                 %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-                %len_k_t = tensor.splat %len_k : tensor<64x64xi32, #jfa.wgmma_acc>
+                %len_k_t = tensor.splat %keys_end : tensor<64x64xi32, #jfa.wgmma_acc>
                 %key_before_end = arith.cmpi slt, %key, %len_k_t : tensor<64x64xi32, #jfa.wgmma_acc>
                 %query_before_end = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
                 // From the row and key floors (block-sparse: @unit).
@@ -509,15 +489,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
                 %fill_t = tensor.splat %fill : tensor<64x64xf32, #jfa.wgmma_acc>
                 %masked = arith.select %keep, %p_raw, %fill_t : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-                // Block-sparse: each row's listed keys by one pair of row
-                // bounds (jfa.mask_cols: no more index tiles).
-                %masked_b = scf.if %sparse -> tensor<64x64xf32, #jfa.wgmma_acc> {
-                  %w = jfa.mask_cols %masked, %block_hi, %fill from %block_lo : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
-                  scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
-                } else {
-                  scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
-                }
-                scf.yield %masked_b : tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
               }
               scf.yield %masked_p : tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
@@ -718,16 +690,17 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %q0 = arith.muli %i, %c64 : i32
             %q_row = arith.addi %start, %q0 : i32
             jfa.barrier_wait %q_empty_s, %free
-            // Block-sparse: the tile, the codes of its two 64-key halves and
-            // the head's steps, for the MMA warpgroups (they read them once
-            // the stage is full).
+            // Block-sparse: the tile, whether each of its two 64-key halves
+            // is listed (a half with no key is not) and the head's steps,
+            // for the MMA warpgroups (they read them once the stage is
+            // full).
             scf.if %sparse {
-              %code_lo, %full_lo, %split_lo, %ksplit_lo = jfa.call @seq_tile_code(%block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %k0, %c64)
-                  : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+              %listed_lo = jfa.call @seq_tile_listed(%block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %k0, %c64)
+                  : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> i32
               %k_hi = arith.addi %k0, %c64 : i32
-              %code_hi, %full_hi, %split_hi, %ksplit_hi = jfa.call @seq_tile_code(%block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %k_hi, %c64)
-                  : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
-              %word = jfa.call @tile_word(%i, %code_lo, %code_hi) : (i32, i32, i32) -> i32
+              %listed_hi = jfa.call @seq_tile_listed(%block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %k_hi, %c64)
+                  : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> i32
+              %word = jfa.call @tile_word(%i, %listed_lo, %listed_hi) : (i32, i32, i32) -> i32
               %word_at = arith.muli %stage, %c2 : i32
               %steps_at = arith.addi %word_at, %c1 : i32
               jfa.call @hand_over(%word, %tile_buf, %word_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()

@@ -75,7 +75,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   // Block-sparse: the load task's hand-off (@hand_over, block_mask.mlir):
   // slots 0 and 1 a unit's steps by Q's stage, 2 and 3 a step's tile and
-  // code (@tile_word) by the K/V ring's stage. Only the load task searches
+  // whether it is listed (@tile_word) by the K/V ring's stage. Only the load task searches
   // the bitmap. %handed: the consumers read what the load task wrote
   // exactly when it writes it (@forward_producer's %hand_off and %sparse).
   // The dense variants drop it (jfa-specialize: nothing uses it there).
@@ -165,7 +165,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %k_full0 = jfa.barrier %k_full[%stage0] : !jfa.mbarriers<2>, i32
           jfa.barrier_wait %k_full0, %phase0
           %first_at = arith.addi %stage0, %c2 : i32
-          %first_step, %first_code = jfa.call @handed_tile(%handed, %walk_buf, %first_at, %c0, %walk_first)
+          %first_step, %first_listed = jfa.call @handed_tile(%handed, %walk_buf, %first_at, %c0, %walk_first)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
           %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase, %q_stage0 = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
@@ -207,11 +207,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           }
           %first_k = arith.muli %first_step, %c128 : i32
           %first_cut = jfa.call @tile_masked(%first_k, %mask_below, %mask_above) : (i32, i32, i32) -> i1
-          %first_code_m, %first_partial, %first_q_split, %first_k_split = jfa.call @coded_block_mask(%sparse, %first_code, %start, %len, %q0, %c128, %start_k, %len_k, %first_k, %c128)
-              : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
-          %first_masked = arith.ori %first_cut, %first_partial : i1
-          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %len_k, %lo_off, %hi_off, %key_floor, %general, %sparse, %first_code_m, %first_q_split, %first_k_split)
-              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
+          %first_keys_end, %first_unlisted = jfa.call @step_keys_end(%sparse, %first_listed, %first_k, %len_k)
+              : (i1, i32, i32, i32) -> (i32, i1)
+          %first_masked = arith.ori %first_cut, %first_unlisted : i1
+          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %first_keys_end, %lo_off, %hi_off, %key_floor, %general)
+              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1)
               -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
           %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -229,7 +229,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.barrier_wait %k_full_s, %phase
             %next_walk = arith.addi %prev_tile, %c1 : i32
             %k_at = arith.addi %stage, %c2 : i32
-            %k_tile, %k_code = jfa.call @handed_tile(%handed, %walk_buf, %k_at, %c0, %next_walk)
+            %k_tile, %k_listed = jfa.call @handed_tile(%handed, %walk_buf, %k_at, %c0, %next_walk)
                 : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
             jfa.barrier_wait %v_full_p, %pphase
             scf.if %first_wg {
@@ -284,11 +284,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             }
             %k0 = arith.muli %k_tile, %c128 : i32
             %tile_cut = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
-            %code, %partial, %q_split, %k_split = jfa.call @coded_block_mask(%sparse, %k_code, %start, %len, %q0, %c128, %start_k, %len_k, %k0, %c128)
-                : (i1, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> (i32, i1, i32, i32)
-            %tile_masked = arith.ori %tile_cut, %partial : i1
-            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %len_k, %lo_off, %hi_off, %key_floor, %general, %sparse, %code, %q_split, %k_split)
-                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1, i1, i32, i32, i32)
+            %keys_end, %unlisted = jfa.call @step_keys_end(%sparse, %k_listed, %k0, %len_k)
+                : (i1, i32, i32, i32) -> (i32, i1)
+            %tile_masked = arith.ori %tile_cut, %unlisted : i1
+            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %keys_end, %lo_off, %hi_off, %key_floor, %general)
+                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1)
                 -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 

@@ -127,7 +127,7 @@ jfa.func @q_stage(%unit_n: i32, %q_ring: !jfa.smem<4 x 128x64xbf16, swizzle 128>
 // kv_group q heads), and under %sparse (a compile-time parameter) only those
 // with a listed block (@tile_walk, block_mask.mlir). With %hand_off it
 // gives the consumers each unit's steps (slot s of %walk_buf for Q's stage
-// s) and each step's tile and code (slot 2 + s for the K/V ring's stage s;
+// s) and each step's tile and listed bit (slot 2 + s for the K/V ring's stage s;
 // @hand_over, block_mask.mlir), so that only this task searches the bitmap; without it the
 // consumers walk the same tiles themselves. Full barriers get the expect and the TMA bytes, empty ones
 // are waited on before a slot is refilled. One thread issues the copies.
@@ -220,12 +220,12 @@ jfa.func @forward_producer(%units: i32, %heads: i32, %q_tiles: i32,
         %v_empty_s = jfa.barrier %v_empty[%stage] : !jfa.mbarriers<2>, i32
         %v_full_s = jfa.barrier %v_full[%stage] : !jfa.mbarriers<2>, i32
         jfa.barrier_wait %k_empty_s, %free
-        // Block-sparse, handed off: the step's tile and its code
-        // (@tile_word), for the consumers.
+        // Block-sparse, handed off: the step's tile and whether it is
+        // listed (@tile_word), for the consumers.
         scf.if %handing {
-          %code = jfa.call @walk_code(%false, %tile, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
+          %listed = jfa.call @walk_listed(%false, %tile, %q0, %c128, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
               : (i1, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
-          %word = jfa.call @tile_word(%tile, %code, %c0) : (i32, i32, i32) -> i32
+          %word = jfa.call @tile_word(%tile, %listed, %c0) : (i32, i32, i32) -> i32
           %kv_at = arith.addi %stage, %c2 : i32
           jfa.call @hand_over(%word, %walk_buf, %kv_at) : (i32, !jfa.smem<4 x 128xi32>, i32) -> ()
         }

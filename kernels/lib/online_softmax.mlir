@@ -5,30 +5,27 @@
 // (docs/DIALECT.md, "Helpers"): the sm_90a forward calls it with its
 // wgmma accumulators, the sm_100a forward with tensor-memory rows
 // (#jfa.tmem_row), and inlining writes the call's layout throughout.
-// @block_bounds, the block-sparse mask's row bounds.
-jfa.import "block_mask.mlir"
-
 // Scores S of a 128-query by 128-key tile (queries from %q0, keys from %k0)
 // with the keys a query may not see at -inf: query i sees keys
-// [max(key_floor, i + lo_off), min(len_k, i + hi_off)) (@unit_keys in
+// [max(key_floor, i + lo_off), min(keys_end, i + hi_off)) (@unit_keys in
 // band_schedule.mlir: the sequence's end, the causal diagonal, a sliding
-// window; the key floor, 0 but on a block-sparse mask's grid, @queue_unit),
-// and under %sparse (block_mask.mlir) the tile's listed blocks
-// (%block_code, %q_split, %k_split: @tile_code). The bounds are one or two per row (jfa.mask_cols compares each
-// register's constant column with them: no index tile in registers); the
-// lower one only under %general, a compile-time parameter. A row that sees
-// no key of the tile is all -inf: @softmax_step keeps it finite. (%fill:
-// -inf for scores, 0 for a GDPA activation's P.)
+// window; the key floor, 0 but on a block-sparse mask's grid, @queue_unit;
+// %keys_end is the key sequence's length, or %k0 for a block-sparse tile
+// that is not listed, @step_keys_end in block_mask.mlir). The bounds are
+// one or two per row (jfa.mask_cols compares each register's constant
+// column with them: no index tile in registers); the lower one only under
+// %general, a compile-time parameter. A row that sees no key of the tile
+// is all -inf: @softmax_step keeps it finite. (%fill: -inf for scores, 0
+// for a GDPA activation's P.)
 jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
-                    %k0: i32, %len_k: i32, %lo_off: i32, %hi_off: i32,
-                    %key_floor: i32, %general: i1, %neg_inf: f32, %sparse: i1,
-                    %block_code: i32, %q_split: i32, %k_split: i32)
+                    %k0: i32, %keys_end: i32, %lo_off: i32, %hi_off: i32,
+                    %key_floor: i32, %general: i1, %neg_inf: f32)
     -> tensor<128x128xf32, #jfa.wgmma_acc>
     attributes {layout_parameter = #jfa.wgmma_acc} {
   %row = jfa.iota rows : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %first_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %k0_r = tensor.splat %k0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-  %len_r = tensor.splat %len_k : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+  %len_r = tensor.splat %keys_end : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %hi_off_r = tensor.splat %hi_off : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %query = arith.addi %row, %first_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %to = arith.addi %query, %hi_off_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -40,27 +37,7 @@ jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
     %floor_r = tensor.splat %key_floor : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
     %lo = arith.maxsi %from, %floor_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
     %lower = arith.subi %lo, %k0_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-    // Block-sparse (a compile-time parameter): each row's keys also lie in
-    // the interval its listed blocks give (@block_bounds).
-    %bounds:2 = scf.if %sparse -> (tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>) {
-      %c128 = arith.constant 128 : i32
-      %lo_top, %hi_top, %lo_bottom, %hi_bottom = jfa.call @block_bounds(%block_code, %k_split, %c128)
-          : (i32, i32, i32) -> (i32, i32, i32, i32)
-      %split_r = tensor.splat %q_split : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %top = arith.cmpi slt, %row, %split_r : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %lo_top_r = tensor.splat %lo_top : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %lo_bottom_r = tensor.splat %lo_bottom : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %hi_top_r = tensor.splat %hi_top : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %hi_bottom_r = tensor.splat %hi_bottom : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %block_lo = arith.select %top, %lo_top_r, %lo_bottom_r : tensor<128xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %block_hi = arith.select %top, %hi_top_r, %hi_bottom_r : tensor<128xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %lower_b = arith.maxsi %lower, %block_lo : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      %limit_b = arith.minsi %limit, %block_hi : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-      scf.yield %lower_b, %limit_b : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-    } else {
-      scf.yield %lower, %limit : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-    }
-    %w = jfa.mask_cols %s, %bounds#1, %neg_inf from %bounds#0 : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+    %w = jfa.mask_cols %s, %limit, %neg_inf from %lower : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
     scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
   } else {
     %w = jfa.mask_cols %s, %limit, %neg_inf : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
@@ -156,10 +133,8 @@ jfa.func @activation(%x: tensor<128x128xf32, #jfa.wgmma_acc>, %activation: i32) 
 // (-inf, 0, 1): the output is not normalized.
 jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, %l: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, %scale_log2: f32,
                          %activation: i32, %masked: i1, %q0: i32, %k0: i32,
-                         %len_k: i32, %lo_off: i32, %hi_off: i32,
-                         %key_floor: i32, %general: i1, %sparse: i1,
-                         %block_code: i32,
-                         %q_split: i32, %k_split: i32)
+                         %keys_end: i32, %lo_off: i32, %hi_off: i32,
+                         %key_floor: i32, %general: i1)
     -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
     attributes {layout_parameter = #jfa.wgmma_acc} {
   %c0 = arith.constant 0 : i32
@@ -168,8 +143,8 @@ jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor
   %is_softmax = arith.cmpi eq, %activation, %c0 : i32
   %r:4 = scf.if %is_softmax -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>) {
     %s = scf.if %masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
-      %w = jfa.call @mask_keys(%s_raw, %q0, %k0, %len_k, %lo_off, %hi_off, %key_floor, %general, %neg_inf, %sparse, %block_code, %q_split, %k_split)
-          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i32, i1, f32, i1, i32, i32, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
+      %w = jfa.call @mask_keys(%s_raw, %q0, %k0, %keys_end, %lo_off, %hi_off, %key_floor, %general, %neg_inf)
+          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i32, i1, f32) -> tensor<128x128xf32, #jfa.wgmma_acc>
       scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
     } else {
       scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
@@ -184,8 +159,8 @@ jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor
     %x = arith.mulf %s_raw, %scale_t : tensor<128x128xf32, #jfa.wgmma_acc>
     %p_all = jfa.call @activation(%x, %activation) : (tensor<128x128xf32, #jfa.wgmma_acc>, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
     %p = scf.if %masked -> tensor<128x128xf32, #jfa.wgmma_acc> {
-      %w = jfa.call @mask_keys(%p_all, %q0, %k0, %len_k, %lo_off, %hi_off, %key_floor, %general, %zero, %sparse, %block_code, %q_split, %k_split)
-          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i32, i1, f32, i1, i32, i32, i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
+      %w = jfa.call @mask_keys(%p_all, %q0, %k0, %keys_end, %lo_off, %hi_off, %key_floor, %general, %zero)
+          : (tensor<128x128xf32, #jfa.wgmma_acc>, i32, i32, i32, i32, i32, i32, i1, f32) -> tensor<128x128xf32, #jfa.wgmma_acc>
       scf.yield %w : tensor<128x128xf32, #jfa.wgmma_acc>
     } else {
       scf.yield %p_all : tensor<128x128xf32, #jfa.wgmma_acc>
