@@ -19,14 +19,15 @@
 // multiple of 16 (TMA: rows of A and B 16-byte aligned); any M, N, K work
 // (TMA clips the edges and reads zeros past them).
 jfa.import "../lib/gemm_schedule.mlir"
+jfa.import "../lib/gemm_sm90_consumer.mlir"
 
 jfa.kernel @gemm_fp8_sm90(%a: !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
                           %b: !jfa.tma<256x128xf8E4M3FN, swizzle 128>,
-                          %c: !jfa.tma<128x256xbf16>,
+                          %c: !jfa.tma<128x64xbf16, swizzle 128>,
                           %m: i32, %n: i32, %k: i32, %scale: f32) warps(12) {
   %a_ring = jfa.local_alloc : !jfa.smem<3 x 128x128xf8E4M3FN, swizzle 128>
   %b_ring = jfa.local_alloc : !jfa.smem<3 x 256x128xf8E4M3FN, swizzle 128>
-  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x256xbf16>
+  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x256xbf16, swizzle 128>
   // full: the producer's expect + 48 KiB of TMA; empty: 256 consumer threads.
   %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<3>
   %empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<3>
@@ -69,11 +70,14 @@ jfa.kernel @gemm_fp8_sm90(%a: !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
       %scale_t = tensor.splat %scale : tensor<128x256xf32, #jfa.wgmma_acc>
       %scaled = arith.mulf %done, %scale_t : tensor<128x256xf32, #jfa.wgmma_acc>
       %out = arith.truncf %scaled : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
-      %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x256xbf16>, i32
-      jfa.local_store %out, %c_s : tensor<128x256xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x256xbf16>
+      // Staged in the 128-byte swizzle and stored as four 128x64 boxes, as
+      // gemm_sm90_consumer.mlir's @gemm_store does (why: there).
+      %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x256xbf16, swizzle 128>, i32
+      jfa.local_store %out, %c_s : tensor<128x256xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x256xbf16, swizzle 128>
       jfa.fence_async_shared
       jfa.task_barrier
-      jfa.tma_store %c_s, %c[%row0, %col0] : !jfa.slot<128x256xbf16>, !jfa.tma<128x256xbf16>
+      jfa.call @gemm_store_blocks(%c_s, %row0, %col0, %c)
+          : (!jfa.slot<128x256xbf16, swizzle 128>, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
     }
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(40) {

@@ -19,12 +19,12 @@ jfa.import "../lib/gemm_sm90_consumer.mlir"
 
 jfa.kernel @gemm_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %b: !jfa.tma<128x64xbf16, swizzle 128>,
-                                %c: !jfa.tma<128x256xbf16>,
+                                %c: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %m: i32, %n: i32, %k: i32)
     warps(12) cluster(2, 1, 1) {
   %a_ring = jfa.local_alloc : !jfa.smem<3 x 128x64xbf16, swizzle 128>
   %b_ring = jfa.local_alloc : !jfa.smem<3 x 256x64xbf16, swizzle 128>
-  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x256xbf16>
+  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x256xbf16, swizzle 128>
   // full: the producer's expect + 48 KiB of TMA (A, B's half from each CTA);
   // empty: the 256 consumer threads of each of the two CTAs.
   %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<3>
@@ -56,7 +56,7 @@ jfa.kernel @gemm_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
       %yes = arith.constant true
       jfa.call @gemm_consumer(%k_tiles, %row0, %col0, %a_ring, %b_ring, %c_tile, %full, %empty, %c, %yes, %peer)
           : (i32, i32, i32, !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
-             !jfa.smem<1 x 128x256xbf16>, !jfa.mbarriers<3>, !jfa.mbarriers<3>, !jfa.tma<128x256xbf16>, i1, i32) -> ()
+             !jfa.smem<1 x 128x256xbf16, swizzle 128>, !jfa.mbarriers<3>, !jfa.mbarriers<3>, !jfa.tma<128x64xbf16, swizzle 128>, i1, i32) -> ()
     }
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(40) {

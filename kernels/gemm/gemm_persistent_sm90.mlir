@@ -16,11 +16,11 @@ jfa.import "../lib/gemm_sm90_consumer.mlir"
 
 jfa.kernel @gemm_persistent_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
                                  %b: !jfa.tma<256x64xbf16, swizzle 128>,
-                                 %c: !jfa.tma<128x256xbf16>,
+                                 %c: !jfa.tma<128x64xbf16, swizzle 128>,
                                  %m: i32, %n: i32, %k: i32) warps(12) {
   %a_ring = jfa.local_alloc : !jfa.smem<3 x 128x64xbf16, swizzle 128>
   %b_ring = jfa.local_alloc : !jfa.smem<3 x 256x64xbf16, swizzle 128>
-  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x256xbf16>
+  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x256xbf16, swizzle 128>
   // full: the producer's expect + 48 KiB of TMA; empty: 256 consumer threads.
   %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<3>
   %empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<3>
@@ -55,8 +55,8 @@ jfa.kernel @gemm_persistent_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
         // The previous tile's store may still be reading the staging tile.
         %reused = arith.cmpi ne, %tile, %pid : i32
         jfa.call @gemm_store(%acc, %row0, %col0, %c_tile, %c, %reused)
-            : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x256xbf16>,
-               !jfa.tma<128x256xbf16>, i1) -> ()
+            : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x256xbf16, swizzle 128>,
+               !jfa.tma<128x64xbf16, swizzle 128>, i1) -> ()
         %next = arith.addi %step0, %k_tiles : i32
         scf.yield %next : i32
       }

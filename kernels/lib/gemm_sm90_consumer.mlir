@@ -65,22 +65,42 @@ jfa.func @gemm_release(%step: i32, %empty: !jfa.mbarriers<3>, %multicast: i1, %p
 }
 
 // The epilogue: bf16 in registers, staged in %c_tile, stored with TMA at
-// (%row0, %col0), which clips the edges. With %reused, an earlier tile's
-// store may still be reading %c_tile: it is waited for first.
+// (%row0, %col0), which clips the edges. The staging tile is four 64-column
+// blocks in the 128-byte swizzle, stored as four 128x64 boxes: with rows of
+// 512 bytes unswizzled, the 8 rows a warp writes at once fell on the same
+// four banks (8-way conflicts on every store). With %reused, an earlier
+// tile's store may still be reading %c_tile: it is waited for first.
 jfa.func @gemm_store(%acc: tensor<128x256xf32, #jfa.wgmma_acc>, %row0: i32, %col0: i32,
-                     %c_tile: !jfa.smem<1 x 128x256xbf16>, %c: !jfa.tma<128x256xbf16>,
-                     %reused: i1) {
+                     %c_tile: !jfa.smem<1 x 128x256xbf16, swizzle 128>,
+                     %c: !jfa.tma<128x64xbf16, swizzle 128>, %reused: i1) {
   %c0 = arith.constant 0 : i32
   %out = arith.truncf %acc : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
   scf.if %reused {
     jfa.tma_store_wait pending(0)
     jfa.task_barrier
   }
-  %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x256xbf16>, i32
-  jfa.local_store %out, %c_s : tensor<128x256xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x256xbf16>
+  %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x256xbf16, swizzle 128>, i32
+  jfa.local_store %out, %c_s : tensor<128x256xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x256xbf16, swizzle 128>
   jfa.fence_async_shared
   jfa.task_barrier
-  jfa.tma_store %c_s, %c[%row0, %col0] : !jfa.slot<128x256xbf16>, !jfa.tma<128x256xbf16>
+  jfa.call @gemm_store_blocks(%c_s, %row0, %col0, %c)
+      : (!jfa.slot<128x256xbf16, swizzle 128>, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
+  jfa.return
+}
+
+// A staged 128x256 tile's four 64-column blocks to C at (%row0, %col0).
+jfa.func @gemm_store_blocks(%c_s: !jfa.slot<128x256xbf16, swizzle 128>, %row0: i32,
+                            %col0: i32, %c: !jfa.tma<128x64xbf16, swizzle 128>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c64 = arith.constant 64 : i32
+  scf.for %i = %c0 to %c4 step %c1 : i32 {
+    %block = jfa.column_block %c_s[%i] : !jfa.slot<128x256xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+    %dx = arith.muli %i, %c64 : i32
+    %col = arith.addi %col0, %dx : i32
+    jfa.tma_store %block, %c[%row0, %col] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+  }
   jfa.return
 }
 
@@ -88,9 +108,9 @@ jfa.func @gemm_store(%acc: tensor<128x256xf32, #jfa.wgmma_acc>, %row0: i32, %col
 jfa.func @gemm_consumer(%k_tiles: i32, %row0: i32, %col0: i32,
                         %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
                         %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
-                        %c_tile: !jfa.smem<1 x 128x256xbf16>,
+                        %c_tile: !jfa.smem<1 x 128x256xbf16, swizzle 128>,
                         %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>,
-                        %c: !jfa.tma<128x256xbf16>,
+                        %c: !jfa.tma<128x64xbf16, swizzle 128>,
                         %multicast: i1, %peer: i32) {
   %c0 = arith.constant 0 : i32
   %no = arith.constant false
@@ -98,7 +118,7 @@ jfa.func @gemm_consumer(%k_tiles: i32, %row0: i32, %col0: i32,
       : (i32, i32, !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
          !jfa.mbarriers<3>, !jfa.mbarriers<3>, i1, i32, i1) -> tensor<128x256xf32, #jfa.wgmma_acc>
   jfa.call @gemm_store(%acc, %row0, %col0, %c_tile, %c, %no)
-      : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x256xbf16>,
-         !jfa.tma<128x256xbf16>, i1) -> ()
+      : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x256xbf16, swizzle 128>,
+         !jfa.tma<128x64xbf16, swizzle 128>, i1) -> ()
   jfa.return
 }
