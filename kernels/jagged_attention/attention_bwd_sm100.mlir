@@ -32,7 +32,8 @@
 // units (@unit), shared with
 // attention_bwd_sm90.mlir.
 jfa.import "../lib/work_queue.mlir"
-// The block-sparse mask's walk of the q tiles and its row bounds.
+// The block-sparse mask's walk of the q tiles, and the key end of a step
+// whose tile is not listed (@step_keys_end).
 jfa.import "../lib/block_mask.mlir"
 
 // The scores of 64 of the unit's 128 keys (the column block of S's tensor

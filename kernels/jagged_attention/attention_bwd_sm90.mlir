@@ -61,7 +61,8 @@
 // units (@unit), shared with
 // attention_bwd_sm100.mlir.
 jfa.import "../lib/work_queue.mlir"
-// The block-sparse mask's walk of the q tiles and its row bounds.
+// The block-sparse mask's walk of the q tiles, and the key end of a step
+// whose tile is not listed (@step_keys_end).
 jfa.import "../lib/block_mask.mlir"
 
 // GDPA (an activation in place of softmax) on a 64x64 tile of scaled scores
@@ -382,7 +383,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %fill_x = arith.constant -1.0e4 : f32
             %fill = arith.select %is_softmax, %fill_p, %fill_x : f32
             // Only tiles that hold a sequence's end, the causal diagonal, a
-            // window's edge or (block-sparse) a floor need the mask (the index tiles are made there,
+            // window's edge or (block-sparse) a floor, and the one step of a
+            // unit with no listed tile, need the mask (the index tiles are made there,
             // not kept in registers): the first query's keys end before the
             // last key, or the last query's start after the first key.
             %q_end = arith.addi %q0, %c64 : i32

@@ -1,7 +1,7 @@
 // A library of device helpers (no kernel), imported with
 // `jfa.import "../lib/gemm_sm90_consumer.mlir"`: the consumer task of the
 // sm_90a GEMMs (gemm_sm90.mlir, gemm_multicast_sm90.mlir,
-// gemm_persistent_sm90.mlir).
+// gemm_persistent_sm90.mlir; gemm_fp8_sm90.mlir takes @gemm_store_blocks).
 
 // Two consumer warpgroups, 64 rows of the 128x256 tile each: m64n256k16
 // wgmmas over the 3-stage ring, one k-step in flight; a stage goes back to
