@@ -4,7 +4,10 @@
 // a call then binds it to the layout the call's tiles hold, and inlining
 // writes that layout for the parameter throughout the copy. One mask or
 // online-softmax step so serves the wgmma accumulator layout of sm_90a and
-// the tensor-memory row layout of sm_100a (kernels/lib/).
+// the tensor-memory row layout of sm_100a (kernels/lib/). In the same way a
+// helper may name a ring's stage count its stage parameter, which a call
+// binds to its rings' slot count: one GEMM mainloop so serves a 3-stage and
+// a 4-stage ring.
 //
 //===----------------------------------------------------------------------===//
 #include "JFA/JFAOps.h"
@@ -63,7 +66,64 @@ AttrTypeReplacer replacerFor(Attribute param, Attribute layout) {
   return replacer;
 }
 
+/// The slot count of a ring type (!jfa.smem, !jfa.mbarriers); 0 otherwise.
+int64_t ringSlots(Type type) {
+  if (auto smem = dyn_cast<SharedBufferType>(type))
+    return smem.getNumSlots();
+  if (auto barriers = dyn_cast<BarrierArrayType>(type))
+    return barriers.getSize();
+  return 0;
+}
+
+/// The count `actual` has where `declared` is a ring of `param` slots: the
+/// same kind of ring (for !jfa.smem, the same slot type); 0 if none.
+int64_t stagesAt(Type declared, Type actual, int64_t param) {
+  if (ringSlots(declared) != param || !ringSlots(actual))
+    return 0;
+  auto declaredSmem = dyn_cast<SharedBufferType>(declared);
+  auto actualSmem = dyn_cast<SharedBufferType>(actual);
+  if (declaredSmem && actualSmem &&
+      declaredSmem.getShape() == actualSmem.getShape() &&
+      declaredSmem.getElementType() == actualSmem.getElementType() &&
+      declaredSmem.getSwizzle() == actualSmem.getSwizzle())
+    return actualSmem.getNumSlots();
+  if (isa<BarrierArrayType>(declared) && isa<BarrierArrayType>(actual))
+    return cast<BarrierArrayType>(actual).getSize();
+  return 0;
+}
+
+AttrTypeReplacer stageReplacerFor(int64_t param, int64_t stages) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [param, stages](SharedBufferType smem) -> std::optional<Type> {
+        if (smem.getNumSlots() != param)
+          return std::nullopt;
+        return SharedBufferType::get(smem.getContext(), stages, smem.getShape(),
+                                     smem.getElementType(), smem.getSwizzle());
+      });
+  replacer.addReplacement(
+      [param, stages](BarrierArrayType barriers) -> std::optional<Type> {
+        if (barriers.getSize() != param)
+          return std::nullopt;
+        return BarrierArrayType::get(barriers.getContext(), stages);
+      });
+  return replacer;
+}
+
 } // namespace
+
+int64_t FuncOp::boundStages(TypeRange args, TypeRange results) {
+  std::optional<int64_t> param = getStageParameter();
+  if (!param)
+    return 0;
+  for (auto [d, a] : llvm::zip(getArgumentTypes(), args))
+    if (int64_t stages = stagesAt(d, a, *param))
+      return stages;
+  for (auto [d, a] : llvm::zip(getResultTypes(), results))
+    if (int64_t stages = stagesAt(d, a, *param))
+      return stages;
+  return *param;
+}
 
 Attribute FuncOp::boundLayout(TypeRange args, TypeRange results) {
   Attribute param = getLayoutParameterAttr();
@@ -82,12 +142,16 @@ Attribute FuncOp::boundLayout(TypeRange args, TypeRange results) {
   return param;
 }
 
-FunctionType FuncOp::typeFor(Attribute layout) {
+FunctionType FuncOp::typeFor(Attribute layout, int64_t stages) {
+  FunctionType type = getFunctionType();
   Attribute param = getLayoutParameterAttr();
-  if (!param || !layout || layout == param)
-    return getFunctionType();
-  return cast<FunctionType>(
-      replacerFor(param, layout).replace(Type(getFunctionType())));
+  if (param && layout && layout != param)
+    type = cast<FunctionType>(replacerFor(param, layout).replace(Type(type)));
+  std::optional<int64_t> stageParam = getStageParameter();
+  if (stageParam && stages > 0 && stages != *stageParam)
+    type = cast<FunctionType>(
+        stageReplacerFor(*stageParam, stages).replace(Type(type)));
+  return type;
 }
 
 void FuncOp::bindLayoutIn(Operation *op, Attribute layout) {
@@ -100,4 +164,18 @@ void FuncOp::bindLayoutIn(Operation *op, Attribute layout) {
       .recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
                                     /*replaceLocs=*/false,
                                     /*replaceTypes=*/true);
+}
+
+void FuncOp::bindStagesIn(Operation *op, int64_t stages) {
+  std::optional<int64_t> param = getStageParameter();
+  if (!param || stages <= 0 || stages == *param)
+    return;
+  stageReplacerFor(*param, stages)
+      .recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
+                                    /*replaceLocs=*/false,
+                                    /*replaceTypes=*/true);
+  op->walk([&](RingPositionOp ring) {
+    if (ring.getStages() == static_cast<uint64_t>(*param))
+      ring.setStages(static_cast<uint32_t>(stages));
+  });
 }

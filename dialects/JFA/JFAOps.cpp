@@ -75,6 +75,24 @@ LogicalResult FuncOp::verifyRegions() {
                            << " its layout parameter, but no argument or "
                               "result type holds it";
   }
+  if (std::optional<int64_t> stages = getStageParameter()) {
+    if (*stages < 1 || *stages > 64)
+      return emitOpError() << "stage parameter must be in [1, 64], got "
+                           << *stages;
+    auto isRing = [&](Type type) {
+      return (isa<SharedBufferType>(type) &&
+              cast<SharedBufferType>(type).getNumSlots() == *stages) ||
+             (isa<BarrierArrayType>(type) &&
+              cast<BarrierArrayType>(type).getSize() == *stages);
+    };
+    if (llvm::none_of(getArgumentTypes(), isRing) &&
+        llvm::none_of(getResultTypes(), isRing))
+      return emitOpError()
+             << "names " << *stages
+             << " its stage parameter, but no argument or result is a "
+                "!jfa.smem or !jfa.mbarriers of "
+             << *stages << " slots";
+  }
   return success();
 }
 
@@ -120,7 +138,9 @@ LogicalResult CallOp::verifyAgainst(FuncOp callee, StringRef context) {
   Attribute param = callee.getLayoutParameterAttr();
   Attribute layout = callee.boundLayout(getArgs().getTypes(), getResultTypes());
   bool bindsLayout = isa_and_nonnull<TileLayoutAttrInterface>(layout);
-  FunctionType type = callee.typeFor(bindsLayout ? layout : param);
+  // A helper with a stage parameter takes the rings' slot count too.
+  int64_t stages = callee.boundStages(getArgs().getTypes(), getResultTypes());
+  FunctionType type = callee.typeFor(bindsLayout ? layout : param, stages);
   if (TypeRange(getArgs().getTypes()) == TypeRange(type.getInputs()) &&
       TypeRange(getResultTypes()) == TypeRange(type.getResults()))
     return success();
@@ -131,6 +151,10 @@ LogicalResult CallOp::verifyAgainst(FuncOp callee, StringRef context) {
                     << " but @" << getCallee() << " is " << type;
   if (param && bindsLayout && layout != param)
     diag << " (its layout parameter " << param << " bound to " << layout << ")";
+  std::optional<int64_t> stageParam = callee.getStageParameter();
+  if (stageParam && stages != *stageParam)
+    diag << " (its stage parameter " << *stageParam << " bound to " << stages
+         << ")";
   if (!context.empty())
     diag << " (" << context << ")";
   return diag;

@@ -161,12 +161,30 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     for the parameter everywhere in the copy, so every op of the copy is
     checked for the call's layout, each error located in the helper and
     "called from" the call.
+
+    In the same way a helper written for a ring of some number of stages
+    can serve rings of another when it names that number its stage
+    parameter:
+    ```mlir
+    jfa.func @mainloop(%ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
+                       %full: !jfa.mbarriers<3>, ...)
+        attributes {stage_parameter = 3} { ... jfa.ring_position %n stages(3) ... }
+    ...
+    jfa.call @mainloop(%ring4, %full4, ...)
+        : (!jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<4>, ...) -> ...
+    ```
+    A call binds it to the slot count of its first `!jfa.smem` or
+    `!jfa.mbarriers` argument (or result) where the signature has the
+    parameter's count; inlining writes the bound count for every
+    `!jfa.smem<N x ...>` and `!jfa.mbarriers<N>` with N the parameter and
+    every `jfa.ring_position ... stages(N)` in the copy.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
-                       OptionalAttr<JFA_TileLayoutAttr>:$layout_parameter);
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout_parameter,
+                       OptionalAttr<I64Attr>:$stage_parameter);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
@@ -184,12 +202,21 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     /// none (or no parameter).
     ::mlir::Attribute boundLayout(::mlir::TypeRange args,
                                   ::mlir::TypeRange results);
+    /// The stage count a call with these argument and result types binds
+    /// the stage parameter to: the slot count of its first !jfa.smem or
+    /// !jfa.mbarriers where the signature has the parameter's; the
+    /// parameter itself when there is none; 0 without a parameter.
+    int64_t boundStages(::mlir::TypeRange args, ::mlir::TypeRange results);
     /// The helper's signature with `layout` in place of its layout
-    /// parameter.
-    ::mlir::FunctionType typeFor(::mlir::Attribute layout);
+    /// parameter and `stages` in place of its stage parameter (0: kept).
+    ::mlir::FunctionType typeFor(::mlir::Attribute layout,
+                                 int64_t stages = 0);
     /// Writes `layout` for the layout parameter in `op` and every op,
     /// block argument and attribute nested in it (a copy of the body).
     void bindLayoutIn(::mlir::Operation *op, ::mlir::Attribute layout);
+    /// Writes `stages` for the stage parameter in `op` and everything
+    /// nested in it: ring types and jfa.ring_position's stages.
+    void bindStagesIn(::mlir::Operation *op, int64_t stages);
   }];
 }
 

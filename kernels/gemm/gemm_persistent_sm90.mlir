@@ -10,7 +10,10 @@
 // from a staging tile) overlaps the next tile's products: the consumers
 // wait for it only when they stage the next tile. A CTA pays its start
 // (barriers, launch) once, not once per tile: what the short-K and small
-// shapes lose in gemm_sm90 (bench/NOTES.md, run 51).
+// shapes lose in gemm_sm90 (bench/NOTES.md, run 51). The ring has 4
+// stages (192 KiB; gemm_sm90's 3 with the consumer library's stage
+// parameter bound to 4) and C is staged in two 128x128 halves (32 KiB,
+// @gemm_store_halves): 4-8% on the large shapes (bench/NOTES.md, run 71).
 jfa.import "../lib/gemm_schedule.mlir"
 jfa.import "../lib/gemm_sm90_consumer.mlir"
 
@@ -18,12 +21,12 @@ jfa.kernel @gemm_persistent_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
                                  %b: !jfa.tma<256x64xbf16, swizzle 128>,
                                  %c: !jfa.tma<128x64xbf16, swizzle 128>,
                                  %m: i32, %n: i32, %k: i32) warps(12) {
-  %a_ring = jfa.local_alloc : !jfa.smem<3 x 128x64xbf16, swizzle 128>
-  %b_ring = jfa.local_alloc : !jfa.smem<3 x 256x64xbf16, swizzle 128>
-  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x256xbf16, swizzle 128>
+  %a_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
+  %b_ring = jfa.local_alloc : !jfa.smem<4 x 256x64xbf16, swizzle 128>
+  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x128xbf16, swizzle 128>
   // full: the producer's expect + 48 KiB of TMA; empty: 256 consumer threads.
-  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<3>
-  %empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<3>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<4>
+  %empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<4>
 
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -50,12 +53,12 @@ jfa.kernel @gemm_persistent_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
         %k_tiles, %row0, %col0 = jfa.call @gemm_tile(%tile, %m, %n, %k, %c64)
             : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
         %acc = jfa.call @gemm_mainloop(%k_tiles, %step0, %a_ring, %b_ring, %full, %empty, %no, %c0, %yes)
-            : (i32, i32, !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
-               !jfa.mbarriers<3>, !jfa.mbarriers<3>, i1, i32, i1) -> tensor<128x256xf32, #jfa.wgmma_acc>
+            : (i32, i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 256x64xbf16, swizzle 128>,
+               !jfa.mbarriers<4>, !jfa.mbarriers<4>, i1, i32, i1) -> tensor<128x256xf32, #jfa.wgmma_acc>
         // The previous tile's store may still be reading the staging tile.
         %reused = arith.cmpi ne, %tile, %pid : i32
-        jfa.call @gemm_store(%acc, %row0, %col0, %c_tile, %c, %reused)
-            : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x256xbf16, swizzle 128>,
+        jfa.call @gemm_store_halves(%acc, %row0, %col0, %c_tile, %c, %reused)
+            : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x128xbf16, swizzle 128>,
                !jfa.tma<128x64xbf16, swizzle 128>, i1) -> ()
         %next = arith.addi %step0, %k_tiles : i32
         scf.yield %next : i32
@@ -69,13 +72,13 @@ jfa.kernel @gemm_persistent_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
             : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
         scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
           %step = arith.addi %step0, %kt : i32
-          %s, %phase = jfa.ring_position %step stages(3) : i32
+          %s, %phase = jfa.ring_position %step stages(4) : i32
           %free_phase = arith.xori %phase, %c1 : i32
-          %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<3>, i32
+          %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<4>, i32
           jfa.barrier_wait %empty_s, %free_phase
-          %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
-          %a_s = jfa.slot %a_ring[%s] : !jfa.smem<3 x 128x64xbf16, swizzle 128>, i32
-          %b_s = jfa.slot %b_ring[%s] : !jfa.smem<3 x 256x64xbf16, swizzle 128>, i32
+          %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<4>, i32
+          %a_s = jfa.slot %a_ring[%s] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
+          %b_s = jfa.slot %b_ring[%s] : !jfa.smem<4 x 256x64xbf16, swizzle 128>, i32
           %kcol = arith.muli %kt, %c64 : i32
           jfa.barrier_expect %full_s, bytes(49152)
           jfa.tma_load %a[%row0, %kcol], %a_s, %full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>

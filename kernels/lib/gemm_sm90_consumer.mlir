@@ -4,7 +4,8 @@
 // gemm_persistent_sm90.mlir; gemm_fp8_sm90.mlir takes @gemm_store_blocks).
 
 // Two consumer warpgroups, 64 rows of the 128x256 tile each: m64n256k16
-// wgmmas over the 3-stage ring, one k-step in flight; a stage goes back to
+// wgmmas over the ring (written for 3 stages; the stage parameter takes the
+// caller's count: gemm_persistent_sm90 runs 4), one k-step in flight; a stage goes back to
 // the producer once the wgmmas reading it have completed. The tile's k steps
 // are the ring's steps [%step0, %step0 + %k_tiles) (a persistent kernel's
 // ring runs on across tiles). With %multicast the stage is also written by
@@ -17,7 +18,7 @@ jfa.func @gemm_mainloop(%k_tiles: i32, %step0: i32,
                         %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
                         %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>,
                         %multicast: i1, %peer: i32, %release_last: i1)
-    -> tensor<128x256xf32, #jfa.wgmma_acc> {
+    -> tensor<128x256xf32, #jfa.wgmma_acc> attributes {stage_parameter = 3} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %zero = arith.constant dense<0.0> : tensor<128x256xf32, #jfa.wgmma_acc>
@@ -54,7 +55,8 @@ jfa.func @gemm_mainloop(%k_tiles: i32, %step0: i32,
 }
 
 // Ring step %step's stage goes back to its producer(s).
-jfa.func @gemm_release(%step: i32, %empty: !jfa.mbarriers<3>, %multicast: i1, %peer: i32) {
+jfa.func @gemm_release(%step: i32, %empty: !jfa.mbarriers<3>, %multicast: i1, %peer: i32)
+    attributes {stage_parameter = 3} {
   %s, %phase = jfa.ring_position %step stages(3) : i32
   %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<3>, i32
   jfa.barrier_arrive %empty_s
@@ -101,6 +103,54 @@ jfa.func @gemm_store_blocks(%c_s: !jfa.slot<128x256xbf16, swizzle 128>, %row0: i
     %col = arith.addi %col0, %dx : i32
     jfa.tma_store %block, %c[%row0, %col] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
   }
+  jfa.return
+}
+
+// @gemm_store through a 128x128 staging tile (32 KiB, two 64-column
+// blocks in the 128-byte swizzle): the left half, its TMA stores' reads
+// waited for, then the right half. A persistent kernel so keeps 32 KiB for
+// a 4th ring stage; its next tile's loads run on meanwhile.
+jfa.func @gemm_store_halves(%acc: tensor<128x256xf32, #jfa.wgmma_acc>, %row0: i32,
+                            %col0: i32, %c_tile: !jfa.smem<1 x 128x128xbf16, swizzle 128>,
+                            %c: !jfa.tma<128x64xbf16, swizzle 128>, %reused: i1) {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %left32 = tensor.extract_slice %acc[0, 0] [128, 128] [1, 1] : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x128xf32, #jfa.wgmma_acc>
+  %right32 = tensor.extract_slice %acc[0, 128] [128, 128] [1, 1] : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x128xf32, #jfa.wgmma_acc>
+  %left = arith.truncf %left32 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+  %right = arith.truncf %right32 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+  %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+  %col1 = arith.addi %col0, %c128 : i32
+  scf.if %reused {
+    jfa.tma_store_wait pending(0)
+    jfa.task_barrier
+  }
+  jfa.local_store %left, %c_s : tensor<128x128xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x128xbf16, swizzle 128>
+  jfa.fence_async_shared
+  jfa.task_barrier
+  jfa.call @gemm_store_half(%c_s, %row0, %col0, %c)
+      : (!jfa.slot<128x128xbf16, swizzle 128>, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
+  jfa.tma_store_wait pending(0)
+  jfa.task_barrier
+  jfa.local_store %right, %c_s : tensor<128x128xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x128xbf16, swizzle 128>
+  jfa.fence_async_shared
+  jfa.task_barrier
+  jfa.call @gemm_store_half(%c_s, %row0, %col1, %c)
+      : (!jfa.slot<128x128xbf16, swizzle 128>, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
+  jfa.return
+}
+
+// A staged 128x128 half's two 64-column blocks to C at (%row0, %col0).
+jfa.func @gemm_store_half(%c_s: !jfa.slot<128x128xbf16, swizzle 128>, %row0: i32,
+                          %col0: i32, %c: !jfa.tma<128x64xbf16, swizzle 128>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %b0 = jfa.column_block %c_s[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+  %b1 = jfa.column_block %c_s[%c1] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+  %col1 = arith.addi %col0, %c64 : i32
+  jfa.tma_store %b0, %c[%row0, %col0] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+  jfa.tma_store %b1, %c[%row0, %col1] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
   jfa.return
 }
 

@@ -46,11 +46,13 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     // A call copied out of a helper whose layout parameter was bound has
     // types the verifier never saw: check them against the callee here.
     if (failed(call.verifyAgainst(
-            callee, "the call is in a helper whose layout parameter this use "
-                    "bound to another layout")))
+            callee, "the call is in a helper whose layout or stage parameter "
+                    "this use bound to another")))
       return failure();
     Attribute layout =
         callee.boundLayout(call.getArgs().getTypes(), call.getResultTypes());
+    int64_t stages =
+        callee.boundStages(call.getArgs().getTypes(), call.getResultTypes());
     IRMapping mapping;
     Block &body = callee.getBody().front();
     for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getArgs()))
@@ -59,9 +61,11 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     SmallVector<Operation *> copies;
     for (Operation &op : body.without_terminator())
       copies.push_back(builder.clone(op, mapping));
-    // A layout parameter becomes the layout the call binds it to.
-    for (Operation *copy : copies)
+    // A layout or stage parameter becomes what the call binds it to.
+    for (Operation *copy : copies) {
       callee.bindLayoutIn(copy, layout);
+      callee.bindStagesIn(copy, stages);
+    }
     Location callLoc = call.getLoc();
     for (Operation *copy : copies)
       copy->walk([&](Operation *op) {
