@@ -166,16 +166,15 @@ void FuncOp::bindLayoutIn(Operation *op, Attribute layout) {
                                     /*replaceTypes=*/true);
 }
 
-void FuncOp::bindStagesIn(Operation *op, int64_t stages) {
-  std::optional<int64_t> param = getStageParameter();
-  if (!param || stages <= 0 || stages == *param)
+void FuncOp::bindStagesIn(Operation *op, int64_t param, int64_t stages) {
+  if (param <= 0 || stages <= 0 || stages == param)
     return;
-  stageReplacerFor(*param, stages)
+  stageReplacerFor(param, stages)
       .recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
                                     /*replaceLocs=*/false,
                                     /*replaceTypes=*/true);
   op->walk([&](RingPositionOp ring) {
-    if (ring.getStages() == static_cast<uint64_t>(*param))
+    if (ring.getStages() == static_cast<uint64_t>(param))
       ring.setStages(static_cast<uint32_t>(stages));
   });
 }

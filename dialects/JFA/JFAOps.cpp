@@ -32,6 +32,7 @@ LogicalResult jfa::verifyInKernel(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
   auto buildFuncType =
       [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
          function_interface_impl::VariadicFlag,
@@ -44,6 +45,18 @@ ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
   if (result.regions.front()->empty())
     return parser.emitError(parser.getCurrentLocation())
            << "a jfa.func needs a body";
+  // Dropped silently by the generated accessors if of another kind.
+  if (Attribute stages = result.attributes.get("stage_parameter");
+      stages && !isa<IntegerAttr>(stages))
+    return parser.emitError(loc)
+           << "stage_parameter must be an integer (a ring's slot count), got "
+           << stages;
+  if (Attribute layout = result.attributes.get("layout_parameter");
+      layout && !isa<TileLayoutAttrInterface>(layout))
+    return parser.emitError(loc)
+           << "layout_parameter must be a tile layout (e.g. #jfa.wgmma_acc), "
+              "got "
+           << layout;
   return success();
 }
 

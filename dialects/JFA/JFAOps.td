@@ -214,9 +214,12 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     /// Writes `layout` for the layout parameter in `op` and every op,
     /// block argument and attribute nested in it (a copy of the body).
     void bindLayoutIn(::mlir::Operation *op, ::mlir::Attribute layout);
-    /// Writes `stages` for the stage parameter in `op` and everything
-    /// nested in it: ring types and jfa.ring_position's stages.
-    void bindStagesIn(::mlir::Operation *op, int64_t stages);
+    /// Writes `stages` for the stage count `param` in `op` and everything
+    /// nested in it: ring types of `param` slots and jfa.ring_position's
+    /// stages(param). For a helper's own stage parameter, and for the copy
+    /// of a helper without one called from a bound copy.
+    static void bindStagesIn(::mlir::Operation *op, int64_t param,
+                             int64_t stages);
   }];
 }
 

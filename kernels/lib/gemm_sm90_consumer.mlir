@@ -4,9 +4,10 @@
 // gemm_persistent_sm90.mlir; gemm_fp8_sm90.mlir takes @gemm_store_blocks).
 
 // Two consumer warpgroups, 64 rows of the 128x256 tile each: m64n256k16
-// wgmmas over the ring (written for 3 stages; the stage parameter takes the
-// caller's count: gemm_persistent_sm90 runs 4), one k-step in flight; a stage goes back to
-// the producer once the wgmmas reading it have completed. The tile's k steps
+// wgmmas over the ring (written for 3 stages; the stage parameter takes
+// the caller's count: gemm_persistent_sm90 runs 4), one k-step in flight;
+// a stage goes back to the producer once the wgmmas reading it have
+// completed. The tile's k steps
 // are the ring's steps [%step0, %step0 + %k_tiles) (a persistent kernel's
 // ring runs on across tiles). With %multicast the stage is also written by
 // the peer CTA's multicast copy, so it goes back to the peer's producer too

@@ -7,7 +7,10 @@
 // distribution, task lowering) sees the kernel as if it had been written
 // out. Copied ops keep the helper's location, "called from" the call, so
 // a diagnostic in a helper says which use it is about. A helper's layout
-// parameter is written as the layout the call binds it to (HelperOps.cpp).
+// parameter is written as the layout the call binds it to, and its stage
+// parameter as the ring depth (HelperOps.cpp); a helper without a stage
+// parameter called from a bound copy takes that copy's binding, so that its
+// jfa.ring_position of the parameter's depth follows the ring.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Transforms/Passes.h"
@@ -24,10 +27,18 @@ using namespace jfa;
 
 namespace {
 
+/// A stage parameter and the depth a call bound it to.
+struct StageBinding {
+  int64_t param = 0;
+  int64_t stages = 0;
+};
+
 /// Inlines every call under `root`; `active` holds the helpers being
-/// inlined around it (a call to one of them is a cycle).
+/// inlined around it (a call to one of them is a cycle), `outer` the stage
+/// binding of the copy `root` is in (none at a kernel).
 LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
-                          SmallVectorImpl<FuncOp> &active) {
+                          SmallVectorImpl<FuncOp> &active,
+                          StageBinding outer = {}) {
   SmallVector<CallOp> calls;
   root->walk([&](CallOp call) { calls.push_back(call); });
   for (CallOp call : calls) {
@@ -51,8 +62,10 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
       return failure();
     Attribute layout =
         callee.boundLayout(call.getArgs().getTypes(), call.getResultTypes());
-    int64_t stages =
-        callee.boundStages(call.getArgs().getTypes(), call.getResultTypes());
+    StageBinding binding = outer;
+    if (std::optional<int64_t> param = callee.getStageParameter())
+      binding = {*param, callee.boundStages(call.getArgs().getTypes(),
+                                            call.getResultTypes())};
     IRMapping mapping;
     Block &body = callee.getBody().front();
     for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getArgs()))
@@ -64,7 +77,7 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     // A layout or stage parameter becomes what the call binds it to.
     for (Operation *copy : copies) {
       callee.bindLayoutIn(copy, layout);
-      callee.bindStagesIn(copy, stages);
+      FuncOp::bindStagesIn(copy, binding.param, binding.stages);
     }
     Location callLoc = call.getLoc();
     for (Operation *copy : copies)
@@ -77,7 +90,7 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     call.erase();
     active.push_back(callee);
     for (Operation *copy : copies)
-      if (failed(inlineCalls(copy, helpers, active)))
+      if (failed(inlineCalls(copy, helpers, active, binding)))
         return failure();
     active.pop_back();
   }

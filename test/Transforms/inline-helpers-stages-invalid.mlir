@@ -26,3 +26,17 @@ jfa.kernel @k() warps(4) {
   // expected-error @below {{'jfa.call' op has type '(!jfa.smem<4 x 64x64xbf16>, !jfa.mbarriers<2>) -> ()' but @ring is '(!jfa.smem<4 x 64x64xbf16>, !jfa.mbarriers<4>) -> ()' (its stage parameter 3 bound to 4)}}
   jfa.call @ring(%ring, %full) : (!jfa.smem<4 x 64x64xbf16>, !jfa.mbarriers<2>) -> ()
 }
+
+// -----
+
+// expected-error @below {{stage_parameter must be an integer (a ring's slot count), got "three"}}
+jfa.func @string(%full: !jfa.mbarriers<3>) attributes {stage_parameter = "three"} {
+  jfa.return
+}
+
+// -----
+
+// expected-error @below {{layout_parameter must be a tile layout (e.g. #jfa.wgmma_acc), got 3 : i64}}
+jfa.func @number(%full: !jfa.mbarriers<3>) attributes {layout_parameter = 3} {
+  jfa.return
+}
