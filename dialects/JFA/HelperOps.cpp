@@ -112,6 +112,23 @@ AttrTypeReplacer stageReplacerFor(int64_t param, int64_t stages) {
 
 } // namespace
 
+LogicalResult FuncOp::verifyStageParameter() {
+  std::optional<int64_t> stages = getStageParameter();
+  if (!stages)
+    return success();
+  if (*stages < 1 || *stages > 64)
+    return emitOpError() << "stage parameter must be in [1, 64], got "
+                         << *stages;
+  auto isRing = [&](Type type) { return ringSlots(type) == *stages; };
+  if (llvm::none_of(getArgumentTypes(), isRing) &&
+      llvm::none_of(getResultTypes(), isRing))
+    return emitOpError() << "names " << *stages
+                         << " its stage parameter, but no argument or result "
+                            "is a !jfa.smem or !jfa.mbarriers of "
+                         << *stages << " slots";
+  return success();
+}
+
 int64_t FuncOp::boundStages(TypeRange args, TypeRange results) {
   std::optional<int64_t> param = getStageParameter();
   if (!param)

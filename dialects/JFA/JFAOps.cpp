@@ -88,25 +88,7 @@ LogicalResult FuncOp::verifyRegions() {
                            << " its layout parameter, but no argument or "
                               "result type holds it";
   }
-  if (std::optional<int64_t> stages = getStageParameter()) {
-    if (*stages < 1 || *stages > 64)
-      return emitOpError() << "stage parameter must be in [1, 64], got "
-                           << *stages;
-    auto isRing = [&](Type type) {
-      return (isa<SharedBufferType>(type) &&
-              cast<SharedBufferType>(type).getNumSlots() == *stages) ||
-             (isa<BarrierArrayType>(type) &&
-              cast<BarrierArrayType>(type).getSize() == *stages);
-    };
-    if (llvm::none_of(getArgumentTypes(), isRing) &&
-        llvm::none_of(getResultTypes(), isRing))
-      return emitOpError()
-             << "names " << *stages
-             << " its stage parameter, but no argument or result is a "
-                "!jfa.smem or !jfa.mbarriers of "
-             << *stages << " slots";
-  }
-  return success();
+  return verifyStageParameter();
 }
 
 LogicalResult ReturnOp::verify() {

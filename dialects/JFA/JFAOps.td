@@ -207,6 +207,9 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     /// !jfa.mbarriers where the signature has the parameter's; the
     /// parameter itself when there is none; 0 without a parameter.
     int64_t boundStages(::mlir::TypeRange args, ::mlir::TypeRange results);
+    /// The stage parameter's errors: outside [1, 64], or no argument or
+    /// result ring of that many slots (success without one).
+    ::mlir::LogicalResult verifyStageParameter();
     /// The helper's signature with `layout` in place of its layout
     /// parameter and `stages` in place of its stage parameter (0: kept).
     ::mlir::FunctionType typeFor(::mlir::Attribute layout,

@@ -126,27 +126,28 @@ jfa.func @gemm_store_halves(%acc: tensor<128x256xf32, #jfa.wgmma_acc>, %row0: i3
     jfa.tma_store_wait pending(0)
     jfa.task_barrier
   }
-  jfa.local_store %left, %c_s : tensor<128x128xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x128xbf16, swizzle 128>
-  jfa.fence_async_shared
-  jfa.task_barrier
-  jfa.call @gemm_store_half(%c_s, %row0, %col0, %c)
-      : (!jfa.slot<128x128xbf16, swizzle 128>, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
+  jfa.call @gemm_store_half(%left, %c_s, %row0, %col0, %c)
+      : (tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<128x128xbf16, swizzle 128>, i32, i32,
+         !jfa.tma<128x64xbf16, swizzle 128>) -> ()
   jfa.tma_store_wait pending(0)
   jfa.task_barrier
-  jfa.local_store %right, %c_s : tensor<128x128xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x128xbf16, swizzle 128>
-  jfa.fence_async_shared
-  jfa.task_barrier
-  jfa.call @gemm_store_half(%c_s, %row0, %col1, %c)
-      : (!jfa.slot<128x128xbf16, swizzle 128>, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
+  jfa.call @gemm_store_half(%right, %c_s, %row0, %col1, %c)
+      : (tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<128x128xbf16, swizzle 128>, i32, i32,
+         !jfa.tma<128x64xbf16, swizzle 128>) -> ()
   jfa.return
 }
 
-// A staged 128x128 half's two 64-column blocks to C at (%row0, %col0).
-jfa.func @gemm_store_half(%c_s: !jfa.slot<128x128xbf16, swizzle 128>, %row0: i32,
+// One 128x128 half of C: staged in %c_s, then its two 64-column blocks to C
+// at (%row0, %col0).
+jfa.func @gemm_store_half(%half: tensor<128x128xbf16, #jfa.wgmma_acc>,
+                          %c_s: !jfa.slot<128x128xbf16, swizzle 128>, %row0: i32,
                           %col0: i32, %c: !jfa.tma<128x64xbf16, swizzle 128>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c64 = arith.constant 64 : i32
+  jfa.local_store %half, %c_s : tensor<128x128xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x128xbf16, swizzle 128>
+  jfa.fence_async_shared
+  jfa.task_barrier
   %b0 = jfa.column_block %c_s[%c0] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
   %b1 = jfa.column_block %c_s[%c1] : !jfa.slot<128x128xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
   %col1 = arith.addi %col0, %c64 : i32
