@@ -1438,6 +1438,39 @@ LogicalResult LoadRowsOp::verify() {
                                getShape());
 }
 
+LogicalResult LoadColsOp::verify() {
+  Type element;
+  if (auto slot = dyn_cast<SlotType>(getSource().getType())) {
+    if (slot.getSwizzle() != 0 || slot.getTransposed())
+      return emitOpError() << "reads an unswizzled, untransposed slot, got "
+                           << slot;
+    element = slot.getElementType();
+  } else {
+    if (!getCount())
+      return emitOpError() << "from global memory needs cols(%count): the "
+                              "columns past it are never read";
+    element = cast<GlobalPtrType>(getSource().getType()).getElementType();
+  }
+  auto tile = dyn_cast<RankedTensorType>(getType());
+  if (!tile) {
+    if (!getThread() || !getThreads() || !getLayoutAttr() || !getShape())
+      return emitOpError() << "in distributed form needs the thread, the "
+                              "thread count, the layout and the shape";
+    return success();
+  }
+  if (isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding()) ||
+      tile.getRank() != 2)
+    return emitOpError() << "loads 2-d tiles (one value per column); use "
+                            "jfa.load_rows for a row vector, got "
+                         << tile;
+  if (failed(verifyTileLayout(*this, tile)))
+    return failure();
+  if (tile.getElementType() != element)
+    return emitOpError() << "tile " << tile << " and source "
+                         << getSource().getType() << " differ in element type";
+  return success();
+}
+
 LogicalResult StoreTileOp::verify() {
   GlobalPtrType ptr = getPtr().getType();
   if (getAdd() && !ptr.getElementType().isF32())

@@ -1239,6 +1239,52 @@ def JFA_LoadRowsOp : JFA_Op<"load_rows"> {
   let hasVerifier = 1;
 }
 
+def JFA_LoadColsOp : JFA_Op<"load_cols", [AttrSizedOperandSegments]> {
+  let summary = "loads one value per column (from global or shared memory), the same in every row";
+  let description = [{
+    ```mlir
+    %lse_t = jfa.load_cols %lse[%offset] cols(%count)
+        : !jfa.ptr<f32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+    %lse_t = jfa.load_cols %lse_slot[%c0]
+        : !jfa.slot<64xf32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+    ```
+    Element (r, c) of the result is `%source[%offset + c]`, the same in
+    every row. From global memory `cols(%count)` is required: columns at
+    or past it are 0 and never read (a sequence's end). From a slot (an
+    unswizzled one, read as its flat elements) the bound is optional.
+
+    It is the column counterpart of `jfa.load_rows` followed by
+    `jfa.broadcast_rows`, for a tile whose columns are the sequence's
+    rows: the attention backward computes S^T = K Q^T (keys as rows, so
+    that P^T and dS^T are in the layout of a register A operand), and each
+    query's lse and delta then belong to a column.
+
+    Each thread loads each column it holds once (in the wgmma layout, 16
+    of 64 columns) and gives every register of that column the value, as
+    4-byte loads (`%offset` need not be aligned). A kernel short of
+    registers stages the values in a slot (`jfa.local_store` of a row
+    vector) and reads them from there where they are used: ptxas keeps
+    global loads' results live from where it hoists them, across the
+    products (an sm_90a attention backward on S^T spilled 216 B with lse
+    and delta from global memory, none from a slot: bench/NOTES.md run
+    72).
+  }];
+  let arguments = (ins Arg<AnyTypeOf<[JFA_GlobalPtrType, JFA_SlotType]>, "", [MemRead]>:$source,
+                       I32:$offset, Optional<I32>:$count,
+                       // The distributed form, as for jfa.load_rows.
+                       Optional<I32>:$thread, OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+  let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
+  let assemblyFormat = [{
+    $source `[` $offset `]` (`cols` `(` $count^ `)`)?
+    (`thread` $thread^)? (`threads` `(` $threads^ `)`)?
+    (`layout` `(` $layout^ `)`)? (`shape` $shape^)? attr-dict `:`
+    qualified(type($source)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def JFA_StoreTileOp : JFA_Op<"store_tile", [AttrSizedOperandSegments]> {
   let summary = "stores a register tile to global memory, rows [0, count) (or [first, count)) only";
   let description = [{

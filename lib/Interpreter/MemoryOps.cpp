@@ -220,6 +220,41 @@ static void loadRows(CTARun &run, Executor &e, LoadRowsOp op) {
   run.set(e, op.getResult(), run.makeData(out));
 }
 
+static void loadCols(CTARun &run, Executor &e, LoadColsOp op) {
+  RtValue source = run.get(e, op.getSource());
+  int64_t offset = run.intScalar(e, op, op.getOffset());
+  TileP out = run.newTile(op.getType());
+  int64_t count =
+      op.getCount() ? run.intScalar(e, op, op.getCount()) : out->cols();
+  auto broadcast = [&](int64_t c, double x) {
+    x = roundTo(out->elem, x);
+    for (int64_t r = 0; r < out->rows(); ++r)
+      out->v[r * out->cols() + c] = x;
+  };
+  if (isa<SlotType>(op.getSource().getType())) {
+    BufferState &buf = run.buffers[source.id];
+    int64_t elements = run.slotRows(source) * buf.cols;
+    int64_t end = offset + std::min(out->cols(), count);
+    if (offset < 0 || (end > offset && end > elements))
+      run.fail(op, "jfa.load_cols reads elements [" + Twine(offset) + ", " +
+                       Twine(end) + ") of a slot of " + Twine(elements) +
+                       " elements");
+    if (end > offset)
+      run.readSlotRows(e, op, source, offset / buf.cols,
+                       (end - 1) / buf.cols + 1, e.vc, run.genericAccess(e, op),
+                       false);
+    for (int64_t c = 0; c < std::min(out->cols(), count); ++c)
+      broadcast(c, run.slotElem(source, (offset + c) / buf.cols,
+                                (offset + c) % buf.cols));
+  } else {
+    for (int64_t c = 0; c < std::min(out->cols(), count); ++c) {
+      run.checkGlobal(op, source, offset + c, "reads");
+      broadcast(c, run.argOf(source).load(offset + c));
+    }
+  }
+  run.set(e, op.getResult(), run.makeData(out));
+}
+
 static void storeRows(CTARun &run, Executor &e, StoreRowsOp op) {
   const Tile &in = run.data(e, op, op.getValue());
   RtValue ptr = run.get(e, op.getPtr());
@@ -291,6 +326,7 @@ void registerMemoryHandlers(OpHandlerTable &table) {
   table.add<StoreOp>(store);
   table.add<AtomicFetchAddOp>(atomicFetchAdd);
   table.add<LoadRowsOp>(loadRows);
+  table.add<LoadColsOp>(loadCols);
   table.add<StoreRowsOp>(storeRows);
   table.add<StoreTileOp>(storeTile);
 }

@@ -40,7 +40,7 @@ void CTARun::checkNaN(Executor &e, Operation *op) {
   // computed, and async_dot_wait only passes them on.
   if (op->getNumOperands() == 0 ||
       isa<scf::ForOp, scf::WhileOp, scf::IfOp, LocalLoadOp, TmemLoadOp, LoadOp,
-          LoadRowsOp, LoadScalarOp, AsyncDotOp, AsyncDotWaitOp>(op))
+          LoadRowsOp, LoadColsOp, LoadScalarOp, AsyncDotOp, AsyncDotWaitOp>(op))
     return;
   for (Value result : op->getResults()) {
     auto it = e.env.find(result);

@@ -265,6 +265,26 @@ struct LoadRowsOnFragments : DistributedOpPattern<LoadRowsOp> {
   }
 };
 
+/// Column values from global memory: the lowering needs the thread (which
+/// columns it holds).
+struct LoadColsOnFragments : DistributedOpPattern<LoadColsOp> {
+  using DistributedOpPattern::DistributedOpPattern;
+  LogicalResult
+  matchAndRewrite(LoadColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = dyn_cast<RankedTensorType>(op.getType());
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!tile || !fragment)
+      return failure();
+    Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
+    rewriter.replaceOpWithNewOp<LoadColsOp>(
+        op, fragment, adaptor.getSource(), adaptor.getOffset(),
+        adaptor.getCount(), thread, threadsAttr(rewriter), getTileLayout(tile),
+        shapeAttr(rewriter, tile));
+    return success();
+  }
+};
+
 /// A tile stored to global memory: each thread stores its own registers.
 struct StoreTileOnFragments : DistributedOpPattern<StoreTileOp> {
   using DistributedOpPattern::DistributedOpPattern;
@@ -500,10 +520,11 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
         .add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
              AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment>(
             converter, ctx);
-    patterns.add<IotaOnFragments, MaskColsOnFragments, ReduceRowsOnFragments,
-                 BroadcastRowsOnFragments, StoreRowsOnFragments,
-                 LoadRowsOnFragments, StoreTileOnFragments>(converter, ctx,
-                                                            threads);
+    patterns
+        .add<IotaOnFragments, MaskColsOnFragments, ReduceRowsOnFragments,
+             BroadcastRowsOnFragments, StoreRowsOnFragments,
+             LoadRowsOnFragments, LoadColsOnFragments, StoreTileOnFragments>(
+            converter, ctx, threads);
     patterns.add<TmemStoreOfFragment>(converter, ctx);
     patterns.add<ConcatColumnsOnFragments, ExtractColumnsOnFragments>(
         converter, ctx, threads);

@@ -92,3 +92,44 @@ jfa.kernel @local_store_rows() warps(4) {
   %m = jfa.reduce_rows max %t : tensor<64x64xf32, #jfa.wgmma_acc> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   jfa.local_store %m, %s : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> !jfa.slot<64xf32>
 }
+
+// -----
+
+// Column values: a wgmma thread holds 16 of the 64 columns (2 per group
+// of 8), each in rows base and base + 8: 16 guarded loads, not 32, and
+// every register of a column gets its load's value.
+// CHECK-LABEL: llvm.func @load_cols_wgmma
+// CHECK: %[[IN:.*]] = llvm.icmp "slt" %{{.*}}, %arg2 : i32
+// CHECK: scf.if %[[IN]] -> (f32) {
+// CHECK-NEXT: %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK-NEXT: scf.yield %[[V]] : f32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[Z:.*]] = llvm.mlir.zero : f32
+// CHECK-NEXT: scf.yield %[[Z]] : f32
+// CHECK-COUNT-15: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.return
+jfa.kernel @load_cols_wgmma(%in: !jfa.ptr<f32>, %offset: i32, %count: i32, %out: !jfa.ptr<f32>) warps(4) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %t = jfa.load_cols %in[%offset] cols(%count) : !jfa.ptr<f32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  jfa.store_tile %t, %out[%c0] stride(%c64) rows(%c64) : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+}
+
+// -----
+
+// Column values from a slot (a row vector staged there): 16 shared-memory
+// loads a thread, no bound.
+// CHECK-LABEL: llvm.func @load_cols_slot
+// CHECK-NOT: scf.if
+// CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.return
+jfa.kernel @load_cols_slot(%out: !jfa.ptr<f32>) warps(4) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64xf32>
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64xf32>, i32
+  %t = jfa.load_cols %s[%c0] : !jfa.slot<64xf32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  jfa.store_tile %t, %out[%c0] stride(%c64) rows(%c64) : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+}

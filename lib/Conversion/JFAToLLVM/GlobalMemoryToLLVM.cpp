@@ -1,9 +1,10 @@
 //===- GlobalMemoryToLLVM.cpp - plain loads and stores of global memory ---===//
 //
-// What does not go through TMA: a scalar load (a jagged batch's offsets) and
+// What does not go through TMA: a scalar load (a jagged batch's offsets),
 // the row-clipped store of a register tile (an output tile that runs past
-// the end of its sequence), plus the ring bookkeeping that pipelined loops
-// over such data share.
+// the end of its sequence) and a tile's column values (from global memory
+// or a slot), plus the ring bookkeeping that pipelined loops over such data
+// share.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
@@ -192,6 +193,62 @@ struct StoreTileLowering : JFAPattern<StoreTileOp> {
   }
 };
 
+/// Each thread loads every column it holds once (guarded by the column's
+/// bound where there is one, 0 past it) and gives that value to all its
+/// registers of the column; from global memory or a slot alike (the
+/// converted source is a pointer either way).
+struct LoadColsLowering : JFAPattern<LoadColsOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(LoadColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fragment = dyn_cast<VectorType>(op.getType());
+    TileLayoutAttrInterface layout = op.getLayoutAttr();
+    if (!fragment || !adaptor.getThread() || !layout || !op.getShape() ||
+        !op.getThreads())
+      return notDistributed(op);
+    LLVMBuilder b(op.getLoc(), rewriter);
+    ArrayRef<int64_t> shape = *op.getShape();
+    int64_t threads = *op.getThreads();
+    Type element = fragment.getElementType();
+    TileCoords base = layout.emitThreadBase(b, b.getLoc(), adaptor.getThread(),
+                                            shape, threads);
+    Value source = adaptor.getSource();
+    Value result = LLVM::PoisonOp::create(b, fragment);
+    llvm::DenseMap<int64_t, Value> valueOfColumn;
+    for (auto [reg, at] :
+         llvm::enumerate(layout.getRegisterOffsets(shape, threads))) {
+      Value &value = valueOfColumn[at.col];
+      if (!value) {
+        Value col = b.add(base.col, at.col);
+        Value address = LLVM::GEPOp::create(
+            b, source.getType(), element, source,
+            ArrayRef<LLVM::GEPArg>{b.add(adaptor.getOffset(), col)});
+        if (!adaptor.getCount()) {
+          value = LLVM::LoadOp::create(b, element, address);
+        } else {
+          Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, col,
+                                              adaptor.getCount());
+          auto ifOp = scf::IfOp::create(b, element, inside,
+                                        /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          scf::YieldOp::create(
+              b, ValueRange{
+                     LLVM::LoadOp::create(b, element, address).getResult()});
+          b.setInsertionPointToStart(ifOp.elseBlock());
+          scf::YieldOp::create(
+              b, ValueRange{LLVM::ZeroOp::create(b, element).getResult()});
+          value = ifOp.getResult(0);
+        }
+      }
+      result = b.insert(result, value, reg);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct RingPositionLowering : JFAPattern<RingPositionOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -212,7 +269,8 @@ struct RingPositionLowering : JFAPattern<RingPositionOp> {
 
 void jfa::populateGlobalMemoryToLLVMPatterns(JFATypeConverter &converter,
                                              RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, StoreLowering, LoadScalarLowering,
-               AtomicFetchAddLowering, StoreTileLowering, RingPositionLowering>(
-      converter);
+  patterns
+      .add<LoadLowering, StoreLowering, LoadScalarLowering, LoadColsLowering,
+           AtomicFetchAddLowering, StoreTileLowering, RingPositionLowering>(
+          converter);
 }
