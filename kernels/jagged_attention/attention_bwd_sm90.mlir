@@ -118,6 +118,22 @@ jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i3
   jfa.return %r#0, %r#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
+// A q tile's lse and delta (rows from %rows_at; those at or past %left
+// are 0 and never read) when %load, else zeros (GDPA has neither).
+jfa.func @load_coef(%load: i1, %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
+                        %rows_at: i32, %left: i32)
+    -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>) {
+  %r:2 = scf.if %load -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>) {
+    %lse_r = jfa.load_rows %lse[%rows_at] rows(%left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+    %delta_r = jfa.load_rows %delta[%rows_at] rows(%left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+    scf.yield %lse_r, %delta_r : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  } else {
+    %zero = arith.constant dense<0.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+    scf.yield %zero, %zero : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+  }
+  jfa.return %r#0, %r#1 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+}
+
 // One 64-column chunk of a unit's dK or dV, rows [%first, %rows): bf16 to
 // its place in dk / dv, or, when units split a k/v head's q heads
 // (@unit_heads), added into the f32 sum the caller converts.
@@ -254,6 +270,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %ds_scale = tensor.splat %scale : tensor<64x64xf32, #jfa.wgmma_acc>
       %true = arith.constant true
       %not_bounded = arith.xori %bounded_hi, %true : i1
+      %dense = arith.xori %sparse, %true : i1
+      %prefetch = arith.andi %is_softmax, %dense : i1
+      %load_here = arith.andi %is_softmax, %sparse : i1
       %no_window = arith.xori %general, %true : i1
       %k_mine = jfa.slot %k_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %v_mine = jfa.slot %v_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
@@ -308,10 +327,23 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %head_steps_at = arith.addi %head_word_at, %c1 : i32
           %steps = jfa.call @handed_value(%sparse, %tile_buf, %head_steps_at, %q_count)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
-          %acc_h:5 = scf.for %step = %c0 to %steps step %c1
-              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g, %i = %q_first)
+          // Without a block mask the q tiles are consecutive, and under
+          // softmax each step loads the next tile's lse and delta (the
+          // first tile's here): their latency hides behind a whole step
+          // instead of stalling P's exponentials (bench/NOTES.md run 72).
+          // A block-sparse step learns its tile from the producer and
+          // loads them itself.
+          %first_q0 = arith.muli %q_first, %c64 : i32
+          %first_rows = arith.addi %row_base, %first_q0 : i32
+          %first_left = arith.subi %len, %first_q0 : i32
+          %first_coef:2 = jfa.call @load_coef(%prefetch, %lse, %delta, %first_rows, %first_left)
+              : (i1, !jfa.ptr<f32>, !jfa.ptr<f32>, i32, i32) -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
+          %acc_h:7 = scf.for %step = %c0 to %steps step %c1
+              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g, %i = %q_first,
+                        %lse_next = %first_coef#0, %delta_next = %first_coef#1)
               -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
-                  tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32) : i32 {
+                  tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32,
+                  tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>) : i32 {
             %n = arith.addi %member_n, %step : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
             %q_s = jfa.slot %q_ring[%stage] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
@@ -335,8 +367,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %tile, %my_listed = jfa.call @handed_tile(%sparse, %tile_buf, %word_at, %g, %i)
                 : (i1, !jfa.smem<4 x 128xi32>, i32, i32, i32) -> (i32, i32)
 
-            // This q tile's lse and delta, loaded before the products so that
-            // their latency hides behind them.
+            // This q tile's lse and delta: loaded a step ahead, or (block-
+            // sparse) here, before the products so that their latency hides
+            // behind them; then the next tile's.
             %q0 = arith.muli %tile, %c64 : i32
             %q_left = arith.subi %len, %q0 : i32
             // Block-sparse: an unlisted tile (a unit's one step when it has
@@ -345,8 +378,14 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 : (i1, i32, i32, i32) -> (i32, i1)
 
             %rows_at = arith.addi %row_base, %q0 : i32
-            %lse_i = jfa.load_rows %lse[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %delta_i = jfa.load_rows %delta[%rows_at] rows(%q_left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %here:2 = jfa.call @load_coef(%load_here, %lse, %delta, %rows_at, %q_left)
+                : (i1, !jfa.ptr<f32>, !jfa.ptr<f32>, i32, i32) -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
+            %lse_i = arith.select %prefetch, %lse_next, %here#0 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %delta_i = arith.select %prefetch, %delta_next, %here#1 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+            %after_rows = arith.addi %rows_at, %c64 : i32
+            %after_left = arith.subi %q_left, %c64 : i32
+            %after_coef:2 = jfa.call @load_coef(%prefetch, %lse, %delta, %after_rows, %after_left)
+                : (i1, !jfa.ptr<f32>, !jfa.ptr<f32>, i32, i32) -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             // S = Q K^T and dP = dO V^T over the D/64 chunks, one chain each.
             %sd_issued:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %s_w = jfa.async_dot %q_s, %k_mine, %zero : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
@@ -596,7 +635,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             jfa.barrier_arrive %q_empty_s
             // Without a block mask the q tiles are consecutive.
             %next_i = arith.addi %i, %c1 : i32
-            scf.yield %dkv#0, %dkv#1, %dkv#2, %dkv#3, %next_i : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32
+            scf.yield %dkv#0, %dkv#1, %dkv#2, %dkv#3, %next_i, %after_coef#0, %after_coef#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           }
           %member_next = arith.addi %member_n, %steps : i32
           scf.yield %acc_h#0, %acc_h#1, %acc_h#2, %acc_h#3, %member_next : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32
