@@ -738,9 +738,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             scf.if %sparse {
               %listed_lo = jfa.call @seq_tile_listed(%block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %k0, %c64)
                   : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> i32
+              // The high half lies in the same 128-key block (a unit's keys
+              // are one block on the grid): listed if the low half is and
+              // it holds keys.
               %k_hi = arith.addi %k0, %c64 : i32
-              %listed_hi = jfa.call @seq_tile_listed(%block_bits, %block_base, %block_words, %start, %len, %q0, %c64, %start_k, %len_k, %k_hi, %c64)
-                  : (!jfa.ptr<i32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> i32
+              %hi_has_keys = arith.cmpi sgt, %len_k, %k_hi : i32
+              %hi_keys = arith.extui %hi_has_keys : i1 to i32
+              %listed_hi = arith.andi %listed_lo, %hi_keys : i32
               %word = jfa.call @tile_word(%i, %listed_lo, %listed_hi) : (i32, i32, i32) -> i32
               %word_at = arith.muli %stage, %c2 : i32
               %steps_at = arith.addi %word_at, %c1 : i32
