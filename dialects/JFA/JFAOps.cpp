@@ -1438,13 +1438,29 @@ LogicalResult LoadRowsOp::verify() {
                                getShape());
 }
 
+static LogicalResult verifyScalarSlot(Operation *op, SlotType slot,
+                                      Type element);
+
 LogicalResult LoadColsOp::verify() {
+  // A constant offset must not start before the source; a slot read without
+  // a bound must lie inside it (nothing else bounds the read on the GPU).
+  std::optional<int64_t> offset;
+  APInt constant;
+  if (matchPattern(getOffset(), m_ConstantInt(&constant)))
+    offset = constant.getSExtValue();
+  if (offset && *offset < 0)
+    return emitOpError() << "offset " << *offset
+                         << " is negative: the read would start before the "
+                            "source";
   Type element;
+  std::optional<int64_t> slotElements;
   if (auto slot = dyn_cast<SlotType>(getSource().getType())) {
-    if (slot.getSwizzle() != 0 || slot.getTransposed())
-      return emitOpError() << "reads an unswizzled, untransposed slot, got "
-                           << slot;
     element = slot.getElementType();
+    if (failed(verifyScalarSlot(*this, slot, element)))
+      return failure();
+    slotElements = 1;
+    for (int64_t d : slot.getShape())
+      *slotElements *= d;
   } else {
     if (!getCount())
       return emitOpError() << "from global memory needs cols(%count): the "
@@ -1453,21 +1469,42 @@ LogicalResult LoadColsOp::verify() {
   }
   auto tile = dyn_cast<RankedTensorType>(getType());
   if (!tile) {
-    if (!getThread() || !getThreads() || !getLayoutAttr() || !getShape())
+    auto fragment = dyn_cast<VectorType>(getType());
+    TileLayoutAttrInterface layout = getLayoutAttr();
+    if (!fragment || !getThread() || !getThreads() || !layout || !getShape())
       return emitOpError() << "in distributed form needs the thread, the "
                               "thread count, the layout and the shape";
+    if (isa<RowsOfLayoutAttr>(layout) || getShape()->size() != 2)
+      return emitOpError() << "in distributed form loads a fragment of a 2-d "
+                              "tile, got layout "
+                           << layout;
+    int64_t expected =
+        layout.getRegisterOffsets(*getShape(), *getThreads()).size();
+    if (fragment.getNumElements() != expected)
+      return emitOpError() << "fragment " << fragment << " does not match the "
+                           << expected << " registers a thread holds of the "
+                           << "tile (shape, " << *getThreads() << " threads, "
+                           << layout << ")";
     return success();
   }
-  if (isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding()) ||
-      tile.getRank() != 2)
+  if (isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding()))
     return emitOpError() << "loads 2-d tiles (one value per column); use "
-                            "jfa.load_rows for a row vector, got "
+                            "jfa.load_rows for the row vector "
                          << tile;
+  if (tile.getRank() != 2)
+    return emitOpError() << "loads 2-d tiles, got " << tile;
   if (failed(verifyTileLayout(*this, tile)))
     return failure();
   if (tile.getElementType() != element)
     return emitOpError() << "tile " << tile << " and source "
                          << getSource().getType() << " differ in element type";
+  int64_t cols = tile.getShape()[1];
+  if (slotElements && !getCount() && offset.value_or(0) + cols > *slotElements)
+    return emitOpError() << "reads elements [" << offset.value_or(0) << ", "
+                         << offset.value_or(0) + cols << ") of "
+                         << getSource().getType() << ", which has "
+                         << *slotElements
+                         << "; bound the columns with cols(%count)";
   return success();
 }
 

@@ -1254,20 +1254,23 @@ def JFA_LoadColsOp : JFA_Op<"load_cols", [AttrSizedOperandSegments]> {
     unswizzled one, read as its flat elements) the bound is optional.
 
     It is the column counterpart of `jfa.load_rows` followed by
-    `jfa.broadcast_rows`, for a tile whose columns are the sequence's
-    rows: the attention backward computes S^T = K Q^T (keys as rows, so
-    that P^T and dS^T are in the layout of a register A operand), and each
-    query's lse and delta then belong to a column.
+    `jfa.broadcast_rows`, for a tile whose columns are a sequence's rows:
+    an attention backward that computes S^T = K Q^T (keys as rows, so that
+    P^T and dS^T are in the layout of a register A operand; FA3's
+    SdP_swapAB) needs each query's lse and delta as a column's value.
+    (bench/NOTES.md run 72 measured such a kernel; it is kept as
+    bench/logs/run72-swapab-attention_bwd_sm90.patch.)
 
     Each thread loads each column it holds once (in the wgmma layout, 16
-    of 64 columns) and gives every register of that column the value, as
-    4-byte loads (`%offset` need not be aligned). A kernel short of
+    of 64 columns), one element per load (`%offset` need not be aligned),
+    and gives every register of that column the value. A kernel short of
     registers stages the values in a slot (`jfa.local_store` of a row
     vector) and reads them from there where they are used: ptxas keeps
     global loads' results live from where it hoists them, across the
-    products (an sm_90a attention backward on S^T spilled 216 B with lse
-    and delta from global memory, none from a slot: bench/NOTES.md run
-    72).
+    products (that S^T backward spilled 216 B with lse and delta from
+    global memory, none from a slot). The verifier rejects a constant
+    negative offset, and a slot read without `cols(%count)` that would run
+    past the slot's end.
   }];
   let arguments = (ins Arg<AnyTypeOf<[JFA_GlobalPtrType, JFA_SlotType]>, "", [MemRead]>:$source,
                        I32:$offset, Optional<I32>:$count,

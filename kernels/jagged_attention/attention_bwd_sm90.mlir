@@ -121,7 +121,7 @@ jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i3
 // A q tile's lse and delta (rows from %rows_at; those at or past %left
 // are 0 and never read) when %load, else zeros (GDPA has neither).
 jfa.func @load_coef(%load: i1, %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
-                        %rows_at: i32, %left: i32)
+                    %rows_at: i32, %left: i32)
     -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>) {
   %r:2 = scf.if %load -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>) {
     %lse_r = jfa.load_rows %lse[%rows_at] rows(%left) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -369,7 +369,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
 
             // This q tile's lse and delta: loaded a step ahead, or (block-
             // sparse) here, before the products so that their latency hides
-            // behind them; then the next tile's.
+            // behind them; then the next tile's (GDPA: neither).
             %q0 = arith.muli %tile, %c64 : i32
             %q_left = arith.subi %len, %q0 : i32
             // Block-sparse: an unlisted tile (a unit's one step when it has

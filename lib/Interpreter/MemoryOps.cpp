@@ -235,7 +235,7 @@ static void loadCols(CTARun &run, Executor &e, LoadColsOp op) {
     BufferState &buf = run.buffers[source.id];
     int64_t elements = run.slotRows(source) * buf.cols;
     int64_t end = offset + std::min(out->cols(), count);
-    if (offset < 0 || (end > offset && end > elements))
+    if (end > offset && (offset < 0 || end > elements))
       run.fail(op, "jfa.load_cols reads elements [" + Twine(offset) + ", " +
                        Twine(end) + ") of a slot of " + Twine(elements) +
                        " elements");

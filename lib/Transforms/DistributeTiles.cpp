@@ -265,8 +265,8 @@ struct LoadRowsOnFragments : DistributedOpPattern<LoadRowsOp> {
   }
 };
 
-/// Column values from global memory: the lowering needs the thread (which
-/// columns it holds).
+/// Column values from global memory or a slot: the lowering needs the
+/// thread (which columns it holds).
 struct LoadColsOnFragments : DistributedOpPattern<LoadColsOp> {
   using DistributedOpPattern::DistributedOpPattern;
   LogicalResult

@@ -133,3 +133,24 @@ jfa.kernel @load_cols_slot(%out: !jfa.ptr<f32>) warps(4) {
   %t = jfa.load_cols %s[%c0] : !jfa.slot<64xf32> -> tensor<64x64xf32, #jfa.wgmma_acc>
   jfa.store_tile %t, %out[%c0] stride(%c64) rows(%c64) : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
 }
+
+// -----
+
+// From a slot with cols(%count): each load guarded, 0 past the count.
+// CHECK-LABEL: llvm.func @load_cols_slot_bounded
+// CHECK: %[[IN:.*]] = llvm.icmp "slt" %{{.*}}, %arg1 : i32
+// CHECK-NEXT: scf.if %[[IN]] -> (f32) {
+// CHECK-NEXT: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: } else {
+// CHECK-NEXT: llvm.mlir.zero : f32
+// CHECK-COUNT-15: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.return
+jfa.kernel @load_cols_slot_bounded(%out: !jfa.ptr<f32>, %count: i32) warps(4) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64xf32>
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64xf32>, i32
+  %t = jfa.load_cols %s[%c0] cols(%count) : !jfa.slot<64xf32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  jfa.store_tile %t, %out[%c0] stride(%c64) rows(%c64) : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+}

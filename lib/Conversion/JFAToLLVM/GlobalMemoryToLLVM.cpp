@@ -224,23 +224,11 @@ struct LoadColsLowering : JFAPattern<LoadColsOp> {
         Value address = LLVM::GEPOp::create(
             b, source.getType(), element, source,
             ArrayRef<LLVM::GEPArg>{b.add(adaptor.getOffset(), col)});
-        if (!adaptor.getCount()) {
-          value = LLVM::LoadOp::create(b, element, address);
-        } else {
-          Value inside = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::slt, col,
-                                              adaptor.getCount());
-          auto ifOp = scf::IfOp::create(b, element, inside,
-                                        /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(ifOp.thenBlock());
-          scf::YieldOp::create(
-              b, ValueRange{
-                     LLVM::LoadOp::create(b, element, address).getResult()});
-          b.setInsertionPointToStart(ifOp.elseBlock());
-          scf::YieldOp::create(
-              b, ValueRange{LLVM::ZeroOp::create(b, element).getResult()});
-          value = ifOp.getResult(0);
-        }
+        value = adaptor.getCount()
+                    ? loadOrZero(b, element, address,
+                                 rowInside(b, col, adaptor.getCount(),
+                                           /*first=*/Value()))
+                    : LLVM::LoadOp::create(b, element, address).getResult();
       }
       result = b.insert(result, value, reg);
     }

@@ -248,24 +248,12 @@ struct LoadRowsLowering : JFAPattern<LoadRowsOp> {
     LLVMBuilder b(op.getLoc(), rewriter);
     Type element = fragment.getElementType();
     Value result = LLVM::PoisonOp::create(b, fragment);
-    forEachRow(
-        b, op, adaptor.getPtr(), adaptor.getOffset(), adaptor.getCount(),
-        /*firstRow=*/Value(), adaptor.getThread(),
-        [&](int64_t reg, Value address, Value inside, Value) {
-          auto ifOp = scf::IfOp::create(b, element, inside,
-                                        /*withElseRegion=*/true);
-          {
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(ifOp.thenBlock());
-            scf::YieldOp::create(
-                b, ValueRange{
-                       LLVM::LoadOp::create(b, element, address).getResult()});
-            b.setInsertionPointToStart(ifOp.elseBlock());
-            scf::YieldOp::create(
-                b, ValueRange{LLVM::ZeroOp::create(b, element).getResult()});
-          }
-          result = b.insert(result, ifOp.getResult(0), reg);
-        });
+    forEachRow(b, op, adaptor.getPtr(), adaptor.getOffset(), adaptor.getCount(),
+               /*firstRow=*/Value(), adaptor.getThread(),
+               [&](int64_t reg, Value address, Value inside, Value) {
+                 result = b.insert(
+                     result, loadOrZero(b, element, address, inside), reg);
+               });
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -1,6 +1,7 @@
 //===- Utils.cpp - shared pieces of the JFA -> LLVM conversion ------------===//
 #include "lib/Conversion/JFAToLLVM/Utils.h"
 #include "JFA/MmaTypes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -40,6 +41,18 @@ Value rowInside(LLVMBuilder &b, Value row, Value count, Value first) {
     return inside;
   Value above = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::sge, row, first);
   return LLVM::AndOp::create(b, inside, above);
+}
+
+Value loadOrZero(LLVMBuilder &b, Type element, Value address, Value inside) {
+  auto ifOp = scf::IfOp::create(b, element, inside, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(
+      b, ValueRange{LLVM::LoadOp::create(b, element, address).getResult()});
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(
+      b, ValueRange{LLVM::ZeroOp::create(b, element).getResult()});
+  return ifOp.getResult(0);
 }
 
 FailureOr<Value> allocationAddress(LLVMBuilder &b, Operation *op,

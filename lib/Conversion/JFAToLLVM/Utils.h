@@ -69,6 +69,11 @@ mlir::Value sharedAddress(LLVMBuilder &b, int64_t offset);
 mlir::Value rowInside(LLVMBuilder &b, mlir::Value row, mlir::Value count,
                       mlir::Value first);
 
+/// The `element` at `address` where `inside`, else 0 without reading it
+/// (an scf.if: rows or columns past a sequence's end are never loaded).
+mlir::Value loadOrZero(LLVMBuilder &b, mlir::Type element, mlir::Value address,
+                       mlir::Value inside);
+
 /// Where jfa-allocate-shared-memory placed allocation `op` (its `offset`),
 /// or a located error if that pass has not run.
 mlir::FailureOr<mlir::Value> allocationAddress(LLVMBuilder &b,

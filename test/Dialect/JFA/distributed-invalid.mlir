@@ -52,16 +52,10 @@ jfa.kernel @k(%in: !jfa.ptr<f16>, %n: i32) warps(4) {
 
 // -----
 
-jfa.kernel @k(%in: !jfa.ptr<f16>, %n: i32) warps(4) {
-  // expected-error @+1 {{'jfa.load_cols' op tile 'tensor<64x64xf32, #jfa.wgmma_acc>' and source '!jfa.ptr<f16>' differ in element type}}
-  %v = jfa.load_cols %in[%n] cols(%n) : !jfa.ptr<f16> -> tensor<64x64xf32, #jfa.wgmma_acc>
-}
-
-// -----
-
-jfa.kernel @k(%in: !jfa.ptr<f32>, %n: i32) warps(4) {
-  // expected-error @+1 {{'jfa.load_cols' op loads 2-d tiles (one value per column); use jfa.load_rows for a row vector, got 'tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>'}}
-  %v = jfa.load_cols %in[%n] cols(%n) : !jfa.ptr<f32> -> tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+jfa.kernel @k(%out: !jfa.ptr<f32>, %n: i32) warps(4) {
+  %v = arith.constant dense<1.0> : vector<2xf32>
+  // expected-error @+1 {{'jfa.store_rows' op in distributed form needs the thread, the thread count, a #jfa.rows_of layout and the shape}}
+  jfa.store_rows %v, %out[%n] rows(%n) : vector<2xf32>, !jfa.ptr<f32>
 }
 
 // -----
@@ -74,32 +68,7 @@ jfa.kernel @k(%in: !jfa.ptr<f32>, %n: i32) warps(4) {
 // -----
 
 jfa.kernel @k(%in: !jfa.ptr<f32>, %n: i32) warps(4) {
-  // expected-error @+1 {{'jfa.load_cols' op from global memory needs cols(%count): the columns past it are never read}}
-  %v = jfa.load_cols %in[%n] : !jfa.ptr<f32> -> tensor<64x64xf32, #jfa.wgmma_acc>
-}
-
-// -----
-
-jfa.kernel @k(%n: i32) warps(4) {
-  %buf = jfa.local_alloc : !jfa.smem<1 x 64x64xf32, swizzle 128>
-  %s = jfa.slot %buf[%n] : !jfa.smem<1 x 64x64xf32, swizzle 128>, i32
-  // expected-error @+1 {{'jfa.load_cols' op reads an unswizzled, untransposed slot, got '!jfa.slot<64x64xf32, swizzle 128>'}}
-  %v = jfa.load_cols %s[%n] : !jfa.slot<64x64xf32, swizzle 128> -> tensor<64x64xf32, #jfa.wgmma_acc>
-}
-
-// -----
-
-jfa.kernel @k(%n: i32) warps(4) {
-  %buf = jfa.local_alloc : !jfa.smem<1 x 64xbf16>
-  %s = jfa.slot %buf[%n] : !jfa.smem<1 x 64xbf16>, i32
-  // expected-error @+1 {{'jfa.load_cols' op tile 'tensor<64x64xf32, #jfa.wgmma_acc>' and source '!jfa.slot<64xbf16>' differ in element type}}
-  %v = jfa.load_cols %s[%n] : !jfa.slot<64xbf16> -> tensor<64x64xf32, #jfa.wgmma_acc>
-}
-
-// -----
-
-jfa.kernel @k(%out: !jfa.ptr<f32>, %n: i32) warps(4) {
-  %v = arith.constant dense<1.0> : vector<2xf32>
-  // expected-error @+1 {{'jfa.store_rows' op in distributed form needs the thread, the thread count, a #jfa.rows_of layout and the shape}}
-  jfa.store_rows %v, %out[%n] rows(%n) : vector<2xf32>, !jfa.ptr<f32>
+  %t = arith.constant 0 : i32
+  // expected-error @+1 {{'jfa.load_cols' op fragment 'vector<16xf32>' does not match the 32 registers a thread holds of the tile (shape, 128 threads, #jfa.wgmma_acc)}}
+  %v = jfa.load_cols %in[%n] cols(%n) thread %t threads(128) layout(#jfa.wgmma_acc) shape [64, 64] : !jfa.ptr<f32> -> vector<16xf32>
 }

@@ -29,3 +29,18 @@ jfa.kernel @rows() warps(4) {
   // CHECK: jfa.mask_cols %{{.*}}, %[[RI]], %{{.*}} from %[[RI]] : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
   %band = jfa.mask_cols %t, %ri, %zero from %ri : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
 }
+
+// Column values, from global memory (bounded) and from a slot (with and
+// without a bound).
+// CHECK-LABEL: jfa.kernel @cols
+jfa.kernel @cols(%in: !jfa.ptr<f32>, %n: i32) warps(4) {
+  %c0 = arith.constant 0 : i32
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64xf32>
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64xf32>, i32
+  // CHECK: jfa.load_cols %{{.*}}[%{{.*}}] cols(%{{.*}}) : !jfa.ptr<f32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  %g = jfa.load_cols %in[%n] cols(%n) : !jfa.ptr<f32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  // CHECK: jfa.load_cols %{{.*}}[%{{.*}}] : !jfa.slot<64xf32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  %a = jfa.load_cols %s[%c0] : !jfa.slot<64xf32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+  // CHECK: jfa.load_cols %{{.*}}[%{{.*}}] cols(%{{.*}}) : !jfa.slot<64xf32> -> tensor<64x32xf32, #jfa.wgmma_acc>
+  %b = jfa.load_cols %s[%n] cols(%n) : !jfa.slot<64xf32> -> tensor<64x32xf32, #jfa.wgmma_acc>
+}
