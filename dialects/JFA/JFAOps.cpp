@@ -1209,6 +1209,21 @@ static LogicalResult verifyRowPair(Operation *op, Type tileType, Type rowType,
 /// layout must have row vectors and the fragment must be the one the layout
 /// gives that tile (what was not named is left to the lowering, which says
 /// to run jfa-distribute-tiles).
+/// A thread's fragment holds exactly the registers `layout` gives it of a
+/// tile of `shape` over `threads` threads.
+static LogicalResult verifyFragmentSize(Operation *op, VectorType fragment,
+                                        TileLayoutAttrInterface layout,
+                                        ArrayRef<int64_t> shape,
+                                        uint32_t threads) {
+  int64_t expected = layout.getRegisterOffsets(shape, threads).size();
+  if (fragment.getNumElements() != expected)
+    return op->emitOpError()
+           << "fragment " << fragment << " does not match the " << expected
+           << " registers a thread holds of the tile (shape, " << threads
+           << " threads, " << layout << ")";
+  return success();
+}
+
 static LogicalResult verifyDistributedRows(
     Operation *op, Type tileType, std::optional<uint32_t> threads,
     TileLayoutAttrInterface layout, std::optional<ArrayRef<int64_t>> shape) {
@@ -1219,13 +1234,7 @@ static LogicalResult verifyDistributedRows(
     return op->emitOpError() << "works on tiles in the #jfa.wgmma_acc or "
                                 "#jfa.tmem_row layout, got "
                              << layout;
-  int64_t expected = layout.getRegisterOffsets(*shape, *threads).size();
-  if (fragment.getNumElements() != expected)
-    return op->emitOpError()
-           << "fragment " << fragment << " does not match the " << expected
-           << " registers a thread holds of the tile (shape, " << *threads
-           << " threads, " << layout << ")";
-  return success();
+  return verifyFragmentSize(op, fragment, layout, *shape, *threads);
 }
 
 LogicalResult ReduceRowsOp::verify() {
@@ -1478,14 +1487,8 @@ LogicalResult LoadColsOp::verify() {
       return emitOpError() << "in distributed form loads a fragment of a 2-d "
                               "tile, got layout "
                            << layout;
-    int64_t expected =
-        layout.getRegisterOffsets(*getShape(), *getThreads()).size();
-    if (fragment.getNumElements() != expected)
-      return emitOpError() << "fragment " << fragment << " does not match the "
-                           << expected << " registers a thread holds of the "
-                           << "tile (shape, " << *getThreads() << " threads, "
-                           << layout << ")";
-    return success();
+    return verifyFragmentSize(*this, fragment, layout, *getShape(),
+                              *getThreads());
   }
   if (isa_and_nonnull<RowsOfLayoutAttr>(tile.getEncoding()))
     return emitOpError() << "loads 2-d tiles (one value per column); use "

@@ -226,6 +226,7 @@ static void loadCols(CTARun &run, Executor &e, LoadColsOp op) {
   TileP out = run.newTile(op.getType());
   int64_t count =
       op.getCount() ? run.intScalar(e, op, op.getCount()) : out->cols();
+  int64_t read = std::min(out->cols(), count); // columns [0, read)
   auto broadcast = [&](int64_t c, double x) {
     x = roundTo(out->elem, x);
     for (int64_t r = 0; r < out->rows(); ++r)
@@ -234,7 +235,7 @@ static void loadCols(CTARun &run, Executor &e, LoadColsOp op) {
   if (isa<SlotType>(op.getSource().getType())) {
     BufferState &buf = run.buffers[source.id];
     int64_t elements = run.slotRows(source) * buf.cols;
-    int64_t end = offset + std::min(out->cols(), count);
+    int64_t end = offset + read;
     if (end > offset && (offset < 0 || end > elements))
       run.fail(op, "jfa.load_cols reads elements [" + Twine(offset) + ", " +
                        Twine(end) + ") of a slot of " + Twine(elements) +
@@ -243,11 +244,11 @@ static void loadCols(CTARun &run, Executor &e, LoadColsOp op) {
       run.readSlotRows(e, op, source, offset / buf.cols,
                        (end - 1) / buf.cols + 1, e.vc, run.genericAccess(e, op),
                        false);
-    for (int64_t c = 0; c < std::min(out->cols(), count); ++c)
+    for (int64_t c = 0; c < read; ++c)
       broadcast(c, run.slotElem(source, (offset + c) / buf.cols,
                                 (offset + c) % buf.cols));
   } else {
-    for (int64_t c = 0; c < std::min(out->cols(), count); ++c) {
+    for (int64_t c = 0; c < read; ++c) {
       run.checkGlobal(op, source, offset + c, "reads");
       broadcast(c, run.argOf(source).load(offset + c));
     }
