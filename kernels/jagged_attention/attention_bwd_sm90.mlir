@@ -22,13 +22,18 @@
 // keep dK and dV for those keys in registers over the whole unit, and for
 // each q tile compute S and dP with wgmma from shared memory, P and dS in
 // registers, then dV += P^T dO and dK += dS^T Q with P and dS stored to
-// shared memory and read M-major (wgmma's transpose-A). dQ = dS K is
-// computed once per q tile, as FA3 does: each warpgroup takes one 64-column
-// chunk of dQ over all 128 keys (both warpgroups' dS, synchronized by the
-// ds_ready / ds_free barriers), and adds it to an f32 workspace through
-// shared memory with TMA's reduce-add (`tma_store ... add`): several units
-// add to the same q rows. Half the reduce traffic of a dQ per warpgroup
-// (ncu, eq4k: 409 M -> 208 M L2 reduction sectors; bench/NOTES.md run 34).
+// shared memory and read M-major (wgmma's transpose-A). FA3's order within
+// a step: S is waited for before dP, so that P's exponentials run beside
+// dP's product, and at D = 128 dV, dQ and dK are issued in that order, so
+// that dQ's store and add run beside dK's product (bench/NOTES.md run 73;
+// at D = 64 dK goes before dQ, which one warpgroup at a time computes
+// there). dQ = dS K is computed once per q tile, as FA3 does: each
+// warpgroup takes one 64-column chunk of dQ over all 128 keys (both
+// warpgroups' dS, synchronized by the ds_ready / ds_free barriers), and
+// adds it to an f32 workspace through shared memory with TMA's reduce-add
+// (`tma_store ... add`): several units add to the same q rows. Half the
+// reduce traffic of a dQ per warpgroup (ncu, eq4k: 409 M -> 208 M L2
+// reduction sectors; bench/NOTES.md run 34).
 // The caller zeroes the workspace first and converts it to bf16 afterwards.
 //
 // A row of D bf16 is D/64 blocks of 64 columns (one 128-byte swizzle span
@@ -132,6 +137,33 @@ jfa.func @load_coef(%load: i1, %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
     scf.yield %zero, %zero : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   }
   jfa.return %r#0, %r#1 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+}
+
+// dK += dS^T Q for one warpgroup's 64 keys, issued if %issue and left
+// running (the caller waits), else dK unchanged: at D = 128 one N = 128
+// product over Q's two blocks, the accumulators joined for it and cut after
+// it; at D = 64 the first block.
+jfa.func @dk_product(%issue: i1, %wide: i1, %ds_t: !jfa.slot<64x64xbf16, swizzle 128, transposed>, %q_s: !jfa.slot<64x128xbf16, swizzle 128>, %dk0: tensor<64x64xf32, #jfa.wgmma_acc>, %dk1: tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+  %c0 = arith.constant 0 : i32
+  %r:2 = scf.if %issue -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+    %w:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+      %dk_w = tensor.concat dim(1) %dk0, %dk1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
+      %q_t = jfa.transpose %q_s : !jfa.slot<64x128xbf16, swizzle 128>
+      %dk_n = jfa.async_dot %ds_t, %q_t, %dk_w : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<128x64xbf16, swizzle 128, transposed>, tensor<64x128xf32, #jfa.wgmma_acc>
+      %dk0_n = tensor.extract_slice %dk_n[0, 0] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+      %dk1_n = tensor.extract_slice %dk_n[0, 64] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+      scf.yield %dk0_n, %dk1_n : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+    } else {
+      %q_blk = jfa.column_block %q_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+      %q_blk_t = jfa.transpose %q_blk : !jfa.slot<64x64xbf16, swizzle 128>
+      %dk0_n = jfa.async_dot %ds_t, %q_blk_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+      scf.yield %dk0_n, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+    }
+    scf.yield %w#0, %w#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+  } else {
+    scf.yield %dk0, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+  }
+  jfa.return %r#0, %r#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
 // One 64-column chunk of a unit's dK or dV, rows [%first, %rows): bf16 to
@@ -255,6 +287,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // right side) and start after its first (a window's left side).
   %bounded_hi = arith.ori %is_causal, %general : i1
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
+  %narrow = arith.cmpi ne, %head_dim, %c128 : i32
   %kv_full0 = jfa.barrier %kv_full[%c0] : !jfa.mbarriers<1>, i32
   %kv_empty0 = jfa.barrier %kv_empty[%c0] : !jfa.mbarriers<1>, i32
 
@@ -400,7 +433,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               %dp_blk = jfa.async_dot %do_blk, %v_blk, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
               scf.yield %s_blk, %dp_blk : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             }
-            %sd:2 = jfa.async_dot_wait pending(0) (%sd_issued#0, %sd_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            // S first: P's exponentials and mask run while dP's product
+            // still occupies the tensor cores (FA3's order).
+            %s_done = jfa.async_dot_wait pending(1) (%sd_issued#0) : tensor<64x64xf32, #jfa.wgmma_acc>
 
             // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
             // keys and queries past the end, keys after the query (causal).
@@ -410,12 +445,12 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // GDPA: the scaled score itself, masked below to -1e4, where
             // the activation and its derivative are exactly 0.
             %p_raw = scf.if %is_softmax -> tensor<64x64xf32, #jfa.wgmma_acc> {
-              %x = arith.mulf %sd#0, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
+              %x = arith.mulf %s_done, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
               %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
               %e = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
               scf.yield %e : tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
-              %x_nat = arith.mulf %sd#0, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+              %x_nat = arith.mulf %s_done, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
               scf.yield %x_nat : tensor<64x64xf32, #jfa.wgmma_acc>
             }
             %fill_p = arith.constant 0.0 : f32
@@ -538,14 +573,15 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             }
             // dS = scale * P * (dP - delta); under GDPA P = act(x) and dS =
             // scale * dP * act'(x).
+            %dp_done = jfa.async_dot_wait pending(0) (%sd_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>
             %pd:2 = scf.if %is_softmax -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %dp_c = arith.subf %sd#1, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
+              %dp_c = arith.subf %dp_done, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
               %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
               %ds_s = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
               scf.yield %p, %ds_s : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               %pa, %ga = jfa.call @activation_grad(%p, %activation) : (tensor<64x64xf32, #jfa.wgmma_acc>, i32) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
-              %dpg = arith.mulf %sd#1, %ga : tensor<64x64xf32, #jfa.wgmma_acc>
+              %dpg = arith.mulf %dp_done, %ga : tensor<64x64xf32, #jfa.wgmma_acc>
               %ds_a = arith.mulf %dpg, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
               scf.yield %pa, %ds_a : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             }
@@ -561,31 +597,29 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             jfa.task_barrier
             jfa.barrier_arrive %ds_ready_s
 
-            // dV += P^T dO, dK += dS^T Q (P, dS M-major from shared memory).
-            // D = 128: one N = 128 product each over dO's and Q's two blocks
-            // (each pair of 64x64 accumulators joined for it and cut after
-            // it: register moves); D = 64: the first block.
-            %dkv_issued:4 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+            // dV += P^T dO, then (D = 128) dQ, then dK += dS^T Q (P, dS
+            // M-major from shared memory), FA3's order: dQ's store and add
+            // overlap dK's product. D = 128: one N = 128 product each over dO's and Q's
+            // two blocks (each pair of 64x64 accumulators joined for it and
+            // cut after it: register moves); D = 64: the first block.
+            %dv_issued:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               %dv_w = tensor.concat dim(1) %dv0, %dv1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
-              %dk_w = tensor.concat dim(1) %dk0, %dk1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
               %do_t = jfa.transpose %do_s : !jfa.slot<64x128xbf16, swizzle 128>
-              %q_t = jfa.transpose %q_s : !jfa.slot<64x128xbf16, swizzle 128>
               %dv_n = jfa.async_dot %p_t, %do_t, %dv_w : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<128x64xbf16, swizzle 128, transposed>, tensor<64x128xf32, #jfa.wgmma_acc>
-              %dk_n = jfa.async_dot %ds_mine_t, %q_t, %dk_w : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<128x64xbf16, swizzle 128, transposed>, tensor<64x128xf32, #jfa.wgmma_acc>
               %dv0_n = tensor.extract_slice %dv_n[0, 0] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
               %dv1_n = tensor.extract_slice %dv_n[0, 64] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
-              %dk0_n = tensor.extract_slice %dk_n[0, 0] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
-              %dk1_n = tensor.extract_slice %dk_n[0, 64] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %dv0_n, %dv1_n, %dk0_n, %dk1_n : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %dv0_n, %dv1_n : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
               %do_blk = jfa.column_block %do_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-              %q_blk = jfa.column_block %q_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
               %do_blk_t = jfa.transpose %do_blk : !jfa.slot<64x64xbf16, swizzle 128>
-              %q_blk_t = jfa.transpose %q_blk : !jfa.slot<64x64xbf16, swizzle 128>
               %dv0_n = jfa.async_dot %p_t, %do_blk_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dk0_n = jfa.async_dot %ds_mine_t, %q_blk_t, %dk0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %dv0_n, %dv1, %dk0_n, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %dv0_n, %dv1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             }
+
+            // D = 64: dK now, behind dV (measured faster there: dQ is one
+            // warpgroup's at a time).
+            %dk_early:2 = jfa.call @dk_product(%narrow, %wide, %ds_mine_t, %q_s, %dk0, %dk1)
+                : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
 
             // dQ = dS K over all 128 keys of the unit, once per q tile: both
             // warpgroups' dS, each warpgroup one 64-column chunk of dQ (chunk
@@ -596,7 +630,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             jfa.barrier_wait %ds_ready_s, %phase
             %dq_chunk = arith.xori %g, %stage : i32
             %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32
-            scf.if %has_dq {
+            %dk_issued:2 = scf.if %has_dq -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               // This warpgroup's keys with its own dS (at D = 128 from
               // registers: A from registers reads no shared memory), then
               // the other half's.
@@ -614,8 +648,16 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 scf.yield %dq_s : tensor<64x64xf32, #jfa.wgmma_acc>
               }
               %dq_b = jfa.async_dot %ds_other, %kq_other_t, %dq_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              // Oldest first: the wait for dQ, the newest group, drains dV and dK too.
-              %dq = jfa.async_dot_wait pending(0) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
+              %dk_n:2 = jfa.call @dk_product(%wide, %wide, %ds_mine_t, %q_s, %dk_early#0, %dk_early#1)
+                  : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
+              // D = 128: dV and dQ are done, dK still runs.
+              %dq = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                %dq_w = jfa.async_dot_wait pending(1) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %dq_w : tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                %dq_n = jfa.async_dot_wait pending(0) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %dq_n : tensor<64x64xf32, #jfa.wgmma_acc>
+              }
               jfa.barrier_arrive %ds_free_s
               // The slot must first be read out by the last q tile's add.
               %q_row = arith.addi %start, %q0 : i32
@@ -627,10 +669,14 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               jfa.fence_async_shared
               jfa.task_barrier
               jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+              scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
+              %dk_n:2 = jfa.call @dk_product(%wide, %wide, %ds_mine_t, %q_s, %dk_early#0, %dk_early#1)
+                  : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
               jfa.barrier_arrive %ds_free_s
+              scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             }
-            %dkv:4 = jfa.async_dot_wait pending(0) (%dkv_issued#0, %dkv_issued#1, %dkv_issued#2, %dkv_issued#3) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+            %dkv:4 = jfa.async_dot_wait pending(0) (%dv_issued#0, %dv_issued#1, %dk_issued#0, %dk_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             // This stage's Q and dO are read: hand them back.
             jfa.barrier_arrive %q_empty_s
             // Without a block mask the q tiles are consecutive.
