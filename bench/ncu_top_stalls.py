@@ -4,7 +4,10 @@ by opcode (bench/NOTES.md run 67):
 
     ncu --section SourceCounters -k regex:NAME -c 1 -o /tmp/r python3 ...
     ncu -i /tmp/r.ncu-rep --page source --csv --print-source sass > /tmp/r.csv
-    python3 bench/ncu_top_stalls.py /tmp/r.csv [N]
+    python3 bench/ncu_top_stalls.py /tmp/r.csv [N [C]]
+
+With C, the C SASS lines before each of the 8 top lines are printed too
+(which barrier a spinning branch waits on: its SYNCS.PHASECHK's address).
 """
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], errors="replace")))
@@ -22,6 +25,7 @@ stall = col("Warp Stall Sampling (All")
 notiss = col("Warp Stall Sampling (Not")
 addr = col("Address")
 data = []
+order = []
 for r in rows[hi + 1:]:
     if len(r) <= max(src, stall):
         continue
@@ -30,10 +34,20 @@ for r in rows[hi + 1:]:
     except ValueError:
         continue
     data.append((v, r))
+    order.append(r)
 total = sum(v for v, _ in data)
 print(f"total stall samples {total:.0f} over {len(data)} SASS lines")
 for v, r in sorted(data, key=lambda x: -x[0])[:int(sys.argv[2]) if len(sys.argv) > 2 else 45]:
     print(f"{v:8.0f} {100*v/total:5.1f}%  {r[addr] if addr is not None else ''}  {r[src].strip()}")
+# The lines before the top ones (address order).
+context = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+if context:
+    index = {id(r): i for i, r in enumerate(order)}
+    for v, r in sorted(data, key=lambda x: -x[0])[:8]:
+        i = index[id(r)]
+        print(f"--- before {r[addr] if addr is not None else ''} ({v:.0f} samples):")
+        for q in order[max(0, i - context):i + 1]:
+            print(f"      {q[addr] if addr is not None else ''}  {q[src].strip()}")
 # Samples by opcode class.
 by = {}
 for v, r in data:

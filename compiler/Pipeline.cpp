@@ -248,6 +248,18 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
   sched4reg->setValue(options.scheduleForRegisters);
   auto restore = llvm::make_scope_exit([&] { sched4reg->setValue(previous); });
 
+  // The same for the width of shared-memory pointers, which the target
+  // machine's data layout takes from -nvptx-short-ptr.
+  auto shortFound = registered.find("nvptx-short-ptr");
+  if (shortFound == registered.end())
+    return module.emitError()
+           << "internal error: the NVPTX backend has no -nvptx-short-ptr";
+  auto *shortPointers = static_cast<llvm::cl::opt<bool> *>(shortFound->second);
+  bool previousShort = *shortPointers;
+  shortPointers->setValue(options.shortSharedPointers);
+  auto restoreShort =
+      llvm::make_scope_exit([&] { shortPointers->setValue(previousShort); });
+
   llvm::Triple triple(kTriple);
   std::string error;
   const llvm::Target *target =

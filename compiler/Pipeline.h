@@ -38,6 +38,11 @@ struct CompileOptions {
   /// the kernel's jfa.schedule_for_registers (takeSchedulingRequest) or
   /// from --schedule.
   bool scheduleForRegisters = false;
+  /// Shared-memory addresses as 32-bit values (NVPTX's -nvptx-short-ptr):
+  /// shared memory is at most 228 KB, and an address that LLVM hoists out of
+  /// a loop (a slot's per-thread offset) then holds one register, not two.
+  /// jfac's --long-shared-pointers turns it off.
+  bool shortSharedPointers = true;
 };
 
 void registerDialects(mlir::DialectRegistry &registry);
@@ -82,7 +87,8 @@ mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
 
 /// Translates a module in the LLVM dialect to LLVM IR text (optimized at
 /// options.optLevel) and PTX. Not reentrant: options.scheduleForRegisters
-/// sets an NVPTX command-line option for the duration of the call.
+/// and options.shortSharedPointers set NVPTX command-line options for the
+/// duration of the call.
 mlir::LogicalResult translateToLLVMIR(mlir::ModuleOp module,
                                       const CompileOptions &options,
                                       std::string &llvmIR, std::string &ptx);

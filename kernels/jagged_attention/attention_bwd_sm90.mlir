@@ -166,19 +166,21 @@ jfa.func @dk_product(%issue: i1, %wide: i1, %ds_t: !jfa.slot<64x64xbf16, swizzle
   jfa.return %r#0, %r#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
-// One 64-column chunk of a unit's dK or dV, rows [%first, %rows): bf16 to
-// its place in dk / dv, or, when units split a k/v head's q heads
-// (@unit_heads), added into the f32 sum the caller converts.
-jfa.func @write_dkv(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %summed: i1,
-                    %out: !jfa.ptr<bf16>, %out_at: i32, %out_stride: i32,
-                    %sum: !jfa.ptr<f32>, %sum_at: i32, %sum_stride: i32,
-                    %rows: i32, %first: i32) {
-  scf.if %summed {
-    jfa.store_tile %x, %sum[%sum_at] stride(%sum_stride) rows(%rows) from(%first) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
-  } else {
-    %x16 = arith.truncf %x : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-    jfa.store_tile %x16, %out[%out_at] stride(%out_stride) rows(%rows) from(%first) : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-  }
+// One 64-column chunk of a unit's dK or dV, rows [%first, %rows), to its
+// place in dk / dv. The tile goes through %scratch (this warpgroup's free
+// 8 KB slot) into the blocked layout, where a warp stores two whole rows at
+// once (8 bytes a thread), not 8 rows of 16 bytes with an address per
+// register pair: that epilogue cost 15% of a short causal backward
+// (bench/NOTES.md run 73).
+jfa.func @write_dkv(%x16: tensor<64x64xbf16, #jfa.wgmma_acc>, %out: !jfa.ptr<bf16>, %out_at: i32,
+                    %out_stride: i32, %rows: i32, %first: i32,
+                    %scratch: !jfa.slot<64x64xbf16, swizzle 128>) {
+  jfa.local_store %x16, %scratch : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
+  jfa.task_barrier
+  %rowwise = jfa.local_load %scratch : !jfa.slot<64x64xbf16, swizzle 128> -> tensor<64x64xbf16>
+  // The next chunk overwrites the slot once every thread has read it.
+  jfa.task_barrier
+  jfa.store_tile %rowwise, %out[%out_at] stride(%out_stride) rows(%rows) from(%first) : tensor<64x64xbf16>, !jfa.ptr<bf16>
   jfa.return
 }
 
@@ -702,17 +704,33 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %kv_at0 = arith.addi %key_row_el, %kv_col0 : i32
           %key_row_sum = arith.muli %key_row, %sum_stride : i32
           %sum_at0 = arith.addi %key_row_sum, %kv_col0 : i32
-          jfa.call @write_dkv(%acc#0, %summed, %dv, %kv_at0, %dkv_stride, %dv_accum, %sum_at0, %sum_stride, %key_left, %key_first)
-              : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
-          jfa.call @write_dkv(%acc#2, %summed, %dk, %kv_at0, %dkv_stride, %dk_accum, %sum_at0, %sum_stride, %key_left, %key_first)
-              : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
-          scf.if %wide {
-            %kv_at1 = arith.addi %kv_at0, %c64 : i32
+          %kv_at1 = arith.addi %kv_at0, %c64 : i32
+          scf.if %summed {
+            // Units split the k/v head's q heads (@unit_heads): added into
+            // the f32 sums the caller converts.
             %sum_at1 = arith.addi %sum_at0, %c64 : i32
-            jfa.call @write_dkv(%acc#1, %summed, %dv, %kv_at1, %dkv_stride, %dv_accum, %sum_at1, %sum_stride, %key_left, %key_first)
-                : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
-            jfa.call @write_dkv(%acc#3, %summed, %dk, %kv_at1, %dkv_stride, %dk_accum, %sum_at1, %sum_stride, %key_left, %key_first)
-                : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.ptr<bf16>, i32, i32, !jfa.ptr<f32>, i32, i32, i32, i32) -> ()
+            jfa.store_tile %acc#0, %dv_accum[%sum_at0] stride(%sum_stride) rows(%key_left) from(%key_first) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+            jfa.store_tile %acc#2, %dk_accum[%sum_at0] stride(%sum_stride) rows(%key_left) from(%key_first) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+            scf.if %wide {
+              jfa.store_tile %acc#1, %dv_accum[%sum_at1] stride(%sum_stride) rows(%key_left) from(%key_first) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+              jfa.store_tile %acc#3, %dk_accum[%sum_at1] stride(%sum_stride) rows(%key_left) from(%key_first) add : tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.ptr<f32>
+            }
+          } else {
+            // bf16 first: half the registers live through the stores.
+            %dv0_16 = arith.truncf %acc#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+            %dv1_16 = arith.truncf %acc#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+            %dk0_16 = arith.truncf %acc#2 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+            %dk1_16 = arith.truncf %acc#3 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+            jfa.call @write_dkv(%dv0_16, %dv, %kv_at0, %dkv_stride, %key_left, %key_first, %p_slot)
+                : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+            jfa.call @write_dkv(%dk0_16, %dk, %kv_at0, %dkv_stride, %key_left, %key_first, %p_slot)
+                : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+            scf.if %wide {
+              jfa.call @write_dkv(%dv1_16, %dv, %kv_at1, %dkv_stride, %key_left, %key_first, %p_slot)
+                  : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+              jfa.call @write_dkv(%dk1_16, %dk, %kv_at1, %dkv_stride, %key_left, %key_first, %p_slot)
+                  : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+            }
           }
           %unit_next = arith.addi %unit_n, %c1 : i32
           scf.yield %unit_next, %acc#4 : i32, i32

@@ -103,6 +103,12 @@ cl::list<std::string>
                          "folder too, after the importing file's own; "
                          "repeat for several"),
                 cl::value_desc("dir"), cl::Prefix, cl::cat(category));
+cl::opt<bool> longSharedPointers(
+    "long-shared-pointers",
+    cl::desc("Hold shared-memory addresses in 64-bit registers (NVPTX's "
+             "default) instead of 32-bit ones: each address LLVM hoists out "
+             "of a loop then costs two registers, not one"),
+    cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print ptxas's resource report"),
                     cl::cat(category));
 
@@ -305,6 +311,7 @@ int main(int argc, char **argv) {
   options.printIRAfterAll = printIRAfterAll;
   options.debugBarriers = debugBarriers;
   options.registerReport = registerReport;
+  options.shortSharedPointers = !longSharedPointers;
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
 
   // The metadata goes beside a cubin unless the cubin goes to a device
