@@ -1406,6 +1406,7 @@ def main():
                                      if result.get(n)},
                     "ours_over_best_peer": (round(result["ours"][0] / result[best_name][0], 3)
                                             if result.get("ours") and best_name else None),
+                    "commit": args.commit or git_commit(),
                 }) + "\n")
         print(f"\nappended {len(rows)} rows to {args.results}")
     if errors:
