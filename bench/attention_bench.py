@@ -86,7 +86,8 @@ except Exception as e:  # noqa: BLE001 - reported, the peers still run
 
 # The batches (bench/batches.py, shared with bench/schedule_sim.py, which
 # needs no torch).
-from batches import TOKENS_TAIL, TOKENS_UNIFORM, all_shapes, lengths_tail, lengths_uniform  # noqa: E402,F401
+from batches import (TOKENS_TAIL, TOKENS_UNIFORM, all_shapes, git_commit,  # noqa: E402,F401
+                     lengths_tail, lengths_uniform)
 
 
 QUICK = ("unif1k-d128-full", "unif4k-d128-causal")
@@ -1095,19 +1096,6 @@ def vcheck_backward(p, seed):
                             f"{GRAD_MEAN_ATOL}")
     line = f"({how}) " + ", ".join(parts)
     return ("FAIL: " + line + "; " + "; ".join(problems)) if problems else "ok: " + line
-
-
-def git_commit():
-    """The checkout's commit (short), or None where there is no git checkout."""
-    import os
-    import subprocess
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                             text=True, timeout=10,
-                             cwd=os.path.dirname(os.path.abspath(__file__)))
-        return (out.stdout.strip() or None) if out.returncode == 0 else None
-    except Exception:  # noqa: BLE001 - no git, no checkout
-        return None
 
 
 def _cell(r):

@@ -2,8 +2,11 @@
 bench/attention_bench.py (all_shapes: name, head dim, heads, causal, and a
 function of a random.Random giving the sequence lengths; shape i of the list
 draws its batch from random.Random(1000 + i)) and their length laws, also
-read by bench/schedule_sim.py."""
+read by bench/schedule_sim.py; and the checkout's commit, which the benches
+record with their results."""
 import math
+import os
+import subprocess
 
 TOKENS_UNIFORM = 32768
 TOKENS_TAIL = 65536
@@ -41,3 +44,13 @@ def all_shapes():
                        lambda rng, s=s: [s] * (32768 // s)))
     return shapes
 
+
+
+def git_commit():
+    """The checkout's commit (short), or None where there is no git checkout."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                             text=True, timeout=10, cwd=os.path.dirname(os.path.abspath(__file__)))
+        return (out.stdout.strip() or None) if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None

@@ -55,9 +55,10 @@ import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+from batches import git_commit  # bench/batches.py: the checkout's commit
 
 # torch and jfa are imported by main(), after the arguments are parsed (so
 # --help and the argument checks work on a machine without them).
@@ -111,18 +112,6 @@ def parse_args(argv):
     # Intermixed: `lib cubin --fp8 X m1 m2` gives matmul [m1, m2] (plain
     # parse_args would call m1 m2 unrecognized).
     return ap.parse_intermixed_args(argv)
-
-
-def git_commit():
-    """The checkout's commit (short), or None where there is no git checkout
-    (as bench/attention_bench.py records it)."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                             text=True, timeout=10,
-                             cwd=os.path.dirname(os.path.abspath(__file__)))
-        return (out.stdout.strip() or None) if out.returncode == 0 else None
-    except Exception:  # noqa: BLE001 - no git, no checkout
-        return None
 
 
 def gemm_grid(m, n):

@@ -33,6 +33,8 @@ import warnings
 import torch
 import torch.nn.functional as F
 
+from batches import git_commit  # bench/batches.py (no torch)
+
 try:
     import jfa
     JFA_ERROR = None
@@ -209,6 +211,7 @@ def run_backend(name, base, b, steps):
     return ms, attn_ms, losses[0].item()
 
 
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--steps", type=int, default=20, help="timed steps per backend")
@@ -218,6 +221,8 @@ def main():
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--results", metavar="FILE", help="append one JSON line per backend")
     ap.add_argument("--tag", default="", help="recorded with --results (commit or variant)")
+    ap.add_argument("--commit", default=None,
+                    help="recorded with --results (default: this checkout's git commit)")
     args = ap.parse_args()
     names = [n.strip() for n in args.backends.split(",") if n.strip()]
     if not names or any(n not in BACKENDS for n in names):
@@ -283,7 +288,8 @@ def main():
                     "tokens": t, "B": nb, "date": time.strftime("%Y-%m-%d"), "device": device,
                     "tag": args.tag, "max_len": smax, "steps": args.steps,
                     "attn_fwd_bwd_ms_x4": None if attn_ms is None else round(4 * attn_ms, 3),
-                    "first_loss": round(loss0, 6)}) + "\n")
+                    "first_loss": round(loss0, 6),
+                    "commit": args.commit or git_commit()}) + "\n")
         print(f"appended {len(results)} rows to {args.results}")
     return status
 

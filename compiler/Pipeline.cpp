@@ -246,7 +246,7 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
   auto *sched4reg = static_cast<llvm::cl::opt<bool> *>(found->second);
   bool previous = *sched4reg;
   sched4reg->setValue(options.scheduleForRegisters);
-  auto restore = llvm::make_scope_exit([&] { sched4reg->setValue(previous); });
+  llvm::scope_exit restore([&] { sched4reg->setValue(previous); });
 
   // The same for the width of shared-memory pointers, which the target
   // machine's data layout takes from -nvptx-short-ptr.
@@ -257,8 +257,8 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
   auto *shortPointers = static_cast<llvm::cl::opt<bool> *>(shortFound->second);
   bool previousShort = *shortPointers;
   shortPointers->setValue(options.shortSharedPointers);
-  auto restoreShort =
-      llvm::make_scope_exit([&] { shortPointers->setValue(previousShort); });
+  llvm::scope_exit restoreShort(
+      [&] { shortPointers->setValue(previousShort); });
 
   llvm::Triple triple(kTriple);
   std::string error;
