@@ -143,7 +143,12 @@ jfa.func @load_coef(%load: i1, %lse: !jfa.ptr<f32>, %delta: !jfa.ptr<f32>,
 // running (the caller waits), else dK unchanged: at D = 128 one N = 128
 // product over Q's two blocks, the accumulators joined for it and cut after
 // it; at D = 64 the first block.
-jfa.func @dk_product(%issue: i1, %wide: i1, %ds_t: !jfa.slot<64x64xbf16, swizzle 128, transposed>, %q_s: !jfa.slot<64x128xbf16, swizzle 128>, %dk0: tensor<64x64xf32, #jfa.wgmma_acc>, %dk1: tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+jfa.func @dk_product(%issue: i1, %wide: i1,
+                     %ds_t: !jfa.slot<64x64xbf16, swizzle 128, transposed>,
+                     %q_s: !jfa.slot<64x128xbf16, swizzle 128>,
+                     %dk0: tensor<64x64xf32, #jfa.wgmma_acc>,
+                     %dk1: tensor<64x64xf32, #jfa.wgmma_acc>)
+    -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
   %c0 = arith.constant 0 : i32
   %r:2 = scf.if %issue -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
     %w:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
@@ -172,8 +177,9 @@ jfa.func @dk_product(%issue: i1, %wide: i1, %ds_t: !jfa.slot<64x64xbf16, swizzle
 // once (8 bytes a thread), not 8 rows of 16 bytes with an address per
 // register pair: that epilogue cost 15% of a short causal backward
 // (bench/NOTES.md run 73).
-jfa.func @write_dkv(%x16: tensor<64x64xbf16, #jfa.wgmma_acc>, %out: !jfa.ptr<bf16>, %out_at: i32,
-                    %out_stride: i32, %rows: i32, %first: i32,
+jfa.func @write_dkv(%x16: tensor<64x64xbf16, #jfa.wgmma_acc>,
+                    %out: !jfa.ptr<bf16>, %out_at: i32, %out_stride: i32,
+                    %rows: i32, %first: i32,
                     %scratch: !jfa.slot<64x64xbf16, swizzle 128>) {
   jfa.local_store %x16, %scratch : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
   jfa.task_barrier
