@@ -129,7 +129,8 @@ FailureOr<bool> takeSchedulingRequest(ModuleOp module) {
 }
 
 void buildLoweringPipeline(OpPassManager &pm, const Target *target,
-                           bool debugBarriers, bool registerReport) {
+                           bool debugBarriers, bool registerReport,
+                           bool threadIndexAtUse) {
   if (target)
     pm.addPass(createJFACheckTarget(JFACheckTargetOptions{target->name}));
   pm.addPass(createJFACheckBarriers());
@@ -142,7 +143,7 @@ void buildLoweringPipeline(OpPassManager &pm, const Target *target,
   // After the canonicalizer, so nothing folds the bounded spin.
   if (debugBarriers)
     pm.addPass(createJFADebugBarriers());
-  pm.addPass(createJFAConvertToLLVM());
+  pm.addPass(createJFAConvertToLLVM(JFAConvertToLLVMOptions{threadIndexAtUse}));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
@@ -213,7 +214,7 @@ LogicalResult lowerToLLVMDialect(ModuleOp module,
                         /*printModuleScope=*/true);
   }
   buildLoweringPipeline(pm, options.target, options.debugBarriers,
-                        options.registerReport);
+                        options.registerReport, options.threadIndexAtUse);
   return pm.run(module);
 }
 

@@ -43,6 +43,12 @@ struct CompileOptions {
   /// a loop (a slot's per-thread offset) then holds one register, not two.
   /// jfac's --long-shared-pointers turns it off.
   bool shortSharedPointers = true;
+  /// Read the thread index where each use is, so that LLVM cannot hoist the
+  /// per-thread address arithmetic of register tiles out of loops (fewer
+  /// registers live through them, more integer work inside): jfac's
+  /// --thread-index=at-use. Off by default until measured on the GPU
+  /// (bench/NOTES.md run 73).
+  bool threadIndexAtUse = false;
 };
 
 void registerDialects(mlir::DialectRegistry &registry);
@@ -76,10 +82,12 @@ mlir::FailureOr<bool> takeSchedulingRequest(mlir::ModuleOp module);
 /// The JFA -> LLVM/NVVM dialect pipeline; with a target, it first rejects
 /// ops the target lacks. With `debugBarriers`, barrier waits are bounded;
 /// with `registerReport`, each task's peak of live values is reported
-/// (remarks, jfa-report-registers).
+/// (remarks, jfa-report-registers); with `threadIndexAtUse`, thread-index
+/// reads stay where they are used (jfa-convert-to-llvm's option).
 void buildLoweringPipeline(mlir::OpPassManager &pm, const Target *target,
                            bool debugBarriers = false,
-                           bool registerReport = false);
+                           bool registerReport = false,
+                           bool threadIndexAtUse = false);
 
 /// Runs the lowering pipeline on `module`. Diagnostics go to the context.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,

@@ -21,6 +21,14 @@ def JFAConvertToLLVM : Pass<"jfa-convert-to-llvm", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"threadIndexAtUse", "thread-index-at-use", "bool", /*default=*/"false",
+           "Read %tid.x where each use is (a PTX mov with side effects) "
+           "instead of through NVVM's pure intrinsic: LLVM then cannot hoist "
+           "the per-thread address arithmetic of register tiles out of "
+           "loops, where it holds registers through them (fewer spills, more "
+           "integer instructions inside the loops)">
+  ];
 }
 
 #endif // JFA_CONVERSION_PASSES_TD

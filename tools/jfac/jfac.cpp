@@ -109,6 +109,19 @@ cl::opt<bool> longSharedPointers(
              "default) instead of 32-bit ones: each address LLVM hoists out "
              "of a loop then costs two registers, not one"),
     cl::cat(category));
+enum class ThreadIndex { Hoisted, AtUse };
+cl::opt<ThreadIndex> threadIndex(
+    "thread-index", cl::desc("Where register tiles read the thread index"),
+    cl::init(ThreadIndex::Hoisted),
+    cl::values(clEnumValN(ThreadIndex::Hoisted, "hoisted",
+                          "once, through NVVM's intrinsic: LLVM may hoist "
+                          "the per-thread address arithmetic out of loops "
+                          "(the default)"),
+               clEnumValN(ThreadIndex::AtUse, "at-use",
+                          "where each use is: the arithmetic stays in the "
+                          "loops, which keeps it out of the registers "
+                          "through them (fewer spills, more integer work)")),
+    cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Do not print ptxas's resource report"),
                     cl::cat(category));
 
@@ -312,6 +325,7 @@ int main(int argc, char **argv) {
   options.debugBarriers = debugBarriers;
   options.registerReport = registerReport;
   options.shortSharedPointers = !longSharedPointers;
+  options.threadIndexAtUse = threadIndex == ThreadIndex::AtUse;
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
 
   // The metadata goes beside a cubin unless the cubin goes to a device

@@ -39,6 +39,7 @@ struct JFASelectLowering : OpConversionPattern<arith::SelectOp> {
 };
 
 struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -96,7 +97,7 @@ struct ConvertJFAToLLVM : jfa::impl::JFAConvertToLLVMBase<ConvertJFAToLLVM> {
     populateWGMMAToLLVMPatterns(converter, patterns, targetInfo);
     populateTensorMemoryToLLVMPatterns(converter, patterns, targetInfo);
     populateRowOpsToLLVMPatterns(converter, patterns);
-    populateKernelToLLVMPatterns(converter, patterns);
+    populateKernelToLLVMPatterns(converter, patterns, threadIndexAtUse);
     populateMathToLLVMPatterns(converter, patterns);
     populateGlobalMemoryToLLVMPatterns(converter, patterns);
     populateDebugToLLVMPatterns(converter, patterns);

@@ -50,8 +50,11 @@ constexpr llvm::StringLiteral kCtaPairAttrName = "jfa.cta_pair";
 /// llvm.func (the signature is converted first): from its nvvm.cluster_dim
 /// (KernelOp::getClusterSize before).
 int64_t convertedClusterSize(mlir::Operation *op);
+/// `threadIndexAtUse`: jfa.thread_id reads %tid.x where it is (see the
+/// pass's thread-index-at-use option), not through the hoistable intrinsic.
 void populateKernelToLLVMPatterns(JFATypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
+                                  mlir::RewritePatternSet &patterns,
+                                  bool threadIndexAtUse = false);
 void populateMathToLLVMPatterns(JFATypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateGlobalMemoryToLLVMPatterns(JFATypeConverter &converter,

@@ -44,13 +44,25 @@ struct GridIndexLowering : JFAPattern<Op> {
 };
 
 struct ThreadIdLowering : JFAPattern<ThreadIdOp> {
-  using JFAPattern::JFAPattern;
+  ThreadIdLowering(JFATypeConverter &converter, bool atUse)
+      : JFAPattern(converter), atUse(atUse) {}
   LogicalResult
   matchAndRewrite(ThreadIdOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::ThreadIdXOp>(op, rewriter.getI32Type());
+    if (!atUse) {
+      rewriter.replaceOpWithNewOp<NVVM::ThreadIdXOp>(op, rewriter.getI32Type());
+      return success();
+    }
+    // A read with side effects is neither hoisted nor merged with another,
+    // so neither is the index arithmetic that depends on it.
+    LLVMBuilder b(op.getLoc(), rewriter);
+    rewriter.replaceOp(op, sideEffectAsm(b, rewriter.getI32Type(), ValueRange{},
+                                         "mov.u32 $0, %tid.x;", "=r"));
     return success();
   }
+
+private:
+  bool atUse;
 };
 
 struct ClusterRankLowering : JFAPattern<ClusterRankOp> {
@@ -129,9 +141,11 @@ int64_t jfa::convertedClusterSize(Operation *op) {
 }
 
 void jfa::populateKernelToLLVMPatterns(JFATypeConverter &converter,
-                                       RewritePatternSet &patterns) {
-  patterns.add<ThreadIdLowering, ClusterRankLowering, TryCancelLowering,
-               QueryCancelLowering, ScheduleForRegistersLowering,
+                                       RewritePatternSet &patterns,
+                                       bool threadIndexAtUse) {
+  patterns.add<ThreadIdLowering>(converter, threadIndexAtUse);
+  patterns.add<ClusterRankLowering, TryCancelLowering, QueryCancelLowering,
+               ScheduleForRegistersLowering,
                GridIndexLowering<ClusterIdOp, NVVM::ClusterIdXOp,
                                  NVVM::ClusterIdYOp, NVVM::ClusterIdZOp>,
                GridIndexLowering<ProgramIdOp, NVVM::BlockIdXOp,
