@@ -20,7 +20,6 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -36,6 +35,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <fmt/format.h>
+#include <optional>
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -218,6 +218,39 @@ LogicalResult lowerToLLVMDialect(ModuleOp module,
   return pm.run(module);
 }
 
+namespace {
+/// An NVPTX boolean command-line option set for one compile and restored
+/// when this goes out of scope.
+class ScopedNVPTXOption {
+public:
+  ScopedNVPTXOption(llvm::cl::opt<bool> &option, bool value)
+      : option(option), previous(option) {
+    option.setValue(value);
+  }
+  ScopedNVPTXOption(const ScopedNVPTXOption &) = delete;
+  ScopedNVPTXOption &operator=(const ScopedNVPTXOption &) = delete;
+  ~ScopedNVPTXOption() { option.setValue(previous); }
+
+private:
+  llvm::cl::opt<bool> &option;
+  bool previous;
+};
+
+/// Sets NVPTX's `-name` to `value` in `scoped`; an error on `module` when
+/// the backend has no such option.
+LogicalResult overrideNVPTXOption(ModuleOp module, llvm::StringRef name,
+                                  bool value,
+                                  std::optional<ScopedNVPTXOption> &scoped) {
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto found = registered.find(name);
+  if (found == registered.end())
+    return module.emitError()
+           << "internal error: the NVPTX backend has no -" << name;
+  scoped.emplace(*static_cast<llvm::cl::opt<bool> *>(found->second), value);
+  return success();
+}
+} // namespace
+
 LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
                                 std::string &llvmIRText, std::string &ptx) {
   static bool initialized = [] {
@@ -235,31 +268,17 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
   if (!llvmModule)
     return module.emitError() << "translation to LLVM IR failed";
 
-  // NVPTX reads its scheduling preference from a command-line option when
-  // the target machine is made; set it for this compile only (a process-wide
+  // NVPTX reads its scheduling preference and the width of shared-memory
+  // pointers (the data layout's) from command-line options when the target
+  // machine is made; set them for this compile only (a process-wide
   // setting: two translations must not run at once, as in Triton's
   // translation, which sets NVPTX options the same way).
-  auto &registered = llvm::cl::getRegisteredOptions();
-  auto found = registered.find("nvptx-sched4reg");
-  if (found == registered.end())
-    return module.emitError()
-           << "internal error: the NVPTX backend has no -nvptx-sched4reg";
-  auto *sched4reg = static_cast<llvm::cl::opt<bool> *>(found->second);
-  bool previous = *sched4reg;
-  sched4reg->setValue(options.scheduleForRegisters);
-  llvm::scope_exit restore([&] { sched4reg->setValue(previous); });
-
-  // The same for the width of shared-memory pointers, which the target
-  // machine's data layout takes from -nvptx-short-ptr.
-  auto shortFound = registered.find("nvptx-short-ptr");
-  if (shortFound == registered.end())
-    return module.emitError()
-           << "internal error: the NVPTX backend has no -nvptx-short-ptr";
-  auto *shortPointers = static_cast<llvm::cl::opt<bool> *>(shortFound->second);
-  bool previousShort = *shortPointers;
-  shortPointers->setValue(options.shortSharedPointers);
-  llvm::scope_exit restoreShort(
-      [&] { shortPointers->setValue(previousShort); });
+  std::optional<ScopedNVPTXOption> sched4reg, shortPointers;
+  if (failed(overrideNVPTXOption(module, "nvptx-sched4reg",
+                                 options.scheduleForRegisters, sched4reg)) ||
+      failed(overrideNVPTXOption(module, "nvptx-short-ptr",
+                                 options.shortSharedPointers, shortPointers)))
+    return failure();
 
   llvm::Triple triple(kTriple);
   std::string error;
