@@ -679,6 +679,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
               scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
+              // dK is issued in both branches, after dQ in the one above:
+              // dQ's running accumulator may not leave its branch (a phi of
+              // it serializes the wgmma pipeline, ptxas C7514).
               %dk_n:2 = jfa.call @dk_product(%wide, %wide, %ds_mine_t, %q_s, %dk_early#0, %dk_early#1)
                   : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
               jfa.barrier_arrive %ds_free_s
