@@ -25,7 +25,6 @@ stall = col("Warp Stall Sampling (All")
 notiss = col("Warp Stall Sampling (Not")
 addr = col("Address")
 data = []
-order = []
 for r in rows[hi + 1:]:
     if len(r) <= max(src, stall):
         continue
@@ -34,16 +33,17 @@ for r in rows[hi + 1:]:
     except ValueError:
         continue
     data.append((v, r))
-    order.append(r)
 total = sum(v for v, _ in data)
 print(f"total stall samples {total:.0f} over {len(data)} SASS lines")
-for v, r in sorted(data, key=lambda x: -x[0])[:int(sys.argv[2]) if len(sys.argv) > 2 else 45]:
+ranked = sorted(data, key=lambda x: -x[0])
+for v, r in ranked[:int(sys.argv[2]) if len(sys.argv) > 2 else 45]:
     print(f"{v:8.0f} {100*v/total:5.1f}%  {r[addr] if addr is not None else ''}  {r[src].strip()}")
 # The lines before the top ones (address order).
 context = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 if context:
+    order = [r for _, r in data]
     index = {id(r): i for i, r in enumerate(order)}
-    for v, r in sorted(data, key=lambda x: -x[0])[:8]:
+    for v, r in ranked[:8]:
         i = index[id(r)]
         print(f"--- before {r[addr] if addr is not None else ''} ({v:.0f} samples):")
         for q in order[max(0, i - context):i + 1]:
