@@ -190,6 +190,28 @@ jfa.func @write_dkv(%x16: tensor<64x64xbf16, #jfa.wgmma_acc>,
   jfa.return
 }
 
+// One 64-column chunk each of dV and dK for a whole 64-key tile (no row to
+// clip): stored to two free 8 KB slots of this warpgroup and written out by
+// TMA, so that the warpgroup goes on to the next unit while the TMA unit
+// copies them (the next unit waits for their reads before its first step
+// overwrites the slots). The tile's rows start at %row, its columns at %col
+// of dv / dk as [T_k, H_kv*D].
+jfa.func @store_dkv_tma(%dv16: tensor<64x64xbf16, #jfa.wgmma_acc>,
+                        %dk16: tensor<64x64xbf16, #jfa.wgmma_acc>,
+                        %dv_out: !jfa.tma<64x64xbf16, swizzle 128>,
+                        %dk_out: !jfa.tma<64x64xbf16, swizzle 128>,
+                        %row: i32, %col: i32,
+                        %slot_v: !jfa.slot<64x64xbf16, swizzle 128>,
+                        %slot_k: !jfa.slot<64x64xbf16, swizzle 128>) {
+  jfa.local_store %dv16, %slot_v : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
+  jfa.local_store %dk16, %slot_k : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
+  jfa.fence_async_shared
+  jfa.task_barrier
+  jfa.tma_store %slot_v, %dv_out[%row, %col] : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.tma<64x64xbf16, swizzle 128>
+  jfa.tma_store %slot_k, %dk_out[%row, %col] : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.tma<64x64xbf16, swizzle 128>
+  jfa.return
+}
+
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %k: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -207,7 +229,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %dk_accum: !jfa.ptr<f32>,
                                %dv_accum: !jfa.ptr<f32>,
                                %block_bits: !jfa.ptr<i32>, %block_words: i32,
-                               %block_head_stride: i32) warps(12) {
+                               %block_head_stride: i32,
+                               %dk_out: !jfa.tma<64x64xbf16, swizzle 128>,
+                               %dv_out: !jfa.tma<64x64xbf16, swizzle 128>) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
@@ -345,6 +369,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
 
           %kv_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %kv_full0, %kv_phase
+          // The last unit's dK and dV TMA stores read the P and dS slots
+          // that this unit's first step writes.
+          jfa.tma_store_wait pending(0)
+          jfa.task_barrier
           // The q heads that read this k/v head (one without grouped-query
           // attention), each over the q tiles that see the unit's keys.
           %acc:5 = scf.for %member = %c0 to %per_unit step %c1
@@ -730,15 +758,42 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %dv1_16 = arith.truncf %acc#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             %dk0_16 = arith.truncf %acc#2 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             %dk1_16 = arith.truncf %acc#3 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            jfa.call @write_dkv(%dv0_16, %dv, %kv_at0, %dkv_stride, %key_left, %key_first, %p_slot)
-                : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
-            jfa.call @write_dkv(%dk0_16, %dk, %kv_at0, %dkv_stride, %key_left, %key_first, %p_slot)
-                : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
-            scf.if %wide {
-              jfa.call @write_dkv(%dv1_16, %dv, %kv_at1, %dkv_stride, %key_left, %key_first, %p_slot)
+            // A whole 64-key tile (every key in the sequence and, on a
+            // block-sparse grid, none below the key floor) goes out by TMA;
+            // one with rows to clip through @write_dkv.
+            %rows_all = arith.cmpi sge, %key_left, %c64 : i32
+            %none_below = arith.cmpi sle, %key_first, %c0 : i32
+            %whole = arith.andi %rows_all, %none_below : i1
+            scf.if %whole {
+              // The P slot, and this warpgroup's dS slot of the stage
+              // before the unit's last step: the other warpgroup's dQ read
+              // it before that warpgroup signalled ds_ready for the last
+              // step, which this one waited for.
+              %free_stage = arith.andi %acc#4, %c1 : i32
+              %free_pair = arith.muli %free_stage, %c2 : i32
+              %free_i = arith.addi %free_pair, %g : i32
+              %ds_spare = jfa.slot %ds_buf[%free_i] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+              jfa.call @store_dkv_tma(%dv0_16, %dk0_16, %dv_out, %dk_out, %key_row, %kv_col0, %p_slot, %ds_spare)
+                  : (tensor<64x64xbf16, #jfa.wgmma_acc>, tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.tma<64x64xbf16, swizzle 128>, !jfa.tma<64x64xbf16, swizzle 128>, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+              scf.if %wide {
+                // The slots again, once the first pair is read.
+                jfa.tma_store_wait pending(0)
+                jfa.task_barrier
+                %kv_col1 = arith.addi %kv_col0, %c64 : i32
+                jfa.call @store_dkv_tma(%dv1_16, %dk1_16, %dv_out, %dk_out, %key_row, %kv_col1, %p_slot, %ds_spare)
+                    : (tensor<64x64xbf16, #jfa.wgmma_acc>, tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.tma<64x64xbf16, swizzle 128>, !jfa.tma<64x64xbf16, swizzle 128>, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+              }
+            } else {
+              jfa.call @write_dkv(%dv0_16, %dv, %kv_at0, %dkv_stride, %key_left, %key_first, %p_slot)
                   : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
-              jfa.call @write_dkv(%dk1_16, %dk, %kv_at1, %dkv_stride, %key_left, %key_first, %p_slot)
+              jfa.call @write_dkv(%dk0_16, %dk, %kv_at0, %dkv_stride, %key_left, %key_first, %p_slot)
                   : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+              scf.if %wide {
+                jfa.call @write_dkv(%dv1_16, %dv, %kv_at1, %dkv_stride, %key_left, %key_first, %p_slot)
+                    : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+                jfa.call @write_dkv(%dk1_16, %dk, %kv_at1, %dkv_stride, %key_left, %key_first, %p_slot)
+                    : (tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, !jfa.slot<64x64xbf16, swizzle 128>) -> ()
+              }
             }
           }
           %unit_next = arith.addi %unit_n, %c1 : i32

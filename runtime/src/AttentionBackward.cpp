@@ -89,6 +89,10 @@ enum Slot : uint8_t {
   // The schedule's: tiles on the packed axis's 128-token grid (1) or from
   // each sequence's start (0).
   kBlockAligned,
+  // dk and dv again as [T_k, H_kv*D] tensors: the sm_90a kernel writes
+  // whole key tiles with TMA stores, the rest through dk and dv.
+  kDkOut,
+  kDvOut,
   kNumSlots
 };
 /// Tensor: a [T, H*D] view, as a TMA tensor or its address, as the
@@ -136,6 +140,8 @@ constexpr SlotSpec kSlots[kNumSlots] = {
     {"block_words", SlotKind::I32, ""},
     {"block_head_stride", SlotKind::I32, ""},
     {"block_aligned", SlotKind::I32, ""},
+    {"dk_out", SlotKind::Tensor, "bf16"},
+    {"dv_out", SlotKind::Tensor, "bf16"},
 };
 
 bool kindFits(SlotKind slot, const ParamSpec &p) {
@@ -529,6 +535,8 @@ std::array<Arg, kNumSlots> slotValues(const AttentionBackwardArgs &a,
   v[kBlockBits] = Arg::pointer(p.opt.sparse ? a.blockMaskBits : 0);
   v[kBlockWords] = Arg::i32(int32_t(p.opt.blockWords));
   v[kBlockHeadStride] = Arg::i32(int32_t(p.opt.blockHeadStride));
+  v[kDkOut] = tensor(a.dk, "bf16", tk, hkv, a.dkStrides[0]);
+  v[kDvOut] = tensor(a.dv, "bf16", tk, hkv, a.dvStrides[0]);
   return v;
 }
 

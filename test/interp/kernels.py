@@ -637,7 +637,8 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     dS = P (dP - delta), dQ = scale dS K, dK = scale dS^T Q; under
     grouped-query attention dK and dV sum over the q heads of a k/v head.
     Both kernels take the same arguments (dq_accum a TMA tensor for sm_90a,
-    a pointer for sm_100a: the same f32 array here). kv_split: the units a
+    a pointer for sm_100a: the same f32 array here), and sm_90a's two more,
+    dk and dv as TMA tensors. kv_split: the units a
     k/v head's q heads are split over (None: the runtime's choice, the
     smallest divisor of the group with kv_heads * kv_split >= 4); above 1
     the kernel adds dk and dv into f32 sums, checked in their place. mask:
@@ -722,7 +723,10 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
         off_path, sched_path, f"i32:{len(lengths)}", f"i32:{heads}", f"i32:{tokens}", f"i32:{width}",
         f"i32:{k_tiles}", f"f32:{scale * math.log2(math.e)!r}", f"f32:{scale!r}",
         off_k_path, f"i32:{group}", f"i32:{left}", f"i32:{right}", f"i32:{kv_width}",
-        f"i32:{kv_split}", dk_sum_path, dv_sum_path] + block_args(run, blocks),
+        f"i32:{kv_split}", dk_sum_path, dv_sum_path] + block_args(run, blocks)
+        # sm_90a's dk and dv again as TMA tensors (whole 64-key tiles are
+        # stored by TMA): the same files, so one buffer.
+        + ([dk_path, dv_path] if arch == "sm_90a" else []),
         params={"head_dim": head_dim, "causal": int(causal),
                 "general": general_kind(general, activation, mask)},
         extra=["--stats=totals"] if count_steps else [])

@@ -412,7 +412,15 @@ TEST(AttentionBackwardOptions, KernelArguments) {
   AttentionBackwardArgs plain = goodArgs();
   plain.dkStrides[0] = plain.dvStrides[0] = 1024;
   auto v = byName(plain);
-  EXPECT_EQ(v.size(), 36u);
+  EXPECT_EQ(v.size(), 38u);
+  // dk and dv as [T_k, H_kv*D] tensors too (sm_90a's TMA stores), at their
+  // own token strides.
+  EXPECT_EQ(v["dk_out"].kind, ParamKind::TensorMap);
+  EXPECT_EQ(v["dk_out"].data, plain.dk);
+  EXPECT_EQ(v["dk_out"].shape, (std::vector<uint64_t>{1000, 512}));
+  EXPECT_EQ(v["dk_out"].strides, (std::vector<uint64_t>{1024, 1}));
+  EXPECT_EQ(v["dv_out"].data, plain.dv);
+  EXPECT_EQ(v["dv_out"].strides, (std::vector<uint64_t>{1024, 1}));
   // The backward's schedule places its tiles from each sequence's start.
   EXPECT_EQ(v["block_aligned"].scalar.i32, 0);
   // No block mask: its arguments 0 (the plain kernels do not read them).
@@ -455,6 +463,9 @@ TEST(AttentionBackwardOptions, KernelArguments) {
   EXPECT_EQ(v["window_left"].scalar.i32, 100);
   EXPECT_EQ(v["window_right"].scalar.i32, 20);
   EXPECT_EQ(v["kv_stride"].scalar.i32, 256);
+  EXPECT_EQ(v["dk_out"].shape, (std::vector<uint64_t>{1500, 256}));
+  EXPECT_EQ(v["dv_out"].shape, (std::vector<uint64_t>{1500, 256}));
+  EXPECT_EQ(v["dv_out"].strides, (std::vector<uint64_t>{256, 1}));
   EXPECT_EQ(v["stride"].scalar.i32, 512);
   EXPECT_EQ(v["dq_accum_stride"].scalar.i32, 512);
   EXPECT_EQ(v["dq_accum"].strides, (std::vector<uint64_t>{512, 1}));
