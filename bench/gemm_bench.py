@@ -35,6 +35,12 @@ assumes it).
 same GEMM persistent, launched on min(#SMs, ceil(M/128) * ceil(N/256)) CTAs,
 checked and timed as --multicast is (against torch.matmul and gemm_sm90).
 
+--timing queued|synced: how each run is timed (median_ms): queued (the
+default) behind an L2-evicting write with no synchronization between runs,
+so the host's launch work is hidden and L2 starts cold, as
+bench/attention_bench.py times; synced, each run alone (runs 51-71: the
+host's launch time counts, L2 stays warm).
+
 --results FILE: appends one JSON object per timed (kernel, shape) to FILE
 (e.g. bench/results.jsonl, shared with bench/attention_bench.py), as it is
 measured: kernel (gemm_sm90, gemm_multicast_sm90, gemm_persistent_sm90,
@@ -109,6 +115,11 @@ def parse_args(argv):
                     help="recorded with --results (default: git rev-parse HEAD where this "
                     "is a checkout)")
     ap.add_argument("--tag", default="", help="recorded with --results")
+    ap.add_argument("--timing", choices=("queued", "synced"), default="queued",
+                    help="queued (default): each timed run queued behind an L2-evicting "
+                    "write, no synchronization between runs (the host's launch time is "
+                    "hidden, as in attention_bench.py); synced: each run synchronized alone "
+                    "(the host's launch time counts; runs 51-71)")
     # Intermixed: `lib cubin --fp8 X m1 m2` gives matmul [m1, m2] (plain
     # parse_args would call m1 m2 unrecognized).
     return ap.parse_intermixed_args(argv)
@@ -143,7 +154,7 @@ def results_row(kernel, m, n, k, ms, peer, peer_ms, check, rel_err, meta, **extr
     ours = tflops(m, n, k, ms)
     theirs = tflops(m, n, k, peer_ms)
     row = {"kernel": kernel, "tag": meta["tag"], "commit": meta["commit"],
-           "date": meta["date"], "device": meta["device"],
+           "date": meta["date"], "device": meta["device"], "timing": meta["timing"],
            "shape": f"{m}x{n}x{k}", "M": m, "N": n, "K": k,
            "tflops": round(ours, 1), "ms": round(ms, 4),
            "peers_tflops": {peer: round(theirs, 1)},
@@ -161,18 +172,42 @@ def append_result(path, row):
             f.write(json.dumps(row) + "\n")
 
 
+TIMING = "queued"  # --timing
+_flush = None
+
+
 def median_ms(fn, reps):
+    """Median GPU time of fn in ms over `reps` runs, each between two CUDA
+    events. --timing queued (the default, as bench/attention_bench.py times):
+    each run is queued behind a 256 MB write that evicts the L2 cache and
+    keeps the GPU busy while the host launches fn, with no synchronization
+    between runs, so the events time the kernel and not the host's launch
+    work (Python's argument packing for jfa, torch's dispatch for cuBLAS),
+    and both start from a cold L2. --timing synced (the method of runs 51-71):
+    each run synchronized alone, so the host's launch time between the first
+    event and the kernel counts, and L2 stays warm from the last run."""
+    global _flush
     for _ in range(5):
         fn()
-    times = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times)
+    torch.cuda.synchronize()
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(reps)]
+    if TIMING == "synced":
+        for s, e in events:
+            s.record()
+            fn()
+            e.record()
+            e.synchronize()
+    else:
+        if _flush is None:
+            _flush = torch.empty(64 << 20, dtype=torch.int32, device="cuda")
+        for s, e in events:
+            _flush.zero_()
+            s.record()
+            fn()
+            e.record()
+        torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in events)
 
 
 def check_bf16(c, ref):
@@ -377,9 +412,11 @@ def main(argv=None):
     import jfa as jfa_module
     torch, jfa = torch_module, jfa_module
 
+    global TIMING
+    TIMING = args.timing
     torch.backends.cuda.matmul.allow_tf32 = False
     mod = jfa.load(args.cubin)
-    meta = {"tag": args.tag, "commit": args.commit or git_commit(),
+    meta = {"tag": args.tag, "commit": args.commit or git_commit(), "timing": TIMING,
             "date": time.strftime("%Y-%m-%d"), "device": torch.cuda.get_device_name()}
     print(f"{meta['device']}, torch {torch.__version__}; jfa {jfa.__version__} "
           f"({jfa.library_path()}); commit {meta['commit'] or 'unknown'}", flush=True)
