@@ -115,6 +115,9 @@ def parse_args(argv):
                     help="recorded with --results (default: git rev-parse HEAD where this "
                     "is a checkout)")
     ap.add_argument("--tag", default="", help="recorded with --results")
+    ap.add_argument("--shapes", metavar="MxNxK,...",
+                    help="only these shapes of the list (default: all; the matmul and fp8 "
+                    "lists are not filtered)")
     ap.add_argument("--timing", choices=("queued", "synced"), default="queued",
                     help="queued (default): each timed run queued behind an L2-evicting "
                     "write, no synchronization between runs (the host's launch time is "
@@ -123,6 +126,16 @@ def parse_args(argv):
     # Intermixed: `lib cubin --fp8 X m1 m2` gives matmul [m1, m2] (plain
     # parse_args would call m1 m2 unrecognized).
     return ap.parse_intermixed_args(argv)
+
+
+SHAPE_FILTER = None  # --shapes
+
+
+def selected_shapes():
+    """SHAPES, or those --shapes names (in the list's order)."""
+    if SHAPE_FILTER is None:
+        return SHAPES
+    return [s for s in SHAPES if "x".join(map(str, s)) in SHAPE_FILTER]
 
 
 def gemm_grid(m, n):
@@ -227,7 +240,7 @@ def bf16_inputs(m, n, k):
 def run_plain(mod, meta, results):
     """gemm_sm90 against cuBLAS on SHAPES; returns the number of failures."""
     failures = 0
-    for m, n, k in SHAPES:
+    for m, n, k in selected_shapes():
         a, b, c = bf16_inputs(m, n, k)
 
         def jfa_gemm():
@@ -348,7 +361,7 @@ def run_variant(option, path, mod, meta, results):
         return 1
     failures = 0
     rows = []
-    for m, n, k in SHAPES:
+    for m, n, k in selected_shapes():
         a, b, c = bf16_inputs(m, n, k)
         grid = grid_of(m, n)
 
@@ -412,8 +425,15 @@ def main(argv=None):
     import jfa as jfa_module
     torch, jfa = torch_module, jfa_module
 
-    global TIMING
+    global TIMING, SHAPE_FILTER
     TIMING = args.timing
+    if args.shapes:
+        SHAPE_FILTER = set(args.shapes.split(","))
+        unknown = SHAPE_FILTER - {"x".join(map(str, s)) for s in SHAPES}
+        if unknown:
+            print(f"gemm_bench.py: --shapes: not in the list: {', '.join(sorted(unknown))}",
+                  file=sys.stderr)
+            return 2
     torch.backends.cuda.matmul.allow_tf32 = False
     mod = jfa.load(args.cubin)
     meta = {"tag": args.tag, "commit": args.commit or git_commit(), "timing": TIMING,

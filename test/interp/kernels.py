@@ -873,6 +873,11 @@ CASES = {
     "gemm_persistent_sm90": lambda run: gemm_nt(
         run, "gemm/gemm_persistent_sm90.mlir", "sm_90a", 300, 600, 520, "bf16",
         128, 256, grid=4),
+    # More CTAs than tiles (the GPU test launches such grids): CTAs 9 to 11
+    # take none and must end at once (M = 300, N = 600: 9 tiles; K = 72).
+    "gemm_persistent_sm90_idle_ctas": lambda run: gemm_nt(
+        run, "gemm/gemm_persistent_sm90.mlir", "sm_90a", 300, 600, 72, "bf16",
+        128, 256, grid=12),
     "gemm_multicast_sm100": lambda run: gemm_nt(
         run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256, cluster_m=2),
