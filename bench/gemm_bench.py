@@ -35,6 +35,11 @@ assumes it).
 same GEMM persistent, launched on min(#SMs, ceil(M/128) * ceil(N/256)) CTAs,
 checked and timed as --multicast is (against torch.matmul and gemm_sm90).
 
+--persistent-multicast CUBIN (kernels/gemm/gemm_persistent_multicast_sm90.mlir):
+both, persistent clusters of (2, 1, 1) sharing B, launched on
+2 * min(#SMs / 2, ceil(M/256) * ceil(N/256)) CTAs, checked and timed as
+--multicast is.
+
 --timing queued|synced: how each run is timed (median_ms): queued (the
 default) behind an L2-evicting write with no synchronization between runs,
 so the host's launch work is hidden and L2 starts cold, as
@@ -108,6 +113,9 @@ def parse_args(argv):
     ap.add_argument("--persistent", metavar="CUBIN",
                     help="gemm_persistent_sm90 (one CTA per SM) against torch.matmul and "
                     "gemm_sm90")
+    ap.add_argument("--persistent-multicast", dest="persistent_multicast", metavar="CUBIN",
+                    help="gemm_persistent_multicast_sm90 (persistent clusters of 2) against "
+                    "torch.matmul and gemm_sm90")
     ap.add_argument("--results", metavar="FILE",
                     help="append one JSON object per timed (kernel, shape) to FILE, e.g. "
                     "bench/results.jsonl")
@@ -339,6 +347,8 @@ def run_fp8(path, meta, results):
 VARIANTS = {
     "multicast": ("gemm_multicast_sm90", lambda m, n: multicast_grid(m, n), MULTICAST_CLUSTER),
     "persistent": ("gemm_persistent_sm90", lambda m, n: persistent_grid(m, n), (1, 1, 1)),
+    "persistent_multicast": ("gemm_persistent_multicast_sm90",
+                             lambda m, n: persistent_multicast_grid(m, n), MULTICAST_CLUSTER),
 }
 
 
@@ -346,6 +356,13 @@ def persistent_grid(m, n):
     """gemm_persistent_sm90: one CTA per SM, at most one per tile."""
     sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
     return min(sms, gemm_grid(m, n))
+
+
+def persistent_multicast_grid(m, n):
+    """gemm_persistent_multicast_sm90: one cluster of two per two SMs, at most
+    one per 256x256 tile."""
+    sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
+    return 2 * min(sms // 2, multicast_grid(m, n) // 2)
 
 
 def run_variant(option, path, mod, meta, results):

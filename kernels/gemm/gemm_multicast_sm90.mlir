@@ -35,7 +35,6 @@ jfa.kernel @gemm_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
   %c256 = arith.constant 256 : i32
-  %both = arith.constant 3 : i16
 
   %rank = jfa.cluster_rank
   %peer = arith.xori %rank, %c1 : i32
@@ -61,19 +60,10 @@ jfa.kernel @gemm_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(40) {
       scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
-        %s, %phase = jfa.ring_position %kt stages(3) : i32
-        %free_phase = arith.xori %phase, %c1 : i32
-        %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<3>, i32
-        jfa.barrier_wait %empty_s, %free_phase
-        %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
-        %a_s = jfa.slot %a_ring[%s] : !jfa.smem<3 x 128x64xbf16, swizzle 128>, i32
-        %b_s = jfa.slot %b_ring[%s] : !jfa.smem<3 x 256x64xbf16, swizzle 128>, i32
-        %b_half = jfa.row_block %b_s[%rank]
-            : !jfa.slot<256x64xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
-        %kcol = arith.muli %kt, %c64 : i32
-        jfa.barrier_expect %full_s, bytes(49152)
-        jfa.tma_load %a[%row0, %kcol], %a_s, %full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-        jfa.tma_load %b[%b_row0, %kcol], %b_half, %full_s multicast(%both) : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+        jfa.call @gemm_load_shared_b(%kt, %kt, %rank, %row0, %b_row0, %a, %b, %a_ring, %b_ring, %full, %empty)
+            : (i32, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+               !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+               !jfa.mbarriers<3>, !jfa.mbarriers<3>) -> ()
       }
     }
   }

@@ -43,3 +43,35 @@ jfa.func @gemm_tile_rows(%pid: i32, %m: i32, %n: i32, %k: i32, %k_tile: i32,
   %col0 = arith.muli %tile_n, %c256 : i32
   jfa.return %k_tiles, %row0, %col0 : i32, i32, i32
 }
+
+// A cluster's k-step %kt (ring step %step) of a CTA that shares B with its
+// peer: once both CTAs' consumers have freed the stage, this CTA's 128x64
+// tile of A at row %row0 and its half (cluster rank %rank) of B's 256x64
+// tile at row %b_row0, multicast to both CTAs; 48 KiB complete on each
+// CTA's full barrier. Written for 3 stages; a caller's rings bind the
+// count (stage_parameter).
+jfa.func @gemm_load_shared_b(%step: i32, %kt: i32, %rank: i32, %row0: i32, %b_row0: i32,
+                             %a: !jfa.tma<128x64xbf16, swizzle 128>,
+                             %b: !jfa.tma<128x64xbf16, swizzle 128>,
+                             %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
+                             %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+                             %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>)
+    attributes {stage_parameter = 3} {
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %both = arith.constant 3 : i16
+  %s, %phase = jfa.ring_position %step stages(3) : i32
+  %free_phase = arith.xori %phase, %c1 : i32
+  %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<3>, i32
+  jfa.barrier_wait %empty_s, %free_phase
+  %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
+  %a_s = jfa.slot %a_ring[%s] : !jfa.smem<3 x 128x64xbf16, swizzle 128>, i32
+  %b_s = jfa.slot %b_ring[%s] : !jfa.smem<3 x 256x64xbf16, swizzle 128>, i32
+  %b_half = jfa.row_block %b_s[%rank]
+      : !jfa.slot<256x64xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
+  %kcol = arith.muli %kt, %c64 : i32
+  jfa.barrier_expect %full_s, bytes(49152)
+  jfa.tma_load %a[%row0, %kcol], %a_s, %full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+  jfa.tma_load %b[%b_row0, %kcol], %b_half, %full_s multicast(%both) : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
+  jfa.return
+}

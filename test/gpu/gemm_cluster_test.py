@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
-"""gemm_multicast_sm90 and gemm_persistent_sm90 (issue 23) at the edges on the GPU.
+"""gemm_multicast_sm90, gemm_persistent_sm90 and gemm_persistent_multicast_sm90
+(issue 23) at the edges on the GPU.
 
 C = A @ B^T against an fp32 reference. gemm_multicast_sm90: the two CTAs of
 a cluster share B's tile through TMA multicast. gemm_persistent_sm90: a CTA
 takes tile after tile through one ring; it runs on 3 CTAs (each taking
 several tiles where there are more) and on more CTAs than tiles (the extra
-ones take none). The cubin's kernel says which.
+ones take none). gemm_persistent_multicast_sm90: both, a cluster taking
+256x256 tile after tile; it runs on 3 clusters and on more clusters than
+tiles. The cubin's kernel says which.
 
     python3 test/gpu/gemm_cluster_test.py LIBJFART CUBIN [--sanitize] [--seed N]
     compute-sanitizer --tool memcheck  python3 test/gpu/gemm_cluster_test.py LIB CUBIN --sanitize
     compute-sanitizer --tool racecheck python3 test/gpu/gemm_cluster_test.py LIB CUBIN --sanitize
 
-CUBIN is kernels/gemm/gemm_multicast_sm90.mlir or gemm_persistent_sm90.mlir
+CUBIN is kernels/gemm/gemm_multicast_sm90.mlir, gemm_persistent_sm90.mlir or
+gemm_persistent_multicast_sm90.mlir
 compiled for sm_90a (its .meta beside it); LIBJFART the runtime library it launches through (set as
 JFA_LIBRARY; the jfa package is PYTHONPATH's, else this checkout's python/).
 
@@ -88,16 +92,22 @@ def main():
     res = Results()
 
     mod = jfa.load(args.cubin)
-    persistent = hasattr(mod, "gemm_persistent_sm90")
-    kernel = mod.gemm_persistent_sm90 if persistent else mod.gemm_multicast_sm90
-    want = (1, 1, 1) if persistent else CLUSTER
+    if hasattr(mod, "gemm_persistent_multicast_sm90"):
+        kernel, want = mod.gemm_persistent_multicast_sm90, CLUSTER
+        # 3 clusters, and more clusters than 256x256 tiles.
+        grids = ((lambda m, n: 2 * min(3, grid_of(m, n) // 2)),
+                 (lambda m, n: grid_of(m, n) + 4))
+    elif hasattr(mod, "gemm_persistent_sm90"):
+        kernel, want = mod.gemm_persistent_sm90, (1, 1, 1)
+        # 3 CTAs, and more CTAs than tiles.
+        grids = ((lambda m, n: min(3, tiles_of(m, n))), (lambda m, n: tiles_of(m, n) + 2))
+    else:
+        kernel, want = mod.gemm_multicast_sm90, CLUSTER
+        grids = (grid_of,)
     cluster = tuple(kernel.spec.cluster)
     res.report(cluster == want, f"{kernel!r}: cluster {cluster} (expected {want})")
     if cluster != want:
         return res.summary(seed)
-    # The persistent kernel on 3 CTAs, and on more CTAs than tiles.
-    grids = ((lambda m, n: min(3, tiles_of(m, n))), (lambda m, n: tiles_of(m, n) + 2)) \
-        if persistent else (grid_of,)
 
     def randn(rows, cols):
         return torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
@@ -161,7 +171,7 @@ def main():
         for padded in (False, True):
             for m, n, k in matrix:
                 case(m, n, k, padded, grid_fn)
-    if persistent:
+    if want != CLUSTER:
         return res.summary(seed)
 
     # An odd number of CTAs is not a whole number of clusters: refused before

@@ -878,6 +878,15 @@ CASES = {
     "gemm_persistent_sm90_idle_ctas": lambda run: gemm_nt(
         run, "gemm/gemm_persistent_sm90.mlir", "sm_90a", 300, 600, 72, "bf16",
         128, 256, grid=12),
+    # Persistent and in clusters of two sharing B (issue 23): 2 clusters for
+    # the 6 256x256 tiles of M = 300, N = 600 (3 each; the ring of 4 stages
+    # runs on across tiles in both CTAs), then 8 clusters (2 take none).
+    "gemm_persistent_multicast_sm90": lambda run: gemm_nt(
+        run, "gemm/gemm_persistent_multicast_sm90.mlir", "sm_90a", 300, 600, 520, "bf16",
+        128, 256, cluster_m=2, grid=4),
+    "gemm_persistent_multicast_sm90_idle_clusters": lambda run: gemm_nt(
+        run, "gemm/gemm_persistent_multicast_sm90.mlir", "sm_90a", 300, 600, 72, "bf16",
+        128, 256, cluster_m=2, grid=16),
     "gemm_multicast_sm100": lambda run: gemm_nt(
         run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256, cluster_m=2),
