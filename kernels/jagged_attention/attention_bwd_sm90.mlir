@@ -662,7 +662,11 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // g xor n mod 2, so that at D = 64 the two take turns), added to
             // the workspace with TMA's reduce-add (rows past the sequence's
             // end, and below the row floor, which are the next and previous
-            // sequences', add zeros: dS is masked there).
+            // sequences', add zeros: dS is masked there). Waited in every
+            // step, with dQ or without: the unit's TMA epilogue writes this
+            // warpgroup's dS slot of the stage before its last step, which
+            // is free only because this wait follows the other warpgroup's
+            // dQ of that step.
             jfa.barrier_wait %ds_ready_s, %phase
             %dq_chunk = arith.xori %g, %stage : i32
             %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32

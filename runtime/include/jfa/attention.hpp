@@ -323,11 +323,12 @@ bool attentionBackwardLaunchesKernels(const AttentionBackwardArgs &args);
 /// do, o, dk, dv, dq_accum, dq, lse, delta, offsets, schedule, batch, heads,
 /// tokens, stride, k_tiles, scale_log2, scale, head_dim, dq_accum_stride,
 /// dq_stride, cols, offsets_k, kv_group, window_left, window_right,
-/// kv_stride, kv_split, dk_accum, dv_accum); the workspace's parts at their
-/// offsets. Tensors are the 2-d
-/// [tokens, heads * D] views (a kernel that takes a pointer gets their
-/// address). The schedule kernel's `offsets` is the key sequences'
-/// (offsets_k's value). `args` must be valid and launch the kernels.
+/// kv_stride, kv_split, dk_accum, dv_accum, block_bits, block_words,
+/// block_head_stride, block_aligned, dk_out, dv_out); the workspace's parts at
+/// their offsets. Tensors are the 2-d [tokens, heads * D] views (a kernel that
+/// takes a pointer gets their address). The schedule kernel's `offsets` is the
+/// key sequences' (offsets_k's value). `args` must be valid and launch the
+/// kernels.
 std::vector<std::pair<std::string, Arg>>
 attentionBackwardKernelArgs(const AttentionBackwardArgs &args);
 
