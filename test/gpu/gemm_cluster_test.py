@@ -71,7 +71,8 @@ def tiles_of(m, n):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("lib", help="the runtime library (libjfart.so)")
-    ap.add_argument("cubin", help="gemm_multicast_sm90 compiled for sm_90a (+ .meta)")
+    ap.add_argument("cubin", help="gemm_multicast_sm90, gemm_persistent_sm90 or "
+                    "gemm_persistent_multicast_sm90 compiled for sm_90a (+ .meta)")
     ap.add_argument("--sanitize", action="store_true",
                     help="a smaller matrix (for compute-sanitizer memcheck / racecheck)")
     ap.add_argument("--seed", type=int, default=None, help="repeat a run's random data")
