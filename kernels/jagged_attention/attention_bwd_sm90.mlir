@@ -369,10 +369,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
 
           %kv_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %kv_full0, %kv_phase
-          // The last unit's dK and dV TMA stores read the P and dS slots
-          // that this unit's first step writes.
-          jfa.tma_store_wait pending(0)
-          jfa.task_barrier
           // The q heads that read this k/v head (one without grouped-query
           // attention), each over the q tiles that see the unit's keys.
           %acc:5 = scf.for %member = %c0 to %per_unit step %c1
@@ -626,6 +622,14 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // P to this warpgroup's slot (only its dV reads it, waited below
             // each q tile); dS to its half of the parity-(n mod 2) pair, once
             // both warpgroups' dQ of q tile n - 2 no longer read it.
+            // A unit's first step: the last unit's dK and dV TMA stores
+            // read the P and dS slots written here (waited for this late so
+            // that the S and dP products run meanwhile).
+            %unit_first = arith.cmpi eq, %n, %q_n : i32
+            scf.if %unit_first {
+              jfa.tma_store_wait pending(0)
+              jfa.task_barrier
+            }
             jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
             jfa.barrier_wait %ds_free_s, %ds_free_phase
             jfa.local_store %ds16, %ds_mine : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
