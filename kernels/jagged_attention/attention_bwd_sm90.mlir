@@ -619,9 +619,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             }
             %p16 = arith.truncf %pd#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             %ds16 = arith.truncf %pd#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            // P to this warpgroup's slot (only its dV reads it, waited below
-            // each q tile); dS to its half of the parity-(n mod 2) pair, once
-            // both warpgroups' dQ of q tile n - 2 no longer read it.
             // A unit's first step: the last unit's dK and dV TMA stores
             // read the P and dS slots written here (waited for this late so
             // that the S and dP products run meanwhile).
@@ -630,6 +627,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               jfa.tma_store_wait pending(0)
               jfa.task_barrier
             }
+            // P to this warpgroup's slot (only its dV reads it, waited below
+            // each q tile); dS to its half of the parity-(n mod 2) pair, once
+            // both warpgroups' dQ of q tile n - 2 no longer read it.
             jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
             jfa.barrier_wait %ds_free_s, %ds_free_phase
             jfa.local_store %ds16, %ds_mine : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
