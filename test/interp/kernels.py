@@ -887,6 +887,12 @@ CASES = {
     "gemm_persistent_multicast_sm90_idle_clusters": lambda run: gemm_nt(
         run, "gemm/gemm_persistent_multicast_sm90.mlir", "sm_90a", 300, 600, 72, "bf16",
         128, 256, cluster_m=2, grid=16),
+    # One cluster takes both tiles of M = 100, N = 264 (a partial one),
+    # K = 8: the second CTA has no rows (its A loads are TMA's zero fill,
+    # its stores clipped away) and still shares its half of B.
+    "gemm_persistent_multicast_sm90_edges": lambda run: gemm_nt(
+        run, "gemm/gemm_persistent_multicast_sm90.mlir", "sm_90a", 100, 264, 8, "bf16",
+        128, 256, cluster_m=2, grid=2),
     "gemm_multicast_sm100": lambda run: gemm_nt(
         run, "gemm/gemm_multicast_sm100.mlir", "sm_100a", 300, 600, 520, "bf16",
         128, 256, cluster_m=2),
