@@ -69,7 +69,6 @@ import inspect
 import json
 import math
 import random
-import statistics
 import sys
 import time
 import traceback
@@ -88,22 +87,16 @@ except Exception as e:  # noqa: BLE001 - reported, the peers still run
 # needs no torch).
 from batches import (TOKENS_TAIL, TOKENS_UNIFORM, all_shapes, git_commit,  # noqa: E402,F401
                      lengths_tail, lengths_uniform)
+from timing import queued_median_ms  # noqa: E402 - bench/timing.py
 
 
 QUICK = ("unif1k-d128-full", "unif4k-d128-causal")
 
 
-_flush = None
-
-
 def median_ms(fn, max_seconds=1.5, min_reps=20):
-    """Median time of fn in ms over >= min_reps runs, each timed alone with CUDA
-    events after a 256 MB write that evicts the L2 cache and keeps the GPU busy
-    while the host launches fn (so host-side overhead of fn is hidden unless it
-    is longer than the flush, about 0.1 ms)."""
-    global _flush
-    if _flush is None:
-        _flush = torch.empty(64 << 20, dtype=torch.int32, device="cuda")
+    """Median time of fn in ms over >= min_reps runs (as many as fit in about
+    max_seconds, at most 200), each timed alone behind an L2-evicting write
+    (bench/timing.py's queued_median_ms)."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
@@ -114,15 +107,7 @@ def median_ms(fn, max_seconds=1.5, min_reps=20):
     e.synchronize()
     est = s.elapsed_time(e) / 1e3
     reps = max(min_reps, min(200, int(max_seconds / max(est, 1e-6))))
-    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-              for _ in range(reps)]
-    for s, e in events:
-        _flush.zero_()
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in events)
+    return queued_median_ms(fn, reps)
 
 
 class Problem:

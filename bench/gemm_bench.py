@@ -70,6 +70,7 @@ import sys
 import time
 
 from batches import git_commit  # bench/batches.py: the checkout's commit
+from timing import queued_median_ms  # bench/timing.py: the attention bench's method
 
 # torch and jfa are imported by main(), after the arguments are parsed (so
 # --help and the argument checks work on a machine without them).
@@ -194,7 +195,6 @@ def append_result(path, row):
 
 
 TIMING = "queued"  # --timing
-_flush = None
 
 
 def median_ms(fn, reps):
@@ -207,27 +207,18 @@ def median_ms(fn, reps):
     and both start from a cold L2. --timing synced (the method of runs 51-71):
     each run synchronized alone, so the host's launch time between the first
     event and the kernel counts, and L2 stays warm from the last run."""
-    global _flush
     for _ in range(5):
         fn()
     torch.cuda.synchronize()
+    if TIMING == "queued":
+        return queued_median_ms(fn, reps)
     events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
               for _ in range(reps)]
-    if TIMING == "synced":
-        for s, e in events:
-            s.record()
-            fn()
-            e.record()
-            e.synchronize()
-    else:
-        if _flush is None:
-            _flush = torch.empty(64 << 20, dtype=torch.int32, device="cuda")
-        for s, e in events:
-            _flush.zero_()
-            s.record()
-            fn()
-            e.record()
-        torch.cuda.synchronize()
+    for s, e in events:
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
     return statistics.median(s.elapsed_time(e) for s, e in events)
 
 
