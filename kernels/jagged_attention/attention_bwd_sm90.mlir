@@ -369,6 +369,16 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
 
           %kv_phase = arith.andi %unit_n, %c1 : i32
           jfa.barrier_wait %kv_full0, %kv_phase
+          // The last unit's dK and dV TMA stores read the P and dS slots
+          // that this unit's first step writes. Softmax waits here; GDPA in
+          // its first step, just before the P store, so that the S and dP
+          // products run meanwhile: there ptxas spills far less (gelu_tanh
+          // 608 -> 72 B at D = 128) and runs 20% faster, while the softmax
+          // variants ran 1-3% slower so (bench/NOTES.md, run 77).
+          scf.if %is_softmax {
+            jfa.tma_store_wait pending(0)
+            jfa.task_barrier
+          }
           // The q heads that read this k/v head (one without grouped-query
           // attention), each over the q tiles that see the unit's keys.
           %acc:5 = scf.for %member = %c0 to %per_unit step %c1
@@ -619,11 +629,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             }
             %p16 = arith.truncf %pd#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
             %ds16 = arith.truncf %pd#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            // A unit's first step: the last unit's dK and dV TMA stores
-            // read the P and dS slots written here (waited for this late so
-            // that the S and dP products run meanwhile).
+            // GDPA, a unit's first step: the last unit's dK and dV TMA
+            // stores read the P and dS slots written here (see the unit's
+            // start).
             %unit_first = arith.cmpi eq, %n, %q_n : i32
-            scf.if %unit_first {
+            %late_wait = arith.xori %is_softmax, %true : i1
+            %wait_here = arith.andi %unit_first, %late_wait : i1
+            scf.if %wait_here {
               jfa.tma_store_wait pending(0)
               jfa.task_barrier
             }
