@@ -1305,6 +1305,42 @@ LogicalResult MaskColsOp::verify() {
   return success();
 }
 
+LogicalResult Exp2Op::verify() {
+  int64_t period = getPeriodAttr().getInt();
+  if (period < 1)
+    return emitOpError() << "period must be at least 1 column group, got "
+                         << period;
+  llvm::APInt share;
+  if (matchPattern(getShare(), m_ConstantInt(&share)) &&
+      (share.getSExtValue() < 0 || share.getSExtValue() > period))
+    return emitOpError() << "software share must be in [0, " << period
+                         << "] column groups of 8, got "
+                         << share.getSExtValue();
+  // In these two layouts a thread's first column is below 8, so every
+  // register's column group is the same in every thread.
+  auto columnGroupsUniform = [](Attribute layout) {
+    return isa_and_nonnull<WgmmaAccLayoutAttr, TmemRowLayoutAttr>(layout);
+  };
+  auto tile = dyn_cast<RankedTensorType>(getInput().getType());
+  if (!tile) {
+    if (!getShape() || !getThreads() || !getLayoutAttr())
+      return emitOpError() << "in distributed form needs the thread count, "
+                              "the layout and the tile shape";
+    if (!columnGroupsUniform(getLayoutAttr()))
+      return emitOpError() << "works on the #jfa.wgmma_acc or #jfa.tmem_row "
+                              "layout, got "
+                           << getLayoutAttr();
+    return success();
+  }
+  if (!tile.getElementType().isF32() || tile.getRank() != 2)
+    return emitOpError() << "works on 2-d f32 tiles, got " << tile;
+  if (!columnGroupsUniform(getTileLayout(tile)))
+    return emitOpError() << "works on tiles in the #jfa.wgmma_acc or "
+                            "#jfa.tmem_row layout, got "
+                         << tile;
+  return verifyTileLayout(*this, tile);
+}
+
 LogicalResult TmemAllocOp::verify() {
   int64_t cols = getType().getColumns();
   if (cols < 32 || (cols & (cols - 1)) != 0)

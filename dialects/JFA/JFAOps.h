@@ -121,6 +121,12 @@ int64_t getElementBytes(mlir::Type type);
 int64_t getStoreTileVectorWidth(TileLayoutAttrInterface layout,
                                 llvm::ArrayRef<int64_t> shape, int64_t threads,
                                 int64_t elementBytes, bool add);
+
+/// jfa.exp2's polynomial for 2^f, f in [0, 1): c0 + c1 f + c2 f^2 + c3 f^3,
+/// a minimax fit of the relative error (below 9e-5; c0 = 1 so that 2^n is
+/// exact). The lowering and jfa-interp evaluate it the same way.
+inline constexpr float kExp2Poly[4] = {1.0f, 0x1.63e65p-1f, 0x1.d2382p-3f,
+                                       0x1.3ba994p-4f};
 } // namespace jfa
 
 #endif // JFA_DIALECT_JFAOPS_H

@@ -1178,6 +1178,48 @@ def JFA_MaskColsOp : JFA_Op<"mask_cols",
   let hasVerifier = 1;
 }
 
+def JFA_Exp2Op : JFA_Op<"exp2", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "2^x per element, a share of the columns on the FMA pipes";
+  let description = [{
+    ```mlir
+    %p = jfa.exp2 %x software(%share of 16) : tensor<128x128xf32, #jfa.wgmma_acc>
+    ```
+    `2^x` for each element of an f32 tile in the `#jfa.wgmma_acc` or
+    `#jfa.tmem_row` layout, as `math.exp2 fastmath<afn>` computes it
+    (`ex2.approx.ftz`, the special-function unit: 16 results a cycle on an
+    SM, against 128 fused multiply-adds), except in the columns `c` with
+    `(c floordiv 8) mod period < share`: there a polynomial on the FMA
+    pipes computes it (FlashAttention-4's trick; its cost is 8 FMA-pipe
+    instructions and 2 integer ones against 1 MUFU.EX2). An attention softmax whose
+    exponentials are the critical path moves a share of them off the
+    special-function unit so.
+
+    The software columns clamp x to [-127, 127] (NaN stays NaN), split it
+    into n = floor(x) and f = x - n, evaluate 2^f on [0, 1) by a degree-3
+    polynomial (relative error below 9e-5) and multiply it by 2^n: 2^x
+    within 1e-4 relative for x in [-126, 127], 0 below -126 (-inf gives 0,
+    as the unit's ftz result does), 2^127 at x >= 127 (not inf).
+    `%share` (i32) is a compile-time constant after `jfa-specialize` (a
+    `jfa.param` or an arithmetic of them) in [0, period]; 0 is
+    `math.exp2 fastmath<afn>` exactly. A column group's choice is the same
+    in every thread, so no thread computes both.
+  }];
+  // The distributed form carries its task's thread count, the layout and
+  // the tile shape (which register holds which column).
+  let arguments = (ins AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$input,
+                       I32:$share, I32Attr:$period,
+                       OptionalAttr<I32Attr>:$threads,
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+  let results = (outs AnyTypeOf<[AnyRankedTensor, AnyVectorOfNonZeroRank]>:$result);
+  let assemblyFormat = [{
+    $input `software` `(` $share `of` $period `)`
+    (`threads` `(` $threads^ `)`)? (`layout` `(` $layout^ `)`)?
+    (`shape` $shape^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Row vectors to and from global memory
 //===----------------------------------------------------------------------===//

@@ -52,6 +52,10 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // gelu_tanh in place of softmax; 4, 5, 6: those three block-sparse
   // (%block_bits, kernels/lib/block_mask.mlir; read only then).
   %general_kind = jfa.param "general" = 0 : i32
+  // Of the 16 8-column groups of each P tile, how many exponentials the FMA
+  // pipes compute instead of the special-function unit (jfa.exp2). None
+  // until it is measured on a B200 (FlashAttention-4 moves a share there).
+  %exp_share = arith.constant 0 : i32
   %q_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
@@ -146,8 +150,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
 
             // The mask and the online softmax in base 2 (thread-local: a
             // thread owns its row), or a GDPA activation.
-            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %keys_end, %lo_off, %hi_off, %key_floor, %general)
-                : (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1)
+            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %keys_end, %lo_off, %hi_off, %key_floor, %general, %exp_share)
+                : (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1, i32)
                 -> (tensor<128x128xf32, #jfa.tmem_row>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>, tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.tmem_row> to tensor<128x128xbf16, #jfa.tmem_row>
 

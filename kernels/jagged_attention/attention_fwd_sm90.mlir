@@ -107,6 +107,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %pairs = jfa.load %schedule[%c0] : !jfa.ptr<i32> -> i32
   %units = arith.muli %pairs, %heads : i32
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
+  // Of the 16 8-column groups of each P tile, how many exponentials the FMA
+  // pipes compute instead of the special-function unit (jfa.exp2), per head
+  // dim as measured (bench/NOTES.md, run 77).
+  %exp_share_d64 = arith.constant 0 : i32
+  %exp_share_d128 = arith.constant 0 : i32
+  %exp_share = arith.select %wide, %exp_share_d128, %exp_share_d64 : i32
 
   jfa.async_tasks {
     // Consumers: warps 0-7, 128 q rows (64 per warpgroup).
@@ -210,8 +216,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %first_keys_end, %first_unlisted = jfa.call @step_keys_end(%sparse, %first_listed, %first_k, %len_k)
               : (i1, i32, i32, i32) -> (i32, i1)
           %first_masked = arith.ori %first_cut, %first_unlisted : i1
-          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %first_keys_end, %lo_off, %hi_off, %key_floor, %general)
-              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1)
+          %p0, %m0, %l0, %corr0 = jfa.call @attention_step(%s0_raw, %neg_inf_rows, %zero_rows, %scale_log2, %activation_eff, %first_masked, %q0, %first_k, %first_keys_end, %lo_off, %hi_off, %key_floor, %general, %exp_share)
+              : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1, i32)
               -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
           %p0_16 = arith.truncf %p0 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 
@@ -287,8 +293,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %keys_end, %unlisted = jfa.call @step_keys_end(%sparse, %k_listed, %k0, %len_k)
                 : (i1, i32, i32, i32) -> (i32, i1)
             %tile_masked = arith.ori %tile_cut, %unlisted : i1
-            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %keys_end, %lo_off, %hi_off, %key_floor, %general)
-                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1)
+            %p, %m_new, %l_new, %corr = jfa.call @attention_step(%s_raw, %m, %l, %scale_log2, %activation_eff, %tile_masked, %q0, %k0, %keys_end, %lo_off, %hi_off, %key_floor, %general, %exp_share)
+                : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32, i1, i32, i32, i32, i32, i32, i32, i1, i32)
                 -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             %p16 = arith.truncf %p : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
 

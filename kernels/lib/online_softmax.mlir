@@ -50,11 +50,13 @@ jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
 // the running row max %m (of scale_log2 * S) and row sum %l so far (-inf
 // and 0 before the first tile): P = exp2(scale_log2 * S - m_new), the new
 // max and sum, and the factor corr = exp2(m - m_new) by which the output
-// accumulated so far must be rescaled.
+// accumulated so far must be rescaled. %exp_share of the 16 8-column groups
+// of P are computed on the FMA pipes instead of the special-function unit
+// (jfa.exp2; a compile-time constant).
 jfa.func @softmax_step(%s: tensor<128x128xf32, #jfa.wgmma_acc>,
                        %m: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>,
                        %l: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>,
-                       %scale_log2: f32)
+                       %scale_log2: f32, %exp_share: i32)
     -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>,
         tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
     attributes {layout_parameter = #jfa.wgmma_acc} {
@@ -72,7 +74,7 @@ jfa.func @softmax_step(%s: tensor<128x128xf32, #jfa.wgmma_acc>,
   %neg_m = arith.negf %m_use : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %neg_m_t = jfa.broadcast_rows %neg_m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<128x128xf32, #jfa.wgmma_acc>
   %x = math.fma %s, %scale, %neg_m_t : tensor<128x128xf32, #jfa.wgmma_acc>
-  %p = math.exp2 %x fastmath<afn> : tensor<128x128xf32, #jfa.wgmma_acc>
+  %p = jfa.exp2 %x software(%exp_share of 16) : tensor<128x128xf32, #jfa.wgmma_acc>
   %m_drop = arith.subf %m, %m_use : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %corr = math.exp2 %m_drop fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %p_sum = jfa.reduce_rows sum %p : tensor<128x128xf32, #jfa.wgmma_acc> -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -130,11 +132,11 @@ jfa.func @activation(%x: tensor<128x128xf32, #jfa.wgmma_acc>, %activation: i32) 
 // silu, 2 gelu_tanh; only in the general variant, a compile-time
 // parameter: without it this folds to softmax): P = act(scale * S) with
 // the keys a row does not see at 0, and m, l and the correction unchanged
-// (-inf, 0, 1): the output is not normalized.
+// (-inf, 0, 1): the output is not normalized. %exp_share: @softmax_step's.
 jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, %l: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, %scale_log2: f32,
                          %activation: i32, %masked: i1, %q0: i32, %k0: i32,
                          %keys_end: i32, %lo_off: i32, %hi_off: i32,
-                         %key_floor: i32, %general: i1)
+                         %key_floor: i32, %general: i1, %exp_share: i32)
     -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
     attributes {layout_parameter = #jfa.wgmma_acc} {
   %c0 = arith.constant 0 : i32
@@ -149,8 +151,8 @@ jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor
     } else {
       scf.yield %s_raw : tensor<128x128xf32, #jfa.wgmma_acc>
     }
-    %p, %m_new, %l_new, %corr = jfa.call @softmax_step(%s, %m, %l, %scale_log2)
-        : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32) -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
+    %p, %m_new, %l_new, %corr = jfa.call @softmax_step(%s, %m, %l, %scale_log2, %exp_share)
+        : (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, f32, i32) -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
     scf.yield %p, %m_new, %l_new, %corr : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   } else {
     %ln2 = arith.constant 0.693147181 : f32

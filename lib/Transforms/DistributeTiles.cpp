@@ -230,6 +230,24 @@ struct MaskColsOnFragments : DistributedOpPattern<MaskColsOp> {
   }
 };
 
+/// The software columns of an exp2 are registers chosen by the layout.
+struct Exp2OnFragments : DistributedOpPattern<Exp2Op> {
+  using DistributedOpPattern::DistributedOpPattern;
+  LogicalResult
+  matchAndRewrite(Exp2Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = dyn_cast<RankedTensorType>(op.getType());
+    Type fragment = getTypeConverter()->convertType(op.getType());
+    if (!tile || !fragment)
+      return failure();
+    rewriter.replaceOpWithNewOp<Exp2Op>(
+        op, fragment, adaptor.getInput(), adaptor.getShare(),
+        op.getPeriodAttr(), threadsAttr(rewriter), getTileLayout(tile),
+        shapeAttr(rewriter, tile));
+    return success();
+  }
+};
+
 /// Row vectors to and from global memory: their lowering needs the thread
 /// (which rows it holds) as well.
 struct StoreRowsOnFragments : DistributedOpPattern<StoreRowsOp> {
@@ -520,11 +538,10 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
         .add<SplatConstant, SplatToBroadcast, ElementwiseOnFragments,
              AsyncDotToWarpgroupDot, DotWaitOnFragments, TmemLoadToFragment>(
             converter, ctx);
-    patterns
-        .add<IotaOnFragments, MaskColsOnFragments, ReduceRowsOnFragments,
-             BroadcastRowsOnFragments, StoreRowsOnFragments,
-             LoadRowsOnFragments, LoadColsOnFragments, StoreTileOnFragments>(
-            converter, ctx, threads);
+    patterns.add<IotaOnFragments, MaskColsOnFragments, Exp2OnFragments,
+                 ReduceRowsOnFragments, BroadcastRowsOnFragments,
+                 StoreRowsOnFragments, LoadRowsOnFragments, LoadColsOnFragments,
+                 StoreTileOnFragments>(converter, ctx, threads);
     patterns.add<TmemStoreOfFragment>(converter, ctx);
     patterns.add<ConcatColumnsOnFragments, ExtractColumnsOnFragments>(
         converter, ctx, threads);
