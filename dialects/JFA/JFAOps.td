@@ -1189,8 +1189,8 @@ def JFA_Exp2Op : JFA_Op<"exp2", [Pure, AllTypesMatch<["input", "result"]>]> {
     (`ex2.approx.ftz`, the special-function unit: 16 results a cycle on an
     SM, against 128 fused multiply-adds), except in the columns `c` with
     `(c floordiv 8) mod period < share`: there a polynomial on the FMA
-    pipes computes it (FlashAttention-4's trick; its cost is 8 FMA-pipe
-    instructions and 2 integer ones against 1 MUFU.EX2). An attention softmax whose
+    pipes computes it (FlashAttention-4's trick; its cost is 7 FMA-pipe
+    instructions and 3 or 4 on the ALU pipe against 1 MUFU.EX2). An attention softmax whose
     exponentials are the critical path moves a share of them off the
     special-function unit so.
 

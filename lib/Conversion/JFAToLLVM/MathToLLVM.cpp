@@ -99,8 +99,9 @@ struct FastExp2Lowering : JFAPattern<math::Exp2Op> {
 /// sum's low bits), f = x - n in [0, 1), 2^f by a degree-3 polynomial
 /// (relative error below 9e-5, exact at f = 0), times 2^n built from n's
 /// bits: 2^n is 0 for n = -127 (so -inf and x < -126 give 0, as ftz does),
-/// and a NaN stays one through the multiply. 8 FMA-pipe instructions, a
-/// shift and an add (one LEA). jfa-interp computes the same operations.
+/// and a NaN stays one through the multiply. 7 FMA-pipe instructions (3
+/// adds, 3 FMAs, a multiply) and 3 or 4 ALU ones (the clamps, a shift and
+/// an add, or one LEA). jfa-interp computes the same operations.
 static Value softwareExp2(LLVMBuilder &b, Value x) {
   Type f32 = b.getF32Type();
   Type i32 = b.getI32Type();
