@@ -1190,9 +1190,9 @@ def JFA_Exp2Op : JFA_Op<"exp2", [Pure, AllTypesMatch<["input", "result"]>]> {
     SM, against 128 fused multiply-adds), except in the columns `c` with
     `(c floordiv 8) mod period < share`: there a polynomial on the FMA
     pipes computes it (FlashAttention-4's trick; its cost is 7 FMA-pipe
-    instructions and 3 or 4 on the ALU pipe against 1 MUFU.EX2). An attention softmax whose
-    exponentials are the critical path moves a share of them off the
-    special-function unit so.
+    instructions and 3 or 4 on the ALU pipe against 1 MUFU.EX2). An
+    attention softmax whose exponentials are the critical path moves a share
+    of them off the special-function unit so.
 
     The software columns clamp x to [-127, 127] (NaN stays NaN), split it
     into n = floor(x) and f = x - n, evaluate 2^f on [0, 1) by a degree-3

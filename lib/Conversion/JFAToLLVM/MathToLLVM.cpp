@@ -62,6 +62,15 @@ template <typename Op, bool Natural> struct LogLowering : JFAPattern<Op> {
   }
 };
 
+/// One ex2.approx.ftz (MUFU.EX2): math.exp2 fastmath<afn>, and jfa.exp2
+/// outside its software columns.
+static Value unitExp2(LLVMBuilder &b, Value x) {
+  return LLVM::CallIntrinsicOp::create(
+             b, b.getF32Type(), b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+             ValueRange{x})
+      .getResult(0);
+}
+
 /// math.exp2 fastmath<afn>, f32: ex2.approx.ftz per element.
 struct FastExp2Lowering : JFAPattern<math::Exp2Op> {
   using JFAPattern::JFAPattern;
@@ -76,19 +85,14 @@ struct FastExp2Lowering : JFAPattern<math::Exp2Op> {
              << "with fastmath<afn> has no GPU lowering for " << type
              << "; it lowers for f32 scalars and fragments only";
     LLVMBuilder b(op.getLoc(), rewriter);
-    StringAttr ex2 = b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32");
-    auto exp2 = [&](Value x) -> Value {
-      return LLVM::CallIntrinsicOp::create(b, b.getF32Type(), ex2,
-                                           ValueRange{x})
-          .getResult(0);
-    };
     if (!vector) {
-      rewriter.replaceOp(op, exp2(adaptor.getOperand()));
+      rewriter.replaceOp(op, unitExp2(b, adaptor.getOperand()));
       return success();
     }
     Value result = LLVM::PoisonOp::create(b, vector);
     for (int64_t i = 0, e = vector.getNumElements(); i < e; ++i)
-      result = b.insert(result, exp2(b.element(adaptor.getOperand(), i)), i);
+      result =
+          b.insert(result, unitExp2(b, b.element(adaptor.getOperand(), i)), i);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -154,16 +158,12 @@ struct Exp2Lowering : JFAPattern<Exp2Op> {
     int64_t share = shareValue.getSExtValue();
     int64_t period = op.getPeriod();
     LLVMBuilder b(op.getLoc(), rewriter);
-    StringAttr ex2 = b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32");
     Value result = LLVM::PoisonOp::create(b, fragment);
     for (auto [i, offset] : llvm::enumerate(
              layout.getRegisterOffsets(*op.getShape(), *op.getThreads()))) {
       Value x = b.element(adaptor.getInput(), i);
-      Value y = (offset.col / 8) % period < share
-                    ? softwareExp2(b, x)
-                    : LLVM::CallIntrinsicOp::create(b, b.getF32Type(), ex2,
-                                                    ValueRange{x})
-                          .getResult(0);
+      Value y = (offset.col / 8) % period < share ? softwareExp2(b, x)
+                                                  : unitExp2(b, x);
       result = b.insert(result, y, i);
     }
     rewriter.replaceOp(op, result);
