@@ -124,6 +124,51 @@ bool isSpecialFile(StringRef path) {
   return !sys::fs::is_regular_file(status) && !sys::fs::is_directory(status);
 }
 
+namespace {
+/// `path` made absolute with its folder's symbolic links and `..` resolved
+/// (the file itself need not exist; a link there is followed when it
+/// does), or empty when its folder cannot be resolved.
+std::string canonicalPath(StringRef path) {
+  SmallString<256> real;
+  if (!sys::fs::real_path(path, real))
+    return std::string(real);
+  SmallString<256> folder(sys::path::parent_path(path));
+  if (folder.empty())
+    folder = ".";
+  if (sys::fs::real_path(folder, real))
+    return "";
+  sys::path::append(real, sys::path::filename(path));
+  return std::string(real);
+}
+} // namespace
+
+bool checkDistinctFiles(ArrayRef<NamedFile> files, std::string &error) {
+  SmallVector<std::pair<const NamedFile *, std::string>> canonical;
+  for (const NamedFile &file : files) {
+    if (file.path.empty() || file.path == "-" || isSpecialFile(file.path))
+      continue;
+    canonical.push_back({&file, canonicalPath(file.path)});
+  }
+  for (size_t i = 0; i < canonical.size(); ++i) {
+    for (size_t j = i + 1; j < canonical.size(); ++j) {
+      const auto &[a, pathA] = canonical[i];
+      const auto &[b, pathB] = canonical[j];
+      bool same = !pathA.empty() && pathA == pathB;
+      bool equivalent = false;
+      if (!same && !sys::fs::equivalent(a->path, b->path, equivalent))
+        same = equivalent;
+      if (!same)
+        continue;
+      error = fmt::format("{} '{}' and {} '{}' are the same file, which "
+                          "writing {} would destroy; give {} another path",
+                          a->option, a->path, b->option, b->path, b->option,
+                          b->option);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool checkOutputFile(StringRef path, std::string &error) {
   if (path.empty())
     return failWith(error, "''", "an empty output file name");

@@ -52,6 +52,20 @@ inline bool writeOutputFile(llvm::StringRef path, llvm::StringRef contents,
   return writeOutputFiles(file, error);
 }
 
+/// A file named on the command line, with the option that names it ("-o",
+/// "--metadata", "the input").
+struct NamedFile {
+  std::string option, path;
+};
+
+/// Checks that no two of `files` are the same file (compared by canonical
+/// path, through symbolic links and `..`, and as the same inode where both
+/// exist), so that one output cannot overwrite the input or another output.
+/// Standard input/output ("-") and devices such as /dev/null are left out.
+/// Each file after the first is an output. On failure returns false with
+/// `error` naming both options and both paths.
+bool checkDistinctFiles(llvm::ArrayRef<NamedFile> files, std::string &error);
+
 /// Whether `path` names an existing file that is not a regular file (a
 /// device such as /dev/null, a pipe): outputs there get no companion files.
 bool isSpecialFile(llvm::StringRef path);

@@ -340,6 +340,11 @@ int main(int argc, char **argv) {
   // ptxas.
   if (!jfa::checkOutputFile(output, error))
     return fail(error);
+  // An output that is the input or the other output would destroy it.
+  if (!jfa::checkDistinctFiles(
+          {{"the input", inputFile}, {"-o", output}, {"--metadata", metaPath}},
+          error))
+    return fail(error);
   if (emit == Emit::Cubin) {
     if (output == "-")
       return fail("a cubin cannot be written to standard output; give -o "
