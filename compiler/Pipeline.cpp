@@ -20,20 +20,25 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstdlib>
 #include <fmt/format.h>
 #include <optional>
 
@@ -251,6 +256,75 @@ LogicalResult overrideNVPTXOption(ModuleOp module, llvm::StringRef name,
 }
 } // namespace
 
+namespace {
+/// What the NVPTX backend's error handlers report and record: the
+/// kernels (functions) of the module by name, with their locations.
+struct BackendFailure {
+  ModuleOp module;
+  bool failed = false;
+};
+
+/// Reports `message` at the kernel `function` names (else at the module,
+/// naming its kernels).
+void reportBackendError(BackendFailure &failure, llvm::StringRef function,
+                        llvm::StringRef message) {
+  Location loc = failure.module.getLoc();
+  std::string kernels;
+  int count = 0;
+  failure.module.walk([&](LLVM::LLVMFuncOp func) {
+    if (func.isExternal())
+      return;
+    if (func.getName() == function || (function.empty() && count == 0))
+      loc = func.getLoc();
+    if (function.empty() && ++count == 2)
+      loc = failure.module.getLoc();
+    kernels += (kernels.empty() ? "'" : ", '") + func.getName().str() + "'";
+  });
+  if (!function.empty())
+    kernels = "'" + function.str() + "'";
+  emitError(loc) << "the NVPTX backend failed on kernel " << kernels << ": "
+                 << message.trim()
+                 << " (an op or type jfac's checks let through: please "
+                    "report it with the kernel)";
+  failure.failed = true;
+}
+
+void reportBackendDiagnostic(const llvm::DiagnosticInfo *info, void *context) {
+  auto *failure = static_cast<BackendFailure *>(context);
+  if (info->getSeverity() != llvm::DS_Error)
+    return;
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  llvm::DiagnosticPrinterRawOStream printer(os);
+  info->print(printer);
+  llvm::StringRef function;
+  if (auto *located = llvm::dyn_cast<llvm::DiagnosticInfoUnsupported>(info))
+    function = located->getFunction().getName();
+  reportBackendError(*failure, function, message);
+}
+
+/// LLVM's fatal errors (a failed instruction selection) abort with a stack
+/// dump once their handler returns; this one reports and exits instead
+/// (silently after an error already reported: one failure, one message).
+void reportBackendFatalError(void *context, const char *reason,
+                             bool /*genCrashDiag*/) {
+  auto *failure = static_cast<BackendFailure *>(context);
+  if (!failure->failed) {
+    llvm::StringRef message(reason), function;
+    size_t at = message.find("In function: ");
+    if (at != llvm::StringRef::npos) {
+      function = message.substr(at + 13).trim();
+      message = message.substr(0, at);
+    }
+    // Selection DAG dumps follow the first line.
+    reportBackendError(*failure, function, message.split('\n').first);
+  }
+  llvm::errs().flush();
+  llvm::sys::RunInterruptHandlers();
+  std::_Exit(1);
+}
+} // namespace
+
 LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
                                 std::string &llvmIRText, std::string &ptx) {
   static bool initialized = [] {
@@ -332,7 +406,17 @@ LogicalResult translateToLLVMIR(ModuleOp module, const CompileOptions &options,
   if (machine->addPassesToEmitFile(codegen, bufferStream, nullptr,
                                    llvm::CodeGenFileType::AssemblyFile))
     return module.emitError() << "the NVPTX backend cannot emit PTX";
+
+  // jfa-check-target rejects the ops the backend cannot compile; anything
+  // it misses is reported here as an error naming the kernels instead of
+  // LLVM's "error: ..." without a location (a missing library call) or
+  // its "LLVM ERROR" and stack dump (a failed instruction selection).
+  BackendFailure backend{module};
+  llvmContext.setDiagnosticHandlerCallBack(reportBackendDiagnostic, &backend);
+  llvm::ScopedFatalErrorHandler fatal(reportBackendFatalError, &backend);
   codegen.run(*llvmModule);
+  if (backend.failed)
+    return failure();
   return success();
 }
 

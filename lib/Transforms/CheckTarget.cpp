@@ -10,6 +10,10 @@
 
 #include "JFA/TaskInfo.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
 namespace jfa {
 #define GEN_PASS_DEF_JFACHECKTARGET
 #include "lib/Transforms/Passes.h.inc"
@@ -137,6 +141,129 @@ bool checkCtaPairs(KernelOp kernel, const Target &target) {
   return ok;
 }
 
+/// The upstream math ops jfac lowers, each with the element types it takes
+/// (checked through ptxas; NVPTX has no instruction or library call for
+/// the others, and its instruction selection aborts on some of them).
+struct MathSupport {
+  StringRef ops, types;
+  bool (*takes)(Type);
+};
+bool isFloatElement(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32() || t.isF64();
+}
+bool isIntElement(Type t) {
+  return t.isSignlessInteger(8) || t.isSignlessInteger(16) ||
+         t.isSignlessInteger(32) || t.isSignlessInteger(64);
+}
+const MathSupport kMathSupport[] = {
+    {"absf ceil copysign floor fma round roundeven rsqrt sqrt trunc isfinite "
+     "isnan",
+     "f16, bf16, f32, f64", isFloatElement},
+    {"exp2", "f16, bf16, f32",
+     [](Type t) { return t.isF16() || t.isBF16() || t.isF32(); }},
+    {"log log2", "f32", [](Type t) { return t.isF32(); }},
+    {"absi ctlz ctpop cttz", "i8, i16, i32, i64", isIntElement},
+};
+
+/// How to write a math op jfac does not lower with the ones it does.
+StringRef mathRewriteHint(StringRef op) {
+  return llvm::StringSwitch<StringRef>(op)
+      .Case("exp", "; write exp(x) as exp2(x * 1.44269504) (log2(e))")
+      .Case("expm1", "; write expm1(x) as exp2(x * 1.44269504) - 1")
+      .Case("powf", "; write powf(x, y) for x > 0 as exp2(y * log2(x))")
+      .Case("log10", "; write log10(x) as log2(x) * 0.30103 (log10(2))")
+      .Case("log1p", "; write log1p(x) as log(1 + x)")
+      .Case("tanh", "; write tanh(x) as 1 - 2 / (exp2(x * 2.88539008) + 1)")
+      .Case("sinh", "; write sinh and cosh with exp2")
+      .Case("cosh", "; write sinh and cosh with exp2")
+      .Default("");
+}
+
+/// The element types arith and math ops take in jfac's lowering (NVPTX
+/// aborts on i128 conversions; fp8, fp6, fp4 and tf32 values have no
+/// arithmetic or conversions in the LLVM translation).
+bool isLowerableElement(Type t) {
+  return t.isSignlessInteger(1) || isIntElement(t) || t.isIndex() ||
+         isFloatElement(t);
+}
+
+/// Rejects upstream arith and math ops the lowering cannot compile, before
+/// the NVPTX backend stops on them without a location (or with a stack
+/// dump): an allowlist of math ops, and of element types for both.
+bool checkUpstreamOps(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    if (!dialect)
+      return;
+    StringRef ns = dialect->getNamespace();
+    if (ns != "math" && ns != "arith")
+      return;
+    StringRef name = op->getName().stripDialect();
+    if (ns == "arith") {
+      // A constant is folded into its uses (fp8 ones fill fp8 tiles).
+      if (isa<arith::ConstantOp>(op))
+        return;
+      for (Type type :
+           llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+        Type element = getElementTypeOrSelf(type);
+        if (isLowerableElement(element))
+          continue;
+        InFlightDiagnostic diag =
+            op->emitOpError()
+            << "on " << element
+            << " is not supported by jfac's lowering: arith ops take i1, i8, "
+               "i16, i32, i64, index, f16, bf16, f32 and f64 elements";
+        if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 16)
+          diag << " (8-bit and narrower floats are loaded, stored and "
+                  "multiplied by jfa.async_dot/jfa.tc_dot only)";
+        ok = false;
+        return;
+      }
+      return;
+    }
+    const MathSupport *support = nullptr;
+    for (const MathSupport &s : kMathSupport) {
+      SmallVector<StringRef> names;
+      s.ops.split(names, ' ');
+      if (llvm::is_contained(names, name))
+        support = &s;
+    }
+    auto listSupported = [&](InFlightDiagnostic &diag) {
+      diag << "; jfac lowers these math ops:";
+      for (const MathSupport &s : kMathSupport) {
+        SmallVector<StringRef> names;
+        s.ops.split(names, ' ');
+        diag << (&s == &kMathSupport[0] ? " " : "; ") << llvm::join(names, ", ")
+             << " (" << s.types << ")";
+      }
+    };
+    if (!support) {
+      InFlightDiagnostic diag =
+          op->emitError()
+          << "'" << op->getName()
+          << "' is not supported by jfac's lowering (NVPTX has no "
+             "instruction or library call for it)";
+      listSupported(diag);
+      diag << mathRewriteHint(name);
+      ok = false;
+      return;
+    }
+    for (Type type : op->getOperandTypes()) {
+      Type element = getElementTypeOrSelf(type);
+      if (support->takes(element))
+        continue;
+      InFlightDiagnostic diag =
+          op->emitError() << "'" << op->getName() << "' on " << element
+                          << " is not supported by jfac's lowering: it takes "
+                          << support->types;
+      ok = false;
+      return;
+    }
+  });
+  return ok;
+}
+
 struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
   using JFACheckTargetBase::JFACheckTargetBase;
 
@@ -156,6 +283,7 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
       describeMissing(diag, op, *feature, arch);
       failed = true;
     });
+    failed |= !checkUpstreamOps(getOperation());
     for (auto kernel : getOperation().getOps<KernelOp>()) {
       failed |= !checkLimits(kernel, *target);
       failed |= !checkCtaPairs(kernel, *target);
