@@ -42,7 +42,11 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %window_right: i32,
                                 %block_bits: !jfa.ptr<i32>, %block_words: i32,
                                 %block_head_stride: i32,
-                                %schedule: !jfa.ptr<i32>) warps(6) {
+                                %schedule: !jfa.ptr<i32>,
+                                // The contract's o as a TMA tensor; this
+                                // kernel stores O from tensor memory through
+                                // %o and does not read it.
+                                %o_out: !jfa.tma<128x64xbf16, swizzle 128>) warps(6) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32

@@ -32,8 +32,11 @@
 // chunk by chunk. Rows and columns past the sequence's end are masked in
 // the last k tile only (where the causal diagonal also lies), and on a
 // block-sparse mask's grid the keys below the key floor in the first
-// (@queue_unit); O is stored with row-clipped stores (from the row floor)
-// so a unit never writes another sequence's rows.
+// (@queue_unit). A unit whose 128 q rows all lie in its sequence writes O
+// by TMA stores from a staging buffer (bench/NOTES.md, run 78: the
+// per-thread global stores cost a short sequence up to 18%); a unit with
+// rows to clip uses row-clipped stores (from the row floor) so that it never
+// writes another sequence's rows.
 // The keys of a unit, the work queue and the load task, shared with the
 // other target.
 jfa.import "../lib/band_schedule.mlir"
@@ -56,7 +59,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %window_right: i32,
                                %block_bits: !jfa.ptr<i32>, %block_words: i32,
                                %block_head_stride: i32,
-                               %schedule: !jfa.ptr<i32>) warps(12) {
+                               %schedule: !jfa.ptr<i32>,
+                               %o_out: !jfa.tma<128x64xbf16, swizzle 128>) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away. Without
   // window, %window_left and %window_right are not read.
@@ -71,8 +75,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %q_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
-  // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
-  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   // Block-sparse: the load task's hand-off (@hand_over, block_mask.mlir):
   // slots 0 and 1 a unit's steps by Q's stage, 2 and 3 a step's tile and
   // whether it is listed (@tile_word) by the K/V ring's stage. Only the load task searches
@@ -80,6 +82,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // exactly when it writes it (@forward_producer's %hand_off and %sparse).
   // The dense variants drop it (jfa-specialize: nothing uses it there).
   %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
+  // O on its way to the TMA stores: chunk c (64 columns) in slot c. (The
+  // 1024-byte aligned buffers first: 227 KiB hold them with 896 bytes left.)
+  %o_stage = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
+  // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
+  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   %hand_off = arith.constant true
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
@@ -113,6 +120,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %exp_share_d64 = arith.constant 0 : i32
   %exp_share_d128 = arith.constant 0 : i32
   %exp_share = arith.select %wide, %exp_share_d128, %exp_share_d64 : i32
+  // Whole q tiles of O go out by TMA stores at D = 128; at D = 64 that
+  // measured 2-3% slower on most shapes (bench/NOTES.md, run 78), so D = 64
+  // keeps the row-clipped stores for every tile.
+  %tma_epilogue = arith.cmpi eq, %head_dim, %c128 : i32
 
   jfa.async_tasks {
     // Consumers: warps 0-7, 128 q rows (64 per warpgroup).
@@ -123,12 +134,22 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %ln2 = arith.constant dense<0.693147181> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %zero_s = arith.constant dense<0.0> : tensor<128x128xf32, #jfa.wgmma_acc>
       %zero_o = arith.constant dense<0.0> : tensor<128x64xf32, #jfa.wgmma_acc>
-      // Warpgroup 0 issues first: warpgroup 1 hands it the first turn.
+      // With the TMA epilogue warpgroup 1 issues first (warpgroup 0 hands
+      // it the first turn): warpgroup 0 then finishes each unit last, and
+      // its first thread, which issues the TMA stores of O, waits only for
+      // the writes of the warpgroup that is already done. Without it
+      // warpgroup 0 issues first.
       %thread = jfa.task_thread_id
       %first_wg = arith.cmpi ult, %thread, %c128 : i32
-      scf.if %first_wg {
+      scf.if %tma_epilogue {
+        scf.if %first_wg {
+          jfa.named_barrier_arrive id(9) threads(256)
+        }
       } else {
-        jfa.named_barrier_arrive id(8) threads(256)
+        scf.if %first_wg {
+        } else {
+          jfa.named_barrier_arrive id(8) threads(256)
+        }
       }
 
       // Units from the load task's fetches; the first past the last ends
@@ -180,6 +201,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %steps = jfa.call @handed_value(%handed, %walk_buf, %q_stage0, %walk_steps)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
           %last_kv = arith.subi %steps, %c1 : i32
+          // The last unit's TMA stores of O have read the staging slots
+          // (their issuing thread waits; both warpgroups pass a barrier
+          // with it, this turn or the next, before they write the slots).
+          scf.if %tma_epilogue {
+            jfa.tma_store_wait pending(0)
+          }
           scf.if %first_wg {
             jfa.named_barrier_sync id(8) threads(256)
           } else {
@@ -383,14 +410,48 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %o_base = arith.addi %row_base, %head_base : i32
           %out_lo = arith.mulf %o_f#0, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
           %out_lo16 = arith.truncf %out_lo : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
-          jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
-              : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-          scf.if %wide {
+          %out_hi16 = scf.if %wide -> tensor<128x64xbf16, #jfa.wgmma_acc> {
             %out_hi = arith.mulf %o_f#1, %inv_l_t : tensor<128x64xf32, #jfa.wgmma_acc>
-            %out_hi16 = arith.truncf %out_hi : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
-            %o_base_hi = arith.addi %o_base, %c64 : i32
-            jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
+            %t = arith.truncf %out_hi : tensor<128x64xf32, #jfa.wgmma_acc> to tensor<128x64xbf16, #jfa.wgmma_acc>
+            scf.yield %t : tensor<128x64xbf16, #jfa.wgmma_acc>
+          } else {
+            scf.yield %out_lo16 : tensor<128x64xbf16, #jfa.wgmma_acc>
+          }
+          // A tile whose 128 rows all lie in the sequence goes out by TMA;
+          // one with rows past the end (or below a block-sparse row floor)
+          // by row-clipped stores.
+          %whole_rows = arith.cmpi sge, %rows_left, %c128 : i32
+          %from_first = arith.cmpi eq, %first_row, %c0 : i32
+          %whole_tile = arith.andi %whole_rows, %from_first : i1
+          %by_tma = arith.andi %whole_tile, %tma_epilogue : i1
+          scf.if %by_tma {
+            %o_slot0 = jfa.slot %o_stage[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+            %o_slot1 = jfa.slot %o_stage[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
+            jfa.local_store %out_lo16, %o_slot0 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
+            scf.if %wide {
+              jfa.local_store %out_hi16, %o_slot1 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
+            }
+            jfa.fence_async_shared
+            // Warpgroup 1 (ahead) arrives and goes on; warpgroup 0 waits
+            // for all 256 writes, and its first thread stores.
+            scf.if %first_wg {
+              jfa.named_barrier_sync id(10) threads(256)
+            } else {
+              jfa.named_barrier_arrive id(10) threads(256)
+            }
+            jfa.tma_store %o_slot0, %o_out[%row0, %head_base] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+            scf.if %wide {
+              %col_hi = arith.addi %head_base, %c64 : i32
+              jfa.tma_store %o_slot1, %o_out[%row0, %col_hi] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+            }
+          } else {
+            jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
                 : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+            scf.if %wide {
+              %o_base_hi = arith.addi %o_base, %c64 : i32
+              jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
+                  : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+            }
           }
           // lse: softmax only (GDPA has none; lse is not written).
           scf.if %is_softmax {

@@ -493,7 +493,8 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a,
           Arg::pointer(opt.sparse ? a.blockMaskBits : 0),
           Arg::i32(int32_t(opt.blockWords)),
           Arg::i32(int32_t(opt.blockHeadStride)),
-          Arg::pointer(schedule)};
+          Arg::pointer(schedule),
+          tensor(a.o, a.oStrides, a.totalTokens, a.numHeads)};
 }
 
 void checkAttentionKernelInfo(const KernelInfo &k,
@@ -531,6 +532,8 @@ void checkAttentionKernelInfo(const KernelInfo &k,
       {ParamKind::I32, ""},
       // The work queue's schedule.
       {ParamKind::Pointer, "i32"},
+      // o again, as a TMA tensor (the sm_90a forward's whole-tile stores).
+      {ParamKind::TensorMap, "bf16"},
   };
   constexpr size_t n = sizeof(expected) / sizeof(expected[0]);
   if (k.params.size() != n)

@@ -505,7 +505,9 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
         f"i32:{width}", f"i32:{q_tiles}",
         f"f32:{scale * math.log2(math.e)!r}", off_k_path,
         f"i32:{heads // kv_heads}", f"i32:{left}", f"i32:{right}"]
-        + block_args(run, blocks) + [sched_path],
+        # o again, as the TMA tensor of the sm_90a forward's whole-tile
+        # stores (the same buffer).
+        + block_args(run, blocks) + [sched_path, o_path],
         params={"head_dim": head_dim, "causal": int(causal),
                 "general": general_kind(general, activation, mask)},
         extra=["--stats=totals"] if count_steps else [])

@@ -720,7 +720,7 @@ std::string backwardDir(const std::string &name) {
   for (const char *a :
        {"offsets_k:ptr:i32", "kv_group:i32", "window_left:i32",
         "window_right:i32", "block_bits:ptr:i32", "block_words:i32",
-        "block_head_stride:i32", "schedule:ptr:i32"})
+        "block_head_stride:i32", "schedule:ptr:i32", "o_out:tma:bf16"})
     fwd.push_back(a);
   writeCubin(
       dir, "attention_fwd_sm90_sm_90a.x.cubin",

@@ -88,11 +88,12 @@ std::string contractMetadata(const std::string &kernel, const std::string &arch,
     m += R"({"kind": "i32"},
 )";
   // The block-sparse mask: block_bits, block_words, block_head_stride; the
-  // work queue's schedule.
+  // work queue's schedule; o as a TMA tensor.
   m += R"({"kind": "ptr", "element_type": "i32"},
 {"kind": "i32"},
 {"kind": "i32"},
-{"kind": "ptr", "element_type": "i32"})";
+{"kind": "ptr", "element_type": "i32"},
+{"kind": "tma", "element_type": "bf16", "box": [128, 64], "swizzle": 128})";
   return m + R"(], "params": {"causal": )" + (causal ? "true" : "false") +
          R"(, "general": )" + std::to_string(general) + R"(, "head_dim": )" +
          std::to_string(headDim) + R"(}}]}
@@ -643,6 +644,12 @@ TEST(AttentionOptions, BlockMask) {
   EXPECT_FALSE(o.sparse);
   EXPECT_EQ(o.general, 0);
   std::vector<Arg> args = attentionKernelArgs(a, kSchedule);
+  // o again, as the TMA tensor [T, H*D] at o's token stride (parameter 20).
+  ASSERT_EQ(args.size(), 21u);
+  EXPECT_EQ(args[20].kind, ParamKind::TensorMap);
+  EXPECT_EQ(args[20].data, a.o);
+  EXPECT_EQ(args[20].shape, (std::vector<uint64_t>{1000, 4 * 128}));
+  EXPECT_EQ(args[20].strides, (std::vector<uint64_t>{4 * 128, 1}));
   EXPECT_EQ(args[16].data, 0u);
   EXPECT_EQ(args[17].scalar.i32, 0);
   EXPECT_EQ(args[18].scalar.i32, 0);
@@ -850,7 +857,7 @@ TEST(AttentionOptions, GdpaVariantAndLse) {
         a.lse = lse;
         EXPECT_EQ(errorOf([&] { validateAttentionArgs(a); }), "") << name;
         std::vector<Arg> args = attentionKernelArgs(a, kSchedule);
-        ASSERT_EQ(args.size(), 20u);
+        ASSERT_EQ(args.size(), 21u);
         EXPECT_EQ(args[4].kind, ParamKind::Pointer);
         EXPECT_EQ(args[4].data, lse);
         // The same arguments as softmax's otherwise.
@@ -1019,7 +1026,7 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
   a.oStrides[0] = 520;
   a.causal = true;
   std::vector<Arg> args = attentionKernelArgs(a, kSchedule);
-  ASSERT_EQ(args.size(), 20u);
+  ASSERT_EQ(args.size(), 21u);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(args[i].kind, ParamKind::TensorMap);
     EXPECT_EQ(args[i].elementType, "bf16");
@@ -1054,10 +1061,14 @@ TEST(AttentionKernelArgs, TheContractsParameters) {
     EXPECT_EQ(args[13 + i].scalar.i32, expectedTail[i])
         << "parameter " << 13 + i;
   }
-  // No block mask; the schedule last.
+  // No block mask; the schedule; o again as a TMA tensor, at o's stride.
   EXPECT_EQ(args[16].data, 0u);
   EXPECT_EQ(args[19].kind, ParamKind::Pointer);
   EXPECT_EQ(args[19].data, kSchedule);
+  EXPECT_EQ(args[20].kind, ParamKind::TensorMap);
+  EXPECT_EQ(args[20].data, a.o);
+  EXPECT_EQ(args[20].shape, (std::vector<uint64_t>{1000, 512}));
+  EXPECT_EQ(args[20].strides, (std::vector<uint64_t>{520, 1}));
   // 2 + B * ceil(500 / 128) int32.
   EXPECT_EQ(attentionScheduleBytes(a), size_t(4 * (2 + 3 * 4)));
   a.causal = false;
@@ -1085,7 +1096,7 @@ TEST(AttentionKernelArgs, CrossAttentionGroupsAndWindow) {
   a.windowLeft = 300;
   a.windowRight = 5;
   std::vector<Arg> args = attentionKernelArgs(a, kSchedule);
-  ASSERT_EQ(args.size(), 20u);
+  ASSERT_EQ(args.size(), 21u);
   EXPECT_EQ(args[0].shape, (std::vector<uint64_t>{1000, 512}));
   EXPECT_EQ(args[1].shape, (std::vector<uint64_t>{1500, 256}));
   EXPECT_EQ(args[1].strides, (std::vector<uint64_t>{768, 1}));
@@ -1142,13 +1153,13 @@ TEST(CheckAttentionKernelInfo, Contract) {
   KernelInfo fewer = k;
   fewer.params.pop_back();
   EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
-               "has 19 parameters; the jagged attention contract has 20 (a "
+               "has 20 parameters; the jagged attention contract has 21 (a "
                "cubin built from another version of kernels/jagged_attention: "
                "rebuild it)");
   // A kernel of before issue 20 (12 parameters).
   fewer.params.resize(12);
   EXPECT_ERROR(checkAttentionKernelInfo(fewer, "sm_90a", "x.meta"),
-               "has 12 parameters; the jagged attention contract has 20");
+               "has 12 parameters; the jagged attention contract has 21");
   KernelInfo wrong = k;
   wrong.params[4].elementType = "bf16";
   EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
@@ -1181,6 +1192,11 @@ TEST(CheckAttentionKernelInfo, Contract) {
   wrong.params[15].kind = ParamKind::F32;
   EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
                "parameter 15 is f32; the jagged attention contract has i32");
+  wrong = k;
+  wrong.params[20].kind = ParamKind::Pointer;
+  EXPECT_ERROR(checkAttentionKernelInfo(wrong, "sm_90a", "x.meta"),
+               "parameter 20 is ptr bf16; the jagged attention contract has "
+               "tma bf16");
 }
 
 //===----------------------------------------------------------------------===//
