@@ -1,4 +1,5 @@
-r"""One GEMM launch for ncu (issue 23): gemm_persistent_sm90 (or cuBLAS with
+r"""One GEMM launch for ncu (issue 23): gemm_persistent_sm90 or
+gemm_persistent_multicast_sm90 (the cubin's kernel says which; or cuBLAS with
 --peer) on one shape, after a warm-up launch.
 
     ncu --section SpeedOfLight -c 1 --launch-skip 1 -k regex:gemm_persistent \
@@ -7,8 +8,10 @@ r"""One GEMM launch for ncu (issue 23): gemm_persistent_sm90 (or cuBLAS with
         --shape 4096x4096x2048 --peer
 
 C = A @ B^T, A [M, K], B [N, K] bf16 (bench/gemm_bench.py's GEMM), launched
-on min(#SMs, ceil(M/128) * ceil(N/256)) CTAs; the result is checked against
-an fp32 reference after the launches.
+as gemm_bench.py launches it: gemm_persistent_sm90 on min(#SMs, ceil(M/128) *
+ceil(N/256)) CTAs, gemm_persistent_multicast_sm90 on clusters of two, one per
+two SMs and at most one per 256x256 tile; the result is checked against an
+fp32 reference after the launches.
 """
 import argparse
 import os
@@ -36,13 +39,19 @@ if args.peer:
     for _ in range(2):
         c = torch.matmul(a, b.T)
 else:
-    kernel = jfa.load(args.cubin).gemm_persistent_sm90
+    mod = jfa.load(args.cubin)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    grid = min(sms, ((m + 127) // 128) * ((n + 255) // 256))
+    if "gemm_persistent_multicast_sm90" in mod.kernels:
+        name = "gemm_persistent_multicast_sm90"
+        grid = 2 * min(sms // 2, ((m + 255) // 256) * ((n + 255) // 256))
+    else:
+        name = "gemm_persistent_sm90"
+        grid = min(sms, ((m + 127) // 128) * ((n + 255) // 256))
+    kernel = mod[name]
     for _ in range(2):
         kernel(grid, a, b, c, m, n, k)
 torch.cuda.synchronize()
 ref = a.float() @ b.float().T
 err = ((c.float() - ref).norm() / ref.norm()).item()
-print(f"{'cuBLAS' if args.peer else 'gemm_persistent_sm90'} {m}x{n}x{k}: rel err {err:.2e}")
+print(f"{'cuBLAS' if args.peer else name} {m}x{n}x{k}: rel err {err:.2e}")
 sys.exit(0 if err < 1e-2 else 1)
