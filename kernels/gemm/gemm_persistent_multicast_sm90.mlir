@@ -71,8 +71,9 @@ jfa.kernel @gemm_persistent_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128
                !jfa.mbarriers<4>, !jfa.mbarriers<4>, i1, i32, i1) -> tensor<128x256xf32, #jfa.wgmma_acc>
         // The previous tile's store may still be reading the staging tile.
         %reused = arith.cmpi ne, %tile, %cluster : i32
-        jfa.call @gemm_store_halves(%acc, %row0, %col0, %c_tile, %c, %reused)
-            : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x128xbf16, swizzle 128>,
+        %out = arith.truncf %acc : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
+        jfa.call @gemm_store_halves(%out, %row0, %col0, %c_tile, %c, %reused)
+            : (tensor<128x256xbf16, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x128xbf16, swizzle 128>,
                !jfa.tma<128x64xbf16, swizzle 128>, i1) -> ()
         %next = arith.addi %step0, %k_tiles : i32
         scf.yield %next : i32

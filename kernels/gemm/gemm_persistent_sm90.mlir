@@ -49,27 +49,73 @@ jfa.kernel @gemm_persistent_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
     jfa.task warps(8) registers(232) {
       %no = arith.constant false
       %yes = arith.constant true
-      scf.for %tile = %pid to %tiles step %grid iter_args(%step0 = %c0) -> (i32) : i32 {
-        %k_tiles, %row0, %col0 = jfa.call @gemm_tile(%tile, %m, %n, %k, %c64)
+      // The CTA's first tile; then each next tile's first k-step is issued
+      // before the last tile's C is stored, so the tensor cores work
+      // through that epilogue. A CTA past the tile count takes none (a
+      // grid may have more CTAs than tiles).
+      %has_tile = arith.cmpi ult, %pid, %tiles : i32
+      scf.if %has_tile {
+        %k_steps0, %row00, %col00 = jfa.call @gemm_tile(%pid, %m, %n, %k, %c64)
             : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
-        %acc = jfa.call @gemm_mainloop(%k_tiles, %step0, %a_ring, %b_ring, %full, %empty, %no, %c0, %yes)
+        // At least one k-step (K = 0 multiplies TMA's zero fill: C = 0), as
+        // the producer loads.
+        %k_tiles0 = arith.maxui %k_steps0, %c1 : i32
+        %acc0 = jfa.call @gemm_mainloop(%k_tiles0, %c0, %a_ring, %b_ring, %full, %empty, %no, %c0, %yes)
             : (i32, i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 256x64xbf16, swizzle 128>,
                !jfa.mbarriers<4>, !jfa.mbarriers<4>, i1, i32, i1) -> tensor<128x256xf32, #jfa.wgmma_acc>
-        // The previous tile's store may still be reading the staging tile.
-        %reused = arith.cmpi ne, %tile, %pid : i32
-        jfa.call @gemm_store_halves(%acc, %row0, %col0, %c_tile, %c, %reused)
-            : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x128xbf16, swizzle 128>,
+        %second = arith.addi %pid, %grid : i32
+        %last:4 = scf.for %tile = %second to %tiles step %grid
+            iter_args(%step0 = %k_tiles0, %prev = %acc0, %prev_row = %row00, %prev_col = %col00)
+            -> (i32, tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32) : i32 {
+          %k_steps, %row0, %col0 = jfa.call @gemm_tile(%tile, %m, %n, %k, %c64)
+              : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
+          %k_tiles = arith.maxui %k_steps, %c1 : i32
+          // The last tile's C, left half first: stored to the staging tile
+          // before this tile's first k-step is issued, so that its registers
+          // are free for the product (the tile before may still be reading
+          // the staging tile); the right half while the product runs.
+          %prev16 = arith.truncf %prev : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
+          %left = tensor.extract_slice %prev16[0, 0] [128, 128] [1, 1] : tensor<128x256xbf16, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+          %right = tensor.extract_slice %prev16[0, 128] [128, 128] [1, 1] : tensor<128x256xbf16, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+          %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
+          %reused = arith.cmpi ne, %tile, %second : i32
+          scf.if %reused {
+            jfa.tma_store_wait pending(0)
+            jfa.task_barrier
+          }
+          jfa.call @gemm_store_half(%left, %c_s, %prev_row, %prev_col, %c)
+              : (tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<128x128xbf16, swizzle 128>, i32, i32,
+                 !jfa.tma<128x64xbf16, swizzle 128>) -> ()
+          %first = jfa.call @gemm_first_step(%step0, %a_ring, %b_ring, %full)
+              : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 256x64xbf16, swizzle 128>,
+                 !jfa.mbarriers<4>) -> tensor<128x256xf32, #jfa.wgmma_acc>
+          jfa.tma_store_wait pending(0)
+          jfa.task_barrier
+          %prev_col1 = arith.addi %prev_col, %c128 : i32
+          jfa.call @gemm_store_half(%right, %c_s, %prev_row, %prev_col1, %c)
+              : (tensor<128x128xbf16, #jfa.wgmma_acc>, !jfa.slot<128x128xbf16, swizzle 128>, i32, i32,
+                 !jfa.tma<128x64xbf16, swizzle 128>) -> ()
+          %acc = jfa.call @gemm_mainloop_from(%c1, %first, %k_tiles, %step0, %a_ring, %b_ring, %full, %empty, %no, %c0, %yes)
+              : (i32, tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>,
+                 !jfa.smem<4 x 256x64xbf16, swizzle 128>, !jfa.mbarriers<4>, !jfa.mbarriers<4>, i1, i32, i1)
+              -> tensor<128x256xf32, #jfa.wgmma_acc>
+          %next = arith.addi %step0, %k_tiles : i32
+          scf.yield %next, %acc, %row0, %col0 : i32, tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32
+        }
+        %last16 = arith.truncf %last#1 : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
+        %many = arith.cmpi ult, %second, %tiles : i32
+        jfa.call @gemm_store_halves(%last16, %last#2, %last#3, %c_tile, %c, %many)
+            : (tensor<128x256xbf16, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x128xbf16, swizzle 128>,
                !jfa.tma<128x64xbf16, swizzle 128>, i1) -> ()
-        %next = arith.addi %step0, %k_tiles : i32
-        scf.yield %next : i32
       }
     }
     // Producer: warps 8-11; one thread issues the copies, tile after tile
     // through the one ring.
     jfa.task default registers(40) {
       scf.for %tile = %pid to %tiles step %grid iter_args(%step0 = %c0) -> (i32) : i32 {
-        %k_tiles, %row0, %col0 = jfa.call @gemm_tile(%tile, %m, %n, %k, %c64)
+        %k_steps, %row0, %col0 = jfa.call @gemm_tile(%tile, %m, %n, %k, %c64)
             : (i32, i32, i32, i32, i32) -> (i32, i32, i32)
+        %k_tiles = arith.maxui %k_steps, %c1 : i32
         scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
           %step = arith.addi %step0, %kt : i32
           %s, %phase = jfa.ring_position %step stages(4) : i32

@@ -21,10 +21,49 @@ jfa.func @gemm_mainloop(%k_tiles: i32, %step0: i32,
                         %multicast: i1, %peer: i32, %release_last: i1)
     -> tensor<128x256xf32, #jfa.wgmma_acc> attributes {stage_parameter = 3} {
   %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
   %zero = arith.constant dense<0.0> : tensor<128x256xf32, #jfa.wgmma_acc>
-  %acc = scf.for %kt = %c0 to %k_tiles step %c1
-      iter_args(%acc_in = %zero) -> (tensor<128x256xf32, #jfa.wgmma_acc>) : i32 {
+  %acc = jfa.call @gemm_mainloop_from(%c0, %zero, %k_tiles, %step0, %a_ring, %b_ring, %full, %empty, %multicast, %peer, %release_last)
+      : (i32, tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<3 x 128x64xbf16, swizzle 128>,
+         !jfa.smem<3 x 256x64xbf16, swizzle 128>, !jfa.mbarriers<3>, !jfa.mbarriers<3>, i1, i32, i1)
+      -> tensor<128x256xf32, #jfa.wgmma_acc>
+  jfa.return %acc : tensor<128x256xf32, #jfa.wgmma_acc>
+}
+
+// The first k-step's product, issued and not waited for: the ring's step
+// %step0 (a persistent kernel issues it before it stores the last tile, so
+// the tensor cores run while the epilogue does; @gemm_mainloop_from
+// continues from k-step 1).
+jfa.func @gemm_first_step(%step0: i32,
+                          %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
+                          %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+                          %full: !jfa.mbarriers<3>)
+    -> tensor<128x256xf32, #jfa.wgmma_acc> attributes {stage_parameter = 3} {
+  %zero = arith.constant dense<0.0> : tensor<128x256xf32, #jfa.wgmma_acc>
+  %s, %phase = jfa.ring_position %step0 stages(3) : i32
+  %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
+  jfa.barrier_wait %full_s, %phase
+  %a_s = jfa.slot %a_ring[%s] : !jfa.smem<3 x 128x64xbf16, swizzle 128>, i32
+  %b_s = jfa.slot %b_ring[%s] : !jfa.smem<3 x 256x64xbf16, swizzle 128>, i32
+  %d = jfa.async_dot %a_s, %b_s, %zero
+      : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<256x64xbf16, swizzle 128>,
+        tensor<128x256xf32, #jfa.wgmma_acc>
+  jfa.return %d : tensor<128x256xf32, #jfa.wgmma_acc>
+}
+
+// @gemm_mainloop from k-step %kt0 with the accumulator %acc0 (k-steps
+// before %kt0 issued, possibly still running: their stages are released
+// here as the loop goes on).
+jfa.func @gemm_mainloop_from(%kt0: i32, %acc0: tensor<128x256xf32, #jfa.wgmma_acc>,
+                             %k_tiles: i32, %step0: i32,
+                             %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
+                             %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+                             %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>,
+                             %multicast: i1, %peer: i32, %release_last: i1)
+    -> tensor<128x256xf32, #jfa.wgmma_acc> attributes {stage_parameter = 3} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc = scf.for %kt = %kt0 to %k_tiles step %c1
+      iter_args(%acc_in = %acc0) -> (tensor<128x256xf32, #jfa.wgmma_acc>) : i32 {
     %step = arith.addi %step0, %kt : i32
     %s, %phase = jfa.ring_position %step stages(3) : i32
     %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
@@ -107,19 +146,19 @@ jfa.func @gemm_store_blocks(%c_s: !jfa.slot<128x256xbf16, swizzle 128>, %row0: i
   jfa.return
 }
 
-// @gemm_store through a 128x128 staging tile (32 KiB, two 64-column
-// blocks in the 128-byte swizzle): the left half, its TMA stores' reads
-// waited for, then the right half. A persistent kernel so keeps 32 KiB for
-// a 4th ring stage; its next tile's loads run on meanwhile.
-jfa.func @gemm_store_halves(%acc: tensor<128x256xf32, #jfa.wgmma_acc>, %row0: i32,
+// @gemm_store of a bf16 tile through a 128x128 staging tile (32 KiB, two
+// 64-column blocks in the 128-byte swizzle): the left half, its TMA stores'
+// reads waited for, then the right half. A persistent kernel so keeps 32
+// KiB for a 4th ring stage; its next tile's loads, and its first k-step's
+// product, run on meanwhile (the caller converts to bf16 first: half the
+// registers stay live beside that product).
+jfa.func @gemm_store_halves(%out: tensor<128x256xbf16, #jfa.wgmma_acc>, %row0: i32,
                             %col0: i32, %c_tile: !jfa.smem<1 x 128x128xbf16, swizzle 128>,
                             %c: !jfa.tma<128x64xbf16, swizzle 128>, %reused: i1) {
   %c0 = arith.constant 0 : i32
   %c128 = arith.constant 128 : i32
-  %left32 = tensor.extract_slice %acc[0, 0] [128, 128] [1, 1] : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x128xf32, #jfa.wgmma_acc>
-  %right32 = tensor.extract_slice %acc[0, 128] [128, 128] [1, 1] : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x128xf32, #jfa.wgmma_acc>
-  %left = arith.truncf %left32 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
-  %right = arith.truncf %right32 : tensor<128x128xf32, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+  %left = tensor.extract_slice %out[0, 0] [128, 128] [1, 1] : tensor<128x256xbf16, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
+  %right = tensor.extract_slice %out[0, 128] [128, 128] [1, 1] : tensor<128x256xbf16, #jfa.wgmma_acc> to tensor<128x128xbf16, #jfa.wgmma_acc>
   %c_s = jfa.slot %c_tile[%c0] : !jfa.smem<1 x 128x128xbf16, swizzle 128>, i32
   %col1 = arith.addi %col0, %c128 : i32
   scf.if %reused {
