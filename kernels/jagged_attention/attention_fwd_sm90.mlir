@@ -116,7 +116,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %wide = arith.cmpi eq, %head_dim, %c128 : i32
   // Of the 16 8-column groups of each P tile, how many exponentials the FMA
   // pipes compute instead of the special-function unit (jfa.exp2), per head
-  // dim as measured (bench/NOTES.md, run 77).
+  // dim. 0 for both: on the H100 shares of 2-6 were 3-15% slower at either
+  // head dim, the softmax step being issue-bound (bench/NOTES.md, run 78).
   %exp_share_d64 = arith.constant 0 : i32
   %exp_share_d128 = arith.constant 0 : i32
   %exp_share = arith.select %wide, %exp_share_d128, %exp_share_d64 : i32
