@@ -283,7 +283,8 @@ struct CheckTarget : jfa::impl::JFACheckTargetBase<CheckTarget> {
       describeMissing(diag, op, *feature, arch);
       failed = true;
     });
-    failed |= !checkUpstreamOps(getOperation());
+    if (lowering)
+      failed |= !checkUpstreamOps(getOperation());
     for (auto kernel : getOperation().getOps<KernelOp>()) {
       failed |= !checkLimits(kernel, *target);
       failed |= !checkCtaPairs(kernel, *target);

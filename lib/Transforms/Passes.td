@@ -93,10 +93,17 @@ def JFACheckTarget : Pass<"jfa-check-target", "::mlir::ModuleOp"> {
     target on the module (`jfa.target`), where the passes after it
     (jfa-allocate-shared-memory, jfa-lower-async-tasks, jfa-convert-to-llvm)
     take it from. An unknown arch is an error listing the known targets.
+    With `lowering` (the default), upstream `math` ops and `arith`/`math`
+    element types the NVPTX lowering cannot compile are rejected at the op
+    too, naming what it supports (docs/DIALECT.md, "Tile math");
+    jfa-interp, which models the kernel on the CPU, turns it off.
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"\"",
-           "target GPU, a name of Targets.def (jfac --version lists them)">
+           "target GPU, a name of Targets.def (jfac --version lists them)">,
+    Option<"lowering", "lowering", "bool", /*default=*/"true",
+           "also reject upstream ops and element types the LLVM lowering "
+           "cannot compile">
   ];
 }
 
