@@ -190,6 +190,23 @@ void foldParameterBranches(KernelOp kernel) {
   }
 }
 
+/// A loop whose step the parameters fix at zero or below never ends on the
+/// GPU (or counts away from its bound), and the canonicalizer deletes it
+/// without a word: an error here, before anything folds it.
+LogicalResult checkLoopSteps(KernelOp kernel) {
+  bool ok = true;
+  kernel.walk([&](scf::ForOp loop) {
+    APInt step;
+    if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+        step.isStrictlyPositive())
+      return;
+    loop.emitError() << "scf.for with step " << step.getSExtValue()
+                     << ": the step must be positive";
+    ok = false;
+  });
+  return success(ok);
+}
+
 struct SpecializePass : jfa::impl::JFASpecializeBase<SpecializePass> {
   using JFASpecializeBase::JFASpecializeBase;
 
@@ -267,6 +284,8 @@ struct SpecializePass : jfa::impl::JFASpecializeBase<SpecializePass> {
       // (a GEMM's `multicast` flag) decide branches the same way, and
       // jfa-check-barriers counts arrivals on the straight code left.
       foldParameterBranches(kernel);
+      if (mlir::failed(checkLoopSteps(kernel)))
+        failed = true;
     }
 
     for (const auto &entry : given) {
