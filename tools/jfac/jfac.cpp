@@ -419,6 +419,17 @@ int main(int argc, char **argv) {
   llvm::sys::fs::remove(cubinTemp);
   if (!cubin)
     return fail("cannot read ptxas's output: " + cubin.getError().message());
+  // A ptxas that exits 0 without writing a cubin (a wrapper, a full disk)
+  // would leave an empty or foreign file that the runtime fails to load.
+  if (!(*cubin)->getBuffer().starts_with("\x7f"
+                                         "ELF"))
+    return fail(fmt::format("ptxas ({}) exited 0 but wrote {}, not an ELF "
+                            "cubin; check --ptxas",
+                            jfa::findPtxas(options, error),
+                            (*cubin)->getBufferSize() == 0
+                                ? "nothing"
+                                : std::to_string((*cubin)->getBufferSize()) +
+                                      " bytes"));
   std::vector<std::pair<std::string, std::string>> files = {
       {output, (*cubin)->getBuffer().str()}};
   if (!metaPath.empty())
