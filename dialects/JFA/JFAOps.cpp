@@ -884,6 +884,11 @@ LogicalResult TcCommitOp::verify() {
 }
 
 LogicalResult BarrierArriveOp::verify() {
+  // A local arrival already releases at CTA scope only.
+  if (getReleaseCta() && !getCta())
+    return emitOpError("release(cta) is for an arrival on another CTA's "
+                       "barrier (`on cta %rank`); a local arrival already "
+                       "releases at CTA scope");
   return verifyClusterRank(*this, getCta(), "arrives on");
 }
 

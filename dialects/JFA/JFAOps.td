@@ -800,6 +800,7 @@ def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
     ```mlir
     jfa.barrier_arrive %b
     jfa.barrier_arrive %b on cta %peer    // %peer: i32 rank in the cluster
+    jfa.barrier_arrive %b on cta %peer release(cta)
     ```
     With `on cta %rank`, the arrival goes to the barrier at the same place
     in the shared memory of CTA `%rank` of the cluster (`mapa`, then
@@ -810,6 +811,15 @@ def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
     active lane arrives with the count of its active lanes (the same
     arrivals as one per thread; a remote arrival crosses the cluster's
     network).
+
+    `release(cta)` releases at CTA scope only
+    (`mbarrier.arrive.release.cta.shared::cluster`, as CUTLASS's consumers
+    release a multicast stage): no cluster-scope fence before the message,
+    which on an H100 made the multicast GEMM's consumers stall on memory
+    barriers (bench/NOTES.md, run 78). It suits handing back a slot the
+    threads only read, through the tensor cores whose reads a wgmma wait
+    has completed; writes another CTA must see (global memory read by the
+    peer after its wait) need the default.
     `jfa-check-barriers` counts a remote arrival as one on the barrier of
     the CTA that issues it, which holds when every CTA of the cluster
     arrives on a different peer (`%peer` a permutation of the ranks, such as
@@ -817,8 +827,11 @@ def JFA_BarrierArriveOp : JFA_Op<"barrier_arrive"> {
   }];
   let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>,
                                                   MemWrite<JFA_BarrierMemory>]>:$barrier,
-                       Optional<I32>:$cta);
-  let assemblyFormat = "$barrier (`on` `cta` $cta^)? attr-dict";
+                       Optional<I32>:$cta, UnitAttr:$release_cta);
+  let assemblyFormat = [{
+    $barrier (`on` `cta` $cta^)? (`release` `(` `cta` `)` $release_cta^)?
+    attr-dict
+  }];
   let hasVerifier = 1;
 }
 

@@ -101,7 +101,10 @@ jfa.func @gemm_release(%step: i32, %empty: !jfa.mbarriers<3>, %multicast: i1, %p
   %empty_s = jfa.barrier %empty[%s] : !jfa.mbarriers<3>, i32
   jfa.barrier_arrive %empty_s
   scf.if %multicast {
-    jfa.barrier_arrive %empty_s on cta %peer
+    // The stage was only read (by the tensor cores, done at the wgmma
+    // wait): a CTA-scope release, without the cluster-scope fence that made
+    // the consumers stall on memory barriers (bench/NOTES.md, run 78).
+    jfa.barrier_arrive %empty_s on cta %peer release(cta)
   }
   jfa.return
 }

@@ -104,6 +104,8 @@ struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
     // consumers release a multicast stage per warp too). bar.warp.sync
     // orders the lanes' earlier accesses before the leader's arrival, whose
     // release at cluster scope is cumulative: the peer's waiter sees them.
+    // With release(cta) the release stays at CTA scope (no cluster-scope
+    // fence before the message), for slots the threads only read.
     LLVMBuilder b(op.getLoc(), rewriter);
     WarpLeader warp = lowestActiveLane(b);
     NVVM::SyncWarpOp::create(b, warp.activeMask);
@@ -116,7 +118,9 @@ struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
     Value remote = NVVM::MapaOp::create(b, clusterPtr, adaptor.getBarrier(),
                                         adaptor.getCta());
     NVVM::MBarrierArriveOp::create(b, Type(), remote, count,
-                                   NVVM::MemScopeKind::CLUSTER,
+                                   op.getReleaseCta()
+                                       ? NVVM::MemScopeKind::CTA
+                                       : NVVM::MemScopeKind::CLUSTER,
                                    /*relaxed=*/false);
     rewriter.eraseOp(op);
     return success();

@@ -66,6 +66,9 @@ jfa.kernel @single() warps(4) cluster(1, 1, 1) {
 // CHECK-NEXT: scf.if %[[LEADS]] {
 // CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %[[B]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]], %[[COUNT]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// release(cta): the same message, released at CTA scope.
+// CHECK: %[[REMOTE2:.*]] = nvvm.mapa %[[B]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE2]], %{{[^ ]*}}{{( \{scope = #nvvm.mem_scope<cta>\})?}} : !llvm.ptr<7>
 // CHECK: nvvm.cluster.arrive{{$}}
 // CHECK-NEXT: nvvm.cluster.wait{{$}}
 // CHECK-NEXT: llvm.return
@@ -79,6 +82,7 @@ jfa.kernel @init() warps(4) cluster(2, 1, 1) {
   %b = jfa.barrier %empty[%c0] : !jfa.mbarriers<1>, i32
   jfa.barrier_arrive %b
   jfa.barrier_arrive %b on cta %peer
+  jfa.barrier_arrive %b on cta %peer release(cta)
 }
 
 // -----

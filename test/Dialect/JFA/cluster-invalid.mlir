@@ -52,6 +52,16 @@ jfa.kernel @arrive_beyond_cluster() warps(4) cluster(2, 2, 1) {
 
 // -----
 
+jfa.kernel @release_cta_local() warps(4) cluster(2, 1, 1) {
+  %bars = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+  // expected-error @+1 {{release(cta) is for an arrival on another CTA's barrier (`on cta %rank`); a local arrival already releases at CTA scope}}
+  jfa.barrier_arrive %b release(cta)
+}
+
+// -----
+
 jfa.kernel @row_block_not_dividing(%i: i32) warps(4) {
   %ring = jfa.local_alloc : !jfa.smem<1 x 256x64xbf16, swizzle 128>
   %s = jfa.slot %ring[%i] : !jfa.smem<1 x 256x64xbf16, swizzle 128>, i32

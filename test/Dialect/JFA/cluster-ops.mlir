@@ -8,7 +8,8 @@
 // CHECK: jfa.row_block %{{.*}}[%{{.*}}] : !jfa.slot<256x64xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
 // CHECK: jfa.tma_load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} multicast(%{{.*}}) : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
 // CHECK: jfa.tma_load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
-// CHECK: jfa.barrier_arrive %{{.*}} on cta %{{.*}}
+// CHECK: jfa.barrier_arrive %{{.*}} on cta %{{.*}}{{$}}
+// CHECK: jfa.barrier_arrive %{{.*}} on cta %{{.*}} release(cta){{$}}
 // CHECK: jfa.barrier_arrive %{{[0-9]+}}{{$}}
 // CHECK: jfa.cluster_arrive
 // CHECK: jfa.cluster_wait
@@ -27,6 +28,7 @@ jfa.kernel @cluster_ops(%b: !jfa.tma<128x64xbf16, swizzle 128>) warps(4) cluster
   jfa.tma_load %b[%y, %c0], %half, %f : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
   %peer = arith.xori %r, %c1 : i32
   jfa.barrier_arrive %f on cta %peer
+  jfa.barrier_arrive %f on cta %peer release(cta)
   jfa.barrier_arrive %f
   jfa.cluster_arrive
   jfa.cluster_wait
