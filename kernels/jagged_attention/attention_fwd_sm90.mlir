@@ -58,8 +58,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                %kv_group: i32, %window_left: i32,
                                %window_right: i32,
                                %block_bits: !jfa.ptr<i32>, %block_words: i32,
-                               %block_head_stride: i32,
-                               %schedule: !jfa.ptr<i32>,
+                               %block_head_stride: i32, %schedule: !jfa.ptr<i32>,
                                %o_out: !jfa.tma<128x64xbf16, swizzle 128>) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away. Without
