@@ -477,6 +477,26 @@ struct ElementwiseOnFragments : ConversionPattern {
   }
 };
 
+/// The most 32-bit values per thread one register tile may take: four times
+/// a thread's 255 registers, far above the kernels' largest tiles (128: the
+/// sm_90a GEMMs' 128x256xf32 accumulator, the sm_100a attention forward's
+/// 128x128xf32 rows) and far below the tiles that make LLVM run for minutes
+/// and take gigabytes (1024x1024xf32 on one warp: 32768).
+constexpr int64_t kMaxTileValuesPerThread = 1024;
+
+/// The 32-bit values a thread holds of `tile`, without building its
+/// fragment for the blocked layout (its size grows with the tile's).
+int64_t valuesPerThread(RankedTensorType tile, TileLayoutAttrInterface layout,
+                        int64_t threads) {
+  int64_t count =
+      isa<BlockedLayoutAttr>(layout)
+          ? tile.getNumElements() / threads
+          : int64_t(layout.getRegisterOffsets(tile.getShape(), threads).size());
+  Type element = tile.getElementType();
+  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 32;
+  return llvm::divideCeil(count * bits, 32);
+}
+
 struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
   /// Distributes the tiles of `ops`, which run on `threads` threads.
   LogicalResult distribute(ArrayRef<Operation *> ops, const TaskInfo &task) {
@@ -509,6 +529,20 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
           if (failed(layout.verifyTask(tile, task.firstWarp, task.numWarps,
                                        [op] { return op->emitError(); })))
             return WalkResult::interrupt();
+          // A tile far beyond a thread's registers is a mistake, and its
+          // distributed form (one SSA value per register) would take LLVM
+          // minutes and gigabytes before ptxas spilled it anyway.
+          int64_t values = valuesPerThread(tile, layout, threads);
+          if (values > kMaxTileValuesPerThread) {
+            op->emitError()
+                << "tile " << tile << " needs " << values
+                << " 32-bit values per thread over its " << threads
+                << " threads (one tile may take at most "
+                << kMaxTileValuesPerThread
+                << "); a thread has at most 255 registers: split the tile or "
+                   "use more warps";
+            return WalkResult::interrupt();
+          }
           if (isa<tensor::ConcatOp, tensor::ExtractSliceOp>(op) &&
               failed(columnMoves(op, threads))) {
             reportColumnMoves(op);
