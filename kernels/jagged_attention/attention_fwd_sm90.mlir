@@ -32,11 +32,11 @@
 // chunk by chunk. Rows and columns past the sequence's end are masked in
 // the last k tile only (where the causal diagonal also lies), and on a
 // block-sparse mask's grid the keys below the key floor in the first
-// (@queue_unit). A unit whose 128 q rows all lie in its sequence writes O
-// by TMA stores from a staging buffer (bench/NOTES.md, run 78: the
-// per-thread global stores cost a short sequence up to 18%); a unit with
-// rows to clip uses row-clipped stores (from the row floor) so that it never
-// writes another sequence's rows.
+// (@queue_unit). At D = 128 a unit whose 128 q rows all lie in its sequence
+// writes O by TMA stores from its own Q stage (bench/NOTES.md, runs 78-80:
+// the per-thread global stores cost a short sequence up to 18%); a unit
+// with rows to clip uses row-clipped stores (from the row floor) so that it
+// never writes another sequence's rows.
 // The keys of a unit, the work queue and the load task, shared with the
 // other target.
 jfa.import "../lib/band_schedule.mlir"
@@ -81,9 +81,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // exactly when it writes it (@forward_producer's %hand_off and %sparse).
   // The dense variants drop it (jfa-specialize: nothing uses it there).
   %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
-  // O on its way to the TMA stores: chunk c (64 columns) in slot c. (The
-  // 1024-byte aligned buffers first: 227 KiB hold them with 896 bytes left.)
-  %o_stage = jfa.local_alloc : !jfa.smem<2 x 128x64xbf16, swizzle 128>
   // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
   %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   %hand_off = arith.constant true
@@ -120,10 +117,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %exp_share_d64 = arith.constant 0 : i32
   %exp_share_d128 = arith.constant 0 : i32
   %exp_share = arith.select %wide, %exp_share_d128, %exp_share_d64 : i32
-  // Whole q tiles of O go out by TMA stores at D = 128; at D = 64 that
-  // measured 2-3% slower on most shapes (bench/NOTES.md, run 78), so D = 64
-  // keeps the row-clipped stores for every tile.
+  // Whole q tiles of O go out by TMA stores at D = 128, staged in the
+  // unit's Q stage, whose release then waits for the stores' reads (run
+  // 80); at D = 64 every tile keeps the row-clipped stores and its Q stage
+  // goes back after the last S (bench/NOTES.md, runs 78-80).
   %tma_epilogue = arith.cmpi eq, %head_dim, %c128 : i32
+  %release_after_s = arith.cmpi ne, %head_dim, %c128 : i32
 
   jfa.async_tasks {
     // Consumers: warps 0-7, 128 q rows (64 per warpgroup).
@@ -201,9 +200,9 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %steps = jfa.call @handed_value(%handed, %walk_buf, %q_stage0, %walk_steps)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
           %last_kv = arith.subi %steps, %c1 : i32
-          // The last unit's TMA stores of O have read the staging slots
-          // (their issuing thread waits; both warpgroups pass a barrier
-          // with it, this turn or the next, before they write the slots).
+          // The last unit's TMA stores of O have read its Q stage (their
+          // issuing thread waits here, before warpgroup 0 hands the stage
+          // back below).
           scf.if %tma_epilogue {
             jfa.tma_store_wait pending(0)
           }
@@ -211,6 +210,20 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.named_barrier_sync id(8) threads(256)
           } else {
             jfa.named_barrier_sync id(9) threads(256)
+          }
+          // With the TMA epilogue, warpgroup 0's half of the last unit's
+          // Q-stage release: that unit's stores of O have read the stage
+          // (its issuing thread waited before this turn, and warpgroup 0
+          // passed barrier 8 with it).
+          %had_unit = arith.cmpi ugt, %unit_n, %c0 : i32
+          %release_prev = arith.andi %had_unit, %tma_epilogue : i1
+          scf.if %release_prev {
+            scf.if %first_wg {
+              %prev_unit = arith.subi %unit_n, %c1 : i32
+              %prev_stage, %prev_phase = jfa.ring_position %prev_unit stages(2) : i32
+              %q_empty_prev = jfa.barrier %q_empty[%prev_stage] : !jfa.mbarriers<2>, i32
+              jfa.barrier_arrive %q_empty_prev
+            }
           }
           %first_k0 = arith.muli %stage0, %c2 : i32
           %first_klo = jfa.slot %k_ring[%first_k0] : !jfa.smem<4 x 128x64xbf16, swizzle 128>, i32
@@ -235,7 +248,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
           jfa.barrier_arrive %k_empty0
           %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
-          scf.if %only_tile {
+          %release_first = arith.andi %only_tile, %release_after_s : i1
+          scf.if %release_first {
             jfa.barrier_arrive %q_empty0
           }
           %first_k = arith.muli %first_step, %c128 : i32
@@ -310,9 +324,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.barrier_arrive %k_empty_s
             %is_last = arith.cmpi eq, %j, %last_kv : i32
+            %release_last = arith.andi %is_last, %release_after_s : i1
             // The last S has been computed: Q's stage goes back to the
             // producer, for the unit after next.
-            scf.if %is_last {
+            scf.if %release_last {
               jfa.barrier_arrive %q_empty0
             }
             %k0 = arith.muli %k_tile, %c128 : i32
@@ -425,11 +440,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %whole_tile = arith.andi %whole_rows, %from_first : i1
           %by_tma = arith.andi %whole_tile, %tma_epilogue : i1
           scf.if %by_tma {
-            %o_slot0 = jfa.slot %o_stage[%c0] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
-            %o_slot1 = jfa.slot %o_stage[%c1] : !jfa.smem<2 x 128x64xbf16, swizzle 128>, i32
-            jfa.local_store %out_lo16, %o_slot0 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
+            // O into the unit's Q stage: each warpgroup's last S has read
+            // its own 64 rows of it, the only rows it writes.
+            jfa.local_store %out_lo16, %q_slot0 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
             scf.if %wide {
-              jfa.local_store %out_hi16, %o_slot1 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
+              jfa.local_store %out_hi16, %q_slot1 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
             }
             jfa.fence_async_shared
             // Warpgroup 1 (ahead) arrives and goes on; warpgroup 0 waits
@@ -439,10 +454,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             } else {
               jfa.named_barrier_arrive id(10) threads(256)
             }
-            jfa.tma_store %o_slot0, %o_out[%row0, %head_base] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+            jfa.tma_store %q_slot0, %o_out[%row0, %head_base] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
             scf.if %wide {
               %col_hi = arith.addi %head_base, %c64 : i32
-              jfa.tma_store %o_slot1, %o_out[%row0, %col_hi] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+              jfa.tma_store %q_slot1, %o_out[%row0, %col_hi] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
             }
           } else {
             jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
@@ -451,6 +466,16 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
               %o_base_hi = arith.addi %o_base, %c64 : i32
               jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
                   : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+            }
+          }
+          // With the TMA epilogue, warpgroup 1's half of the unit's Q-stage
+          // release: its last S has read the stage and its rows of O are
+          // stored (by TMA: in the stage before barrier 10). Warpgroup 0's
+          // half follows at the next unit's first turn.
+          scf.if %tma_epilogue {
+            scf.if %first_wg {
+            } else {
+              jfa.barrier_arrive %q_empty0
             }
           }
           // lse: softmax only (GDPA has none; lse is not written).

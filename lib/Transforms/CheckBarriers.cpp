@@ -8,7 +8,9 @@
 //    load, tensor-core commit); an array signalled but never waited on is a
 //    warning;
 //  - the arrivals per phase add up to arrive_count: jfa.barrier_arrive counts
-//    the threads of its task, single-thread ops (expect-tx, tc_commit) one;
+//    the threads of its task that reach it (an scf.if on jfa.task_thread_id
+//    against a constant keeps its branch's threads: a warpgroup's half),
+//    single-thread ops (expect-tx, tc_commit) one;
 //  - the TMA loads completing on an armed barrier bring the expected bytes.
 //
 // In a cluster the kernel is checked as one CTA of a symmetric whole: an
@@ -35,6 +37,7 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <set>
@@ -150,9 +153,59 @@ std::string whyAsymmetric(Operation *op) {
          "on which CTAs issue it";
 }
 
+/// Whether task-relative thread `t` satisfies `pred` against `c`.
+bool threadSatisfies(arith::CmpIPredicate pred, int64_t t, int64_t c) {
+  switch (pred) {
+  case arith::CmpIPredicate::eq:
+    return t == c;
+  case arith::CmpIPredicate::ne:
+    return t != c;
+  case arith::CmpIPredicate::ult:
+  case arith::CmpIPredicate::slt:
+    return t < c;
+  case arith::CmpIPredicate::ule:
+  case arith::CmpIPredicate::sle:
+    return t <= c;
+  case arith::CmpIPredicate::ugt:
+  case arith::CmpIPredicate::sgt:
+    return t > c;
+  case arith::CmpIPredicate::uge:
+  case arith::CmpIPredicate::sge:
+    return t >= c;
+  }
+  return true;
+}
+
+/// The threads of its task (task-relative indices, as jfa.task_thread_id
+/// gives them) that reach `op`: all of them, but for the scf.if branches
+/// around it whose condition compares jfa.task_thread_id with a constant
+/// (`%wg0 = arith.cmpi ult, %t, %c128` for warpgroup 0), each keeping the
+/// threads of its branch. A warpgroup's half of a phase then counts 128.
+llvm::BitVector threadsReaching(Operation *op, int64_t numThreads) {
+  llvm::BitVector threads(numThreads, true);
+  for (Operation *child = op, *parent = op->getParentOp();
+       parent && !isa<TaskOp, KernelOp>(parent);
+       child = parent, parent = parent->getParentOp()) {
+    auto ifOp = dyn_cast<scf::IfOp>(parent);
+    if (!ifOp)
+      continue;
+    auto cmp = ifOp.getCondition().getDefiningOp<arith::CmpIOp>();
+    APInt bound;
+    if (!cmp || !cmp.getLhs().getDefiningOp<TaskThreadIdOp>() ||
+        !matchPattern(cmp.getRhs(), m_ConstantInt(&bound)))
+      continue;
+    bool inThen = child->getParentRegion() == &ifOp.getThenRegion();
+    for (int64_t t = 0; t < numThreads; ++t)
+      if (threadSatisfies(cmp.getPredicate(), t, bound.getSExtValue()) !=
+          inThen)
+        threads.reset(t);
+  }
+  return threads;
+}
+
 /// How many arrivals `op` makes on its barrier: a TMA load only brings
 /// transaction bytes, a single-thread op arrives once, anything else once
-/// per thread of its task.
+/// per thread of its task that reaches it (threadsReaching).
 int64_t getArrivals(Operation *op) {
   if (isa<TMALoadOp, TryCancelOp>(op))
     return 0;
@@ -166,7 +219,7 @@ int64_t getArrivals(Operation *op) {
   }
   if (op->hasTrait<SingleThreadIssue>())
     return 1;
-  return getEnclosingTask(op).numThreads();
+  return threadsReaching(op, getEnclosingTask(op).numThreads()).count();
 }
 
 /// A short name for a barrier array in messages: the kernel source has no
@@ -737,12 +790,18 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
             << "arrives once: " << op->getName() << " is issued by one thread";
       } else {
         TaskInfo task = getEnclosingTask(op);
+        std::string who =
+            n == task.numThreads() ? "every thread of " : "threads of ";
         diag.attachNote(op->getLoc())
-            << "arrives " << n << " times: every thread of "
+            << "arrives " << n << " times: " << who
             << (task.index < 0 ? std::string("the CTA")
                                : "task " + std::to_string(task.index))
             << " (warps " << task.firstWarp << "-"
-            << task.firstWarp + task.numWarps - 1 << ")";
+            << task.firstWarp + task.numWarps - 1 << ")"
+            << (n == task.numThreads()
+                    ? ""
+                    : " that the jfa.task_thread_id conditions around it "
+                      "let through");
       }
     }
     if (tally.ops.empty())

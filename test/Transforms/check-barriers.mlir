@@ -402,3 +402,50 @@ jfa.kernel @unfenced_release(%x: !jfa.tma<64x64xf32>, %n: i32) warps(8) {
     }
   }
 }
+
+// -----
+
+// Arrivals under a condition on jfa.task_thread_id count the threads it
+// lets through: each warpgroup of a 256-thread task arrives at its own
+// place (the sm_90a forward's Q-stage release), 128 + 128 per phase.
+jfa.kernel @warpgroup_halves(%n: i32) warps(8) {
+  %bars = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %t = jfa.task_thread_id
+  %wg0 = arith.cmpi ult, %t, %c128 : i32
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+    scf.if %wg0 {
+      jfa.barrier_arrive %b
+    }
+    scf.if %wg0 {
+    } else {
+      jfa.barrier_arrive %b
+    }
+    jfa.barrier_wait %b, %c0
+  }
+}
+
+// -----
+
+// One warpgroup's half alone: 128 of the 256, and the note says which
+// threads arrive.
+jfa.kernel @one_warpgroup_half(%n: i32) warps(8) {
+  // expected-error-re @+1 {{barrier array at line {{[0-9]+}} expects 256 arrivals per phase (arrive_count) but its tasks arrive 128 times}}
+  %bars = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %t = jfa.task_thread_id
+  %wg1 = arith.cmpi uge, %t, %c128 : i32
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+    scf.if %wg1 {
+      // expected-note @+1 {{arrives 128 times: threads of the CTA (warps 0-7) that the jfa.task_thread_id conditions around it let through}}
+      jfa.barrier_arrive %b
+    }
+    jfa.barrier_wait %b, %c0
+  }
+}
