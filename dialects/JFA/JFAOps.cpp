@@ -262,11 +262,17 @@ static bool isValidParameterType(Type type) {
   return type.isF32() || type.isF64();
 }
 
+/// An i32 attribute's value as the kernel wrote it: its unsigned getter
+/// reads warps(-1) as 4294967295.
+static int64_t asWritten(IntegerAttr attr) {
+  return attr.getValue().getSExtValue();
+}
+
 LogicalResult KernelOp::verify() {
-  if (getNumWarps() < 1 || getNumWarps() > kMaxWarpsPerCTA)
+  int64_t warps = asWritten(getNumWarpsAttr());
+  if (warps < 1 || warps > kMaxWarpsPerCTA)
     return emitOpError() << "warps must be in [1, " << kMaxWarpsPerCTA
-                         << "] (at most 1024 threads per CTA), got "
-                         << getNumWarps();
+                         << "] (at most 1024 threads per CTA), got " << warps;
   if (auto dims = getClusterDims()) {
     if (dims->size() != 3)
       return emitOpError() << "cluster needs 3 dimensions (x, y, z), got "
@@ -436,24 +442,27 @@ LogicalResult AsyncTasksOp::verifyRegions() {
 }
 
 LogicalResult TaskOp::verify() {
-  if (auto replicas = getReplicas()) {
+  if (IntegerAttr replicas = getReplicasAttr()) {
     if (getIsDefault())
       return emitOpError() << "the default task takes the remaining warps and "
                               "cannot be replicated; give it warps(N)";
-    if (*replicas < 1)
-      return emitOpError() << "replicas must be positive, got " << *replicas;
+    if (asWritten(replicas) < 1)
+      return emitOpError() << "replicas must be positive, got "
+                           << asWritten(replicas);
   }
   if (getIsDefault() && getNumWarps())
     return emitOpError() << "the default task takes the remaining warps; "
                             "drop warps("
-                         << *getNumWarps() << ")";
+                         << asWritten(getNumWarpsAttr()) << ")";
   if (!getIsDefault() && !getNumWarps())
     return emitOpError() << "needs warps(N) or `default`";
-  if (getNumWarps() && *getNumWarps() < 1)
-    return emitOpError() << "warps must be positive, got " << *getNumWarps();
-  if (auto regs = getRegisters()) {
-    if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
-      return emitOpError() << "registers(" << *regs
+  if (getNumWarps() && asWritten(getNumWarpsAttr()) < 1)
+    return emitOpError() << "warps must be positive, got "
+                         << asWritten(getNumWarpsAttr());
+  if (IntegerAttr regsAttr = getRegistersAttr()) {
+    int64_t regs = asWritten(regsAttr);
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitOpError() << "registers(" << regs
                            << ") is not a valid setmaxnreg budget: it must be "
                               "a multiple of 8 in [24, 256]";
   }
@@ -744,9 +753,10 @@ LogicalResult StoreFragmentOp::verify() {
 constexpr int64_t kMaxBarrierCount = (1 << 20) - 1;
 
 LogicalResult AllocBarriersOp::verify() {
-  if (getArriveCount() < 1 || getArriveCount() > kMaxBarrierCount)
+  int64_t count = asWritten(getArriveCountAttr());
+  if (count < 1 || count > kMaxBarrierCount)
     return emitOpError() << "arrive_count must be in [1, " << kMaxBarrierCount
-                         << "], got " << getArriveCount();
+                         << "], got " << count;
   return success();
 }
 
@@ -1623,7 +1633,8 @@ LogicalResult LoadScalarOp::verify() {
 }
 
 LogicalResult RingPositionOp::verify() {
-  if (getStages() < 1 || getStages() > 64)
-    return emitOpError() << "stages must be in [1, 64], got " << getStages();
+  int64_t stages = asWritten(getStagesAttr());
+  if (stages < 1 || stages > 64)
+    return emitOpError() << "stages must be in [1, 64], got " << stages;
   return success();
 }
