@@ -124,6 +124,23 @@ bool isSpecialFile(StringRef path) {
   return !sys::fs::is_regular_file(status) && !sys::fs::is_directory(status);
 }
 
+bool checkIncludeDirs(ArrayRef<std::string> dirs, std::string &error) {
+  for (const std::string &dir : dirs) {
+    sys::fs::file_status status;
+    std::error_code ec = sys::fs::status(dir, status);
+    if (dir.empty())
+      error = "-I is empty; give a folder to look for imported files in";
+    else if (ec)
+      error = fmt::format("-I {}: {}", dir, ec.message());
+    else if (!sys::fs::is_directory(status))
+      error = fmt::format("-I {}: not a folder", dir);
+    else
+      continue;
+    return false;
+  }
+  return true;
+}
+
 namespace {
 /// `path` made absolute with its folder's symbolic links and `..` resolved
 /// (the file itself need not exist; a link there is followed when it

@@ -70,6 +70,11 @@ bool checkDistinctFiles(llvm::ArrayRef<NamedFile> files, std::string &error);
 /// device such as /dev/null, a pipe): outputs there get no companion files.
 bool isSpecialFile(llvm::StringRef path);
 
+/// Checks that each of `dirs` (the -I folders imports are looked for in) is
+/// a folder; on failure returns false with `error` naming the -I option, the
+/// path and the problem.
+bool checkIncludeDirs(llvm::ArrayRef<std::string> dirs, std::string &error);
+
 } // namespace jfa
 
 #endif // JFA_COMPILER_FILEIO_H

@@ -114,6 +114,8 @@ int main(int argc, char **argv) {
           statsHelp);
 
   std::string inputFile = positional.front();
+  if (std::string error; !jfa::checkIncludeDirs(includeDirs, error))
+    return fail(error);
   jfa::interp::RunOptions options;
   if (arch.empty())
     return fail(

@@ -42,6 +42,8 @@ int main(int argc, char **argv) {
     return 1;
   };
   std::string error;
+  if (!jfa::checkIncludeDirs(includeDirs, error))
+    return fail(error);
   if (!jfa::checkOutputFile(outputFile, error))
     return fail(error);
   std::unique_ptr<llvm::MemoryBuffer> input =

@@ -421,6 +421,8 @@ int main(int argc, char **argv) {
   // ptxas.
   if (!jfa::checkOutputFile(output, error))
     return fail(error);
+  if (!jfa::checkIncludeDirs(includeDirs, error))
+    return fail(error);
   // An output that is the input or the other output would destroy it.
   if (!jfa::checkDistinctFiles(
           {{"the input", inputFile}, {"-o", output}, {"--metadata", metaPath}},
