@@ -74,6 +74,8 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %q_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %k_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
   %v_ring = jfa.local_alloc : !jfa.smem<4 x 128x64xbf16, swizzle 128>
+  // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
+  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   // Block-sparse: the load task's hand-off (@hand_over, block_mask.mlir):
   // slots 0 and 1 a unit's steps by Q's stage, 2 and 3 a step's tile and
   // whether it is listed (@tile_word) by the K/V ring's stage. Only the load task searches
@@ -81,8 +83,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // exactly when it writes it (@forward_producer's %hand_off and %sparse).
   // The dense variants drop it (jfa-specialize: nothing uses it there).
   %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
-  // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
-  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   %hand_off = arith.constant true
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
@@ -122,7 +122,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   // 80); at D = 64 every tile keeps the row-clipped stores and its Q stage
   // goes back after the last S (bench/NOTES.md, runs 78-80).
   %tma_epilogue = arith.cmpi eq, %head_dim, %c128 : i32
-  %release_after_s = arith.cmpi ne, %head_dim, %c128 : i32
+  %release_after_s = arith.cmpi eq, %tma_epilogue, %false : i1
 
   jfa.async_tasks {
     // Consumers: warps 0-7, 128 q rows (64 per warpgroup).
