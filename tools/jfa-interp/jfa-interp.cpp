@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/FileIO.h"
 #include "compiler/Pipeline.h"
+#include "compiler/Variants.h"
 #include "lib/Interpreter/Interpreter.h"
 #include "lib/Transforms/Passes.h"
 
@@ -217,6 +218,12 @@ int main(int argc, char **argv) {
       if (i < def.block->getNumArguments() && arg.loc.isValid())
         options.valueNames[def.block->getArgument(i)] = text(arg.loc);
 
+  // -P values outside the header's jfa-variants lists, as jfac refuses
+  // them.
+  if (failed(jfa::checkListedParams(
+          *sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID()), &context,
+          params)))
+    return 1;
   // Imports resolved, parameters fixed, replicated tasks expanded, as jfac
   // does first.
   if (failed(jfa::specialize(*module, params, includeDirs)))
