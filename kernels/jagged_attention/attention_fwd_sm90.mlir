@@ -32,9 +32,9 @@
 // chunk by chunk. Rows and columns past the sequence's end are masked in
 // the last k tile only (where the causal diagonal also lies), and on a
 // block-sparse mask's grid the keys below the key floor in the first
-// (@queue_unit). At D = 128 a unit whose 128 q rows all lie in its sequence
-// writes O by TMA stores from its own Q stage (bench/NOTES.md, runs 78-80:
-// the per-thread global stores cost a short sequence up to 18%); a unit
+// (@queue_unit). A unit whose 128 q rows all lie in its sequence writes O
+// by TMA stores from its own Q stage (bench/NOTES.md, runs 78-81: the
+// per-thread global stores cost a short sequence up to 18%); a unit
 // with rows to clip uses row-clipped stores (from the row floor) so that it
 // never writes another sequence's rows.
 // The keys of a unit, the work queue and the load task, shared with the
@@ -117,12 +117,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %exp_share_d64 = arith.constant 0 : i32
   %exp_share_d128 = arith.constant 0 : i32
   %exp_share = arith.select %wide, %exp_share_d128, %exp_share_d64 : i32
-  // Whole q tiles of O go out by TMA stores at D = 128, staged in the
-  // unit's Q stage, whose release then waits for the stores' reads (run
-  // 80); at D = 64 every tile keeps the row-clipped stores and its Q stage
-  // goes back after the last S (bench/NOTES.md, runs 78-80).
-  %tma_epilogue = arith.cmpi eq, %head_dim, %c128 : i32
-  %release_after_s = arith.cmpi eq, %tma_epilogue, %false : i1
+  // Whole q tiles of O go out by TMA stores, staged in the unit's own Q
+  // stage, whose release then waits for the stores' reads: +1% to +7% on
+  // every shape at either head dim against row-clipped stores
+  // (bench/NOTES.md, runs 78-81).
 
   jfa.async_tasks {
     // Consumers: warps 0-7, 128 q rows (64 per warpgroup).
@@ -133,22 +131,14 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
       %ln2 = arith.constant dense<0.693147181> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %zero_s = arith.constant dense<0.0> : tensor<128x128xf32, #jfa.wgmma_acc>
       %zero_o = arith.constant dense<0.0> : tensor<128x64xf32, #jfa.wgmma_acc>
-      // With the TMA epilogue warpgroup 1 issues first (warpgroup 0 hands
-      // it the first turn): warpgroup 0 then finishes each unit last, and
-      // its first thread, which issues the TMA stores of O, waits only for
-      // the writes of the warpgroup that is already done. Without it
-      // warpgroup 0 issues first.
+      // Warpgroup 1 issues first (warpgroup 0 hands it the first turn):
+      // warpgroup 0 then finishes each unit last, and its first thread,
+      // which issues the TMA stores of O, waits only for the writes of the
+      // warpgroup that is already done.
       %thread = jfa.task_thread_id
       %first_wg = arith.cmpi ult, %thread, %c128 : i32
-      scf.if %tma_epilogue {
-        scf.if %first_wg {
-          jfa.named_barrier_arrive id(9) threads(256)
-        }
-      } else {
-        scf.if %first_wg {
-        } else {
-          jfa.named_barrier_arrive id(8) threads(256)
-        }
+      scf.if %first_wg {
+        jfa.named_barrier_arrive id(9) threads(256)
       }
 
       // Units from the load task's fetches; the first past the last ends
@@ -203,21 +193,17 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // The last unit's TMA stores of O have read its Q stage (their
           // issuing thread waits here, before warpgroup 0 hands the stage
           // back below).
-          scf.if %tma_epilogue {
-            jfa.tma_store_wait pending(0)
-          }
+          jfa.tma_store_wait pending(0)
           scf.if %first_wg {
             jfa.named_barrier_sync id(8) threads(256)
           } else {
             jfa.named_barrier_sync id(9) threads(256)
           }
-          // With the TMA epilogue, warpgroup 0's half of the last unit's
-          // Q-stage release: that unit's stores of O have read the stage
+          // Warpgroup 0's half of the last unit's Q-stage release: that unit's stores of O have read the stage
           // (its issuing thread waited before this turn, and warpgroup 0
           // passed barrier 8 with it).
           %had_unit = arith.cmpi ugt, %unit_n, %c0 : i32
-          %release_prev = arith.andi %had_unit, %tma_epilogue : i1
-          scf.if %release_prev {
+          scf.if %had_unit {
             scf.if %first_wg {
               %prev_unit = arith.subi %unit_n, %c1 : i32
               %prev_stage, %prev_phase = jfa.ring_position %prev_unit stages(2) : i32
@@ -247,11 +233,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %s0_raw = jfa.async_dot_wait pending(0) (%first_s) : tensor<128x128xf32, #jfa.wgmma_acc>
           %k_empty0 = jfa.barrier %k_empty[%stage0] : !jfa.mbarriers<2>, i32
           jfa.barrier_arrive %k_empty0
-          %only_tile = arith.cmpi eq, %last_kv, %c0 : i32
-          %release_first = arith.andi %only_tile, %release_after_s : i1
-          scf.if %release_first {
-            jfa.barrier_arrive %q_empty0
-          }
           %first_k = arith.muli %first_step, %c128 : i32
           %first_cut = jfa.call @tile_masked(%first_k, %mask_below, %mask_above) : (i32, i32, i32) -> i1
           %first_keys_end, %first_unlisted = jfa.call @step_keys_end(%sparse, %first_listed, %first_k, %len_k)
@@ -323,13 +304,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             }
             %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.barrier_arrive %k_empty_s
-            %is_last = arith.cmpi eq, %j, %last_kv : i32
-            %release_last = arith.andi %is_last, %release_after_s : i1
-            // The last S has been computed: Q's stage goes back to the
-            // producer, for the unit after next.
-            scf.if %release_last {
-              jfa.barrier_arrive %q_empty0
-            }
             %k0 = arith.muli %k_tile, %c128 : i32
             %tile_cut = jfa.call @tile_masked(%k0, %mask_below, %mask_above) : (i32, i32, i32) -> i1
             %keys_end, %unlisted = jfa.call @step_keys_end(%sparse, %k_listed, %k0, %len_k)
@@ -438,8 +412,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %whole_rows = arith.cmpi sge, %rows_left, %c128 : i32
           %from_first = arith.cmpi eq, %first_row, %c0 : i32
           %whole_tile = arith.andi %whole_rows, %from_first : i1
-          %by_tma = arith.andi %whole_tile, %tma_epilogue : i1
-          scf.if %by_tma {
+          scf.if %whole_tile {
             // O into the unit's Q stage: each warpgroup's last S has read
             // its own 64 rows of it, the only rows it writes.
             jfa.local_store %out_lo16, %q_slot0 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
@@ -468,15 +441,13 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                   : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
             }
           }
-          // With the TMA epilogue, warpgroup 1's half of the unit's Q-stage
-          // release: its last S has read the stage and its rows of O are
-          // stored (by TMA: in the stage before barrier 10). Warpgroup 0's
-          // half follows at the next unit's first turn.
-          scf.if %tma_epilogue {
-            scf.if %first_wg {
-            } else {
-              jfa.barrier_arrive %q_empty0
-            }
+          // Warpgroup 1's half of the unit's Q-stage release: its last S
+          // has read the stage and its rows of O are stored (by TMA: in the
+          // stage before barrier 10). Warpgroup 0's half follows at the next
+          // unit's first turn.
+          scf.if %first_wg {
+          } else {
+            jfa.barrier_arrive %q_empty0
           }
           // lse: softmax only (GDPA has none; lse is not written).
           scf.if %is_softmax {
