@@ -5,6 +5,9 @@ r"""GEMM on the H200: kernels/gemm/gemm_sm90.mlir against torch.matmul (cuBLAS).
       --fp8 .gpu/gemm_fp8_sm90.cubin
   python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90.cubin \
       --multicast .gpu/gemm_multicast_sm90.cubin --results bench/results.jsonl
+  python3 bench/gemm_bench.py .gpu/libjfart.so .gpu/gemm_sm90.cubin \
+      --fp8 .gpu/gemm_fp8_sm90.cubin \
+      --persistent-multicast-fp8 .gpu/gemm_persistent_multicast_fp8_sm90.cubin
 
 The runtime library and the gemm_sm90 cubin come first; options (below) may
 stand anywhere after them, and any further arguments are cubins of
@@ -21,6 +24,14 @@ Shapes of fewer than 2^30 multiply-adds are checked only, not timed.
 C = (scale_a * scale_b) * A @ B^T with A, B float8_e4m3fn and C bf16, checked
 the same way and timed against torch._scaled_mm (cuBLASLt, per-tensor
 scales) on the same inputs.
+
+--persistent-multicast-fp8 CUBIN
+(kernels/gemm/gemm_persistent_multicast_fp8_sm90.mlir; issue 23): the fp8
+GEMM persistent, in clusters of (2, 1, 1) sharing B, launched on
+2 * min(#SMs / 2, ceil(M/256) * ceil(N/256)) CTAs, checked as --fp8 is and
+timed against torch._scaled_mm on the same inputs (and against
+gemm_fp8_sm90 where --fp8 is given too). The cubin's metadata must say
+cluster (2, 1, 1).
 
 --multicast CUBIN (kernels/gemm/gemm_multicast_sm90.mlir compiled for
 sm_90a; issue 23): the same GEMM in clusters of (2, 1, 1) CTAs that share
@@ -49,12 +60,12 @@ host's launch time counts, L2 stays warm).
 --results FILE: appends one JSON object per timed (kernel, shape) to FILE
 (e.g. bench/results.jsonl, shared with bench/attention_bench.py), as it is
 measured: kernel (gemm_sm90, gemm_multicast_sm90, gemm_persistent_sm90,
-gemm_fp8_sm90), tag,
+gemm_fp8_sm90, gemm_persistent_multicast_fp8_sm90), tag,
 commit, date, device, shape ("MxNxK", a name as attention's shapes are) with
 M, N, K, tflops, ms, peers_tflops ({"cublas": ...}; fp8: {"scaled_mm": ...}),
 ours_over_best_peer (ours / the peer's TFLOP/s), check ("ok" or "FAIL: ..."),
 rel_err; the multicast and persistent rows also plain_tflops (gemm_sm90 in the same run)
-and over_plain. bench/plot.py draws none of them (it skips other kernels).
+and over_plain (the persistent multicast fp8 rows: gemm_fp8_sm90's, with --fp8). bench/plot.py draws none of them (it skips other kernels).
 --commit HASH: the commit recorded (default: git rev-parse --short=12 HEAD
 where this is a checkout). --tag TAG: recorded too.
 
@@ -90,7 +101,9 @@ MATMUL_SHAPES = [(64, 64, 64), (128, 192, 256), (100, 72, 136), (1000, 512, 1000
 # kernel wants K a multiple of 16 (TMA rows of 16 bytes).
 FP8_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (16384, 1024, 4096),
               (777, 1008, 528), (129, 272, 80), (128, 256, 128), (1, 16, 16),
-              (8192, 8192, 1024)]
+              (8192, 8192, 1024),
+              (2048, 2048, 8192), (4096, 4096, 2048), (6144, 6144, 6144),
+              (12288, 4096, 4096)]
 REL_ERR = 1e-2  # bf16 output: ||C - ref|| / ||ref|| (bf16's rounding alone is ~2e-3)
 TIMED_MACS = 1 << 30  # shapes with fewer multiply-adds are checked only
 MULTICAST_CLUSTER = (2, 1, 1)
@@ -117,6 +130,10 @@ def parse_args(argv):
     ap.add_argument("--persistent-multicast", dest="persistent_multicast", metavar="CUBIN",
                     help="gemm_persistent_multicast_sm90 (persistent clusters of 2) against "
                     "torch.matmul and gemm_sm90")
+    ap.add_argument("--persistent-multicast-fp8", dest="persistent_multicast_fp8",
+                    metavar="CUBIN",
+                    help="gemm_persistent_multicast_fp8_sm90 (persistent clusters of 2, fp8) "
+                    "against torch._scaled_mm (and gemm_fp8_sm90 with --fp8)")
     ap.add_argument("--results", metavar="FILE",
                     help="append one JSON object per timed (kernel, shape) to FILE, e.g. "
                     "bench/results.jsonl")
@@ -291,34 +308,62 @@ def run_matmul(paths):
     return failures
 
 
-def run_fp8(path, meta, results):
+def fp8_inputs(m, n, k):
+    a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    return a, b, c
+
+
+def run_fp8(path, meta, results, name="gemm_fp8_sm90", grid_of=None, plain=None):
     """fp8 (e4m3) operands with per-tensor scales, bf16 out, against
-    torch._scaled_mm. Returns the number of failures."""
+    torch._scaled_mm: gemm_fp8_sm90 (one CTA per tile), or `name` launched
+    on grid_of(m, n) CTAs and also timed against `plain` (gemm_fp8_sm90's
+    cubin path, if given). Returns the number of failures."""
     failures = 0
-    fp8 = jfa.load(path)
+    kernel = getattr(jfa.load(path), name)
+    grid_of = grid_of or gemm_grid
+    plain_kernel = jfa.load(plain).gemm_fp8_sm90 if plain else None
+    label = "fp8" if name == "gemm_fp8_sm90" else name
+    if name != "gemm_fp8_sm90":
+        print(f"{label}: {kernel!r}, cluster {kernel.spec.cluster}", flush=True)
+        if tuple(kernel.spec.cluster) != MULTICAST_CLUSTER:
+            print(f"FAIL {label}: {path} has cluster {tuple(kernel.spec.cluster)}, expected "
+                  f"{MULTICAST_CLUSTER} (the grid assumes it)", flush=True)
+            return 1
+    rows = []
     for m, n, k in FP8_SHAPES:
-        a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
-        b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+        a, b, c = fp8_inputs(m, n, k)
         scale_a = torch.tensor(0.75, device="cuda")
         scale_b = torch.tensor(0.125, device="cuda")
         scale = (scale_a * scale_b).item()
-        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
-        grid = gemm_grid(m, n)
+        grid = grid_of(m, n)
 
         def jfa_fp8():
-            fp8.gemm_fp8_sm90(grid, a, b, c, m, n, k, scale)
+            kernel(grid, a, b, c, m, n, k, scale)
+
+        def jfa_plain():
+            plain_kernel(gemm_grid(m, n), a, b, c, m, n, k, scale)
 
         def scaled_mm():
             return torch._scaled_mm(a, b.T, scale_a=scale_a, scale_b=scale_b,
                                     out_dtype=torch.bfloat16)
 
-        jfa_fp8()
-        torch.cuda.synchronize()
+        try:
+            jfa_fp8()
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001 - reported; later shapes would fail alike
+            failures += 1
+            print(f"FAIL {label} M={m} N={n} K={k} (grid {grid}): {type(e).__name__}: {e}",
+                  flush=True)
+            print(f"{label}: the remaining shapes are skipped", flush=True)
+            break
         ref = (a.float() @ b.float().T) * scale
         ok, err, nan = check_bf16(c, ref)
         del ref
         failures += not ok
-        line = f"{'ok  ' if ok else 'FAIL'} fp8 M={m} N={n} K={k}: rel err {err:.2e}{nan}"
+        line = (f"{'ok  ' if ok else 'FAIL'} {label} M={m} N={n} K={k} ({grid} CTAs): "
+                f"rel err {err:.2e}{nan}")
         if timed(m, n, k):
             reps = reps_for(m, n, k)
             t_jfa = median_ms(jfa_fp8, reps)
@@ -326,10 +371,31 @@ def run_fp8(path, meta, results):
             line += (f"  jfa {t_jfa * 1e3:.1f} us ({tflops(m, n, k, t_jfa):.0f} TFLOP/s)"
                      f"  _scaled_mm {t_ref * 1e3:.1f} us ({tflops(m, n, k, t_ref):.0f} TFLOP/s)"
                      f"  ratio {t_ref / t_jfa:.2f}x")
+            extra = {}
+            t_plain = None
+            if plain_kernel is not None:
+                t_plain = median_ms(jfa_plain, reps)
+                line += (f"  gemm_fp8_sm90 {t_plain * 1e3:.1f} us "
+                         f"({tflops(m, n, k, t_plain):.0f})  vs gemm_fp8_sm90 "
+                         f"{t_plain / t_jfa:.2f}x")
+                extra = {"plain_tflops": round(tflops(m, n, k, t_plain), 1),
+                         "over_plain": round(t_plain / t_jfa, 3)}
+            rows.append((m, n, k, ok, t_jfa, t_ref, t_plain))
             append_result(results, results_row(
-                "gemm_fp8_sm90", m, n, k, t_jfa, "scaled_mm", t_ref,
-                "ok" if ok else f"FAIL: rel err {err:.2e}{nan}", err, meta))
+                name, m, n, k, t_jfa, "scaled_mm", t_ref,
+                "ok" if ok else f"FAIL: rel err {err:.2e}{nan}", err, meta, **extra))
         print(line, flush=True)
+    if rows and name != "gemm_fp8_sm90":
+        print(f"\n| M | N | K | {label} TFLOP/s | _scaled_mm TFLOP/s | gemm_fp8_sm90 TFLOP/s "
+              f"| / _scaled_mm | / gemm_fp8_sm90 |")
+        print("|---" * 7 + "|")
+        for m, n, k, ok, t_jfa, t_ref, t_plain in rows:
+            plain_tf = f"{tflops(m, n, k, t_plain):.0f}" if t_plain else "-"
+            over_plain = f"{t_plain / t_jfa:.2f}x" if t_plain else "-"
+            print(f"| {m} | {n} | {k} | {tflops(m, n, k, t_jfa):.0f}{'' if ok else ' (FAIL)'} "
+                  f"| {tflops(m, n, k, t_ref):.0f} | {plain_tf} "
+                  f"| {t_ref / t_jfa:.2f}x | {over_plain} |")
+        print(flush=True)
     return failures
 
 
@@ -453,6 +519,10 @@ def main(argv=None):
     failures += run_matmul(args.matmul)
     if args.fp8:
         failures += run_fp8(args.fp8, meta, args.results)
+    if args.persistent_multicast_fp8:
+        failures += run_fp8(args.persistent_multicast_fp8, meta, args.results,
+                            name="gemm_persistent_multicast_fp8_sm90",
+                            grid_of=persistent_multicast_grid, plain=args.fp8)
     for option in VARIANTS:
         if getattr(args, option):
             failures += run_variant(option, getattr(args, option), mod, meta, args.results)

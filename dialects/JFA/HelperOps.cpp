@@ -7,9 +7,14 @@
 // the tensor-memory row layout of sm_100a (kernels/lib/). In the same way a
 // helper may name a ring's stage count its stage parameter, which a call
 // binds to its rings' slot count: one GEMM mainloop so serves a 3-stage and
-// a 4-stage ring.
+// a 4-stage ring. And a helper may name an element type its element
+// parameter, which a call binds to its shared-memory operands' element: the
+// copy's !jfa.smem, !jfa.slot and !jfa.tma of that element take the bound
+// one, their rows keeping their bytes (64 bf16 columns become 128 fp8), so
+// one GEMM mainloop and producer serve bf16 and fp8 operands.
 //
 //===----------------------------------------------------------------------===//
+#include "JFA/HelperOps.h"
 #include "JFA/JFAOps.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -110,7 +115,200 @@ AttrTypeReplacer stageReplacerFor(int64_t param, int64_t stages) {
   return replacer;
 }
 
+/// The element of a shared-memory operand type (!jfa.smem, !jfa.slot,
+/// !jfa.tma); null otherwise.
+Type operandElement(Type type) {
+  if (auto smem = dyn_cast<SharedBufferType>(type))
+    return smem.getElementType();
+  if (auto slot = dyn_cast<SlotType>(type))
+    return slot.getElementType();
+  if (auto tma = dyn_cast<TensorDescType>(type))
+    return tma.getElementType();
+  return {};
+}
+
+/// The element `actual` has where `declared` is a shared-memory operand type
+/// of element `param`: the same kind of type; null if none.
+Type elementAt(Type declared, Type actual, Type param) {
+  if (operandElement(declared) != param ||
+      declared.getTypeID() != actual.getTypeID())
+    return {};
+  return operandElement(actual);
+}
+
+int64_t bitWidth(Type type) {
+  return type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0;
+}
+
+/// `count` elements of `param` as a count of `element` elements of the same
+/// bits; nullopt if that is not a whole number.
+std::optional<int64_t> scaleCount(int64_t count, Type param, Type element) {
+  int64_t from = bitWidth(param), to = bitWidth(element);
+  if (!from || !to || (count * from) % to)
+    return std::nullopt;
+  return count * from / to;
+}
+
+/// The index of a shared-memory operand type's contiguous dimension in its
+/// shape (a transposed slot view's first).
+size_t contiguousDim(Type type) {
+  if (auto slot = dyn_cast<SlotType>(type))
+    return slot.getTransposed() ? 0 : slot.getShape().size() - 1;
+  if (auto smem = dyn_cast<SharedBufferType>(type))
+    return smem.getShape().size() - 1;
+  return cast<TensorDescType>(type).getBoxShape().size() - 1;
+}
+
+/// Replaces the element `param` by `element` in shared-memory operand types,
+/// scaling the contiguous dimension; `unscaled` is set to the first type
+/// whose dimension does not scale (left as it is).
+AttrTypeReplacer elementReplacerFor(Type param, Type element, Type &unscaled) {
+  auto scaled = [param, element, &unscaled](Type type, ArrayRef<int64_t> shape)
+      -> std::optional<SmallVector<int64_t>> {
+    SmallVector<int64_t> out(shape);
+    size_t dim = contiguousDim(type);
+    std::optional<int64_t> count = scaleCount(out[dim], param, element);
+    if (!count) {
+      if (!unscaled)
+        unscaled = type;
+      return std::nullopt;
+    }
+    out[dim] = *count;
+    return out;
+  };
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [param, element, scaled](SharedBufferType smem) -> std::optional<Type> {
+        if (smem.getElementType() != param)
+          return std::nullopt;
+        auto shape = scaled(smem, smem.getShape());
+        if (!shape)
+          return std::nullopt;
+        return SharedBufferType::get(smem.getContext(), smem.getNumSlots(),
+                                     *shape, element, smem.getSwizzle());
+      });
+  replacer.addReplacement(
+      [param, element, scaled](SlotType slot) -> std::optional<Type> {
+        if (slot.getElementType() != param)
+          return std::nullopt;
+        auto shape = scaled(slot, slot.getShape());
+        if (!shape)
+          return std::nullopt;
+        return SlotType::get(slot.getContext(), *shape, element,
+                             slot.getSwizzle(), slot.getTransposed());
+      });
+  replacer.addReplacement(
+      [param, element, scaled](TensorDescType tma) -> std::optional<Type> {
+        if (tma.getElementType() != param)
+          return std::nullopt;
+        auto shape = scaled(tma, tma.getBoxShape());
+        if (!shape)
+          return std::nullopt;
+        return TensorDescType::get(tma.getContext(), *shape, element,
+                                   tma.getSwizzle());
+      });
+  return replacer;
+}
+
 } // namespace
+
+std::string jfa::describeUnscaled(Type unscaled, Type param, Type element) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t count = 0;
+  if (auto smem = dyn_cast<SharedBufferType>(unscaled))
+    count = smem.getShape()[contiguousDim(unscaled)];
+  else if (auto slot = dyn_cast<SlotType>(unscaled))
+    count = slot.getShape()[contiguousDim(unscaled)];
+  else if (auto tma = dyn_cast<TensorDescType>(unscaled))
+    count = tma.getBoxShape()[contiguousDim(unscaled)];
+  os << unscaled << " does not scale: its rows of " << count << " " << param
+     << " (" << count * bitWidth(param) << " bits) are no whole number of "
+     << element << " (" << bitWidth(element) << " bits each)";
+  return text;
+}
+
+Type FuncOp::bindElement(Type type, Type param, Type element, Type *unscaled) {
+  if (!param || !element || param == element)
+    return type;
+  Type first;
+  Type out = elementReplacerFor(param, element, first).replace(type);
+  if (unscaled)
+    *unscaled = first;
+  return first ? Type() : out;
+}
+
+LogicalResult FuncOp::verifyElementParameter() {
+  TypeAttr attr = getElementParameterAttr();
+  if (!attr)
+    return success();
+  Type param = attr.getValue();
+  if (!param.isIntOrFloat())
+    return emitOpError() << "element parameter must be an integer or float "
+                            "type (a shared-memory element, e.g. bf16), got "
+                         << param;
+  bool used = false;
+  Type(getFunctionType()).walk([&](Type type) {
+    used |= operandElement(type) == param;
+  });
+  if (!used)
+    return emitOpError() << "names " << param
+                         << " its element parameter, but no argument or "
+                            "result is a !jfa.smem, !jfa.slot or !jfa.tma of "
+                         << param;
+  return success();
+}
+
+Type FuncOp::boundElement(TypeRange args, TypeRange results) {
+  TypeAttr attr = getElementParameterAttr();
+  if (!attr)
+    return {};
+  Type param = attr.getValue();
+  for (auto [d, a] : llvm::zip(getArgumentTypes(), args))
+    if (Type element = elementAt(d, a, param))
+      return element;
+  for (auto [d, a] : llvm::zip(getResultTypes(), results))
+    if (Type element = elementAt(d, a, param))
+      return element;
+  return param;
+}
+
+LogicalResult FuncOp::bindElementIn(Operation *op, Type element) {
+  TypeAttr attr = getElementParameterAttr();
+  if (!attr || !element || element == attr.getValue())
+    return success();
+  Type param = attr.getValue();
+  // Every type the copy makes (results, block arguments, attributes) must
+  // scale before any is written.
+  WalkResult walk = op->walk([&](Operation *inner) {
+    Type unscaled;
+    auto check = [&](Type type) {
+      if (!unscaled)
+        bindElement(type, param, element, &unscaled);
+    };
+    for (Type type : inner->getResultTypes())
+      check(type);
+    for (Region &region : inner->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          check(arg.getType());
+    inner->getAttrDictionary().walk([&](Type type) { check(type); });
+    if (!unscaled)
+      return WalkResult::advance();
+    inner->emitOpError() << "in @" << getSymName() << ", its element parameter "
+                         << param << " bound to " << element << ": "
+                         << describeUnscaled(unscaled, param, element);
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  Type unscaled;
+  elementReplacerFor(param, element, unscaled)
+      .recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
+                                    /*replaceLocs=*/false,
+                                    /*replaceTypes=*/true);
+  return success();
+}
 
 LogicalResult FuncOp::verifyStageParameter() {
   std::optional<int64_t> stages = getStageParameter();
@@ -133,11 +331,20 @@ int64_t FuncOp::boundStages(TypeRange args, TypeRange results) {
   std::optional<int64_t> param = getStageParameter();
   if (!param)
     return 0;
+  // A ring of the element parameter's element is compared as bound.
+  TypeAttr elementParam = getElementParameterAttr();
+  Type element = boundElement(args, results);
+  auto declaredAs = [&](Type declared) {
+    if (!elementParam)
+      return declared;
+    Type bound = bindElement(declared, elementParam.getValue(), element);
+    return bound ? bound : declared;
+  };
   for (auto [d, a] : llvm::zip(getArgumentTypes(), args))
-    if (int64_t stages = stagesAt(d, a, *param))
+    if (int64_t stages = stagesAt(declaredAs(d), a, *param))
       return stages;
   for (auto [d, a] : llvm::zip(getResultTypes(), results))
-    if (int64_t stages = stagesAt(d, a, *param))
+    if (int64_t stages = stagesAt(declaredAs(d), a, *param))
       return stages;
   return *param;
 }
@@ -159,7 +366,7 @@ Attribute FuncOp::boundLayout(TypeRange args, TypeRange results) {
   return param;
 }
 
-FunctionType FuncOp::typeFor(Attribute layout, int64_t stages) {
+FunctionType FuncOp::typeFor(Attribute layout, int64_t stages, Type element) {
   FunctionType type = getFunctionType();
   Attribute param = getLayoutParameterAttr();
   if (param && layout && layout != param)
@@ -168,6 +375,9 @@ FunctionType FuncOp::typeFor(Attribute layout, int64_t stages) {
   if (stageParam && stages > 0 && stages != *stageParam)
     type = cast<FunctionType>(
         stageReplacerFor(*stageParam, stages).replace(Type(type)));
+  if (TypeAttr elementParam = getElementParameterAttr())
+    return cast_or_null<FunctionType>(
+        bindElement(type, elementParam.getValue(), element));
   return type;
 }
 

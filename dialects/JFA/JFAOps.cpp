@@ -1,6 +1,7 @@
 //===- JFAOps.cpp - JFA operations
 //------------------------------------------===//
 #include "JFA/JFAOps.h"
+#include "JFA/HelperOps.h"
 #include "JFA/MmaTypes.h"
 #include "JFA/TaskInfo.h"
 
@@ -51,6 +52,12 @@ ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(loc)
            << "stage_parameter must be an integer (a ring's slot count), got "
            << stages;
+  if (Attribute element = result.attributes.get("element_parameter");
+      element && !isa<TypeAttr>(element))
+    return parser.emitError(loc)
+           << "element_parameter must be a type (a shared-memory element, "
+              "e.g. bf16), got "
+           << element;
   if (Attribute layout = result.attributes.get("layout_parameter");
       layout && !isa<TileLayoutAttrInterface>(layout))
     return parser.emitError(loc)
@@ -88,6 +95,8 @@ LogicalResult FuncOp::verifyRegions() {
                            << " its layout parameter, but no argument or "
                               "result type holds it";
   }
+  if (failed(verifyElementParameter()))
+    return failure();
   return verifyStageParameter();
 }
 
@@ -135,7 +144,24 @@ LogicalResult CallOp::verifyAgainst(FuncOp callee, StringRef context) {
   bool bindsLayout = isa_and_nonnull<TileLayoutAttrInterface>(layout);
   // A helper with a stage parameter takes the rings' slot count too.
   int64_t stages = callee.boundStages(getArgs().getTypes(), getResultTypes());
-  FunctionType type = callee.typeFor(bindsLayout ? layout : param, stages);
+  // And one with an element parameter its operands' element type.
+  TypeAttr elementAttr = callee.getElementParameterAttr();
+  Type elementParam = elementAttr ? elementAttr.getValue() : Type();
+  Type element = callee.boundElement(getArgs().getTypes(), getResultTypes());
+  FunctionType type =
+      callee.typeFor(bindsLayout ? layout : param, stages, element);
+  if (!type) {
+    Type unscaled;
+    FuncOp::bindElement(callee.getFunctionType(), elementParam, element,
+                        &unscaled);
+    InFlightDiagnostic diag =
+        emitOpError() << "binds the element parameter " << elementParam
+                      << " of @" << getCallee() << " to " << element << ", but "
+                      << describeUnscaled(unscaled, elementParam, element);
+    if (!context.empty())
+      diag << " (" << context << ")";
+    return diag;
+  }
   if (TypeRange(getArgs().getTypes()) == TypeRange(type.getInputs()) &&
       TypeRange(getResultTypes()) == TypeRange(type.getResults()))
     return success();
@@ -150,6 +176,9 @@ LogicalResult CallOp::verifyAgainst(FuncOp callee, StringRef context) {
   if (stageParam && stages != *stageParam)
     diag << " (its stage parameter " << *stageParam << " bound to " << stages
          << ")";
+  if (elementParam && element != elementParam)
+    diag << " (its element parameter " << elementParam << " bound to "
+         << element << ")";
   if (!context.empty())
     diag << " (" << context << ")";
   return diag;

@@ -178,13 +178,33 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     parameter's count; inlining writes the bound count for every
     `!jfa.smem<N x ...>` and `!jfa.mbarriers<N>` with N the parameter and
     every `jfa.ring_position ... stages(N)` in the copy.
+
+    And a helper written for shared-memory operands of one element type can
+    serve another when it names that type its element parameter:
+    ```mlir
+    jfa.func @load(%a: !jfa.tma<128x64xbf16, swizzle 128>,
+                   %ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>, ...)
+        attributes {element_parameter = bf16} { ... }
+    ...
+    jfa.call @load(%a8, %ring8, ...)
+        : (!jfa.tma<128x128xf8E4M3FN, swizzle 128>,
+           !jfa.smem<3 x 128x128xf8E4M3FN, swizzle 128>, ...) -> ...
+    ```
+    A call binds it to the element type of its first `!jfa.smem`,
+    `!jfa.slot` or `!jfa.tma` argument (or result) where the signature has
+    one of the parameter's; inlining writes every such type of the
+    parameter's element in the copy with the bound element and its
+    contiguous dimension (columns) scaled so that a row keeps its bytes (64
+    bf16 become 128 f8E4M3FN): swizzles, byte counts and row blocks stay
+    valid. Register tiles are not rewritten.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        OptionalAttr<JFA_TileLayoutAttr>:$layout_parameter,
-                       OptionalAttr<I64Attr>:$stage_parameter);
+                       OptionalAttr<I64Attr>:$stage_parameter,
+                       OptionalAttr<TypeAttr>:$element_parameter);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
@@ -210,10 +230,31 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     /// The stage parameter's errors: outside [1, 64], or no argument or
     /// result ring of that many slots (success without one).
     ::mlir::LogicalResult verifyStageParameter();
+    /// The element type a call with these argument and result types binds
+    /// the element parameter to: the element of its first !jfa.smem,
+    /// !jfa.slot or !jfa.tma where the signature has one of the parameter's
+    /// element (the same kind of type); the parameter itself when there is
+    /// none; null without a parameter.
+    ::mlir::Type boundElement(::mlir::TypeRange args,
+                              ::mlir::TypeRange results);
+    /// The element parameter's errors: not an integer or float type of
+    /// whole bytes, or no argument or result holding it (success without
+    /// one).
+    ::mlir::LogicalResult verifyElementParameter();
+    /// `type` with every !jfa.smem, !jfa.slot and !jfa.tma of element
+    /// `param` in it given element `element`, its contiguous dimension
+    /// scaled so that a row keeps its bytes; null if a dimension does not
+    /// scale to a whole number (`unscaled`, if given, is then that type).
+    static ::mlir::Type bindElement(::mlir::Type type, ::mlir::Type param,
+                                    ::mlir::Type element,
+                                    ::mlir::Type *unscaled = nullptr);
     /// The helper's signature with `layout` in place of its layout
-    /// parameter and `stages` in place of its stage parameter (0: kept).
+    /// parameter, `stages` in place of its stage parameter (0: kept) and
+    /// `element` in place of its element parameter (null: kept); null if
+    /// an element-bound type does not scale (bindElement).
     ::mlir::FunctionType typeFor(::mlir::Attribute layout,
-                                 int64_t stages = 0);
+                                 int64_t stages = 0,
+                                 ::mlir::Type element = {});
     /// Writes `layout` for the layout parameter in `op` and every op,
     /// block argument and attribute nested in it (a copy of the body).
     void bindLayoutIn(::mlir::Operation *op, ::mlir::Attribute layout);
@@ -223,6 +264,12 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     /// of a helper without one called from a bound copy.
     static void bindStagesIn(::mlir::Operation *op, int64_t param,
                              int64_t stages);
+    /// Writes `element` for the element parameter in `op` and everything
+    /// nested in it (bindElement on every type); an error at the first op
+    /// whose types do not scale, naming the parameter and the binding, and
+    /// failure then.
+    ::mlir::LogicalResult bindElementIn(::mlir::Operation *op,
+                                        ::mlir::Type element);
   }];
 }
 

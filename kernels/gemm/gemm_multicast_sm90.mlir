@@ -60,8 +60,8 @@ jfa.kernel @gemm_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(40) {
       scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
-        jfa.call @gemm_load_shared_b(%kt, %kt, %rank, %row0, %b_row0, %a, %b, %a_ring, %b_ring, %full, %empty)
-            : (i32, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+        jfa.call @gemm_load_shared_b(%kt, %kt, %c64, %rank, %row0, %b_row0, %a, %b, %a_ring, %b_ring, %full, %empty)
+            : (i32, i32, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
                !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
                !jfa.mbarriers<3>, !jfa.mbarriers<3>) -> ()
       }

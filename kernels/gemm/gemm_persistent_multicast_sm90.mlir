@@ -38,24 +38,13 @@ jfa.kernel @gemm_persistent_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128
 
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %c2 = arith.constant 2 : i32
   %c64 = arith.constant 64 : i32
-  %c128 = arith.constant 128 : i32
-  %c255 = arith.constant 255 : i32
   %c256 = arith.constant 256 : i32
 
-  %rank = jfa.cluster_rank
-  %peer = arith.xori %rank, %c1 : i32
-  %cluster = jfa.cluster_id x
-  %ctas = jfa.num_programs x
-  %clusters = arith.divui %ctas, %c2 : i32
-  %m_up = arith.addi %m, %c255 : i32
-  %tiles_m = arith.divui %m_up, %c256 : i32
-  %n_up = arith.addi %n, %c255 : i32
-  %tiles_n = arith.divui %n_up, %c256 : i32
-  %tiles = arith.muli %tiles_m, %tiles_n : i32
-  // This CTA's rows of a tile, and the half of B's tile it loads for both.
-  %my_rows = arith.muli %rank, %c128 : i32
+  // The cluster's tiles (kernels/lib/gemm_schedule.mlir); %my_rows: this
+  // CTA's rows of a tile, and the half of B's tile it loads for both.
+  %rank, %peer, %cluster, %clusters, %tiles, %my_rows = jfa.call @gemm_cluster_walk(%m, %n)
+      : (i32, i32) -> (i32, i32, i32, i32, i32, i32)
 
   jfa.async_tasks {
     // Consumers: warps 0-7, two warpgroups (kernels/lib/gemm_sm90_consumer.mlir);
@@ -89,8 +78,8 @@ jfa.kernel @gemm_persistent_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128
         %b_row0 = arith.addi %col0, %my_rows : i32
         scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
           %step = arith.addi %step0, %kt : i32
-          jfa.call @gemm_load_shared_b(%step, %kt, %rank, %row0, %b_row0, %a, %b, %a_ring, %b_ring, %full, %empty)
-              : (i32, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+          jfa.call @gemm_load_shared_b(%step, %kt, %c64, %rank, %row0, %b_row0, %a, %b, %a_ring, %b_ring, %full, %empty)
+              : (i32, i32, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
                  !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.smem<4 x 256x64xbf16, swizzle 128>,
                  !jfa.mbarriers<4>, !jfa.mbarriers<4>) -> ()
         }

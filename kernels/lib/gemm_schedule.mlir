@@ -44,21 +44,48 @@ jfa.func @gemm_tile_rows(%pid: i32, %m: i32, %n: i32, %k: i32, %k_tile: i32,
   jfa.return %k_tiles, %row0, %col0 : i32, i32, i32
 }
 
+// A persistent kernel's walk in clusters of two CTAs stacked along M over
+// the 256x256 tiles of C[m, n]: this CTA's cluster rank and its peer's,
+// the cluster's first tile and the stride of its walk (the number of
+// clusters: cluster q takes the tiles q, q + Q, ...), the number of tiles,
+// and this CTA's first row in a tile (also that of its half of B's tile).
+jfa.func @gemm_cluster_walk(%m: i32, %n: i32) -> (i32, i32, i32, i32, i32, i32) {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c128 = arith.constant 128 : i32
+  %c255 = arith.constant 255 : i32
+  %c256 = arith.constant 256 : i32
+  %rank = jfa.cluster_rank
+  %peer = arith.xori %rank, %c1 : i32
+  %cluster = jfa.cluster_id x
+  %ctas = jfa.num_programs x
+  %clusters = arith.divui %ctas, %c2 : i32
+  %m_up = arith.addi %m, %c255 : i32
+  %tiles_m = arith.divui %m_up, %c256 : i32
+  %n_up = arith.addi %n, %c255 : i32
+  %tiles_n = arith.divui %n_up, %c256 : i32
+  %tiles = arith.muli %tiles_m, %tiles_n : i32
+  %my_rows = arith.muli %rank, %c128 : i32
+  jfa.return %rank, %peer, %cluster, %clusters, %tiles, %my_rows : i32, i32, i32, i32, i32, i32
+}
+
 // A cluster's k-step %kt (ring step %step) of a CTA that shares B with its
 // peer: once both CTAs' consumers have freed the stage, this CTA's 128x64
 // tile of A at row %row0 and its half (cluster rank %rank) of B's 256x64
 // tile at row %b_row0, multicast to both CTAs; 48 KiB complete on each
-// CTA's full barrier. Written for 3 stages; a caller's rings bind the
-// count (stage_parameter).
-jfa.func @gemm_load_shared_b(%step: i32, %kt: i32, %rank: i32, %row0: i32, %b_row0: i32,
+// CTA's full barrier. Written for 3 stages of bf16; a caller's rings bind
+// the count (stage_parameter) and its operands the element type
+// (element_parameter: fp8 tiles are 128x128, the same 128-byte rows), and
+// %k_tile is the k tile's width in elements (64 bf16, 128 fp8).
+jfa.func @gemm_load_shared_b(%step: i32, %kt: i32, %k_tile: i32, %rank: i32, %row0: i32,
+                             %b_row0: i32,
                              %a: !jfa.tma<128x64xbf16, swizzle 128>,
                              %b: !jfa.tma<128x64xbf16, swizzle 128>,
                              %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
                              %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
                              %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>)
-    attributes {stage_parameter = 3} {
+    attributes {stage_parameter = 3, element_parameter = bf16} {
   %c1 = arith.constant 1 : i32
-  %c64 = arith.constant 64 : i32
   %both = arith.constant 3 : i16
   %s, %phase = jfa.ring_position %step stages(3) : i32
   %free_phase = arith.xori %phase, %c1 : i32
@@ -69,7 +96,7 @@ jfa.func @gemm_load_shared_b(%step: i32, %kt: i32, %rank: i32, %row0: i32, %b_ro
   %b_s = jfa.slot %b_ring[%s] : !jfa.smem<3 x 256x64xbf16, swizzle 128>, i32
   %b_half = jfa.row_block %b_s[%rank]
       : !jfa.slot<256x64xbf16, swizzle 128> -> !jfa.slot<128x64xbf16, swizzle 128>
-  %kcol = arith.muli %kt, %c64 : i32
+  %kcol = arith.muli %kt, %k_tile : i32
   jfa.barrier_expect %full_s, bytes(49152)
   jfa.tma_load %a[%row0, %kcol], %a_s, %full_s : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
   jfa.tma_load %b[%b_row0, %kcol], %b_half, %full_s multicast(%both) : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>

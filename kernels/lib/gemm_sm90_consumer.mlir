@@ -1,11 +1,15 @@
 // A library of device helpers (no kernel), imported with
 // `jfa.import "../lib/gemm_sm90_consumer.mlir"`: the consumer task of the
 // sm_90a GEMMs (gemm_sm90.mlir, gemm_multicast_sm90.mlir,
-// gemm_persistent_sm90.mlir; gemm_fp8_sm90.mlir takes @gemm_store_blocks).
+// gemm_persistent_sm90.mlir, gemm_persistent_multicast_sm90.mlir;
+// gemm_fp8_sm90.mlir takes @gemm_store_blocks,
+// gemm_persistent_multicast_fp8_sm90.mlir the mainloop on fp8 operands).
 
 // Two consumer warpgroups, 64 rows of the 128x256 tile each: m64n256k16
 // wgmmas over the ring (written for 3 stages; the stage parameter takes
-// the caller's count: gemm_persistent_sm90 runs 4), one k-step in flight;
+// the caller's count: gemm_persistent_sm90 runs 4; and for bf16: the
+// element parameter takes the caller's, gemm_persistent_multicast_fp8_sm90
+// runs 128x128 e4m3 tiles, m64n256k32), one k-step in flight;
 // a stage goes back to the producer once the wgmmas reading it have
 // completed. The tile's k steps
 // are the ring's steps [%step0, %step0 + %k_tiles) (a persistent kernel's
@@ -19,7 +23,8 @@ jfa.func @gemm_mainloop(%k_tiles: i32, %step0: i32,
                         %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
                         %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>,
                         %multicast: i1, %peer: i32, %release_last: i1)
-    -> tensor<128x256xf32, #jfa.wgmma_acc> attributes {stage_parameter = 3} {
+    -> tensor<128x256xf32, #jfa.wgmma_acc>
+    attributes {stage_parameter = 3, element_parameter = bf16} {
   %c0 = arith.constant 0 : i32
   %zero = arith.constant dense<0.0> : tensor<128x256xf32, #jfa.wgmma_acc>
   %acc = jfa.call @gemm_mainloop_from(%c0, %zero, %k_tiles, %step0, %a_ring, %b_ring, %full, %empty, %multicast, %peer, %release_last)
@@ -37,7 +42,8 @@ jfa.func @gemm_first_step(%step0: i32,
                           %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
                           %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
                           %full: !jfa.mbarriers<3>)
-    -> tensor<128x256xf32, #jfa.wgmma_acc> attributes {stage_parameter = 3} {
+    -> tensor<128x256xf32, #jfa.wgmma_acc>
+    attributes {stage_parameter = 3, element_parameter = bf16} {
   %zero = arith.constant dense<0.0> : tensor<128x256xf32, #jfa.wgmma_acc>
   %s, %phase = jfa.ring_position %step0 stages(3) : i32
   %full_s = jfa.barrier %full[%s] : !jfa.mbarriers<3>, i32
@@ -59,7 +65,8 @@ jfa.func @gemm_mainloop_from(%kt0: i32, %acc0: tensor<128x256xf32, #jfa.wgmma_ac
                              %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
                              %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>,
                              %multicast: i1, %peer: i32, %release_last: i1)
-    -> tensor<128x256xf32, #jfa.wgmma_acc> attributes {stage_parameter = 3} {
+    -> tensor<128x256xf32, #jfa.wgmma_acc>
+    attributes {stage_parameter = 3, element_parameter = bf16} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %acc = scf.for %kt = %kt0 to %k_tiles step %c1

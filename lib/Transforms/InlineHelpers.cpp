@@ -7,8 +7,9 @@
 // distribution, task lowering) sees the kernel as if it had been written
 // out. Copied ops keep the helper's location, "called from" the call, so
 // a diagnostic in a helper says which use it is about. A helper's layout
-// parameter is written as the layout the call binds it to, and its stage
-// parameter as the ring depth (HelperOps.cpp); a helper without a stage
+// parameter is written as the layout the call binds it to, its stage
+// parameter as the ring depth and its element parameter as the operands'
+// element type (HelperOps.cpp); a helper without a stage
 // parameter called from a bound copy takes that copy's binding, so that its
 // jfa.ring_position of the parameter's depth follows the ring.
 //
@@ -57,11 +58,13 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     // A call copied out of a helper whose layout parameter was bound has
     // types the verifier never saw: check them against the callee here.
     if (failed(call.verifyAgainst(
-            callee, "the call is in a helper whose layout or stage parameter "
-                    "this use bound to another")))
+            callee, "the call is in a helper whose layout, stage or element "
+                    "parameter this use bound to another")))
       return failure();
     Attribute layout =
         callee.boundLayout(call.getArgs().getTypes(), call.getResultTypes());
+    Type element =
+        callee.boundElement(call.getArgs().getTypes(), call.getResultTypes());
     StageBinding binding = outer;
     if (std::optional<int64_t> param = callee.getStageParameter())
       binding = {*param, callee.boundStages(call.getArgs().getTypes(),
@@ -74,16 +77,20 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     SmallVector<Operation *> copies;
     for (Operation &op : body.without_terminator())
       copies.push_back(builder.clone(op, mapping));
-    // A layout or stage parameter becomes what the call binds it to.
-    for (Operation *copy : copies) {
-      callee.bindLayoutIn(copy, layout);
-      FuncOp::bindStagesIn(copy, binding.param, binding.stages);
-    }
     Location callLoc = call.getLoc();
     for (Operation *copy : copies)
       copy->walk([&](Operation *op) {
         op->setLoc(CallSiteLoc::get(op->getLoc(), callLoc));
       });
+    // A layout, stage or element parameter becomes what the call binds it
+    // to (an element type that does not fit a copied type is an error
+    // there, "called from" the call).
+    for (Operation *copy : copies) {
+      callee.bindLayoutIn(copy, layout);
+      FuncOp::bindStagesIn(copy, binding.param, binding.stages);
+      if (failed(callee.bindElementIn(copy, element)))
+        return failure();
+    }
     auto ret = cast<ReturnOp>(body.getTerminator());
     for (auto [result, value] : llvm::zip(call.getResults(), ret.getOperands()))
       result.replaceAllUsesWith(mapping.lookupOrDefault(value));

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""gemm_multicast_sm90, gemm_persistent_sm90 and gemm_persistent_multicast_sm90
-(issue 23) at the edges on the GPU.
+"""gemm_multicast_sm90, gemm_persistent_sm90, gemm_persistent_multicast_sm90
+and gemm_persistent_multicast_fp8_sm90 (issue 23) at the edges on the GPU.
 
 C = A @ B^T against an fp32 reference. gemm_multicast_sm90: the two CTAs of
 a cluster share B's tile through TMA multicast. gemm_persistent_sm90: a CTA
@@ -8,14 +8,16 @@ takes tile after tile through one ring; it runs on 3 CTAs (each taking
 several tiles where there are more) and on more CTAs than tiles (the extra
 ones take none). gemm_persistent_multicast_sm90: both, a cluster taking
 256x256 tile after tile; it runs on 3 clusters and on more clusters than
-tiles. The cubin's kernel says which.
+tiles. gemm_persistent_multicast_fp8_sm90: the same with e4m3 A and B and a
+per-tensor scale (C = scale * A @ B^T, K a multiple of 16: 16, 80, 1008
+for 8, 72, 1000; the padding 16 columns). The cubin's kernel says which.
 
     python3 test/gpu/gemm_cluster_test.py LIBJFART CUBIN [--sanitize] [--seed N]
     compute-sanitizer --tool memcheck  python3 test/gpu/gemm_cluster_test.py LIB CUBIN --sanitize
     compute-sanitizer --tool racecheck python3 test/gpu/gemm_cluster_test.py LIB CUBIN --sanitize
 
-CUBIN is kernels/gemm/gemm_multicast_sm90.mlir, gemm_persistent_sm90.mlir or
-gemm_persistent_multicast_sm90.mlir
+CUBIN is kernels/gemm/gemm_multicast_sm90.mlir, gemm_persistent_sm90.mlir,
+gemm_persistent_multicast_sm90.mlir or gemm_persistent_multicast_fp8_sm90.mlir
 compiled for sm_90a (its .meta beside it); LIBJFART the runtime library it launches through (set as
 JFA_LIBRARY; the jfa package is PYTHONPATH's, else this checkout's python/).
 
@@ -55,6 +57,10 @@ SANITIZE_M = (100, 129, 256, 300)
 SANITIZE_N = (8, 264)
 SANITIZE_K = (8, 72)
 PAD = 8  # padding columns (16 bytes of bf16: TMA strides stay multiples of 16)
+# fp8: K a multiple of 16 (rows of A and B 16-byte aligned), 16 padding columns.
+FP8_K = {8: 16, 72: 80, 1000: 1008, 200: 208, 136: 144}
+FP8_PAD = 16
+FP8_SCALE = 0.375  # scale_a * scale_b, exact in f32
 GUARD_ROWS = 64
 
 
@@ -71,8 +77,9 @@ def tiles_of(m, n):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("lib", help="the runtime library (libjfart.so)")
-    ap.add_argument("cubin", help="gemm_multicast_sm90, gemm_persistent_sm90 or "
-                    "gemm_persistent_multicast_sm90 compiled for sm_90a (+ .meta)")
+    ap.add_argument("cubin", help="gemm_multicast_sm90, gemm_persistent_sm90, "
+                    "gemm_persistent_multicast_sm90 or gemm_persistent_multicast_fp8_sm90 "
+                    "compiled for sm_90a (+ .meta)")
     ap.add_argument("--sanitize", action="store_true",
                     help="a smaller matrix (for compute-sanitizer memcheck / racecheck)")
     ap.add_argument("--seed", type=int, default=None, help="repeat a run's random data")
@@ -93,7 +100,12 @@ def main():
     res = Results()
 
     mod = jfa.load(args.cubin)
-    if hasattr(mod, "gemm_persistent_multicast_sm90"):
+    fp8 = hasattr(mod, "gemm_persistent_multicast_fp8_sm90")
+    if fp8:
+        kernel, want = mod.gemm_persistent_multicast_fp8_sm90, CLUSTER
+        grids = ((lambda m, n: 2 * min(3, grid_of(m, n) // 2)),
+                 (lambda m, n: grid_of(m, n) + 4))
+    elif hasattr(mod, "gemm_persistent_multicast_sm90"):
         kernel, want = mod.gemm_persistent_multicast_sm90, CLUSTER
         # 3 clusters, and more clusters than 256x256 tiles.
         grids = ((lambda m, n: 2 * min(3, grid_of(m, n) // 2)),
@@ -110,11 +122,25 @@ def main():
     if cluster != want:
         return res.summary(seed)
 
-    def randn(rows, cols):
-        return torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+    # The operands' element (e4m3 for the fp8 kernel; C is bf16 always) and
+    # the scale the kernel takes (1 and none for bf16).
+    dtype = torch.float8_e4m3fn if fp8 else torch.bfloat16
+    scale = FP8_SCALE if fp8 else 1.0
+    pad = FP8_PAD if fp8 else PAD
 
-    def nan(rows, cols):
-        return torch.full((rows, cols), float("nan"), device="cuda", dtype=torch.bfloat16)
+    def randn(rows, cols):
+        return torch.randn(rows, cols, device="cuda", generator=gen).to(dtype)
+
+    def nan(rows, cols, like=torch.bfloat16):
+        # Through bf16: e4m3fn's NaN is the conversion's.
+        return torch.full((rows, cols), float("nan"), device="cuda",
+                          dtype=torch.bfloat16).to(like)
+
+    def launch(grid, a, b, c, m, n, k):
+        if fp8:
+            kernel(grid, a, b, c, m, n, k, scale)
+        else:
+            kernel(grid, a, b, c, m, n, k)
 
     def case(m, n, k, padded, grid_fn):
         grid = grid_fn(m, n)
@@ -122,7 +148,8 @@ def main():
         if padded:
             # Views of larger buffers: the padding (NaN) lies past the tensors'
             # edges, where TMA must neither read nor write.
-            abuf, bbuf = nan(m + GUARD_ROWS, k + PAD), nan(n + GUARD_ROWS, k + PAD)
+            abuf = nan(m + GUARD_ROWS, k + pad, dtype)
+            bbuf = nan(n + GUARD_ROWS, k + pad, dtype)
             cbuf = nan(m + GUARD_ROWS, n + PAD)
             a, b, c = abuf[:m, :k], bbuf[:n, :k], cbuf[:m, :n]
             a.copy_(randn(m, k))
@@ -131,13 +158,14 @@ def main():
             a, b, c = randn(m, k), randn(n, k), nan(m, n)
             cbuf = None
         try:
-            kernel(grid, a, b, c, m, n, k)
+            launch(grid, a, b, c, m, n, k)
             torch.cuda.synchronize()
         except Exception as e:  # noqa: BLE001 - a failed case, reported
             res.report(False, f"{name}: {type(e).__name__}: {e}")
             return
-        ref = a.float() @ b.float().T
-        bound = ref.abs() * 2.0**-8 + (a.float().abs() @ b.float().abs().T) * 2.0**-12
+        ref = (a.float() @ b.float().T) * scale
+        bound = (ref.abs() * 2.0**-8
+                 + (a.float().abs() @ b.float().abs().T) * (scale * 2.0**-12))
         cf = c.float()
         nans = torch.isnan(cf).sum().item()
         diff = (cf - ref).abs()
@@ -168,6 +196,8 @@ def main():
         matrix = [(m, n, k) for m in SANITIZE_M for n in SANITIZE_N for k in SANITIZE_K]
     else:
         matrix = [(m, n, k) for m in FULL_M for n in FULL_N for k in FULL_K] + FULL_EXTRA
+    if fp8:
+        matrix = [(m, n, FP8_K[k]) for m, n, k in matrix]
     for grid_fn in grids:
         for padded in (False, True):
             for m, n, k in matrix:
@@ -177,9 +207,10 @@ def main():
 
     # An odd number of CTAs is not a whole number of clusters: refused before
     # the launch (jfa's check; the runtime checks it as well).
-    a, b, c = randn(100, 8), randn(8, 8), nan(100, 8)
+    k = 16 if fp8 else 8
+    a, b, c = randn(100, k), randn(8, k), nan(100, 8)
     try:
-        kernel(3, a, b, c, 100, 8, 8)
+        launch(3, a, b, c, 100, 8, k)
         torch.cuda.synchronize()
         res.report(False, "grid 3: expected ValueError (not a multiple of the cluster), "
                    "nothing raised")

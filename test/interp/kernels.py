@@ -166,13 +166,15 @@ def e4m3_input(run, name, shape):
     return run.save(name, bits), from_e4m3(bits)
 
 
-def gemm_fp8(run, kernel, arch, m, n, k):
-    """C[M, N] = scale * A[M, K] B[N, K]^T, A and B f8E4M3FN, C bf16."""
+def gemm_fp8(run, kernel, arch, m, n, k, grid=None):
+    """C[M, N] = scale * A[M, K] B[N, K]^T, A and B f8E4M3FN, C bf16. grid:
+    a persistent kernel's CTAs (default: one CTA per 128x256 tile)."""
     a_path, a = e4m3_input(run, "a", (m, k))
     b_path, b = e4m3_input(run, "b", (n, k))
     c_path = run.save("c", np.full((m, n), BF16_NAN, dtype=np.uint16))
     scale = 0.375  # scale_a * scale_b, exact in f32
-    grid = math.ceil(m / 128) * math.ceil(n / 256)
+    if grid is None:
+        grid = math.ceil(m / 128) * math.ceil(n / 256)
     secs = run.interp_run(kernel, arch, str(grid),
                           [a_path, b_path, c_path, f"i32:{m}", f"i32:{n}", f"i32:{k}",
                            f"f32:{scale}"])
@@ -919,6 +921,18 @@ CASES = {
                                           200, 296, 208),
     "gemm_fp8_sm100": lambda run: gemm_fp8(run, "gemm/gemm_fp8_sm100.mlir", "sm_100a",
                                            200, 296, 208),
+    # The fp8 GEMM persistent and in clusters of two sharing B (issue 23):
+    # the bf16 kernel's cases with k tiles of 128 e4m3 columns. 2 clusters
+    # for the 6 256x256 tiles of M = 300, N = 600, K = 528 (5 k tiles, the
+    # last of 16 columns: the 4-stage ring wraps within a tile and runs on
+    # across them); 8 clusters (2 take none), K = 80; one cluster for both
+    # tiles of M = 100, N = 264, K = 16 (the second CTA has no rows).
+    "gemm_persistent_multicast_fp8_sm90": lambda run: gemm_fp8(
+        run, "gemm/gemm_persistent_multicast_fp8_sm90.mlir", "sm_90a", 300, 600, 528, grid=4),
+    "gemm_persistent_multicast_fp8_sm90_idle_clusters": lambda run: gemm_fp8(
+        run, "gemm/gemm_persistent_multicast_fp8_sm90.mlir", "sm_90a", 300, 600, 80, grid=16),
+    "gemm_persistent_multicast_fp8_sm90_edges": lambda run: gemm_fp8(
+        run, "gemm/gemm_persistent_multicast_fp8_sm90.mlir", "sm_90a", 100, 264, 16, grid=2),
     # examples/matmul_sm90.mlir, one case per variant (-P a_operand=N).
     "matmul_sm90_nn": lambda run: matmul_sm90(run, 0, 100, 72, 80),
     "matmul_sm90_tn": lambda run: matmul_sm90(run, 1, 72, 80, 100),

@@ -1,0 +1,98 @@
+// jfa-targets: sm_90a
+// The fp8 GEMM of gemm_fp8_sm90.mlir with the schedule of
+// gemm_persistent_multicast_sm90.mlir:
+//   C[M, N] = scale * A[M, K] * B[N, K]^T
+//   A, B f8E4M3FN, f32 accumulate, C bf16; scale = scale_a * scale_b, one
+//   f32 multiplied into the accumulator before the conversion to bf16
+//   (torch._scaled_mm's per-tensor scaling).
+//
+// Persistent, in clusters of two CTAs stacked along M that share B: a
+// cluster walks 256x256 tiles of C (cluster q the tiles q, q + Q, ... of
+// kernels/lib/gemm_schedule.mlir's grouped order), CTA rank r computing
+// their rows [128 r, 128 r + 128); each CTA's producer loads its own 128x128
+// tile of A and one half of B's 256x128 tile multicast to both CTAs. The
+// ring (4 stages) runs on across tiles, and C is staged in two 128x128
+// halves. k tiles are 128 fp8 columns: 128-byte rows, the same swizzle and
+// 48 KiB stages as the bf16 kernel's 64 columns, so the bf16 kernel's
+// mainloop and producer serve here, their element parameter bound to
+// f8E4M3FN (docs/DIALECT.md): a k tile is four m64n256k32 wgmmas per
+// warpgroup. fp8 wgmma reads both operands K-major, hence B is N x K.
+//
+// Launch with 2 * min(#SMs / 2, ceil(M/256) * ceil(N/256)) CTAs of 384
+// threads (x), in clusters of (2, 1, 1); more clusters than tiles is
+// allowed (the extra ones take none). K must be a multiple of 16 (TMA: rows
+// of A and B 16-byte aligned); any M, N, K work (TMA clips the edges and
+// reads zeros past them).
+jfa.import "../lib/gemm_schedule.mlir"
+jfa.import "../lib/gemm_sm90_consumer.mlir"
+
+jfa.kernel @gemm_persistent_multicast_fp8_sm90(%a: !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
+                                               %b: !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
+                                               %c: !jfa.tma<128x64xbf16, swizzle 128>,
+                                               %m: i32, %n: i32, %k: i32, %scale: f32)
+    warps(12) cluster(2, 1, 1) {
+  %a_ring = jfa.local_alloc : !jfa.smem<4 x 128x128xf8E4M3FN, swizzle 128>
+  %b_ring = jfa.local_alloc : !jfa.smem<4 x 256x128xf8E4M3FN, swizzle 128>
+  %c_tile = jfa.local_alloc : !jfa.smem<1 x 128x128xbf16, swizzle 128>
+  // full: the producer's expect + 48 KiB of TMA (A, B's half from each CTA);
+  // empty: the 256 consumer threads of each of the two CTAs.
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<4>
+  %empty = jfa.alloc_barriers arrive_count(512) : !jfa.mbarriers<4>
+
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+
+  // The cluster's tiles (kernels/lib/gemm_schedule.mlir); %my_rows: this
+  // CTA's rows of a tile, and the half of B's tile it loads for both.
+  %rank, %peer, %cluster, %clusters, %tiles, %my_rows = jfa.call @gemm_cluster_walk(%m, %n)
+      : (i32, i32) -> (i32, i32, i32, i32, i32, i32)
+
+  jfa.async_tasks {
+    // Consumers: warps 0-7, two warpgroups (kernels/lib/gemm_sm90_consumer.mlir);
+    // each stage goes back to both CTAs' producers, since both write it.
+    jfa.task warps(8) registers(232) {
+      %yes = arith.constant true
+      scf.for %tile = %cluster to %tiles step %clusters iter_args(%step0 = %c0) -> (i32) : i32 {
+        %k_tiles, %pair_row0, %col0 = jfa.call @gemm_tile_rows(%tile, %m, %n, %k, %c128, %c256)
+            : (i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
+        %row0 = arith.addi %pair_row0, %my_rows : i32
+        %acc = jfa.call @gemm_mainloop(%k_tiles, %step0, %a_ring, %b_ring, %full, %empty, %yes, %peer, %yes)
+            : (i32, i32, !jfa.smem<4 x 128x128xf8E4M3FN, swizzle 128>,
+               !jfa.smem<4 x 256x128xf8E4M3FN, swizzle 128>, !jfa.mbarriers<4>, !jfa.mbarriers<4>,
+               i1, i32, i1) -> tensor<128x256xf32, #jfa.wgmma_acc>
+        // The previous tile's store may still be reading the staging tile.
+        %reused = arith.cmpi ne, %tile, %cluster : i32
+        // The per-tensor scale, in f32, then bf16.
+        %scale_t = tensor.splat %scale : tensor<128x256xf32, #jfa.wgmma_acc>
+        %scaled = arith.mulf %acc, %scale_t : tensor<128x256xf32, #jfa.wgmma_acc>
+        %out = arith.truncf %scaled : tensor<128x256xf32, #jfa.wgmma_acc> to tensor<128x256xbf16, #jfa.wgmma_acc>
+        jfa.call @gemm_store_halves(%out, %row0, %col0, %c_tile, %c, %reused)
+            : (tensor<128x256xbf16, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x128xbf16, swizzle 128>,
+               !jfa.tma<128x64xbf16, swizzle 128>, i1) -> ()
+        %next = arith.addi %step0, %k_tiles : i32
+        scf.yield %next : i32
+      }
+    }
+    // Producer: warps 8-11; one thread issues the copies, tile after tile
+    // through the one ring.
+    jfa.task default registers(40) {
+      scf.for %tile = %cluster to %tiles step %clusters iter_args(%step0 = %c0) -> (i32) : i32 {
+        %k_tiles, %pair_row0, %col0 = jfa.call @gemm_tile_rows(%tile, %m, %n, %k, %c128, %c256)
+            : (i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
+        %row0 = arith.addi %pair_row0, %my_rows : i32
+        %b_row0 = arith.addi %col0, %my_rows : i32
+        scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
+          %step = arith.addi %step0, %kt : i32
+          jfa.call @gemm_load_shared_b(%step, %kt, %c128, %rank, %row0, %b_row0, %a, %b, %a_ring, %b_ring, %full, %empty)
+              : (i32, i32, i32, i32, i32, i32, !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
+                 !jfa.tma<128x128xf8E4M3FN, swizzle 128>, !jfa.smem<4 x 128x128xf8E4M3FN, swizzle 128>,
+                 !jfa.smem<4 x 256x128xf8E4M3FN, swizzle 128>, !jfa.mbarriers<4>, !jfa.mbarriers<4>) -> ()
+        }
+        %next = arith.addi %step0, %k_tiles : i32
+        scf.yield %next : i32
+      }
+    }
+  }
+}
