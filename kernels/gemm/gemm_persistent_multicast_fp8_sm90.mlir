@@ -40,7 +40,6 @@ jfa.kernel @gemm_persistent_multicast_fp8_sm90(%a: !jfa.tma<128x128xf8E4M3FN, sw
   %empty = jfa.alloc_barriers arrive_count(512) : !jfa.mbarriers<4>
 
   %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
   %c128 = arith.constant 128 : i32
   %c256 = arith.constant 256 : i32
 
@@ -76,23 +75,13 @@ jfa.kernel @gemm_persistent_multicast_fp8_sm90(%a: !jfa.tma<128x128xf8E4M3FN, sw
       }
     }
     // Producer: warps 8-11; one thread issues the copies, tile after tile
-    // through the one ring.
+    // through the one ring (kernels/lib/gemm_schedule.mlir).
     jfa.task default registers(40) {
-      scf.for %tile = %cluster to %tiles step %clusters iter_args(%step0 = %c0) -> (i32) : i32 {
-        %k_tiles, %pair_row0, %col0 = jfa.call @gemm_tile_rows(%tile, %m, %n, %k, %c128, %c256)
-            : (i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
-        %row0 = arith.addi %pair_row0, %my_rows : i32
-        %b_row0 = arith.addi %col0, %my_rows : i32
-        scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
-          %step = arith.addi %step0, %kt : i32
-          jfa.call @gemm_load_shared_b(%step, %kt, %c128, %rank, %row0, %b_row0, %a, %b, %a_ring, %b_ring, %full, %empty)
-              : (i32, i32, i32, i32, i32, i32, !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
-                 !jfa.tma<128x128xf8E4M3FN, swizzle 128>, !jfa.smem<4 x 128x128xf8E4M3FN, swizzle 128>,
-                 !jfa.smem<4 x 256x128xf8E4M3FN, swizzle 128>, !jfa.mbarriers<4>, !jfa.mbarriers<4>) -> ()
-        }
-        %next = arith.addi %step0, %k_tiles : i32
-        scf.yield %next : i32
-      }
+      jfa.call @gemm_produce_shared_b(%cluster, %clusters, %tiles, %m, %n, %k, %c128, %rank, %my_rows,
+                                      %a, %b, %a_ring, %b_ring, %full, %empty)
+          : (i32, i32, i32, i32, i32, i32, i32, i32, i32, !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
+             !jfa.tma<128x128xf8E4M3FN, swizzle 128>, !jfa.smem<4 x 128x128xf8E4M3FN, swizzle 128>,
+             !jfa.smem<4 x 256x128xf8E4M3FN, swizzle 128>, !jfa.mbarriers<4>, !jfa.mbarriers<4>) -> ()
     }
   }
 }

@@ -102,3 +102,37 @@ jfa.func @gemm_load_shared_b(%step: i32, %kt: i32, %k_tile: i32, %rank: i32, %ro
   jfa.tma_load %b[%b_row0, %kcol], %b_half, %full_s multicast(%both) : !jfa.tma<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>
   jfa.return
 }
+
+// A persistent cluster's producer (gemm_persistent_multicast_sm90.mlir and
+// its fp8 twin): the cluster's 256x256 tiles %tile0, %tile0 + %stride, ...
+// below %tiles (@gemm_cluster_walk), each one's k tiles of %k_tile columns
+// loaded by @gemm_load_shared_b, the ring's steps running on across tiles.
+// Written for 3 stages of bf16, as @gemm_load_shared_b.
+jfa.func @gemm_produce_shared_b(%tile0: i32, %stride: i32, %tiles: i32, %m: i32, %n: i32,
+                                %k: i32, %k_tile: i32, %rank: i32, %my_rows: i32,
+                                %a: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %b: !jfa.tma<128x64xbf16, swizzle 128>,
+                                %a_ring: !jfa.smem<3 x 128x64xbf16, swizzle 128>,
+                                %b_ring: !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+                                %full: !jfa.mbarriers<3>, %empty: !jfa.mbarriers<3>)
+    attributes {stage_parameter = 3, element_parameter = bf16} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c256 = arith.constant 256 : i32
+  %steps = scf.for %tile = %tile0 to %tiles step %stride iter_args(%step0 = %c0) -> (i32) : i32 {
+    %k_tiles, %pair_row0, %col0 = jfa.call @gemm_tile_rows(%tile, %m, %n, %k, %k_tile, %c256)
+        : (i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
+    %row0 = arith.addi %pair_row0, %my_rows : i32
+    %b_row0 = arith.addi %col0, %my_rows : i32
+    scf.for %kt = %c0 to %k_tiles step %c1 : i32 {
+      %step = arith.addi %step0, %kt : i32
+      jfa.call @gemm_load_shared_b(%step, %kt, %k_tile, %rank, %row0, %b_row0, %a, %b, %a_ring, %b_ring, %full, %empty)
+          : (i32, i32, i32, i32, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>,
+             !jfa.smem<3 x 128x64xbf16, swizzle 128>, !jfa.smem<3 x 256x64xbf16, swizzle 128>,
+             !jfa.mbarriers<3>, !jfa.mbarriers<3>) -> ()
+    }
+    %next = arith.addi %step0, %k_tiles : i32
+    scf.yield %next : i32
+  }
+  jfa.return
+}
