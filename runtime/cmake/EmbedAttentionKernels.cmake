@@ -51,21 +51,32 @@ file(GLOB _jfa_libraries CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/lib/*.m
 
 # The compile-time variants a kernel source declares in its header comment
 # (`// jfa-variants: head_dim=64,128 causal=0,1`, scripts/kernel_variants.py
-# reads the same line): OUT gets one entry per variant of the product, each
-# "name=value;name=value" joined with "|" ("" for a kernel without variants).
+# and jfac read the same lines, with the same grammar: only the header, the
+# `//` lines before the first that is not one; items NAME=V1,V2,... with no
+# empty value, each name listed once): OUT gets one entry per variant of the
+# product, each "name=value;name=value" joined with "|" ("" for a kernel
+# without variants).
 function(_jfa_kernel_variants mlir out)
   set(variants "")
   if(EXISTS ${mlir})
-    file(STRINGS ${mlir} lines REGEX "^// jfa-variants:")
+    file(READ ${mlir} text LIMIT 65536)
+    string(REGEX MATCH "^(//[^\n]*\n)*" header "${text}")
+    string(REGEX MATCHALL "// jfa-variants:[^\n]*" lines "${header}")
     set(variants "<>")
+    set(names "")
     foreach(line ${lines})
-      string(REGEX REPLACE "^// jfa-variants:[ ]*" "" line "${line}")
-      string(REPLACE " " ";" items "${line}")
+      string(REGEX REPLACE "^// jfa-variants:[ \t]*" "" line "${line}")
+      string(STRIP "${line}" line)
+      string(REGEX REPLACE "[ \t]+" ";" items "${line}")
       foreach(item ${items})
-        if(NOT item MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
-          message(FATAL_ERROR "${mlir}: '${item}' is not NAME=V1,V2,...")
+        if(item MATCHES "(=,|,,|,$)" OR NOT item MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
+          message(FATAL_ERROR "${mlir}: '${item}' in the jfa-variants line is not NAME=V1,V2,...")
         endif()
         set(name ${CMAKE_MATCH_1})
+        if(name IN_LIST names)
+          message(FATAL_ERROR "${mlir}: parameter '${name}' is listed twice in the jfa-variants lines")
+        endif()
+        list(APPEND names ${name})
         string(REPLACE "," ";" values "${CMAKE_MATCH_2}")
         set(product "")
         foreach(prefix ${variants})
