@@ -16,8 +16,9 @@
 //     thread-local) reads S, runs the online softmax in base 2 with the
 //     scale folded in, rescales O in tensor memory, writes P (bf16) to
 //     tensor memory and, at the end of a unit, writes o and lse with
-//     row-clipped stores (from the row floor on a block-sparse mask's grid,
-//     @queue_unit).
+//     TMA stores from the unit's Q stage (a tile whose 128 rows all lie in
+//     the sequence) or row-clipped stores (from the row floor on a
+//     block-sparse mask's grid, @queue_unit), then hands the Q stage back.
 // Tensor memory: S (128 columns), P (128 bf16 = 64 columns), O (128).
 // Needs a B200 to run: compiled, checked by ptxas and disassembled here.
 // The keys of a unit, the work queue and the load task, shared with the
@@ -43,9 +44,8 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
                                 %block_bits: !jfa.ptr<i32>, %block_words: i32,
                                 %block_head_stride: i32,
                                 %schedule: !jfa.ptr<i32>,
-                                // The contract's o as a TMA tensor; this
-                                // kernel stores O from tensor memory through
-                                // %o and does not read it.
+                                // The contract's o as a TMA tensor: whole
+                                // q tiles of O go out through it.
                                 %o_out: !jfa.tma<128x64xbf16, swizzle 128>) warps(6) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1; the branches on them fold away.
@@ -73,10 +73,11 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %walk_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(192) : !jfa.mbarriers<2>
-  // full: the load warp's expect plus the TMA bytes; empty, s_ready,
-  // o_ready: a tcgen05 commit; p_ready: the 128 softmax threads.
+  // full: the load warp's expect plus the TMA bytes; k/v empty, s_ready,
+  // o_ready: a tcgen05 commit; q_empty (once O's TMA stores have read the
+  // stage) and p_ready: the 128 softmax threads.
   %q_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
-  %q_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %q_empty = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
   %k_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %k_empty = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %v_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
@@ -210,16 +211,51 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %o_lo = jfa.tmem_load %o_lo_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
           %out_lo = arith.mulf %o_lo, %inv_l_t : tensor<128x64xf32, #jfa.tmem_row>
           %out_lo16 = arith.truncf %out_lo : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-          jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
-              : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
-          scf.if %wide {
+          %out_hi16 = scf.if %wide -> tensor<128x64xbf16, #jfa.tmem_row> {
             %o_hi = jfa.tmem_load %o_hi_tmem[%c0] : !jfa.tmem<128x64xf32> -> tensor<128x64xf32, #jfa.tmem_row>
             %out_hi = arith.mulf %o_hi, %inv_l_t : tensor<128x64xf32, #jfa.tmem_row>
-            %out_hi16 = arith.truncf %out_hi : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
-            %o_base_hi = arith.addi %o_base, %c64 : i32
-            jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
-                : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+            %t = arith.truncf %out_hi : tensor<128x64xf32, #jfa.tmem_row> to tensor<128x64xbf16, #jfa.tmem_row>
+            scf.yield %t : tensor<128x64xbf16, #jfa.tmem_row>
+          } else {
+            scf.yield %out_lo16 : tensor<128x64xbf16, #jfa.tmem_row>
           }
+          // A tile whose 128 rows all lie in the sequence goes out by TMA
+          // stores from the unit's Q stage, as on sm_90a (bench/NOTES.md,
+          // runs 78-81): the last S, waited for above, has read it. One with
+          // rows past the end (or below a block-sparse row floor) by
+          // row-clipped stores.
+          %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase, %q_stage = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
+              : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32, i32)
+          %whole_rows = arith.cmpi sge, %rows_left, %c128 : i32
+          %from_first = arith.cmpi eq, %first_row, %c0 : i32
+          %whole_tile = arith.andi %whole_rows, %from_first : i1
+          scf.if %whole_tile {
+            jfa.local_store %out_lo16, %q_slot0 : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
+            scf.if %wide {
+              jfa.local_store %out_hi16, %q_slot1 : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
+            }
+            jfa.fence_async_shared
+            jfa.task_barrier
+            jfa.tma_store %q_slot0, %o_out[%row0, %head_base] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+            scf.if %wide {
+              %col_hi = arith.addi %head_base, %c64 : i32
+              jfa.tma_store %q_slot1, %o_out[%row0, %col_hi] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+            }
+            // The stores read the stage before it goes back to the load
+            // warp (below): the issuing thread waits, the others with it.
+            jfa.tma_store_wait pending(0)
+            jfa.task_barrier
+          } else {
+            jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
+                : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+            scf.if %wide {
+              %o_base_hi = arith.addi %o_base, %c64 : i32
+              jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
+                  : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
+            }
+          }
+          // Q's stage goes back to the load warp, for the unit after next.
+          jfa.barrier_arrive %q_empty0
           // lse: softmax only (GDPA has none; lse is not written).
           scf.if %is_softmax {
             %log2_l = math.log2 %acc#1 fastmath<afn> : tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>
@@ -269,7 +305,6 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         %h, %start, %len, %q0, %live, %start_k, %len_k, %row_floor, %key_floor, %lo_off, %hi_off, %mask_below, %mask_above, %block_base, %steps, %first_step, %end_tile = jfa.call @forward_unit(%u, %heads, %q_tiles, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse, %block_bits, %block_words, %block_head_stride)
             : (i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1, !jfa.ptr<i32>, i32, i32) -> (i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
         %next:2 = scf.if %live -> (i32, i32) {
-          %last_kv = arith.subi %steps, %c1 : i32
           // The unit's Q, from stage unit_n mod 2 of Q's ring.
           %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase, %q_stage = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
               : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32, i32)
@@ -294,12 +329,6 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             jfa.tc_commit %s_ready0
             %k_empty_s = jfa.barrier %k_empty[%stage] : !jfa.mbarriers<2>, i32
             jfa.tc_commit %k_empty_s
-            // After the last S, Q's stage goes back to the load warp, for
-            // the unit after next.
-            %is_last = arith.cmpi eq, %j, %last_kv : i32
-            scf.if %is_last {
-              jfa.tc_commit %q_empty0
-            }
 
             // O += P V once the softmax has written P (and rescaled O).
             %n_phase = arith.andi %n, %c1 : i32
