@@ -142,9 +142,6 @@ struct Executor {
   int64_t tcIssued = 0;
   VC tcVC;
   int64_t storesIssued = 0;
-  /// The last jfa.tma_store the issuing thread ran (for the check that its
-  /// reads are waited for before the task ends).
-  Operation *lastStore = nullptr;
   /// The threads' and the issuing thread's clocks at each
   /// jfa.fence_async_shared.
   std::vector<uint32_t> fences, leaderFences;
@@ -504,9 +501,6 @@ private:
   void executorMain(Executor &e);
   void reportDeadlock();
   void runKernelBody(Executor &e);
-  /// Fails when `e`'s issuing thread ends with TMA stores whose reads of
-  /// shared memory it has not waited for.
-  void checkStoresWaited(Executor &e);
 };
 
 } // namespace jfa::interp

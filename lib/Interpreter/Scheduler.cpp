@@ -96,10 +96,8 @@ void CTARun::executorMain(Executor &e) {
     cv.wait(lock, [&] { return running == e.id; });
   }
   try {
-    if (!cancelled) {
+    if (!cancelled)
       runKernelBody(e);
-      checkStoresWaited(e);
-    }
   } catch (Abort &) {
   } catch (std::exception &ex) {
     kernel.emitError("jfa-interp: internal error in ")
@@ -111,24 +109,6 @@ void CTARun::executorMain(Executor &e) {
   e.progressed = true;
   running = -1;
   cv.notify_all();
-}
-
-/// A bulk store reads its slot after jfa.tma_store returns; the CTA's
-/// shared memory goes when its threads exit, so the issuing thread must
-/// wait for those reads (`jfa.tma_store_wait pending(0)`) before its task
-/// ends, as CUTLASS's and FlashAttention's epilogues do.
-void CTARun::checkStoresWaited(Executor &e) {
-  uint32_t waited = e.lvc[storeComp(e)];
-  if (e.storesIssued <= int64_t(waited))
-    return;
-  int64_t pending = e.storesIssued - int64_t(waited);
-  fail(e.lastStore,
-       llvm::Twine(e.label) + " ends with " + llvm::Twine(pending) +
-           " jfa.tma_store" + (pending == 1 ? "" : "s") +
-           " whose reads of shared memory were not waited for (the last "
-           "here): the CTA may exit, and its shared memory be reused, "
-           "while the bulk copy still reads it; add jfa.tma_store_wait "
-           "pending(0) before the task ends");
 }
 
 void CTARun::schedule() {

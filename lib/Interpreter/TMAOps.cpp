@@ -98,7 +98,6 @@ static void tmaStore(CTARun &run, Executor &e, TMAStoreOp op) {
   e.stats.tmaStoreBytes += cast<SlotType>(slot.type).getBytes();
   // The bulk copy reads the slot asynchronously.
   ++e.storesIssued;
-  e.lastStore = op;
   VC view = e.lvc;
   view[run.storeComp(e)] = uint32_t(e.storesIssued);
   Access read{run.storeComp(e), uint32_t(e.storesIssued), op, e.id};
