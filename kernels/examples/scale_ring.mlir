@@ -80,8 +80,6 @@ jfa.kernel @scale_ring(%x: !jfa.tma<64x64xf32>, %y: !jfa.tma<64x64xf32>,
         jfa.task_barrier
         jfa.tma_store %out_slot, %y[%row, %col] : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
       }
-      // The last stores' reads must be done before the CTA exits.
-      jfa.tma_store_wait pending(0)
     }
     // Producer: warps 4-7; one thread issues the copies.
     jfa.task warps(4) registers(40) {

@@ -62,6 +62,4 @@ jfa.kernel @tmem_a_dot(%a: !jfa.tma<128x64xbf16, swizzle 128>,
   jfa.fence_async_shared
   jfa.task_barrier
   jfa.tma_store %c_s, %c[%row0, %col0] : !jfa.slot<128x64xf32>, !jfa.tma<128x64xf32>
-  // The store's reads of the slot must be done before the CTA exits.
-  jfa.tma_store_wait pending(0)
 }

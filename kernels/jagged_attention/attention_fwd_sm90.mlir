@@ -470,10 +470,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
         }
         scf.yield %taken_next, %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6, %next#7, %next#8, %next#9, %next#10 : i32, i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32
       }
-      // The last unit's TMA stores of O must have read its Q stage before
-      // the CTA exits (each earlier unit's are waited for at the next one's
-      // first turn).
-      jfa.tma_store_wait pending(0)
     }
 
     // Producer: warps 8-11; one thread issues the copies. 24 registers: the
