@@ -62,9 +62,6 @@ jfa.kernel @gemm_fp8_sm100(%a: !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
         %gcol = arith.addi %col0, %col : i32
         jfa.tma_store %slot, %c[%row0, %gcol] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
       }
-      // The CTA's shared memory goes when it exits: the last stores' reads
-      // first.
-      jfa.tma_store_wait pending(0)
     }
     // Producer: warp 4.
     jfa.task warps(1) {

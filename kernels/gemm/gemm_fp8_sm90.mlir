@@ -78,9 +78,6 @@ jfa.kernel @gemm_fp8_sm90(%a: !jfa.tma<128x128xf8E4M3FN, swizzle 128>,
       jfa.task_barrier
       jfa.call @gemm_store_blocks(%c_s, %row0, %col0, %c)
           : (!jfa.slot<128x256xbf16, swizzle 128>, i32, i32, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
-      // The CTA's shared memory goes when it exits: the last stores' reads
-      // first.
-      jfa.tma_store_wait pending(0)
     }
     // Producer: warps 8-11; one thread issues the copies.
     jfa.task default registers(40) {

@@ -135,9 +135,6 @@ jfa.kernel @gemm_pair_persistent_sm100(%a: !jfa.tma<128x64xbf16, swizzle 128>,
         %i1 = arith.addi %i, %c1 : i32
         scf.yield %next, %i1 : i32, i32
       }
-      // The CTA's shared memory goes when it exits: the last stores' reads
-      // first.
-      jfa.tma_store_wait pending(0)
     }
     // Producer: warp 4; the k-step ring runs on across tiles.
     jfa.task warps(1) {

@@ -14,9 +14,9 @@
 // ring (4 stages) runs on across tiles, and C is staged in two 128x128
 // halves. k tiles are 128 fp8 columns: 128-byte rows, the same swizzle and
 // 48 KiB stages as the bf16 kernel's 64 columns, so the bf16 kernel's
-// mainloop and producer helpers (kernels/lib/) serve here, their element
-// parameter bound to f8E4M3FN (docs/DIALECT.md): a k tile is four
-// m64n256k32 wgmmas per warpgroup. fp8 wgmma reads both operands K-major, hence B is N x K.
+// mainloop and producer serve here, their element parameter bound to
+// f8E4M3FN (docs/DIALECT.md): a k tile is four m64n256k32 wgmmas per
+// warpgroup. fp8 wgmma reads both operands K-major, hence B is N x K.
 //
 // Launch with 2 * min(#SMs / 2, ceil(M/256) * ceil(N/256)) CTAs of 384
 // threads (x), in clusters of (2, 1, 1); more clusters than tiles is
@@ -73,9 +73,6 @@ jfa.kernel @gemm_persistent_multicast_fp8_sm90(%a: !jfa.tma<128x128xf8E4M3FN, sw
         %next = arith.addi %step0, %k_tiles : i32
         scf.yield %next : i32
       }
-      // The CTA's shared memory goes when it exits: the last stores' reads
-      // first.
-      jfa.tma_store_wait pending(0)
     }
     // Producer: warps 8-11; one thread issues the copies, tile after tile
     // through the one ring (kernels/lib/gemm_schedule.mlir).

@@ -66,9 +66,6 @@ jfa.kernel @gemm_persistent_multicast_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128
         %next = arith.addi %step0, %k_tiles : i32
         scf.yield %next : i32
       }
-      // The CTA's shared memory goes when it exits: the last stores' reads
-      // first.
-      jfa.tma_store_wait pending(0)
     }
     // Producer: warps 8-11; one thread issues the copies, tile after tile
     // through the one ring (kernels/lib/gemm_schedule.mlir).

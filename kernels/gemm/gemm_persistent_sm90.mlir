@@ -107,9 +107,6 @@ jfa.kernel @gemm_persistent_sm90(%a: !jfa.tma<128x64xbf16, swizzle 128>,
         jfa.call @gemm_store_halves(%last16, %last#2, %last#3, %c_tile, %c, %many)
             : (tensor<128x256xbf16, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x128xbf16, swizzle 128>,
                !jfa.tma<128x64xbf16, swizzle 128>, i1) -> ()
-        // The CTA's shared memory goes when it exits: the last stores' reads
-        // first.
-        jfa.tma_store_wait pending(0)
       }
     }
     // Producer: warps 8-11; one thread issues the copies, tile after tile

@@ -86,9 +86,6 @@ jfa.func @gemm_epilogue(%row0: i32, %col0: i32, %acc: !jfa.tmem<128x256xf32>,
   jfa.call @gemm_drain(%row0, %col0, %acc, %ready, %c0, %c0, %c_stage, %c)
       : (i32, i32, !jfa.tmem<128x256xf32>, !jfa.mbarrier, i32, i32,
          !jfa.smem<2 x 128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>) -> ()
-  // The CTA's shared memory goes when it exits: the last stores' reads
-  // first.
-  jfa.tma_store_wait pending(0)
   jfa.return
 }
 

@@ -221,8 +221,5 @@ jfa.func @gemm_consumer(%k_tiles: i32, %row0: i32, %col0: i32,
   jfa.call @gemm_store(%acc, %row0, %col0, %c_tile, %c, %no)
       : (tensor<128x256xf32, #jfa.wgmma_acc>, i32, i32, !jfa.smem<1 x 128x256xbf16, swizzle 128>,
          !jfa.tma<128x64xbf16, swizzle 128>, i1) -> ()
-  // The CTA's shared memory goes when it exits: the last stores' reads
-  // first.
-  jfa.tma_store_wait pending(0)
   jfa.return
 }
