@@ -388,7 +388,7 @@ def run_fp8(path, meta, results, name="gemm_fp8_sm90", grid_of=None, plain=None)
     if rows and name != "gemm_fp8_sm90":
         print(f"\n| M | N | K | {label} TFLOP/s | _scaled_mm TFLOP/s | gemm_fp8_sm90 TFLOP/s "
               f"| / _scaled_mm | / gemm_fp8_sm90 |")
-        print("|---" * 7 + "|")
+        print("|---" * 8 + "|")
         for m, n, k, ok, t_jfa, t_ref, t_plain in rows:
             plain_tf = f"{tflops(m, n, k, t_plain):.0f}" if t_plain else "-"
             over_plain = f"{t_plain / t_jfa:.2f}x" if t_plain else "-"

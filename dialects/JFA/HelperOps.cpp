@@ -243,9 +243,10 @@ LogicalResult FuncOp::verifyElementParameter() {
   if (!attr)
     return success();
   Type param = attr.getValue();
-  if (!param.isIntOrFloat())
+  if (!param.isIntOrFloat() || param.getIntOrFloatBitWidth() % 8 != 0)
     return emitOpError() << "element parameter must be an integer or float "
-                            "type (a shared-memory element, e.g. bf16), got "
+                            "type of whole bytes (a shared-memory element, "
+                            "e.g. bf16), got "
                          << param;
   bool used = false;
   Type(getFunctionType()).walk([&](Type type) {

@@ -190,7 +190,7 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           %steps = jfa.call @handed_value(%handed, %walk_buf, %q_stage0, %walk_steps)
               : (i1, !jfa.smem<4 x 128xi32>, i32, i32) -> i32
           %last_kv = arith.subi %steps, %c1 : i32
-          // The last unit's TMA stores of O have read its Q stage (their
+          // The previous unit's TMA stores of O have read its Q stage (their
           // issuing thread waits here, before warpgroup 0 hands the stage
           // back below).
           jfa.tma_store_wait pending(0)
@@ -199,9 +199,10 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           } else {
             jfa.named_barrier_sync id(9) threads(256)
           }
-          // Warpgroup 0's half of the last unit's Q-stage release: that unit's stores of O have read the stage
-          // (its issuing thread waited before this turn, and warpgroup 0
-          // passed barrier 8 with it).
+          // Warpgroup 0's half of the previous unit's Q-stage release: that
+          // unit's stores of O have read the stage (their issuing thread
+          // waited before this turn, and warpgroup 0 passed barrier 8 with
+          // it).
           %had_unit = arith.cmpi ugt, %unit_n, %c0 : i32
           scf.if %had_unit {
             scf.if %first_wg {

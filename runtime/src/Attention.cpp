@@ -532,7 +532,7 @@ void checkAttentionKernelInfo(const KernelInfo &k,
       {ParamKind::I32, ""},
       // The work queue's schedule.
       {ParamKind::Pointer, "i32"},
-      // o again, as a TMA tensor (the sm_90a forward's whole-tile stores).
+      // o again, as a TMA tensor (both forwards' whole-tile stores of O).
       {ParamKind::TensorMap, "bf16"},
   };
   constexpr size_t n = sizeof(expected) / sizeof(expected[0]);

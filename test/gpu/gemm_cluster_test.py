@@ -31,8 +31,8 @@ tensors, then views into larger buffers whose padding is NaN (A and B past
 K, M and N; C past M and N), so a read past the tensor's edge shows as NaN
 in C and a write past it as a changed guard. C is poisoned with NaN first.
 Checks: no NaN in C, |C - ref| <= 2^-8 |ref| + 2^-12 (|A| |B|^T) elementwise
-(bf16's rounding of C is 2^-9 |ref| at most; 2^-10 |A| |B|^T for fp8, whose
-wgmma accumulates with fewer bits), ||C - ref|| / ||ref|| < 1e-2
+(bf16's rounding of C is 2^-9 |ref| at most; for fp8 the second term is
+2^-10 scale |A| |B|^T, since its wgmma accumulates with fewer bits), ||C - ref|| / ||ref|| < 1e-2
 (the bench's bound), the guards untouched. Then the grid check: an odd
 number of CTAs is refused before launch. --sanitize: a smaller matrix (for
 compute-sanitizer). Prints ok/FAIL per case, PASS/FAIL at the end; the exit

@@ -11,8 +11,15 @@ jfa.func @number(%a: !jfa.smem<1 x 64x64xbf16>) attributes {element_parameter = 
 
 // -----
 
-// expected-error @below {{'jfa.func' op element parameter must be an integer or float type (a shared-memory element, e.g. bf16), got 'index'}}
+// expected-error @below {{'jfa.func' op element parameter must be an integer or float type of whole bytes (a shared-memory element, e.g. bf16), got 'index'}}
 jfa.func @index(%a: !jfa.smem<1 x 64x64xbf16>) attributes {element_parameter = index} {
+  jfa.return
+}
+
+// -----
+
+// expected-error @below {{'jfa.func' op element parameter must be an integer or float type of whole bytes (a shared-memory element, e.g. bf16), got 'i4'}}
+jfa.func @nibble(%a: !jfa.smem<1 x 64x64xbf16>) attributes {element_parameter = i4} {
   jfa.return
 }
 
