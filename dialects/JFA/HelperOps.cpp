@@ -127,6 +127,15 @@ Type operandElement(Type type) {
   return {};
 }
 
+/// The shape of a shared-memory operand type (a TMA tensor's box).
+ArrayRef<int64_t> operandShape(Type type) {
+  if (auto smem = dyn_cast<SharedBufferType>(type))
+    return smem.getShape();
+  if (auto slot = dyn_cast<SlotType>(type))
+    return slot.getShape();
+  return cast<TensorDescType>(type).getBoxShape();
+}
+
 /// The element `actual` has where `declared` is a shared-memory operand type
 /// of element `param`: the same kind of type; null if none.
 Type elementAt(Type declared, Type actual, Type param) {
@@ -163,9 +172,9 @@ size_t contiguousDim(Type type) {
 /// scaling the contiguous dimension; `unscaled` is set to the first type
 /// whose dimension does not scale (left as it is).
 AttrTypeReplacer elementReplacerFor(Type param, Type element, Type &unscaled) {
-  auto scaled = [param, element, &unscaled](Type type, ArrayRef<int64_t> shape)
-      -> std::optional<SmallVector<int64_t>> {
-    SmallVector<int64_t> out(shape);
+  auto scaled = [param, element,
+                 &unscaled](Type type) -> std::optional<SmallVector<int64_t>> {
+    SmallVector<int64_t> out(operandShape(type));
     size_t dim = contiguousDim(type);
     std::optional<int64_t> count = scaleCount(out[dim], param, element);
     if (!count) {
@@ -181,7 +190,7 @@ AttrTypeReplacer elementReplacerFor(Type param, Type element, Type &unscaled) {
       [param, element, scaled](SharedBufferType smem) -> std::optional<Type> {
         if (smem.getElementType() != param)
           return std::nullopt;
-        auto shape = scaled(smem, smem.getShape());
+        auto shape = scaled(smem);
         if (!shape)
           return std::nullopt;
         return SharedBufferType::get(smem.getContext(), smem.getNumSlots(),
@@ -191,7 +200,7 @@ AttrTypeReplacer elementReplacerFor(Type param, Type element, Type &unscaled) {
       [param, element, scaled](SlotType slot) -> std::optional<Type> {
         if (slot.getElementType() != param)
           return std::nullopt;
-        auto shape = scaled(slot, slot.getShape());
+        auto shape = scaled(slot);
         if (!shape)
           return std::nullopt;
         return SlotType::get(slot.getContext(), *shape, element,
@@ -201,7 +210,7 @@ AttrTypeReplacer elementReplacerFor(Type param, Type element, Type &unscaled) {
       [param, element, scaled](TensorDescType tma) -> std::optional<Type> {
         if (tma.getElementType() != param)
           return std::nullopt;
-        auto shape = scaled(tma, tma.getBoxShape());
+        auto shape = scaled(tma);
         if (!shape)
           return std::nullopt;
         return TensorDescType::get(tma.getContext(), *shape, element,
@@ -210,18 +219,27 @@ AttrTypeReplacer elementReplacerFor(Type param, Type element, Type &unscaled) {
   return replacer;
 }
 
+/// The first binding `at(declared, actual)` finds (non-null, non-zero) over
+/// `func`'s arguments against `args`, then its results against `results`;
+/// T() if none. A call binds a helper's layout, stage and element parameters
+/// so.
+template <typename T, typename At>
+T firstBinding(FuncOp func, TypeRange args, TypeRange results, At at) {
+  for (auto [d, a] : llvm::zip(func.getArgumentTypes(), args))
+    if (T bound = at(d, a))
+      return bound;
+  for (auto [d, a] : llvm::zip(func.getResultTypes(), results))
+    if (T bound = at(d, a))
+      return bound;
+  return T();
+}
+
 } // namespace
 
 std::string jfa::describeUnscaled(Type unscaled, Type param, Type element) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  int64_t count = 0;
-  if (auto smem = dyn_cast<SharedBufferType>(unscaled))
-    count = smem.getShape()[contiguousDim(unscaled)];
-  else if (auto slot = dyn_cast<SlotType>(unscaled))
-    count = slot.getShape()[contiguousDim(unscaled)];
-  else if (auto tma = dyn_cast<TensorDescType>(unscaled))
-    count = tma.getBoxShape()[contiguousDim(unscaled)];
+  int64_t count = operandShape(unscaled)[contiguousDim(unscaled)];
   os << unscaled << " does not scale: its rows of " << count << " " << param
      << " (" << count * bitWidth(param) << " bits) are no whole number of "
      << element << " (" << bitWidth(element) << " bits each)";
@@ -265,12 +283,11 @@ Type FuncOp::boundElement(TypeRange args, TypeRange results) {
   if (!attr)
     return {};
   Type param = attr.getValue();
-  for (auto [d, a] : llvm::zip(getArgumentTypes(), args))
-    if (Type element = elementAt(d, a, param))
-      return element;
-  for (auto [d, a] : llvm::zip(getResultTypes(), results))
-    if (Type element = elementAt(d, a, param))
-      return element;
+  if (Type element =
+          firstBinding<Type>(*this, args, results, [&](Type d, Type a) {
+            return elementAt(d, a, param);
+          }))
+    return element;
   return param;
 }
 
@@ -280,20 +297,18 @@ LogicalResult FuncOp::bindElementIn(Operation *op, Type element) {
     return success();
   Type param = attr.getValue();
   // Every type the copy makes (results, block arguments, attributes) must
-  // scale before any is written.
+  // scale before any is written: one replacer checks them all (it records
+  // the first that does not scale), then rewrites the copy.
+  Type unscaled;
+  AttrTypeReplacer replacer = elementReplacerFor(param, element, unscaled);
   WalkResult walk = op->walk([&](Operation *inner) {
-    Type unscaled;
-    auto check = [&](Type type) {
-      if (!unscaled)
-        bindElement(type, param, element, &unscaled);
-    };
     for (Type type : inner->getResultTypes())
-      check(type);
+      replacer.replace(type);
     for (Region &region : inner->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          check(arg.getType());
-    inner->getAttrDictionary().walk([&](Type type) { check(type); });
+          replacer.replace(arg.getType());
+    inner->getAttrDictionary().walk([&](Type type) { replacer.replace(type); });
     if (!unscaled)
       return WalkResult::advance();
     inner->emitOpError() << "in @" << getSymName() << ", its element parameter "
@@ -303,11 +318,9 @@ LogicalResult FuncOp::bindElementIn(Operation *op, Type element) {
   });
   if (walk.wasInterrupted())
     return failure();
-  Type unscaled;
-  elementReplacerFor(param, element, unscaled)
-      .recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
-                                    /*replaceLocs=*/false,
-                                    /*replaceTypes=*/true);
+  replacer.recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
   return success();
 }
 
@@ -341,12 +354,11 @@ int64_t FuncOp::boundStages(TypeRange args, TypeRange results) {
     Type bound = bindElement(declared, elementParam.getValue(), element);
     return bound ? bound : declared;
   };
-  for (auto [d, a] : llvm::zip(getArgumentTypes(), args))
-    if (int64_t stages = stagesAt(declaredAs(d), a, *param))
-      return stages;
-  for (auto [d, a] : llvm::zip(getResultTypes(), results))
-    if (int64_t stages = stagesAt(declaredAs(d), a, *param))
-      return stages;
+  if (int64_t stages =
+          firstBinding<int64_t>(*this, args, results, [&](Type d, Type a) {
+            return stagesAt(declaredAs(d), a, *param);
+          }))
+    return stages;
   return *param;
 }
 
@@ -354,15 +366,10 @@ Attribute FuncOp::boundLayout(TypeRange args, TypeRange results) {
   Attribute param = getLayoutParameterAttr();
   if (!param)
     return {};
-  auto bind = [&](ArrayRef<Type> declared, TypeRange actual) -> Attribute {
-    for (auto [d, a] : llvm::zip(declared, actual))
-      if (Attribute layout = layoutAt(d, a, param))
-        return layout;
-    return {};
-  };
-  if (Attribute layout = bind(getArgumentTypes(), args))
-    return layout;
-  if (Attribute layout = bind(getResultTypes(), results))
+  if (Attribute layout =
+          firstBinding<Attribute>(*this, args, results, [&](Type d, Type a) {
+            return layoutAt(d, a, param);
+          }))
     return layout;
   return param;
 }
