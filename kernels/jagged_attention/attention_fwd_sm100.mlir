@@ -226,33 +226,20 @@ jfa.kernel @attention_fwd_sm100(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // row-clipped stores.
           %q_slot0, %q_slot1, %q_full0, %q_empty0, %q_phase, %q_stage = jfa.call @q_stage(%unit_n, %q_ring, %q_full, %q_empty)
               : (i32, !jfa.smem<4 x 128x64xbf16, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.mbarrier, !jfa.mbarrier, i32, i32)
-          %whole_rows = arith.cmpi sge, %rows_left, %c128 : i32
-          %from_first = arith.cmpi eq, %first_row, %c0 : i32
-          %whole_tile = arith.andi %whole_rows, %from_first : i1
+          %whole_tile = jfa.call @o_tile_whole(%rows_left, %first_row) : (i32, i32) -> i1
           scf.if %whole_tile {
-            jfa.local_store %out_lo16, %q_slot0 : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
-            scf.if %wide {
-              jfa.local_store %out_hi16, %q_slot1 : tensor<128x64xbf16, #jfa.tmem_row> -> !jfa.slot<128x64xbf16, swizzle 128>
-            }
-            jfa.fence_async_shared
+            jfa.call @stage_o(%out_lo16, %out_hi16, %q_slot0, %q_slot1, %wide)
+                : (tensor<128x64xbf16, #jfa.tmem_row>, tensor<128x64xbf16, #jfa.tmem_row>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, i1) -> ()
             jfa.task_barrier
-            jfa.tma_store %q_slot0, %o_out[%row0, %head_base] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
-            scf.if %wide {
-              %col_hi = arith.addi %head_base, %c64 : i32
-              jfa.tma_store %q_slot1, %o_out[%row0, %col_hi] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
-            }
+            jfa.call @tma_store_o(%q_slot0, %q_slot1, %o_out, %row0, %head_base, %wide)
+                : (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, i32, i32, i1) -> ()
             // The stores read the stage before it goes back to the load
             // warp (below): the issuing thread waits, the others with it.
             jfa.tma_store_wait pending(0)
             jfa.task_barrier
           } else {
-            jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
-                : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
-            scf.if %wide {
-              %o_base_hi = arith.addi %o_base, %c64 : i32
-              jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
-                  : tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>
-            }
+            jfa.call @store_o_rows(%out_lo16, %out_hi16, %o, %o_base, %o_stride, %rows_left, %first_row, %wide)
+                : (tensor<128x64xbf16, #jfa.tmem_row>, tensor<128x64xbf16, #jfa.tmem_row>, !jfa.ptr<bf16>, i32, i32, i32, i32, i1) -> ()
           }
           // Q's stage goes back to the load warp, for the unit after next.
           jfa.barrier_arrive %q_empty0

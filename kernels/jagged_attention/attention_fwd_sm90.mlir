@@ -410,17 +410,12 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
           // A tile whose 128 rows all lie in the sequence goes out by TMA;
           // one with rows past the end (or below a block-sparse row floor)
           // by row-clipped stores.
-          %whole_rows = arith.cmpi sge, %rows_left, %c128 : i32
-          %from_first = arith.cmpi eq, %first_row, %c0 : i32
-          %whole_tile = arith.andi %whole_rows, %from_first : i1
+          %whole_tile = jfa.call @o_tile_whole(%rows_left, %first_row) : (i32, i32) -> i1
           scf.if %whole_tile {
             // O into the unit's Q stage: each warpgroup's last S has read
             // its own 64 rows of it, the only rows it writes.
-            jfa.local_store %out_lo16, %q_slot0 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
-            scf.if %wide {
-              jfa.local_store %out_hi16, %q_slot1 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
-            }
-            jfa.fence_async_shared
+            jfa.call @stage_o(%out_lo16, %out_hi16, %q_slot0, %q_slot1, %wide)
+                : (tensor<128x64xbf16, #jfa.wgmma_acc>, tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, i1) -> ()
             // Warpgroup 1 (ahead) arrives and goes on; warpgroup 0 waits
             // for all 256 writes, and its first thread stores.
             scf.if %first_wg {
@@ -428,19 +423,11 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
             } else {
               jfa.named_barrier_arrive id(10) threads(256)
             }
-            jfa.tma_store %q_slot0, %o_out[%row0, %head_base] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
-            scf.if %wide {
-              %col_hi = arith.addi %head_base, %c64 : i32
-              jfa.tma_store %q_slot1, %o_out[%row0, %col_hi] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
-            }
+            jfa.call @tma_store_o(%q_slot0, %q_slot1, %o_out, %row0, %head_base, %wide)
+                : (!jfa.slot<128x64xbf16, swizzle 128>, !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>, i32, i32, i1) -> ()
           } else {
-            jfa.store_tile %out_lo16, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
-                : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-            scf.if %wide {
-              %o_base_hi = arith.addi %o_base, %c64 : i32
-              jfa.store_tile %out_hi16, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
-                  : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
-            }
+            jfa.call @store_o_rows(%out_lo16, %out_hi16, %o, %o_base, %o_stride, %rows_left, %first_row, %wide)
+                : (tensor<128x64xbf16, #jfa.wgmma_acc>, tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>, i32, i32, i32, i32, i1) -> ()
           }
           // Warpgroup 1's half of the unit's Q-stage release: its last S
           // has read the stage and its rows of O are stored (by TMA: in the

@@ -1,7 +1,7 @@
 // A library of device helpers (no kernel), imported from
 // kernels/jagged_attention/ with `jfa.import "../lib/online_softmax.mlir"`:
-// the attention forwards' key mask, online-softmax step and GDPA
-// activations, written once for both targets. Each names #jfa.wgmma_acc its layout parameter
+// the attention forwards' key mask, online-softmax step, GDPA
+// activations and the stores of O, written once for both targets. Each names #jfa.wgmma_acc its layout parameter
 // (docs/DIALECT.md, "Helpers"): the sm_90a forward calls it with its
 // wgmma accumulators, the sm_100a forward with tensor-memory rows
 // (#jfa.tmem_row), and inlining writes the call's layout throughout.
@@ -171,4 +171,61 @@ jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor
     scf.yield %p, %m, %l, %one : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   }
   jfa.return %r#0, %r#1, %r#2, %r#3 : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+}
+
+// O's epilogue. A q tile whose 128 rows all lie in the sequence (none past
+// its end, none below a block-sparse row floor: %first_row 0) goes out by
+// TMA stores from the unit's Q stage; another by row-clipped stores.
+jfa.func @o_tile_whole(%rows_left: i32, %first_row: i32) -> i1 {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %whole_rows = arith.cmpi sge, %rows_left, %c128 : i32
+  %from_first = arith.cmpi eq, %first_row, %c0 : i32
+  %whole = arith.andi %whole_rows, %from_first : i1
+  jfa.return %whole : i1
+}
+
+// O's one or two 64-column halves (%hi only with %wide: D = 128) into the
+// Q stage's slots, fenced for the TMA stores that read them. The caller
+// has waited for the unit's last S (the stage's last reader) and meets the
+// other writers before @tma_store_o.
+jfa.func @stage_o(%lo: tensor<128x64xbf16, #jfa.wgmma_acc>, %hi: tensor<128x64xbf16, #jfa.wgmma_acc>,
+                  %slot0: !jfa.slot<128x64xbf16, swizzle 128>, %slot1: !jfa.slot<128x64xbf16, swizzle 128>,
+                  %wide: i1)
+    attributes {layout_parameter = #jfa.wgmma_acc} {
+  jfa.local_store %lo, %slot0 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
+  scf.if %wide {
+    jfa.local_store %hi, %slot1 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
+  }
+  jfa.fence_async_shared
+  jfa.return
+}
+
+// The staged halves to o (the 2-d [T, H*D] tensor) at (%row0, %col0).
+jfa.func @tma_store_o(%slot0: !jfa.slot<128x64xbf16, swizzle 128>, %slot1: !jfa.slot<128x64xbf16, swizzle 128>,
+                      %o_out: !jfa.tma<128x64xbf16, swizzle 128>, %row0: i32, %col0: i32, %wide: i1) {
+  %c64 = arith.constant 64 : i32
+  jfa.tma_store %slot0, %o_out[%row0, %col0] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+  scf.if %wide {
+    %col_hi = arith.addi %col0, %c64 : i32
+    jfa.tma_store %slot1, %o_out[%row0, %col_hi] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
+  }
+  jfa.return
+}
+
+// The halves to o at element %o_base, rows [%first_row, %rows_left) of the
+// tile only (a tile that is not whole).
+jfa.func @store_o_rows(%lo: tensor<128x64xbf16, #jfa.wgmma_acc>, %hi: tensor<128x64xbf16, #jfa.wgmma_acc>,
+                       %o: !jfa.ptr<bf16>, %o_base: i32, %o_stride: i32, %rows_left: i32,
+                       %first_row: i32, %wide: i1)
+    attributes {layout_parameter = #jfa.wgmma_acc} {
+  %c64 = arith.constant 64 : i32
+  jfa.store_tile %lo, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
+      : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+  scf.if %wide {
+    %o_base_hi = arith.addi %o_base, %c64 : i32
+    jfa.store_tile %hi, %o[%o_base_hi] stride(%o_stride) rows(%rows_left) from(%first_row)
+        : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>
+  }
+  jfa.return
 }
