@@ -315,6 +315,31 @@ def fp8_inputs(m, n, k):
     return a, b, c
 
 
+def cluster_ok(label, path, kernel, cluster):
+    """Prints the kernel; False (and why) if its cluster is not the one its
+    grid assumes."""
+    print(f"{label}: {kernel!r}, cluster {kernel.spec.cluster}", flush=True)
+    if tuple(kernel.spec.cluster) != cluster:
+        print(f"FAIL {label}: {path} has cluster {tuple(kernel.spec.cluster)}, expected "
+              f"{cluster} (the grid assumes it)", flush=True)
+        return False
+    return True
+
+
+def first_launch_ok(label, launch, m, n, k, grid):
+    """Runs `launch` once; False (and why) if it raises: the remaining
+    shapes would fail alike, so the caller skips them."""
+    try:
+        launch()
+        torch.cuda.synchronize()
+    except Exception as e:  # noqa: BLE001 - reported; later shapes would fail alike
+        print(f"FAIL {label} M={m} N={n} K={k} (grid {grid}): {type(e).__name__}: {e}",
+              flush=True)
+        print(f"{label}: the remaining shapes are skipped", flush=True)
+        return False
+    return True
+
+
 def run_fp8(path, meta, results, name="gemm_fp8_sm90", grid_of=None, plain=None):
     """fp8 (e4m3) operands with per-tensor scales, bf16 out, against
     torch._scaled_mm: gemm_fp8_sm90 (one CTA per tile), or `name` launched
@@ -325,12 +350,8 @@ def run_fp8(path, meta, results, name="gemm_fp8_sm90", grid_of=None, plain=None)
     grid_of = grid_of or gemm_grid
     plain_kernel = jfa.load(plain).gemm_fp8_sm90 if plain else None
     label = "fp8" if name == "gemm_fp8_sm90" else name
-    if name != "gemm_fp8_sm90":
-        print(f"{label}: {kernel!r}, cluster {kernel.spec.cluster}", flush=True)
-        if tuple(kernel.spec.cluster) != MULTICAST_CLUSTER:
-            print(f"FAIL {label}: {path} has cluster {tuple(kernel.spec.cluster)}, expected "
-                  f"{MULTICAST_CLUSTER} (the grid assumes it)", flush=True)
-            return 1
+    if name != "gemm_fp8_sm90" and not cluster_ok(label, path, kernel, MULTICAST_CLUSTER):
+        return 1
     rows = []
     for m, n, k in FP8_SHAPES:
         a, b, c = fp8_inputs(m, n, k)
@@ -349,14 +370,8 @@ def run_fp8(path, meta, results, name="gemm_fp8_sm90", grid_of=None, plain=None)
             return torch._scaled_mm(a, b.T, scale_a=scale_a, scale_b=scale_b,
                                     out_dtype=torch.bfloat16)
 
-        try:
-            jfa_fp8()
-            torch.cuda.synchronize()
-        except Exception as e:  # noqa: BLE001 - reported; later shapes would fail alike
+        if not first_launch_ok(label, jfa_fp8, m, n, k, grid):
             failures += 1
-            print(f"FAIL {label} M={m} N={n} K={k} (grid {grid}): {type(e).__name__}: {e}",
-                  flush=True)
-            print(f"{label}: the remaining shapes are skipped", flush=True)
             break
         ref = (a.float() @ b.float().T) * scale
         ok, err, nan = check_bf16(c, ref)
@@ -428,10 +443,7 @@ def run_variant(option, path, mod, meta, results):
     Returns the number of failures."""
     name, grid_of, cluster = VARIANTS[option]
     kernel = getattr(jfa.load(path), name)
-    print(f"{option}: {kernel!r}, cluster {kernel.spec.cluster}", flush=True)
-    if tuple(kernel.spec.cluster) != cluster:
-        print(f"FAIL {option}: {path} has cluster {tuple(kernel.spec.cluster)}, expected "
-              f"{cluster} (the grid assumes it)", flush=True)
+    if not cluster_ok(option, path, kernel, cluster):
         return 1
     failures = 0
     rows = []
@@ -445,14 +457,8 @@ def run_variant(option, path, mod, meta, results):
         def jfa_plain():
             mod.gemm_sm90(gemm_grid(m, n), a, b, c, m, n, k)
 
-        try:
-            jfa_variant()
-            torch.cuda.synchronize()
-        except Exception as e:  # noqa: BLE001 - reported; later shapes would fail alike
+        if not first_launch_ok(option, jfa_variant, m, n, k, grid):
             failures += 1
-            print(f"FAIL {option} M={m} N={n} K={k} (grid {grid}): {type(e).__name__}: {e}",
-                  flush=True)
-            print(f"{option}: the remaining shapes are skipped", flush=True)
             break
         ref = a.float() @ b.float().T
         ok, err, nan = check_bf16(c, ref)
