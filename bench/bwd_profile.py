@@ -3,6 +3,9 @@
     ncu --metrics ... -k regex:attention_bwd_sm90 -c 1 python3 bench/bwd_profile.py --shape eq4k
 
 Shapes: eq4k (B=8, S=4096, H=16, D=128, causal: issue 17's profile point),
+eq4k-full (the same without the causal mask), tail8k-full (32K tokens in
+log-normal lengths up to 8192, as attention_bench's tail8k, H=16, D=128,
+full: the jagged shape furthest from issue 17's 1.5x since run 78),
 eq1k (B=32, S=1024, the same otherwise: its short-sequence point), unif4k-d64 (20 sequences up to 4096, H=32, D=64, full), unif1k (32K tokens in
 sequences of 1 to 1024 tokens, H=16, D=128, causal: the jagged shape
 furthest from issue 17's 1.5x). The forward runs
@@ -15,17 +18,20 @@ import random
 import torch
 
 import jfa
-from batches import TOKENS_UNIFORM, lengths_uniform
+from batches import TOKENS_UNIFORM, lengths_tail, lengths_uniform
 
 ap = argparse.ArgumentParser()
-ap.add_argument("--shape", default="eq4k", choices=("eq4k", "eq1k", "unif4k-d64", "unif1k"))
+ap.add_argument("--shape", default="eq4k",
+                choices=("eq4k", "eq4k-full", "eq1k", "unif4k-d64", "unif1k", "tail8k-full"))
 args = ap.parse_args()
 rng = random.Random(7)
-if args.shape in ("eq4k", "eq1k"):
-    s = 4096 if args.shape == "eq4k" else 1024
-    lens, heads, d, causal = [s] * (32768 // s), 16, 128, True
+if args.shape in ("eq4k", "eq4k-full", "eq1k"):
+    s = 1024 if args.shape == "eq1k" else 4096
+    lens, heads, d, causal = [s] * (32768 // s), 16, 128, args.shape != "eq4k-full"
 elif args.shape == "unif1k":
     lens, heads, d, causal = lengths_uniform(rng, 1024, TOKENS_UNIFORM), 16, 128, True
+elif args.shape == "tail8k-full":
+    lens, heads, d, causal = lengths_tail(rng, 8192, TOKENS_UNIFORM), 16, 128, False
 else:
     lens, heads, d, causal = [rng.randint(1, 4096) for _ in range(20)], 32, 64, False
 offsets = torch.tensor([0] + list(torch.tensor(lens).cumsum(0)), dtype=torch.int32,

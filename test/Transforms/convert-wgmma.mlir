@@ -15,9 +15,11 @@
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // Each accumulator element is pinned after the wait.
 // CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=f,0"
-// Stores into the swizzled slot XOR the 16-byte chunk with the row.
+// The bf16 tile goes into the swizzled slot by stmatrix, 16 x 16 a warp at
+// once (its addresses XOR the 16-byte chunk with the row): 4 of them.
 // CHECK: llvm.xor
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+// CHECK-COUNT-4: nvvm.stmatrix
+// CHECK-NOT: llvm.store
 
 // ASM-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // ASM: nvvm.wgmma.wait.group.sync.aligned 0

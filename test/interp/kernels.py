@@ -249,6 +249,19 @@ def blocked_roundtrip(run, arch):
     return check("y2", from_bf16(run.load(y2_path)), from_bf16(to_bf16(x + 2.0)), 0, 0), secs
 
 
+def matrix_roundtrip(run, arch):
+    """examples/matrix_roundtrip.mlir: a [256, 128] bf16 tensor read as a
+    wgmma accumulator tile (the compiler's ldmatrix), stored plus 1 into a
+    swizzled blocked slot and plus 2 into an unswizzled one (stmatrix)."""
+    x_path, x = run.bf16_input("x", (256, 128))
+    y_path = run.save("y", np.full((256, 128), BF16_NAN, dtype=np.uint16))
+    y2_path = run.save("y2", np.full((256, 128), BF16_NAN, dtype=np.uint16))
+    secs = run.interp_run("examples/matrix_roundtrip.mlir", arch, "4",
+                          [x_path, y_path, y2_path])
+    check("y", from_bf16(run.load(y_path)), from_bf16(to_bf16(x + 1.0)), 0, 0)
+    return check("y2", from_bf16(run.load(y2_path)), from_bf16(to_bf16(x + 2.0)), 0, 0), secs
+
+
 def row_softmax(run, arch):
     rows, cols, diag = 100, 50, 3
     x = run.rng.standard_normal((rows, 64)).astype(np.float32)
@@ -948,6 +961,8 @@ CASES = {
     "row_softmax": case_row_softmax,
     "blocked_roundtrip": lambda run: blocked_roundtrip(run, "sm_90a"),
     "blocked_roundtrip_sm100": lambda run: blocked_roundtrip(run, "sm_100a"),
+    "matrix_roundtrip": lambda run: matrix_roundtrip(run, "sm_90a"),
+    "matrix_roundtrip_sm100": lambda run: matrix_roundtrip(run, "sm_100a"),
     "row_softmax_sm100": case_row_softmax_sm100,
 }
 for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):

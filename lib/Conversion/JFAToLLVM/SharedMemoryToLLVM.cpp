@@ -52,20 +52,15 @@ private:
 };
 } // namespace
 
-/// Calls `visit(address, first, count)` for each piece of this thread's
-/// fragment: registers [first, first + count) live at `address` in the
-/// slot, in consecutive columns of one row.
-static void forEachFragmentPiece(
-    LLVMBuilder &b, TileLayoutAttrInterface layout, SlotType slotType,
-    Value slot, Value thread, int64_t threads, VectorType fragment,
+/// Calls `visit(address, first, count)` for each piece [first, first +
+/// width) of `offsets`: elements at `base` + offsets[first..], in
+/// consecutive columns of one row of the slot.
+static void forEachPiece(
+    LLVMBuilder &b, SlotType slotType, Value slot, TileCoords base,
+    ArrayRef<TileOffset> offsets, int64_t width, int64_t bytes,
     function_ref<void(Value address, int64_t first, int64_t count)> visit) {
   ArrayRef<int64_t> shape = slotType.getShape();
-  int64_t bytes = getElementBytes(fragment.getElementType());
   int64_t columns = shape.back();
-  SmallVector<TileOffset> offsets = layout.getRegisterOffsets(shape, threads);
-  int64_t width = layout.getVectorWidth(shape, threads, bytes);
-  TileCoords base =
-      layout.emitThreadBase(b, b.getLoc(), thread, shape, threads);
   int64_t swizzle = slotType.getSwizzle();
   if (slotType.getColumnBlocks() > 1) {
     // Column blocks of `swizzle` bytes, each a whole rows x block tile: the
@@ -115,6 +110,84 @@ static void forEachFragmentPiece(
     int64_t delta = (offsets[i].row * columns + offsets[i].col) * bytes;
     visit(addresses.get(delta), i, width);
   }
+}
+
+/// Calls `visit(address, first, count)` for each piece of this thread's
+/// fragment: registers [first, first + count) live at `address` in the
+/// slot, in consecutive columns of one row.
+static void forEachFragmentPiece(
+    LLVMBuilder &b, TileLayoutAttrInterface layout, SlotType slotType,
+    Value slot, Value thread, int64_t threads, VectorType fragment,
+    function_ref<void(Value address, int64_t first, int64_t count)> visit) {
+  ArrayRef<int64_t> shape = slotType.getShape();
+  int64_t bytes = getElementBytes(fragment.getElementType());
+  SmallVector<TileOffset> offsets = layout.getRegisterOffsets(shape, threads);
+  int64_t width = layout.getVectorWidth(shape, threads, bytes);
+  TileCoords base =
+      layout.emitThreadBase(b, b.getLoc(), thread, shape, threads);
+  forEachPiece(b, slotType, slot, base, offsets, width, bytes, visit);
+}
+
+/// Whether a 16-bit wgmma accumulator tile moves to or from `slotType` with
+/// stmatrix / ldmatrix (m8n8, x4; sm_90 and later, which every target is).
+/// In the accumulator layout a thread's registers 4j + 2h + {0, 1} are the
+/// pair (lane / 4 + 8h, 8j + 2 (lane % 4) + {0, 1}) of its warp's 16 rows:
+/// exactly the thread's part of the 8x8 matrix (rows 8h.., columns 8j..)
+/// in the m8n8 fragment. So one x4 instruction moves a warp's 16 x 16
+/// block: four 32-bit registers instead of four 4-byte stores or loads.
+/// Each of the 8 rows of a matrix is 16 contiguous bytes (a swizzle moves
+/// whole 16-byte chunks), and in a 128-byte swizzle the 8 rows of one
+/// matrix land on 8 different chunks: no bank conflict.
+static bool movesByMatrix(TileLayoutAttrInterface layout, SlotType slotType,
+                          Type element) {
+  return isa<WgmmaAccLayoutAttr>(layout) && getElementBytes(element) == 2 &&
+         !slotType.getTransposed() && slotType.getShape().size() == 2 &&
+         slotType.getShape().back() % 16 == 0;
+}
+
+/// Calls `visit(address, registers)` for each 16 x 16 block of a warp's
+/// rows of a 16-bit wgmma accumulator tile: `address` is this lane's row
+/// of the four 8x8 matrices (lanes 8i..8i+7 give matrix i's rows: i = 2
+/// (column half) + (row half)), and registers[i] the fragment indices of
+/// the pair this thread holds of matrix i.
+static void forEachMatrixBlock(
+    LLVMBuilder &b, SlotType slotType, Value slot, Value thread,
+    function_ref<void(Value address, ArrayRef<std::array<int64_t, 2>>)> visit) {
+  int64_t columns = slotType.getShape().back();
+  // Rows 16 w .. 16 w + 15 belong to warp w of the task (64 per
+  // warpgroup); lane l addresses row 8 ((l / 8) % 2) + l % 8 of them and
+  // the column half l / 16 of the block.
+  // (One value per statement: the order of the ops is then fixed.)
+  Value warp = b.udiv(thread, 32);
+  Value lane = b.urem(thread, 32);
+  Value rowHalf = b.urem(b.udiv(lane, 8), 2);
+  Value warpRow = b.mul(warp, 16);
+  Value halfRow = b.mul(rowHalf, 8);
+  Value row = b.add(warpRow, halfRow);
+  Value rowInMatrix = b.urem(lane, 8);
+  row = b.add(row, rowInMatrix);
+  Value colHalf = b.udiv(lane, 16);
+  Value col = b.mul(colHalf, 8);
+  // One piece of 8 columns (16 bytes) per block, at columns 16k.
+  SmallVector<TileOffset> offsets;
+  for (int64_t k = 0; k < columns / 16; ++k)
+    for (int64_t v = 0; v < 8; ++v)
+      offsets.push_back({0, 16 * k + v});
+  forEachPiece(b, slotType, slot, {row, col}, offsets, /*width=*/8,
+               /*bytes=*/2, [&](Value address, int64_t first, int64_t) {
+                 int64_t k = first / 8;
+                 SmallVector<std::array<int64_t, 2>, 4> registers;
+                 for (int64_t i = 0; i < 4; ++i) {
+                   int64_t j = 2 * k + i / 2, h = i % 2;
+                   registers.push_back({4 * j + 2 * h, 4 * j + 2 * h + 1});
+                 }
+                 visit(address, registers);
+               });
+}
+
+/// The ldmatrix / stmatrix attributes of an m8n8 x4 16-bit move.
+static NVVM::LdStMatrixShapeAttr matrixShape(MLIRContext *ctx) {
+  return NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
 }
 
 namespace {
@@ -201,9 +274,32 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
     Type element = fragment.getElementType();
     int64_t bytes = getElementBytes(element);
     Value result = LLVM::PoisonOp::create(b, fragment);
+    TileLayoutAttrInterface layout =
+        layoutOrBlocked(getContext(), op.getLayoutAttr());
+    SlotType slotType = op.getSlot().getType();
+    if (movesByMatrix(layout, slotType, element)) {
+      Type i32 = b.getI32Type();
+      Type matrices = LLVM::LLVMStructType::getLiteral(
+          getContext(), SmallVector<Type>(4, i32));
+      auto pairType = VectorType::get({2}, element);
+      forEachMatrixBlock(
+          b, slotType, adaptor.getSlot(), adaptor.getThread(),
+          [&](Value address, ArrayRef<std::array<int64_t, 2>> registers) {
+            Value loaded = NVVM::LdMatrixOp::create(
+                b, matrices, address, /*num=*/4, NVVM::MMALayout::row,
+                matrixShape(getContext()), NVVM::LdStMatrixEltType::B16);
+            for (auto [i, pair] : llvm::enumerate(registers)) {
+              Value word = LLVM::ExtractValueOp::create(b, loaded, i);
+              Value halves = LLVM::BitcastOp::create(b, pairType, word);
+              result = b.insert(result, b.element(halves, 0), pair[0]);
+              result = b.insert(result, b.element(halves, 1), pair[1]);
+            }
+          });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     forEachFragmentPiece(
-        b, layoutOrBlocked(getContext(), op.getLayoutAttr()),
-        op.getSlot().getType(), adaptor.getSlot(), adaptor.getThread(),
+        b, layout, slotType, adaptor.getSlot(), adaptor.getThread(),
         op.getThreads(), fragment,
         [&](Value address, int64_t first, int64_t count) {
           Value piece = LLVM::LoadOp::create(
@@ -227,6 +323,28 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
     int64_t bytes = getElementBytes(element);
     TileLayoutAttrInterface layout =
         layoutOrBlocked(getContext(), op.getLayoutAttr());
+    if (movesByMatrix(layout, op.getSlot().getType(), element)) {
+      auto pairType = VectorType::get({2}, element);
+      forEachMatrixBlock(
+          b, op.getSlot().getType(), adaptor.getSlot(), adaptor.getThread(),
+          [&](Value address, ArrayRef<std::array<int64_t, 2>> registers) {
+            SmallVector<Value, 4> words;
+            for (const std::array<int64_t, 2> &pair : registers) {
+              Value halves = LLVM::PoisonOp::create(b, pairType);
+              halves =
+                  b.insert(halves, b.element(adaptor.getValue(), pair[0]), 0);
+              halves =
+                  b.insert(halves, b.element(adaptor.getValue(), pair[1]), 1);
+              words.push_back(
+                  LLVM::BitcastOp::create(b, b.getI32Type(), halves));
+            }
+            NVVM::StMatrixOp::create(b, address, words, NVVM::MMALayout::row,
+                                     matrixShape(getContext()),
+                                     NVVM::LdStMatrixEltType::B16);
+          });
+      rewriter.eraseOp(op);
+      return success();
+    }
     // A wgmma accumulator's 8-byte pieces (two f32) into a 128-byte swizzle:
     // a half-warp (the unit of an 8-byte shared store) writes rows r..r+3,
     // 32 bytes each, and the swizzle puts rows 2i and 2i+1 on the same two

@@ -239,6 +239,133 @@ jfa.kernel @wgmma_acc_store() warps(4) {
 
 // -----
 
+// A 16-bit #jfa.wgmma_acc fragment moves with stmatrix / ldmatrix (m8n8,
+// x4): thread t's registers 4j + 2h + {0, 1} are its pair of the 8x8
+// matrix at rows 8h, columns 8j of its warp's 16 rows, so block k (columns
+// 16k..16k+15) takes registers {8k, 8k+1}, {8k+2, 8k+3}, {8k+4, 8k+5},
+// {8k+6, 8k+7} as matrices 0-3, and lane l gives the address of row
+// 16 (t / 32) + 8 ((l / 8) % 2) + l % 8, column 16k + 8 (l / 16). In a
+// 64x128 slot of two 128-byte-swizzled column blocks (8192 bytes each), the
+// blocks k = 0..3 take a swizzled address each (byte deltas 0, 32, 64, 96)
+// and k = 4..7 the same + 8192.
+// CHECK-LABEL: llvm.func @matrix_store
+// CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: %[[WARP:.*]] = llvm.udiv %[[T]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: %[[LANE:.*]] = llvm.urem %[[T]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: %[[L8:.*]] = llvm.udiv %[[LANE]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: %[[HALF:.*]] = llvm.urem %[[L8]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(16 : i32)
+// CHECK-NEXT: %[[W16:.*]] = llvm.mul %[[WARP]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: %[[H8:.*]] = llvm.mul %[[HALF]], %{{.*}} : i32
+// CHECK-NEXT: %[[R01:.*]] = llvm.add %[[W16]], %[[H8]] : i32
+// CHECK-NEXT: llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: %[[L7:.*]] = llvm.urem %[[LANE]], %{{.*}} : i32
+// CHECK-NEXT: %[[ROW:.*]] = llvm.add %[[R01]], %[[L7]] : i32
+// CHECK-NEXT: llvm.mlir.constant(16 : i32)
+// CHECK-NEXT: %[[L16:.*]] = llvm.udiv %[[LANE]], %{{.*}} : i32
+// CHECK-NEXT: llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: %[[COL:.*]] = llvm.mul %[[L16]], %{{.*}} : i32
+// Row bytes within a block: 128; column bytes: 2.
+// CHECK: %[[CB:.*]] = llvm.mul %[[COL]], %{{.*}} : i32
+// CHECK: %[[RB:.*]] = llvm.mul %[[ROW]], %{{.*}} : i32
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.add %[[RB]], %[[CB]] : i32
+// Block 0: registers 0-7, pairs {0, 1}, {2, 3}, {4, 5}, {6, 7} as words.
+// CHECK: llvm.add %[[FIRST]], %{{.*}} : i32
+// CHECK: %[[X0:.*]] = llvm.xor
+// CHECK-NEXT: %[[P0:.*]] = llvm.getelementptr %{{.*}}[%[[X0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: %[[E0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.extractelement %{{.*}}[%[[E0]] : i32] : vector<64xbf16>
+// CHECK: %[[E1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: llvm.extractelement %{{.*}}[%[[E1]] : i32] : vector<64xbf16>
+// CHECK: %[[M0:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK: %[[E2:.*]] = llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: llvm.extractelement %{{.*}}[%[[E2]] : i32] : vector<64xbf16>
+// CHECK: %[[M1:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK: %[[E4:.*]] = llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: llvm.extractelement %{{.*}}[%[[E4]] : i32] : vector<64xbf16>
+// CHECK: %[[M2:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK: %[[E7:.*]] = llvm.mlir.constant(7 : i32)
+// CHECK-NEXT: llvm.extractelement %{{.*}}[%[[E7]] : i32] : vector<64xbf16>
+// CHECK: %[[M3:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK-NEXT: nvvm.stmatrix %[[P0]], %[[M0]], %[[M1]], %[[M2]], %[[M3]] {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// Blocks 1-3: a swizzled address each (32, 64, 96 bytes on).
+// CHECK: %[[D1:.*]] = llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: llvm.add %[[FIRST]], %[[D1]] : i32
+// CHECK: nvvm.stmatrix
+// CHECK: %[[D2:.*]] = llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: llvm.add %[[FIRST]], %[[D2]] : i32
+// CHECK: nvvm.stmatrix
+// CHECK: %[[D3:.*]] = llvm.mlir.constant(96 : i32)
+// CHECK-NEXT: llvm.add %[[FIRST]], %[[D3]] : i32
+// CHECK: nvvm.stmatrix
+// Block 4 (the second column block): block 0's address + 8192, no new swizzle.
+// CHECK-NOT: llvm.xor
+// CHECK: %[[P4:.*]] = llvm.getelementptr %[[P0]][8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: nvvm.stmatrix %[[P4]]
+// CHECK-COUNT-3: nvvm.stmatrix
+// CHECK-NOT: nvvm.stmatrix
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+jfa.kernel @matrix_store() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  %v = arith.constant dense<1.0> : vector<64xbf16>
+  jfa.store_fragment %v, %s, %t threads(128) layout(#jfa.wgmma_acc) : vector<64xbf16> -> !jfa.slot<64x128xbf16, swizzle 128>
+}
+
+// -----
+
+// The same moves in: ldmatrix x4 per 16 x 16 block, its four registers
+// bitcast back to pairs at the fragment indices stmatrix takes them from.
+// In an unswizzled 64x32 slot (64-byte rows) block 1 is 32 bytes on: no
+// swizzle, one GEP.
+// CHECK-LABEL: llvm.func @matrix_load
+// CHECK-NOT: llvm.xor
+// CHECK: %[[L0:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: %[[W0:.*]] = llvm.extractvalue %[[L0]][0] : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NEXT: %[[H0:.*]] = llvm.bitcast %[[W0]] : i32 to vector<2xbf16>
+// CHECK: llvm.extractvalue %[[L0]][3] : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-NOT: llvm.load
+// CHECK-NOT: llvm.xor
+// CHECK: llvm.return
+jfa.kernel @matrix_load() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x32xbf16>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x32xbf16>, i32
+  %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.wgmma_acc) : !jfa.slot<64x32xbf16> -> vector<16xbf16>
+}
+
+// -----
+
+// Where a 16 x 16 block does not fit, the pieces move one by one: a 64x8
+// bf16 tile (N = 8) stores its pairs as 4-byte stores, and so does an f32
+// accumulator (only 16-bit elements are matrices).
+// CHECK-LABEL: llvm.func @matrix_not_used
+// CHECK-NOT: nvvm.stmatrix
+// CHECK-COUNT-2: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.stmatrix
+// CHECK: llvm.return
+jfa.kernel @matrix_not_used() warps(4) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x8xbf16>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x8xbf16>, i32
+  %v = arith.constant dense<1.0> : vector<4xbf16>
+  jfa.store_fragment %v, %s, %t threads(128) layout(#jfa.wgmma_acc) : vector<4xbf16> -> !jfa.slot<64x8xbf16>
+}
+
+// -----
+
 // #jfa.tmem_row: thread t holds row t % 128 from column 0, read as 16-byte
 // pieces (8 bf16) at byte deltas 0, 16, ..., 112, through the swizzle.
 // CHECK-LABEL: llvm.func @tmem_row
