@@ -19,6 +19,7 @@
 // once (its addresses XOR the 16-byte chunk with the row): 4 of them.
 // CHECK: llvm.xor
 // CHECK-COUNT-4: nvvm.stmatrix
+// CHECK-NOT: nvvm.stmatrix
 // CHECK-NOT: llvm.store
 
 // ASM-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16

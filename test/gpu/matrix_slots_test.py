@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """ldmatrix / stmatrix on the GPU: kernels/examples/matrix_roundtrip.mlir
-reads a [rows, 128] bf16 tensor (TMA into a 128-byte-swizzled slot of two
-64-column blocks) as a wgmma accumulator tile, which the compiler loads
-with ldmatrix, and stores it plus 1 (stmatrix into a swizzled slot, TMA
-out) and plus 2 (stmatrix into an unswizzled slot, read back row-wise).
-The outputs are right only if the lane addresses and register order of
-the matrix moves agree with TMA's placement and with the element-by-element
-mapping of the other layouts, in the swizzled and the plain address paths.
+moves a [rows, 128] tensor (x in bf16, and the same values in f32) through
+16-bit wgmma accumulator tiles, which the compiler moves with ldmatrix and
+stmatrix. Each output crosses one matrix move and otherwise only paths
+that do not use matrices (TMA, the f32 pair loads, row-wise loads and
+stores, stores from the registers), so a wrong lane address or register
+order shows: x + 1 (stmatrix, 128-byte swizzle), x + 2 (ldmatrix, same),
+x + 3 (stmatrix, unswizzled), x + 4 (ldmatrix, unswizzled).
 
     python3 test/gpu/matrix_slots_test.py CUBIN   (its .meta beside it)
 
@@ -23,12 +23,12 @@ def main():
     cubin = sys.argv[1]
     rows = 64 * 7
     x = torch.randn((rows, 128), device="cuda").to(torch.bfloat16)
-    ys = [torch.full_like(x, float("nan")) for _ in range(2)]  # poisoned
+    ys = [torch.full_like(x, float("nan")) for _ in range(4)]  # poisoned
     module = jfa.load(cubin)
-    module.matrix_roundtrip((rows // 64, 1, 1), x, *ys)
+    module.matrix_roundtrip((rows // 64, 1, 1), x, x.float(), *ys)
     torch.cuda.synchronize()
     failed = False
-    for y, plus in zip(ys, (1, 2)):
+    for y, plus in zip(ys, (1, 2, 3, 4)):
         want = (x.float() + plus).to(torch.bfloat16)
         bad = (y.view(torch.int16) != want.view(torch.int16)).nonzero()
         if len(bad):
@@ -38,7 +38,7 @@ def main():
             failed = True
     if failed:
         return 1
-    print(f"PASS: {rows}x128 bf16 through ldmatrix / stmatrix, bit-exact (x + 1, x + 2)")
+    print(f"PASS: {rows}x128 through ldmatrix / stmatrix, bit-exact (x + 1 .. x + 4)")
     return 0
 
 

@@ -250,16 +250,22 @@ def blocked_roundtrip(run, arch):
 
 
 def matrix_roundtrip(run, arch):
-    """examples/matrix_roundtrip.mlir: a [256, 128] bf16 tensor read as a
-    wgmma accumulator tile (the compiler's ldmatrix), stored plus 1 into a
-    swizzled blocked slot and plus 2 into an unswizzled one (stmatrix)."""
+    """examples/matrix_roundtrip.mlir: a [256, 128] tensor (bf16 and f32
+    copies) through 16-bit wgmma accumulator tiles in swizzled and
+    unswizzled slots, plus 1 to 4. jfa-interp runs the kernel as written
+    (what it means); the ldmatrix / stmatrix lowering it exercises is
+    checked on the GPU by test/gpu/matrix_slots_test.py."""
     x_path, x = run.bf16_input("x", (256, 128))
-    y_path = run.save("y", np.full((256, 128), BF16_NAN, dtype=np.uint16))
-    y2_path = run.save("y2", np.full((256, 128), BF16_NAN, dtype=np.uint16))
+    xf_path = run.save("xf", x.astype(np.float32))
+    outs = [run.save(f"y{i}", np.full((256, 128), BF16_NAN, dtype=np.uint16))
+            for i in range(1, 5)]
     secs = run.interp_run("examples/matrix_roundtrip.mlir", arch, "4",
-                          [x_path, y_path, y2_path])
-    check("y", from_bf16(run.load(y_path)), from_bf16(to_bf16(x + 1.0)), 0, 0)
-    return check("y2", from_bf16(run.load(y2_path)), from_bf16(to_bf16(x + 2.0)), 0, 0), secs
+                          [x_path, xf_path] + outs)
+    err = 0
+    for i, path in enumerate(outs, start=1):
+        err = check(f"y{i}", from_bf16(run.load(path)),
+                    from_bf16(to_bf16(x + float(i))), 0, 0)
+    return err, secs
 
 
 def row_softmax(run, arch):

@@ -19,9 +19,10 @@ namespace {
 ///   swizzle(first + delta) = swizzle(first + low) + high,
 /// and `high` folds into the store's immediate offset. Only one swizzled
 /// value per distinct `low` is computed (4 for an f32 wgmma accumulator in
-/// 32-column blocks, 8 for a bf16 one in 64 columns) instead of one per
-/// piece: LLVM hoists these loop-invariant addresses out of a kernel's main
-/// loop, where one register per piece was enough to make ptxas spill.
+/// 32-column blocks, 4 for a bf16 one in 64 columns moved by stmatrix)
+/// instead of one per piece: LLVM hoists these loop-invariant addresses out
+/// of a kernel's main loop, where one register per piece was enough to make
+/// ptxas spill.
 class SwizzledPieceAddresses {
 public:
   SwizzledPieceAddresses(LLVMBuilder &b, Value slot, Value first,
@@ -54,7 +55,9 @@ private:
 
 /// Calls `visit(address, first, count)` for each piece [first, first +
 /// width) of `offsets`: elements at `base` + offsets[first..], in
-/// consecutive columns of one row of the slot.
+/// consecutive columns of one row of the slot. The pieces must cover the
+/// tile from every base, so that base column + the largest offset column
+/// stays below the slot's columns (what the constant-delta path relies on).
 static void forEachPiece(
     LLVMBuilder &b, SlotType slotType, Value slot, TileCoords base,
     ArrayRef<TileOffset> offsets, int64_t width, int64_t bytes,
@@ -140,8 +143,8 @@ static void forEachFragmentPiece(
 /// matrix land on 8 different chunks: no bank conflict.
 static bool movesByMatrix(TileLayoutAttrInterface layout, SlotType slotType,
                           Type element) {
+  // (The verifiers give a 2-d slot of the tile's shape, never transposed.)
   return isa<WgmmaAccLayoutAttr>(layout) && getElementBytes(element) == 2 &&
-         !slotType.getTransposed() && slotType.getShape().size() == 2 &&
          slotType.getShape().back() % 16 == 0;
 }
 
@@ -323,10 +326,11 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
     int64_t bytes = getElementBytes(element);
     TileLayoutAttrInterface layout =
         layoutOrBlocked(getContext(), op.getLayoutAttr());
-    if (movesByMatrix(layout, op.getSlot().getType(), element)) {
+    SlotType slotType = op.getSlot().getType();
+    if (movesByMatrix(layout, slotType, element)) {
       auto pairType = VectorType::get({2}, element);
       forEachMatrixBlock(
-          b, op.getSlot().getType(), adaptor.getSlot(), adaptor.getThread(),
+          b, slotType, adaptor.getSlot(), adaptor.getThread(),
           [&](Value address, ArrayRef<std::array<int64_t, 2>> registers) {
             SmallVector<Value, 4> words;
             for (const std::array<int64_t, 2> &pair : registers) {
@@ -356,7 +360,7 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
     // its index.
     Value oddRow;
     if (isa<WgmmaAccLayoutAttr>(layout) && bytes == 4 &&
-        op.getSlot().getType().getSwizzle() == 128) {
+        slotType.getSwizzle() == 128) {
       Value one = b.constLike(adaptor.getThread(), 1);
       Value parity =
           LLVM::AndOp::create(b, b.lshr(adaptor.getThread(), 2), one);
@@ -364,8 +368,8 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
                                     b.constLike(parity, 0));
     }
     forEachFragmentPiece(
-        b, layout, op.getSlot().getType(), adaptor.getSlot(),
-        adaptor.getThread(), op.getThreads(), fragment,
+        b, layout, slotType, adaptor.getSlot(), adaptor.getThread(),
+        op.getThreads(), fragment,
         [&](Value address, int64_t first, int64_t count) {
           if (oddRow && count == 2) {
             Value x0 = b.element(adaptor.getValue(), first);

@@ -329,9 +329,42 @@ jfa.kernel @matrix_store() warps(4) {
 // CHECK-LABEL: llvm.func @matrix_load
 // CHECK-NOT: llvm.xor
 // CHECK: %[[L0:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// Word i of block 0 is the pair at fragment indices 2i, 2i + 1.
 // CHECK: %[[W0:.*]] = llvm.extractvalue %[[L0]][0] : !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NEXT: %[[H0:.*]] = llvm.bitcast %[[W0]] : i32 to vector<2xbf16>
-// CHECK: llvm.extractvalue %[[L0]][3] : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: llvm.extractelement %[[H0]]
+// CHECK-NEXT: %[[I0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.insertelement %{{.*}}, %{{.*}}[%[[I0]] : i32] : vector<16xbf16>
+// CHECK: llvm.extractelement %[[H0]]
+// CHECK-NEXT: %[[I1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: llvm.insertelement %{{.*}}, %{{.*}}[%[[I1]] : i32] : vector<16xbf16>
+// CHECK: %[[W1:.*]] = llvm.extractvalue %[[L0]][1] : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NEXT: %[[H1:.*]] = llvm.bitcast %[[W1]] : i32 to vector<2xbf16>
+// CHECK: llvm.extractelement %[[H1]]
+// CHECK-NEXT: %[[I2:.*]] = llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: llvm.insertelement %{{.*}}, %{{.*}}[%[[I2]] : i32] : vector<16xbf16>
+// CHECK: llvm.extractelement %[[H1]]
+// CHECK-NEXT: %[[I3:.*]] = llvm.mlir.constant(3 : i32)
+// CHECK-NEXT: llvm.insertelement %{{.*}}, %{{.*}}[%[[I3]] : i32] : vector<16xbf16>
+// CHECK: %[[W2:.*]] = llvm.extractvalue %[[L0]][2] : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NEXT: %[[H2:.*]] = llvm.bitcast %[[W2]] : i32 to vector<2xbf16>
+// CHECK: llvm.extractelement %[[H2]]
+// CHECK-NEXT: %[[I4:.*]] = llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: llvm.insertelement %{{.*}}, %{{.*}}[%[[I4]] : i32] : vector<16xbf16>
+// CHECK: llvm.extractelement %[[H2]]
+// CHECK-NEXT: %[[I5:.*]] = llvm.mlir.constant(5 : i32)
+// CHECK-NEXT: llvm.insertelement %{{.*}}, %{{.*}}[%[[I5]] : i32] : vector<16xbf16>
+// CHECK: %[[W3:.*]] = llvm.extractvalue %[[L0]][3] : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NEXT: %[[H3:.*]] = llvm.bitcast %[[W3]] : i32 to vector<2xbf16>
+// CHECK: llvm.extractelement %[[H3]]
+// CHECK-NEXT: %[[I6:.*]] = llvm.mlir.constant(6 : i32)
+// CHECK-NEXT: llvm.insertelement %{{.*}}, %{{.*}}[%[[I6]] : i32] : vector<16xbf16>
+// CHECK: llvm.extractelement %[[H3]]
+// CHECK-NEXT: %[[I7:.*]] = llvm.mlir.constant(7 : i32)
+// CHECK-NEXT: llvm.insertelement %{{.*}}, %{{.*}}[%[[I7]] : i32] : vector<16xbf16>
+// Block 1 is 32 bytes on.
+// CHECK: %[[D32:.*]] = llvm.mlir.constant(32 : i32)
+// CHECK-NEXT: llvm.add %{{.*}}, %[[D32]] : i32
 // CHECK: nvvm.ldmatrix
 // CHECK-NOT: nvvm.ldmatrix
 // CHECK-NOT: llvm.load
@@ -348,8 +381,8 @@ jfa.kernel @matrix_load() warps(4) {
 // -----
 
 // Where a 16 x 16 block does not fit, the pieces move one by one: a 64x8
-// bf16 tile (N = 8) stores its pairs as 4-byte stores, and so does an f32
-// accumulator (only 16-bit elements are matrices).
+// bf16 tile (N = 8) stores its pairs as 4-byte stores (f32 accumulators
+// too: @wgmma_acc_store above).
 // CHECK-LABEL: llvm.func @matrix_not_used
 // CHECK-NOT: nvvm.stmatrix
 // CHECK-COUNT-2: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
