@@ -16,6 +16,7 @@ import sys
 import torch
 
 import jfa
+from gpu_common import plus_mismatches
 
 
 def main():
@@ -26,16 +27,10 @@ def main():
     module = jfa.load(cubin)
     module.blocked_roundtrip((rows // 128, 1, 1), x, *ys)
     torch.cuda.synchronize()
-    failed = False
-    for y, plus in zip(ys, (1, 2)):
-        want = (x.float() + plus).to(torch.bfloat16)
-        bad = (y.view(torch.int16) != want.view(torch.int16)).nonzero()
-        if len(bad):
-            r, c = bad[0].tolist()
-            print(f"FAIL x + {plus}: {len(bad)} of {y.numel()} elements differ; first at "
-                  f"({r}, {c}): got {y[r, c].item()}, want {want[r, c].item()}")
-            failed = True
-    if failed:
+    failures = plus_mismatches(x, ys, (1, 2))
+    for line in failures:
+        print(line)
+    if failures:
         return 1
     print(f"PASS: {rows}x128 bf16 through blocked slots, bit-exact (x + 1, x + 2)")
     return 0

@@ -1,6 +1,7 @@
-"""What the GPU attention tests (attention_test.py, attention_bwd_test.py)
-share: the pass/fail tally, jagged batches, error-path checks and the seeded
-start of a run. Imported as a sibling module (the tests run as scripts from
+"""What the GPU tests share: the pass/fail tally, jagged batches, error-path
+checks and the seeded start of a run (attention_test.py,
+attention_bwd_test.py), and the bit-exact check of the slot round trips
+(blocked_slots_test.py, matrix_slots_test.py). Imported as a sibling module (the tests run as scripts from
 this folder's path)."""
 import argparse
 import random
@@ -25,6 +26,20 @@ class Results:
         print(f"{'PASS' if self.failures == 0 else 'FAIL'}: "
               f"{self.cases - self.failures}/{self.cases} cases passed (seed {seed})")
         return 1 if self.failures else 0
+
+
+def plus_mismatches(x, ys, pluses):
+    """The round trips' check: each output ys[i] must be bf16(x + pluses[i])
+    bit for bit. Returns a line per output that is not (empty: all are)."""
+    lines = []
+    for y, plus in zip(ys, pluses, strict=True):
+        want = (x.float() + plus).to(torch.bfloat16)
+        bad = (y.view(torch.int16) != want.view(torch.int16)).nonzero()
+        if len(bad):
+            r, c = bad[0].tolist()
+            lines.append(f"FAIL x + {plus}: {len(bad)} of {y.numel()} elements differ; first "
+                         f"at ({r}, {c}): got {y[r, c].item()}, want {want[r, c].item()}")
+    return lines
 
 
 def make_offsets(lengths, device="cuda"):
