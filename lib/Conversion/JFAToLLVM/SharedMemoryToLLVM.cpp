@@ -131,27 +131,35 @@ static void forEachFragmentPiece(
   forEachPiece(b, slotType, slot, base, offsets, width, bytes, visit);
 }
 
-/// For each 16 x 16 block k of a warp's 16 rows of a wgmma accumulator tile,
-/// the fragment indices of the pairs this thread holds of its four 8x8
-/// matrices (i = 2 (column half) + (row half): rows 8 (i % 2), columns
-/// 16k + 8 (i / 2)), looked up in the layout's own register offsets (the
-/// pair of matrix (h, j) sits at (8h, 8j + {0, 1}) from the thread's base:
-/// exactly the thread's part of it in the m8n8 fragment, row lane / 4,
-/// columns 2 (lane % 4) + {0, 1}). Empty when some pair is missing or
-/// split, or the width is not a multiple of 16: then the tile moves pair by
-/// pair.
-static SmallVector<std::array<std::array<int64_t, 2>, 4>>
-matrixRegisters(TileLayoutAttrInterface layout, SlotType slotType,
-                int64_t threads) {
+/// The fragment indices of a 16-bit #jfa.wgmma_acc tile's registers as
+/// stmatrix / ldmatrix (m8n8, x4; sm_90 and later, which every target is)
+/// move them, or nothing when the tile moves pair by pair. One x4
+/// instruction moves a warp's 16 x 16 block: four 32-bit registers instead
+/// of four 4-byte stores or loads. Each of the 8 rows of a matrix is 16
+/// contiguous bytes (a swizzle moves whole 16-byte chunks), and with any
+/// swizzle the 8 rows land on 8 different bank groups: no bank conflict.
+/// For block k (columns 16k..16k+15), entry i holds the pair this thread
+/// has of matrix i = 2 (column half) + (row half), at rows 8 (i % 2),
+/// columns 16k + 8 (i / 2), looked up in the layout's own register offsets:
+/// the pair at (8h, 8j + {0, 1}) from the thread's base is exactly its part
+/// of that matrix in the m8n8 fragment (row lane / 4, columns 2 (lane % 4)
+/// + {0, 1}). Nothing when a pair is missing or the width is not a
+/// multiple of 16. (The verifiers give a 2-d slot of the tile's shape,
+/// never transposed.)
+using MatrixBlock = std::array<std::array<int64_t, 2>, 4>;
+static SmallVector<MatrixBlock> matrixBlocks(TileLayoutAttrInterface layout,
+                                             SlotType slotType, Type element,
+                                             int64_t threads) {
   ArrayRef<int64_t> shape = slotType.getShape();
-  if (shape.back() % 16 != 0)
+  if (!isa<WgmmaAccLayoutAttr>(layout) || getElementBytes(element) != 2 ||
+      shape.back() % 16 != 0)
     return {};
   llvm::SmallDenseMap<std::pair<int64_t, int64_t>, int64_t> index;
   for (auto [i, o] : llvm::enumerate(layout.getRegisterOffsets(shape, threads)))
     index[{o.row, o.col}] = i;
-  SmallVector<std::array<std::array<int64_t, 2>, 4>> blocks;
+  SmallVector<MatrixBlock> blocks;
   for (int64_t k = 0; k < shape.back() / 16; ++k) {
-    std::array<std::array<int64_t, 2>, 4> block;
+    MatrixBlock block;
     for (int64_t i = 0; i < 4; ++i) {
       int64_t row = 8 * (i % 2), col = 16 * k + 8 * (i / 2);
       auto lo = index.find({row, col}), hi = index.find({row, col + 1});
@@ -164,30 +172,14 @@ matrixRegisters(TileLayoutAttrInterface layout, SlotType slotType,
   return blocks;
 }
 
-/// Whether a tile moves to or from `slotType` with stmatrix / ldmatrix
-/// (m8n8, x4; sm_90 and later, which every target is): a 16-bit
-/// #jfa.wgmma_acc tile whose registers form the matrices' fragments. One x4
-/// instruction moves a warp's 16 x 16 block: four 32-bit registers instead
-/// of four 4-byte stores or loads. Each of the 8 rows of a matrix is 16
-/// contiguous bytes (a swizzle moves whole 16-byte chunks), and with any
-/// swizzle the 8 rows land on 8 different bank groups: no bank conflict.
-/// (The verifiers give a 2-d slot of the tile's shape, never transposed.)
-static bool movesByMatrix(TileLayoutAttrInterface layout, SlotType slotType,
-                          Type element, int64_t threads) {
-  return isa<WgmmaAccLayoutAttr>(layout) && getElementBytes(element) == 2 &&
-         !matrixRegisters(layout, slotType, threads).empty();
-}
-
-/// Calls `visit(address, registers)` for each 16 x 16 block of a warp's
-/// rows of a 16-bit wgmma accumulator tile: `address` is this lane's row
-/// of the four 8x8 matrices (lanes 8i..8i+7 give matrix i's rows), and
-/// registers[i] the fragment indices of the pair this thread holds of
-/// matrix i (matrixRegisters).
+/// Calls `visit(address, registers)` for each of `blocks` (matrixBlocks):
+/// `address` is this lane's row of the block's four 8x8 matrices (lanes
+/// 8i..8i+7 give matrix i's rows), `registers` the fragment indices of the
+/// pairs this thread holds of them.
 static void forEachMatrixBlock(
-    LLVMBuilder &b, TileLayoutAttrInterface layout, SlotType slotType,
-    Value slot, Value thread, int64_t threads,
+    LLVMBuilder &b, ArrayRef<MatrixBlock> blocks, SlotType slotType, Value slot,
+    Value thread,
     function_ref<void(Value address, ArrayRef<std::array<int64_t, 2>>)> visit) {
-  auto blocks = matrixRegisters(layout, slotType, threads);
   // Rows 16 w .. 16 w + 15 belong to warp w of the task (64 per
   // warpgroup); lane l addresses row 8 ((l / 8) % 2) + l % 8 of them and
   // the column half l / 16 of the block.
@@ -305,14 +297,14 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
     TileLayoutAttrInterface layout =
         layoutOrBlocked(getContext(), op.getLayoutAttr());
     SlotType slotType = op.getSlot().getType();
-    if (movesByMatrix(layout, slotType, element, op.getThreads())) {
+    if (auto blocks = matrixBlocks(layout, slotType, element, op.getThreads());
+        !blocks.empty()) {
       Type i32 = b.getI32Type();
       Type matrices = LLVM::LLVMStructType::getLiteral(
           getContext(), SmallVector<Type>(4, i32));
       auto pairType = VectorType::get({2}, element);
       forEachMatrixBlock(
-          b, layout, slotType, adaptor.getSlot(), adaptor.getThread(),
-          op.getThreads(),
+          b, blocks, slotType, adaptor.getSlot(), adaptor.getThread(),
           [&](Value address, ArrayRef<std::array<int64_t, 2>> registers) {
             Value loaded = NVVM::LdMatrixOp::create(
                 b, matrices, address, /*num=*/4, NVVM::MMALayout::row,
@@ -353,11 +345,11 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
     TileLayoutAttrInterface layout =
         layoutOrBlocked(getContext(), op.getLayoutAttr());
     SlotType slotType = op.getSlot().getType();
-    if (movesByMatrix(layout, slotType, element, op.getThreads())) {
+    if (auto blocks = matrixBlocks(layout, slotType, element, op.getThreads());
+        !blocks.empty()) {
       auto pairType = VectorType::get({2}, element);
       forEachMatrixBlock(
-          b, layout, slotType, adaptor.getSlot(), adaptor.getThread(),
-          op.getThreads(),
+          b, blocks, slotType, adaptor.getSlot(), adaptor.getThread(),
           [&](Value address, ArrayRef<std::array<int64_t, 2>> registers) {
             SmallVector<Value, 4> words;
             for (const std::array<int64_t, 2> &pair : registers) {
