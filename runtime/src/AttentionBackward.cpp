@@ -282,12 +282,45 @@ struct Plan {
 /// H_kv = 4 has without a split.
 constexpr int64_t kMinUnitsPerPair = 4;
 
-/// The smallest divisor of the q heads per k/v head that gives each pair
-/// kMinUnitsPerPair units, or all of them.
-int64_t kvSplitOf(int64_t kvHeads, int64_t kvGroup) {
-  for (int64_t split = 1; split < kvGroup; ++split)
-    if (kvGroup % split == 0 && kvHeads * split >= kMinUnitsPerPair)
-      return split;
+/// The q-tile steps a unit should walk before its q heads are split
+/// further. A unit that walks several heads, each over many q tiles, reads
+/// its sequence's Q and dO with far less L2 reuse than one head per unit
+/// does: GQA 4 on unif4k causal read 3.0 GB from DRAM at a 49% L2 hit rate
+/// with 4 heads a unit, 1.0 GB at 83% with one, and ran 31% faster
+/// (bench/NOTES.md run 87). Where a window keeps each head's walk short,
+/// the split's dK/dV sums cost more than that: a (256, 0) window ran 25%
+/// slower split down to one head. Measured: 62 steps a head best at 1 head
+/// a unit, 18 at 2, 6 at 4 (of 4).
+constexpr int64_t kUnitSteps = 32;
+
+/// The backward's q tile: the rows of one step of a unit.
+constexpr int64_t kBackwardQRows = 64;
+
+/// The most q tiles (kBackwardQRows rows) a unit walks per q head: all of
+/// a sequence's, or under a window with a left bound the 128 + left +
+/// right queries that can see a key tile (right 0 under causal).
+int64_t qTilesPerHead(const AttentionBackwardArgs &a,
+                      const AttentionOptions &o) {
+  int64_t rows = std::min(a.maxSeqlen, a.totalTokens);
+  if (o.windowLeft >= 0) {
+    int64_t right = o.windowRight >= 0 ? o.windowRight : a.causal ? 0 : rows;
+    rows = std::min(rows, kAttentionKeyTile + o.windowLeft + right);
+  }
+  return std::max<int64_t>(1, (rows + kBackwardQRows - 1) / kBackwardQRows);
+}
+
+/// The units per k/v head and pair (a divisor of the q heads per k/v head):
+/// the most that still leave each unit kUnitSteps steps (one head a unit
+/// when a head's walk is that long), and at least the smallest that gives
+/// each pair kMinUnitsPerPair units.
+int64_t kvSplitOf(int64_t kvHeads, int64_t kvGroup, int64_t stepsPerHead) {
+  int64_t split = 1;
+  for (int64_t s = 1; s <= kvGroup; ++s)
+    if (kvGroup % s == 0 && (kvGroup / s) * stepsPerHead >= kUnitSteps)
+      split = s;
+  for (int64_t s = split; s <= kvGroup; ++s)
+    if (kvGroup % s == 0 && (kvHeads * s >= kMinUnitsPerPair || s == kvGroup))
+      return s;
   return std::max<int64_t>(kvGroup, 1);
 }
 
@@ -304,7 +337,8 @@ Plan planOf(const AttentionBackwardArgs &a) {
   p.accumStride =
       p.opt.general ? a.numHeads * a.headDim : int64_t(a.dkStrides[0]);
   if (p.opt.general && p.opt.kvHeads > 0)
-    p.kvSplit = kvSplitOf(p.opt.kvHeads, p.opt.kvGroup);
+    p.kvSplit =
+        kvSplitOf(p.opt.kvHeads, p.opt.kvGroup, qTilesPerHead(a, p.opt));
   return p;
 }
 
