@@ -287,36 +287,43 @@ constexpr int64_t kMinUnitsPerPair = 4;
 /// its sequence's Q and dO with far less L2 reuse than one head per unit
 /// does: GQA 4 on unif4k causal read 3.0 GB from DRAM at a 49% L2 hit rate
 /// with 4 heads a unit, 1.0 GB at 83% with one, and ran 31% faster
-/// (bench/NOTES.md run 87). Where a window keeps each head's walk short,
-/// the split's dK/dV sums cost more than that: a (256, 0) window ran 25%
-/// slower split down to one head. Measured: 62 steps a head best at 1 head
-/// a unit, 18 at 2, 6 at 4 (of 4).
-constexpr int64_t kUnitSteps = 32;
+/// (bench/NOTES.md run 87). But a split adds dK and dV into f32 sums that
+/// are zeroed and converted afterwards, and where each head's walk is short
+/// that costs more than the reuse gains (a (256, 0) window 25% slower at
+/// one head a unit; unif1k's GQA 4 10% slower at two). Where the sums are
+/// paid anyway (fewer than kMinUnitsPerPair k/v heads), a shorter walk is
+/// worth a further split. Both values fit the 12 batches of run 88.
+constexpr int64_t kUnitSteps = 32, kSummedUnitSteps = 20;
 
 /// The backward's q tile: the rows of one step of a unit.
 constexpr int64_t kBackwardQRows = 64;
 
-/// The most q tiles (kBackwardQRows rows) a unit walks per q head: all of
-/// a sequence's, or under a window with a left bound the 128 + left +
-/// right queries that can see a key tile (right 0 under causal).
+/// A typical unit's q tiles (kBackwardQRows rows) per q head: a key tile's
+/// queries run to its sequence's end, so the walks lie between the mean
+/// length (T / batch) and max_seqlen, and their midpoint is taken; under a
+/// window with a left bound, at most the 128 + left + right queries that
+/// can see a key tile (right 0 under causal).
 int64_t qTilesPerHead(const AttentionBackwardArgs &a,
                       const AttentionOptions &o) {
-  int64_t rows = std::min(a.maxSeqlen, a.totalTokens);
+  int64_t longest = std::min(a.maxSeqlen, a.totalTokens);
+  int64_t rows = (longest + a.totalTokens / std::max<int64_t>(a.batch, 1)) / 2;
   if (o.windowLeft >= 0) {
-    int64_t right = o.windowRight >= 0 ? o.windowRight : a.causal ? 0 : rows;
+    int64_t right = o.windowRight >= 0 ? o.windowRight : a.causal ? 0 : longest;
     rows = std::min(rows, kAttentionKeyTile + o.windowLeft + right);
   }
   return std::max<int64_t>(1, (rows + kBackwardQRows - 1) / kBackwardQRows);
 }
 
 /// The units per k/v head and pair (a divisor of the q heads per k/v head):
-/// the most that still leave each unit kUnitSteps steps (one head a unit
-/// when a head's walk is that long), and at least the smallest that gives
-/// each pair kMinUnitsPerPair units.
+/// the most that still leave each unit kUnitSteps steps (kSummedUnitSteps
+/// where H_kv alone gives a pair too few units, so that the sums are paid
+/// anyway), and at least the smallest that gives each pair
+/// kMinUnitsPerPair units.
 int64_t kvSplitOf(int64_t kvHeads, int64_t kvGroup, int64_t stepsPerHead) {
+  int64_t steps = kvHeads >= kMinUnitsPerPair ? kUnitSteps : kSummedUnitSteps;
   int64_t split = 1;
   for (int64_t s = 1; s <= kvGroup; ++s)
-    if (kvGroup % s == 0 && (kvGroup / s) * stepsPerHead >= kUnitSteps)
+    if (kvGroup % s == 0 && (kvGroup / s) * stepsPerHead >= steps)
       split = s;
   for (int64_t s = split; s <= kvGroup; ++s)
     if (kvGroup % s == 0 && (kvHeads * s >= kMinUnitsPerPair || s == kvGroup))

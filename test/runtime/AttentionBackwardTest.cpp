@@ -523,9 +523,11 @@ TEST(AttentionBackwardOptions, KernelArguments) {
 }
 
 // How many units share a k/v head's q heads (kv_split): one q head a unit
-// where each head's walk is long (bench/NOTES.md run 87: GQA 4 on unif4k
-// causal 31% faster than 4 heads a unit), several where a window keeps it
-// short, and always at least 4 units per (sequence, key tile) pair.
+// where each head's walk is long (bench/NOTES.md runs 87-88: GQA 4 on
+// unif4k causal 31% faster than 4 heads a unit), several where a window or
+// short sequences keep it short, and always at least 4 units per
+// (sequence, key tile) pair. A head's walk is taken as the midpoint of the
+// mean length (T / batch) and max_seqlen, in q tiles of 64.
 TEST(AttentionBackwardOptions, KvSplit) {
   auto splitOf = [](const AttentionBackwardArgs &a) {
     for (auto &[name, arg] : attentionBackwardKernelArgs(a))
@@ -533,8 +535,8 @@ TEST(AttentionBackwardOptions, KvSplit) {
         return int64_t(arg.scalar.i32);
     return int64_t(-1);
   };
-  // H = 16 over H_kv = 4, sequences up to 4000 (63 q tiles of 64 a head):
-  // one head a unit.
+  // H = 16 over H_kv = 4; 3 sequences, 8000 tokens, up to 4000: walks of
+  // (2666 + 4000) / 2 rows, 53 q tiles: one head a unit.
   AttentionBackwardArgs a = goodArgs();
   a.totalTokens = 8000;
   a.maxSeqlen = 4000;
@@ -544,8 +546,8 @@ TEST(AttentionBackwardOptions, KvSplit) {
   a.doutStrides = a.qStrides = a.oStrides = a.dqStrides = {16 * 128, 128, 1};
   a.kStrides = a.vStrides = a.dkStrides = a.dvStrides = {4 * 128, 128, 1};
   EXPECT_EQ(splitOf(a), 4);
-  // A (256, 0) window: 128 + 256 queries see a key tile, 6 q tiles a head;
-  // all 4 heads in one unit (4 units a pair already).
+  // A (256, 0) window: 128 + 256 queries see a key tile, 6 q tiles a head,
+  // 24 for all 4: no split (4 units a pair already, no sums).
   a.windowLeft = 256;
   EXPECT_EQ(splitOf(a), 1);
   // A (1024, 0) window, 18 q tiles a head: 2 heads a unit.
@@ -556,21 +558,31 @@ TEST(AttentionBackwardOptions, KvSplit) {
   a.windowLeft = -1;
   a.windowRight = 100;
   EXPECT_EQ(splitOf(a), 4);
-  // MQA: 16 q heads on one k/v head; long walks one head a unit.
-  a = goodArgs();
-  a.totalTokens = 8000;
-  a.maxSeqlen = 4000;
-  a.numHeads = 16;
+  // unif1k-like: 75 sequences, 32768 tokens, up to 988: (436 + 988) / 2
+  // rows, 12 q tiles a head, 48 for all 4: no split (run 88: 10% faster
+  // than 2 heads a unit).
+  a.windowRight = -1;
+  a.totalTokens = 32768;
+  a.batch = 75;
+  a.maxSeqlen = 988;
+  EXPECT_EQ(splitOf(a), 1);
+  // MQA: 16 q heads on one k/v head, whose dK and dV are summed anyway
+  // (one unit a pair without a split): 2 heads a unit there (12 x 2 >= 20;
+  // run 88: 17% faster than 4).
   a.numKvHeads = 1;
-  a.doutStrides = a.qStrides = a.oStrides = a.dqStrides = {16 * 128, 128, 1};
   a.kStrides = a.vStrides = a.dkStrides = a.dvStrides = {128, 128, 1};
+  EXPECT_EQ(splitOf(a), 8);
+  // ... long walks: one head a unit.
+  a.totalTokens = 8000;
+  a.batch = 3;
+  a.maxSeqlen = 4000;
   EXPECT_EQ(splitOf(a), 16);
-  // ... 16 sequences up to 500 (8 q tiles): 4 heads a unit.
+  // ... 16 sequences of 500 (8 q tiles): 4 heads a unit (8 x 2 < 20).
   a.batch = 16;
   a.maxSeqlen = 500;
   EXPECT_EQ(splitOf(a), 4);
-  // ... a (64, 0) window (3 q tiles a head): 16 heads would be the walk's
-  // length, but a pair keeps 4 units.
+  // ... a (64, 0) window (3 q tiles a head): one unit could walk all 16
+  // heads, but a pair keeps 4 units.
   a.causal = true;
   a.windowLeft = 64;
   EXPECT_EQ(splitOf(a), 4);
