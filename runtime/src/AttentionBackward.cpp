@@ -331,6 +331,13 @@ int64_t kvSplitOf(int64_t kvHeads, int64_t kvGroup, int64_t stepsPerHead) {
   return std::max<int64_t>(kvGroup, 1);
 }
 
+/// The backward's work units: (sequence, key tile) pairs times H_kv times
+/// the split; unit u is pair u / (H_kv * split) for head group
+/// u % (H_kv * split).
+__int128 unitCount(const AttentionBackwardArgs &a, const Plan &p) {
+  return __int128(a.batch) * p.opt.kvHeads * p.kvSplit * p.kTiles;
+}
+
 Plan planOf(const AttentionBackwardArgs &a) {
   Plan p;
   AttentionForwardArgs f = forwardView(a);
@@ -346,14 +353,15 @@ Plan planOf(const AttentionBackwardArgs &a) {
   if (p.opt.general && p.opt.kvHeads > 0)
     p.kvSplit =
         kvSplitOf(p.opt.kvHeads, p.opt.kvGroup, qTilesPerHead(a, p.opt));
+  // A split is for speed: where it would take the work units past the
+  // kernels' 32-bit indices, fewer (down to none) that fit are used.
+  while (p.kvSplit > 1 && unitCount(a, p) > kMaxQueueUnits) {
+    int64_t fewer = p.kvSplit - 1;
+    while (p.opt.kvGroup % fewer != 0)
+      --fewer;
+    p.kvSplit = fewer;
+  }
   return p;
-}
-
-/// The backward's work units: (sequence, key tile) pairs times H_kv times
-/// the split; unit u is pair u / (H_kv * split) for head group
-/// u % (H_kv * split).
-__int128 unitCount(const AttentionBackwardArgs &a, const Plan &p) {
-  return __int128(a.batch) * p.opt.kvHeads * p.kvSplit * p.kTiles;
 }
 
 /// How the messages name H_kv: num_kv_heads when it was given.

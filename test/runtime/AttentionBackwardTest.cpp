@@ -586,6 +586,24 @@ TEST(AttentionBackwardOptions, KvSplit) {
   a.causal = true;
   a.windowLeft = 64;
   EXPECT_EQ(splitOf(a), 4);
+  // A split never takes the work units past the kernels' 32-bit indices.
+  // (Self-attention's forward already bounds batch * H * its tiles; cross-
+  // attention's keys may be far longer.) GQA 4 over 100000 sequences, key
+  // sequences under a loose max_seqlen_k of 300000 (2344 key tiles): one
+  // head a unit would be 3.75e9 units, two heads 1.87e9.
+  a = goodArgs();
+  a.totalTokens = 1000000;
+  a.batch = 100000;
+  a.maxSeqlen = 4096;
+  a.offsetsK = 0x1a00000;
+  a.totalTokensK = 1000000;
+  a.maxSeqlenK = 300000;
+  a.numHeads = 16;
+  a.numKvHeads = 4;
+  a.doutStrides = a.qStrides = a.oStrides = a.dqStrides = {16 * 128, 128, 1};
+  a.kStrides = a.vStrides = a.dkStrides = a.dvStrides = {4 * 128, 128, 1};
+  a.workspaceBytes = attentionBackwardWorkspaceBytes(a);
+  EXPECT_EQ(splitOf(a), 2);
 }
 
 TEST(AttentionBackwardOptions, BlockMask) {
