@@ -295,14 +295,14 @@ constexpr int64_t kMinUnitsPerPair = 4;
 /// worth a further split. Both values fit the 12 batches of run 88.
 constexpr int64_t kUnitSteps = 32, kSummedUnitSteps = 20;
 
-/// The backward's q tile: the rows of one step of a unit.
-constexpr int64_t kBackwardQRows = 64;
-
-/// A typical unit's q tiles (kBackwardQRows rows) per q head: a key tile's
-/// queries run to its sequence's end, so the walks lie between the mean
-/// length (T / batch) and max_seqlen, and their midpoint is taken; under a
-/// window with a left bound, at most the 128 + left + right queries that
-/// can see a key tile (right 0 under causal).
+/// A typical unit's q tiles (kAttentionBackwardQTile rows) per q head. The
+/// real walks vary (under causal, key tile j of a sequence of L walks about
+/// L - 128 j rows) and are not known on the host, so this is a proxy: the
+/// midpoint of the mean length (T / batch) and max_seqlen, which fits the
+/// causal batches measured (bench/NOTES.md run 88; non-causal ones, whose
+/// walks are longer, were not); under a window with a left bound, at most
+/// the 128 + left + right queries that can see a key tile (right 0 under
+/// causal).
 int64_t qTilesPerHead(const AttentionBackwardArgs &a,
                       const AttentionOptions &o) {
   int64_t longest = std::min(a.maxSeqlen, a.totalTokens);
@@ -311,24 +311,25 @@ int64_t qTilesPerHead(const AttentionBackwardArgs &a,
     int64_t right = o.windowRight >= 0 ? o.windowRight : a.causal ? 0 : longest;
     rows = std::min(rows, kAttentionKeyTile + o.windowLeft + right);
   }
-  return std::max<int64_t>(1, (rows + kBackwardQRows - 1) / kBackwardQRows);
+  return std::max<int64_t>(1, (rows + kAttentionBackwardQTile - 1) /
+                                  kAttentionBackwardQTile);
 }
 
-/// The units per k/v head and pair (a divisor of the q heads per k/v head):
-/// the most that still leave each unit kUnitSteps steps (kSummedUnitSteps
-/// where H_kv alone gives a pair too few units, so that the sums are paid
-/// anyway), and at least the smallest that gives each pair
-/// kMinUnitsPerPair units.
+/// The units per k/v head and pair (a divisor of the q heads per k/v head,
+/// kvGroup >= 1): the most that still leave each unit kUnitSteps steps
+/// (kSummedUnitSteps where H_kv alone gives a pair too few units, so that
+/// the sums are paid anyway), raised to the smallest that gives each pair
+/// kMinUnitsPerPair units, or to kvGroup where none does.
 int64_t kvSplitOf(int64_t kvHeads, int64_t kvGroup, int64_t stepsPerHead) {
   int64_t steps = kvHeads >= kMinUnitsPerPair ? kUnitSteps : kSummedUnitSteps;
   int64_t split = 1;
   for (int64_t s = 1; s <= kvGroup; ++s)
     if (kvGroup % s == 0 && (kvGroup / s) * stepsPerHead >= steps)
       split = s;
-  for (int64_t s = split; s <= kvGroup; ++s)
-    if (kvGroup % s == 0 && (kvHeads * s >= kMinUnitsPerPair || s == kvGroup))
+  for (int64_t s = split; s < kvGroup; ++s)
+    if (kvGroup % s == 0 && kvHeads * s >= kMinUnitsPerPair)
       return s;
-  return std::max<int64_t>(kvGroup, 1);
+  return kvGroup;
 }
 
 /// The backward's work units: (sequence, key tile) pairs times H_kv times
@@ -350,7 +351,9 @@ Plan planOf(const AttentionBackwardArgs &a) {
       1, sequenceTiles(longest, kAttentionKeyTile, p.opt.sparse));
   p.accumStride =
       p.opt.general ? a.numHeads * a.headDim : int64_t(a.dkStrides[0]);
-  if (p.opt.general && p.opt.kvHeads > 0)
+  // (More q heads than a grid dimension takes are refused by
+  // checkBackwardSizes; the split's loops run over them, so none is chosen.)
+  if (p.opt.general && p.opt.kvHeads > 0 && a.numHeads <= kGridYMax)
     p.kvSplit =
         kvSplitOf(p.opt.kvHeads, p.opt.kvGroup, qTilesPerHead(a, p.opt));
   // A split is for speed: where it would take the work units past the
@@ -409,11 +412,9 @@ void checkBackwardSizes(const AttentionBackwardArgs &a, const Plan &p) {
   __int128 units = unitCount(a, p);
   if (units > kMaxQueueUnits)
     throw Error(fmt::format(
-        "batch * {}{} * ceil({} / {}) = {} work units do not fit the "
+        "batch * {} * ceil({} / {}) = {} work units do not fit the "
         "backward's 32-bit indices (at most {}); use a tighter {}",
         kvHeadsName(a),
-        p.kvSplit > 1 ? fmt::format(" * {} (the q heads' split)", p.kvSplit)
-                      : std::string(),
         // A block mask's grid: a sequence may span one tile more.
         p.opt.sparse ? fmt::format("({} + {})", longest, kAttentionKeyTile - 1)
                      : std::string(longest),

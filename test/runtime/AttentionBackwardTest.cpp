@@ -553,8 +553,21 @@ TEST(AttentionBackwardOptions, KvSplit) {
   // A (1024, 0) window, 18 q tiles a head: 2 heads a unit.
   a.windowLeft = 1024;
   EXPECT_EQ(splitOf(a), 2);
-  // A window with no left bound bounds nothing here.
+  // At the threshold: (896, 0) gives 1024 rows, 16 tiles, 2 x 16 = 32 steps
+  // a unit: 2 heads; (895, 0) 1023 rows, still 16 tiles (rounded up).
+  a.windowLeft = 896;
+  EXPECT_EQ(splitOf(a), 2);
+  a.windowLeft = 895;
+  EXPECT_EQ(splitOf(a), 2);
+  // (832, 0): 960 rows, 15 tiles, 30 steps for 2 heads: all 4 in one unit.
+  a.windowLeft = 832;
+  EXPECT_EQ(splitOf(a), 1);
+  // Not causal, both sides bounded: (512, 512) is 128 + 1024 rows, 18 tiles.
   a.causal = false;
+  a.windowLeft = 512;
+  a.windowRight = 512;
+  EXPECT_EQ(splitOf(a), 2);
+  // A window with no left bound bounds nothing here.
   a.windowLeft = -1;
   a.windowRight = 100;
   EXPECT_EQ(splitOf(a), 4);
@@ -581,8 +594,8 @@ TEST(AttentionBackwardOptions, KvSplit) {
   a.batch = 16;
   a.maxSeqlen = 500;
   EXPECT_EQ(splitOf(a), 4);
-  // ... a (64, 0) window (3 q tiles a head): one unit could walk all 16
-  // heads, but a pair keeps 4 units.
+  // ... a (64, 0) window (3 q tiles a head): 8 heads a unit would do (8 x 3
+  // >= 20), but a pair keeps 4 units.
   a.causal = true;
   a.windowLeft = 64;
   EXPECT_EQ(splitOf(a), 4);

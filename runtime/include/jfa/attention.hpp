@@ -295,6 +295,8 @@ struct AttentionBackwardArgs {
 
 /// Rows of k per backward work unit (both backward kernels).
 constexpr int64_t kAttentionKeyTile = 128;
+/// Rows of q per step of a backward work unit (both backward kernels).
+constexpr int64_t kAttentionBackwardQTile = 64;
 
 /// Bytes of scratch memory a backward call with these sizes needs: dq's f32
 /// accumulator ([T, dk token stride] for the plain variant, [T, H * D] for
