@@ -660,8 +660,9 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     Both kernels take the same arguments (dq_accum a TMA tensor for sm_90a,
     a pointer for sm_100a: the same f32 array here), and sm_90a's two more,
     dk and dv as TMA tensors. kv_split: the units a
-    k/v head's q heads are split over (None: the runtime's choice, the
-    smallest divisor of the group with kv_heads * kv_split >= 4); above 1
+    k/v head's q heads are split over (None: the smallest divisor of the
+    group with kv_heads * kv_split >= 4, the runtime's floor; on long walks
+    the runtime splits further, docs/RUNTIME-ATTENTION.md); above 1
     the kernel adds dk and dv into f32 sums, checked in their place. mask:
     a block-sparse mask (block_mask)."""
     kernel = attention_kernel("bwd", arch)
