@@ -319,17 +319,28 @@ int64_t qTilesPerHead(const AttentionBackwardArgs &a,
 /// kvGroup >= 1): the most that still leave each unit kUnitSteps steps
 /// (kSummedUnitSteps where H_kv alone gives a pair too few units, so that
 /// the sums are paid anyway), raised to the smallest that gives each pair
-/// kMinUnitsPerPair units, or to kvGroup where none does.
-int64_t kvSplitOf(int64_t kvHeads, int64_t kvGroup, int64_t stepsPerHead) {
+/// kMinUnitsPerPair units (kvGroup where none does); and, since a split is
+/// for speed, lowered to the largest divisor up to maxSplit (>= 1), past
+/// which the work units would not fit the kernels' 32-bit indices.
+int64_t kvSplitOf(int64_t kvHeads, int64_t kvGroup, int64_t stepsPerHead,
+                  int64_t maxSplit) {
   int64_t steps = kvHeads >= kMinUnitsPerPair ? kUnitSteps : kSummedUnitSteps;
-  int64_t split = 1;
+  int64_t wanted = 1;
   for (int64_t s = 1; s <= kvGroup; ++s)
     if (kvGroup % s == 0 && (kvGroup / s) * stepsPerHead >= steps)
+      wanted = s;
+  int64_t balanced = kvGroup;
+  for (int64_t s = 1; s < kvGroup; ++s)
+    if (kvGroup % s == 0 && kvHeads * s >= kMinUnitsPerPair) {
+      balanced = s;
+      break;
+    }
+  int64_t split = 1;
+  for (int64_t s = 1, e = std::min(std::max(wanted, balanced), maxSplit);
+       s <= e; ++s)
+    if (kvGroup % s == 0)
       split = s;
-  for (int64_t s = split; s < kvGroup; ++s)
-    if (kvGroup % s == 0 && kvHeads * s >= kMinUnitsPerPair)
-      return s;
-  return kvGroup;
+  return split;
 }
 
 /// The backward's work units: (sequence, key tile) pairs times H_kv times
@@ -353,16 +364,15 @@ Plan planOf(const AttentionBackwardArgs &a) {
       p.opt.general ? a.numHeads * a.headDim : int64_t(a.dkStrides[0]);
   // (More q heads than a grid dimension takes are refused by
   // checkBackwardSizes; the split's loops run over them, so none is chosen.)
-  if (p.opt.general && p.opt.kvHeads > 0 && a.numHeads <= kGridYMax)
-    p.kvSplit =
-        kvSplitOf(p.opt.kvHeads, p.opt.kvGroup, qTilesPerHead(a, p.opt));
-  // A split is for speed: where it would take the work units past the
-  // kernels' 32-bit indices, fewer (down to none) that fit are used.
-  while (p.kvSplit > 1 && unitCount(a, p) > kMaxQueueUnits) {
-    int64_t fewer = p.kvSplit - 1;
-    while (p.opt.kvGroup % fewer != 0)
-      --fewer;
-    p.kvSplit = fewer;
+  if (p.opt.general && p.opt.kvHeads > 0 && a.numHeads <= kGridYMax) {
+    __int128 unitsPerSplit = unitCount(a, p); // p.kvSplit is 1 here
+    int64_t maxSplit =
+        unitsPerSplit > 0
+            ? int64_t(std::clamp<__int128>(kMaxQueueUnits / unitsPerSplit, 1,
+                                           p.opt.kvGroup))
+            : p.opt.kvGroup;
+    p.kvSplit = kvSplitOf(p.opt.kvHeads, p.opt.kvGroup, qTilesPerHead(a, p.opt),
+                          maxSplit);
   }
   return p;
 }
