@@ -535,16 +535,21 @@ TEST(AttentionBackwardOptions, KvSplit) {
         return int64_t(arg.scalar.i32);
     return int64_t(-1);
   };
+  // `a` with 16 q heads over kvHeads k/v heads, dense tensors.
+  auto grouped = [](AttentionBackwardArgs a, int64_t kvHeads) {
+    a.numHeads = 16;
+    a.numKvHeads = kvHeads;
+    a.doutStrides = a.qStrides = a.oStrides = a.dqStrides = {16 * 128, 128, 1};
+    a.kStrides = a.vStrides = a.dkStrides =
+        a.dvStrides = {kvHeads * 128, 128, 1};
+    return a;
+  };
   // H = 16 over H_kv = 4; 3 sequences, 8000 tokens, up to 4000: walks of
   // (2666 + 4000) / 2 rows, 53 q tiles: one head a unit.
-  AttentionBackwardArgs a = goodArgs();
+  AttentionBackwardArgs a = grouped(goodArgs(), 4);
   a.totalTokens = 8000;
   a.maxSeqlen = 4000;
-  a.numHeads = 16;
-  a.numKvHeads = 4;
   a.causal = true;
-  a.doutStrides = a.qStrides = a.oStrides = a.dqStrides = {16 * 128, 128, 1};
-  a.kStrides = a.vStrides = a.dkStrides = a.dvStrides = {4 * 128, 128, 1};
   EXPECT_EQ(splitOf(a), 4);
   // A (256, 0) window: 128 + 256 queries see a key tile, 6 q tiles a head,
   // 24 for all 4: no split (4 units a pair already, no sums).
@@ -582,8 +587,7 @@ TEST(AttentionBackwardOptions, KvSplit) {
   // MQA: 16 q heads on one k/v head, whose dK and dV are summed anyway
   // (one unit a pair without a split): 2 heads a unit there (12 x 2 >= 20;
   // run 88: 17% faster than 4).
-  a.numKvHeads = 1;
-  a.kStrides = a.vStrides = a.dkStrides = a.dvStrides = {128, 128, 1};
+  a = grouped(a, 1);
   EXPECT_EQ(splitOf(a), 8);
   // ... long walks: one head a unit.
   a.totalTokens = 8000;
@@ -604,17 +608,13 @@ TEST(AttentionBackwardOptions, KvSplit) {
   // attention's keys may be far longer.) GQA 4 over 100000 sequences, key
   // sequences under a loose max_seqlen_k of 300000 (2344 key tiles): one
   // head a unit would be 3.75e9 units, two heads 1.87e9.
-  a = goodArgs();
+  a = grouped(goodArgs(), 4);
   a.totalTokens = 1000000;
   a.batch = 100000;
   a.maxSeqlen = 4096;
   a.offsetsK = 0x1a00000;
   a.totalTokensK = 1000000;
   a.maxSeqlenK = 300000;
-  a.numHeads = 16;
-  a.numKvHeads = 4;
-  a.doutStrides = a.qStrides = a.oStrides = a.dqStrides = {16 * 128, 128, 1};
-  a.kStrides = a.vStrides = a.dkStrides = a.dvStrides = {4 * 128, 128, 1};
   a.workspaceBytes = attentionBackwardWorkspaceBytes(a);
   EXPECT_EQ(splitOf(a), 2);
 }
