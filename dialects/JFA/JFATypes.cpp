@@ -126,6 +126,27 @@ static LogicalResult verifyTile(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// Shared memory is addressed with 32 bits (a CTA has at most 227 KiB of
+/// it): a buffer or slot past that is refused here, before any byte count
+/// of it (slots x elements x bytes) can overflow and pass the kernel's
+/// shared-memory check as a small number.
+static LogicalResult
+verifySharedBytes(function_ref<InFlightDiagnostic()> emitError, StringRef what,
+                  int64_t slots, ArrayRef<int64_t> shape, Type elementType) {
+  constexpr int64_t kSharedAddressBytes = int64_t(1) << 32;
+  int64_t bytes = slots;
+  bool overflows = false;
+  for (int64_t d : shape)
+    overflows |= llvm::MulOverflow(bytes, d, bytes);
+  overflows |= llvm::MulOverflow(bytes, getElementBytes(elementType), bytes);
+  if (overflows || bytes > kSharedAddressBytes)
+    return emitError() << what << " spans more than the " << kSharedAddressBytes
+                       << " bytes that 32-bit shared-memory addresses reach "
+                          "(a CTA has at most "
+                       << kMaxSharedMemoryBytes << " bytes)";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // SharedBufferType
 //===----------------------------------------------------------------------===//
@@ -157,7 +178,10 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (numSlots < 1)
     return emitError() << "shared-memory buffer needs at least one slot, got "
                        << numSlots;
-  if (failed(verifyTile(emitError, "shared-memory buffer", shape, elementType)))
+  if (failed(
+          verifyTile(emitError, "shared-memory buffer", shape, elementType)) ||
+      failed(verifySharedBytes(emitError, "shared-memory buffer", numSlots,
+                               shape, elementType)))
     return failure();
   return verifySwizzle(emitError, "shared-memory buffer", shape, elementType,
                        swizzle, /*allowBlocks=*/true);
@@ -207,7 +231,8 @@ void SlotType::print(AsmPrinter &printer) const {
 LogicalResult SlotType::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, Type elementType,
                                int64_t swizzle, bool transposed) {
-  if (failed(verifyTile(emitError, "slot", shape, elementType)))
+  if (failed(verifyTile(emitError, "slot", shape, elementType)) ||
+      failed(verifySharedBytes(emitError, "slot", 1, shape, elementType)))
     return failure();
   if (transposed && shape.size() != 2)
     return emitError() << "a transposed slot view is 2-d, got rank "
@@ -248,6 +273,15 @@ BarrierArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (size < 1)
     return emitError() << "mbarrier array needs at least one barrier, got "
                        << size;
+  // 8 bytes each in shared memory: more than that holds would overflow the
+  // kernel's byte count (and jfa-convert-to-llvm initializes each one).
+  int64_t maxBarriers = kMaxSharedMemoryBytes / 8;
+  if (size > maxBarriers)
+    return emitError() << "mbarrier array of " << size
+                       << " barriers does not fit in shared memory: 8 bytes "
+                          "each, at most "
+                       << maxBarriers << " in " << kMaxSharedMemoryBytes
+                       << " bytes";
   return success();
 }
 
@@ -332,7 +366,13 @@ TensorMemoryType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tensor memory tiles are f32 (accumulators) or "
                           "bf16/f16 (MMA operands), got "
                        << elementType;
-  int64_t cols = shape[1] * elementType.getIntOrFloatBitWidth() / 32;
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  // A width whose column count would overflow is out of range too.
+  if (shape[1] > std::numeric_limits<int64_t>::max() / bits)
+    return emitError() << "tensor memory has " << kTensorMemoryColumns
+                       << " columns, got a tile " << shape[1] << " "
+                       << elementType << " wide";
+  int64_t cols = shape[1] * bits / 32;
   if (shape[1] < 1 || cols > kTensorMemoryColumns)
     return emitError() << "tensor memory has " << kTensorMemoryColumns
                        << " columns, got a tile of " << cols;

@@ -93,7 +93,21 @@ struct DebugBarriers : jfa::impl::JFADebugBarriersBase<DebugBarriers> {
 
   void runOnOperation() override {
     SmallVector<BarrierWaitOp> waits;
-    getOperation().walk([&](BarrierWaitOp wait) { waits.push_back(wait); });
+    bool failed = false;
+    getOperation().walk([&](BarrierWaitOp wait) {
+      // The report names the kernel: a wait still in a device helper (before
+      // jfa-inline-helpers, as jfac runs it) has none.
+      if (!wait->getParentOfType<KernelOp>()) {
+        wait.emitOpError("is not in a kernel: jfa-debug-barriers needs "
+                         "helpers inlined first (jfa-inline-helpers, which "
+                         "jfac runs)");
+        failed = true;
+        return;
+      }
+      waits.push_back(wait);
+    });
+    if (failed)
+      return signalPassFailure();
     for (BarrierWaitOp wait : waits)
       rewrite(wait);
   }

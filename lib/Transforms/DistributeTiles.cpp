@@ -517,6 +517,32 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
                 << "unknown register-tile layout " << tile.getEncoding();
             return WalkResult::interrupt();
           }
+          if (!tile.hasStaticShape()) {
+            op->emitError()
+                << "register tile " << tile << " needs a static shape";
+            return WalkResult::interrupt();
+          }
+          // The element count of a huge tile overflows, and the register
+          // offsets that valuesPerThread asks a distributed layout for take
+          // minutes and gigabytes: refuse such a tile first, by its
+          // elements per thread (a lower bound of its values).
+          int64_t elements = 1;
+          bool overflows = false;
+          for (int64_t d : tile.getShape())
+            overflows |= llvm::MulOverflow(elements, d, elements);
+          if (overflows || (!isa<BlockedLayoutAttr>(layout) &&
+                            llvm::divideCeil(elements, threads) >
+                                4 * kMaxTileValuesPerThread)) {
+            op->emitError()
+                << "tile " << tile << " holds more than "
+                << 4 * kMaxTileValuesPerThread
+                << " elements per thread over its " << threads
+                << " threads (one tile may take at most "
+                << kMaxTileValuesPerThread
+                << " 32-bit values per thread); a thread has at most 255 "
+                   "registers: split the tile or use more warps";
+            return WalkResult::interrupt();
+          }
           if (!isa<RowsOfLayoutAttr>(layout) &&
               tile.getNumElements() % threads != 0) {
             op->emitError()

@@ -46,3 +46,28 @@ jfa.kernel @at_limit() warps(1) {
   // CHECK: jfa.load_fragment %{{.*}}, %{{.*}} threads(32) : !jfa.slot<256x128xf32> -> vector<1024xf32>
   %x = jfa.local_load %s : !jfa.slot<256x128xf32> -> tensor<256x128xf32>
 }
+
+// -----
+
+// A tile whose element count overflows 64 bits (2^62 x 4 wrapped to 0 and
+// distributed as empty) or whose layout would list billions of register
+// offsets is refused before either is computed.
+jfa.kernel @overflow(%alpha: f32) warps(4) {
+  // expected-error @+1 {{tile 'tensor<4611686018427387904x4xf32>' holds more than 4096 elements per thread over its 128 threads (one tile may take at most 1024 32-bit values per thread); a thread has at most 255 registers: split the tile or use more warps}}
+  %t = tensor.splat %alpha : tensor<4611686018427387904x4xf32>
+}
+
+// -----
+
+jfa.kernel @huge_acc(%alpha: f32) warps(4) {
+  // expected-error @+1 {{tile 'tensor<67108864x256xf32, #jfa.wgmma_acc>' holds more than 4096 elements per thread}}
+  %t = tensor.splat %alpha : tensor<67108864x256xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @dynamic() warps(4) {
+  %n = arith.constant 5 : index
+  // expected-error @+1 {{register tile 'tensor<?x64xf32>' needs a static shape}}
+  %t = tensor.empty(%n) : tensor<?x64xf32>
+}
