@@ -525,7 +525,8 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
           // The element count of a huge tile overflows, and the register
           // offsets that valuesPerThread asks a distributed layout for take
           // minutes and gigabytes: refuse such a tile first, by its
-          // elements per thread (a lower bound of its values).
+          // elements per thread (at most four to a 32-bit value, so a
+          // quarter of them is a lower bound of its values).
           int64_t elements = 1;
           bool overflows = false;
           for (int64_t d : tile.getShape())
