@@ -71,7 +71,9 @@ std::unique_ptr<MemoryBuffer> readInputFile(StringRef path, std::string &error,
       failWith(error, path, "is a directory, not a file");
       return nullptr;
     }
-    if (sys::fs::is_regular_file(status)) {
+    // A regular file that reports 0 bytes may still hold some: procfs and
+    // sysfs files are generated as they are read. Those are read as a stream.
+    if (sys::fs::is_regular_file(status) && status.getSize() > 0) {
       if (status.getSize() > limit) {
         failWith(error, path,
                  "is " + sizeText(status.getSize()) + ", over the " +
@@ -88,7 +90,8 @@ std::unique_ptr<MemoryBuffer> readInputFile(StringRef path, std::string &error,
       return std::move(*buffer);
     }
   }
-  // A pipe, a device or standard input: read what it gives, up to the limit.
+  // A pipe, a device, standard input or a generated file: read what it
+  // gives, up to the limit.
   sys::fs::file_t file = sys::fs::getStdinHandle();
   if (!isStdin) {
     Expected<sys::fs::file_t> opened = sys::fs::openNativeFileForRead(path);

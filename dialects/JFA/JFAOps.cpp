@@ -379,9 +379,9 @@ SharedMemoryLayout jfa::computeSharedMemoryLayout(KernelOp kernel) {
     offset += alloc.getType().getTotalBytes();
   }
   for (auto alloc : kernel.getBodyBlock().getOps<AllocBarriersOp>()) {
-    offset = llvm::alignTo(offset, 8);
+    offset = llvm::alignTo(offset, kMbarrierBytes);
     layout.offsets.push_back({alloc, offset});
-    offset += 8 * alloc.getType().getSize();
+    offset += kMbarrierBytes * alloc.getType().getSize();
   }
   // Where tcgen05.alloc writes each tensor-memory address.
   for (auto alloc : kernel.getBodyBlock().getOps<TmemAllocOp>()) {

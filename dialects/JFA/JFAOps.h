@@ -85,6 +85,8 @@ constexpr int64_t kTensorMemoryColumns =
 /// CUDA's limits on every target.
 constexpr int64_t kSharedBufferAlignment = 1024; // what 128B swizzles need
 constexpr int64_t kMaxWarpsPerCTA = 32;
+/// An mbarrier is one 64-bit word of shared memory, 8-byte aligned.
+constexpr int64_t kMbarrierBytes = 8;
 
 /// The discardable attribute on a jfa.kernel holding its parameters' names as
 /// written (`%rows` -> "rows"); set by the parser, read by the metadata.

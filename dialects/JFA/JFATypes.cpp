@@ -273,13 +273,13 @@ BarrierArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (size < 1)
     return emitError() << "mbarrier array needs at least one barrier, got "
                        << size;
-  // 8 bytes each in shared memory: more than that holds would overflow the
-  // kernel's byte count (and jfa-convert-to-llvm initializes each one).
-  int64_t maxBarriers = kMaxSharedMemoryBytes / 8;
+  // More than shared memory holds would overflow the kernel's byte count
+  // (and jfa-convert-to-llvm initializes each one).
+  int64_t maxBarriers = kMaxSharedMemoryBytes / kMbarrierBytes;
   if (size > maxBarriers)
     return emitError() << "mbarrier array of " << size
-                       << " barriers does not fit in shared memory: 8 bytes "
-                          "each, at most "
+                       << " barriers does not fit in shared memory: "
+                       << kMbarrierBytes << " bytes each, at most "
                        << maxBarriers << " in " << kMaxSharedMemoryBytes
                        << " bytes";
   return success();

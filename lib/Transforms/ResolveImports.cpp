@@ -13,6 +13,7 @@
 // both definitions of a helper named twice.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/FileIO.h"
 #include "lib/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -191,12 +192,12 @@ private:
       problem = "it is not a regular file";
     std::unique_ptr<llvm::MemoryBuffer> buffer;
     if (problem.empty()) {
-      auto read = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/true);
-      if (read)
-        buffer = std::move(*read);
-      else
-        problem = "cannot read it: " + read.getError().message();
+      // Through the tools' reader: a generated file (procfs) that reports
+      // 0 bytes is read to its end, not taken for an empty one.
+      std::string error;
+      buffer = readInputFile(file, error);
+      if (!buffer)
+        problem = error.substr(std::min(error.size(), file.size() + 2));
     }
     if (!buffer) {
       InFlightDiagnostic diag = error(import);

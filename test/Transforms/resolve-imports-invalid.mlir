@@ -87,3 +87,11 @@ jfa.import "Inputs/imports/nested_missing.mlir"
 // the helpers are in.
 jfa.import "Inputs/imports/wrong_call.mlir"
 // CHECK: wrong_call.mlir:5:8: error: 'jfa.call' op has type '(i64) -> i64' but @twice is '(i32) -> i32'
+
+// -----
+
+// A generated file (procfs reports 0 bytes for it) is read to its end, not
+// taken for an empty file that defines nothing: here its text does not parse.
+jfa.import "/proc/self/status"
+// CHECK: resolve-imports-invalid.mlir:[[@LINE-1]]:1: error: cannot import '/proc/self/status': it does not parse
+// CHECK: status:1:1: note:
