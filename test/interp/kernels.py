@@ -486,11 +486,14 @@ ACTIVATIONS = {"softmax": 0, "silu": 1, "gelu_tanh": 2}
 
 def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
               window=None, kv_heads=None, lengths_k=None, activation="softmax",
-              mask=None):
+              mask=None, spike=False):
     """The forward against numpy. window (left, right), kv_heads < heads
     (grouped-query attention) or lengths_k (per sequence: cross-attention
     over another key tensor) select the kernel's general variant; mask
-    (heads of the mask, density: block_mask) its block-sparse one."""
+    (heads of the mask, density: block_mask) its block-sparse one. spike:
+    in each sequence longer than one key tile, the last key is 8 times the
+    last query, whose row max then jumps by far more than 128 (base 2) in
+    the last key tile: without moving its max there, P would overflow."""
     kernel = attention_kernel("fwd", arch)
     lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
     general, kv_heads, lengths_k, tokens_k, offsets_k = variant_batch(
@@ -498,6 +501,12 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
     q_path, q = run.bf16_input("q", (tokens, width))
     k_path, k = run.bf16_input("k", (tokens_k, kv_heads * head_dim))
     v_path, v = run.bf16_input("v", (tokens_k, kv_heads * head_dim))
+    if spike:
+        for b, n in enumerate(lengths):
+            if n > 128:
+                last = offsets[b] + n - 1
+                k[last] = from_bf16(to_bf16(8 * q[last]))
+        k_path = run.save("k", to_bf16(k))
     o_path = run.save("o", np.full((tokens, width), BF16_NAN, dtype=np.uint16))
     lse_path = run.save("lse", np.full((heads, tokens), np.nan, dtype=np.float32))
     blocks = block_mask(run.rng, mask, tokens, tokens_k) if mask else None
@@ -823,6 +832,15 @@ def attention_cases(arch, suffix):
             cases[name] = (lambda run, d=d, causal=causal:
                            attention(run, arch, JAGGED, 2, d, causal,
                                      scale=0.3 if d == 64 else None))
+    # A row max that jumps by far more than 128 (in base 2) in a later key
+    # tile, past where 2^(x - stale max) would overflow: the online softmax
+    # must rescale there (a softmax that skipped it, or moved its max
+    # lazily but not then, writes inf and NaN); a large scale makes the
+    # maxima grow between tiles too.
+    for d in (64, 128):
+        cases[f"attention_{suffix}_sharp_d{d}"] = (
+            lambda run, d=d: attention(run, arch, [1, 300, 450, 129], 2, d, True,
+                                       scale=2.0, spike=True))
     # The variants (issue 20): sliding windows (a narrow band inside one
     # tile, one reaching back over tiles, one-sided, with causal),
     # grouped-query attention, cross-attention (other key lengths, 0 keys,
