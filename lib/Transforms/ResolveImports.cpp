@@ -196,8 +196,12 @@ private:
       // 0 bytes is read to its end, not taken for an empty one.
       std::string error;
       buffer = readInputFile(file, error);
-      if (!buffer)
-        problem = error.substr(std::min(error.size(), file.size() + 2));
+      if (!buffer) {
+        // "<file>: <problem>": the import's message names the file itself.
+        StringRef reason(error);
+        reason.consume_front(file + ": ");
+        problem = reason.str();
+      }
     }
     if (!buffer) {
       InFlightDiagnostic diag = error(import);
