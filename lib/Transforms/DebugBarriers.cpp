@@ -93,7 +93,7 @@ struct DebugBarriers : jfa::impl::JFADebugBarriersBase<DebugBarriers> {
 
   void runOnOperation() override {
     SmallVector<BarrierWaitOp> waits;
-    bool failed = false;
+    bool waitOutsideKernel = false;
     getOperation().walk([&](BarrierWaitOp wait) {
       // The report names the kernel: a wait still in a device helper (before
       // jfa-inline-helpers, as jfac runs it) has none.
@@ -101,12 +101,12 @@ struct DebugBarriers : jfa::impl::JFADebugBarriersBase<DebugBarriers> {
         wait.emitOpError("is not in a kernel: jfa-debug-barriers needs "
                          "helpers inlined first (jfa-inline-helpers, which "
                          "jfac runs)");
-        failed = true;
+        waitOutsideKernel = true;
         return;
       }
       waits.push_back(wait);
     });
-    if (failed)
+    if (waitOutsideKernel)
       return signalPassFailure();
     for (BarrierWaitOp wait : waits)
       rewrite(wait);
