@@ -219,6 +219,94 @@ AttrTypeReplacer elementReplacerFor(Type param, Type element, Type &unscaled) {
   return replacer;
 }
 
+/// The rows of a type a rows parameter binds and rewrites: a register tile's
+/// or row vector's (a tensor with a tile layout), a slot's (a transposed
+/// view's dimension 1: the rows as stored), a ring's slot's, a TMA box's; 0
+/// for any other type.
+int64_t rowsOf(Type type) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return isa_and_nonnull<TileLayoutAttrInterface>(tile.getEncoding()) &&
+                   tile.getRank() >= 1
+               ? tile.getDimSize(0)
+               : 0;
+  if (auto slot = dyn_cast<SlotType>(type))
+    return slot.getShape()[slot.getTransposed() ? 1 : 0];
+  if (auto smem = dyn_cast<SharedBufferType>(type))
+    return smem.getShape()[0];
+  if (auto tma = dyn_cast<TensorDescType>(type))
+    return tma.getBoxShape()[0];
+  return 0;
+}
+
+/// The rows `actual` has where `declared` has `param` rows: the same kind of
+/// type; 0 if none.
+int64_t rowsAt(Type declared, Type actual, int64_t param) {
+  if (rowsOf(declared) != param || declared.getTypeID() != actual.getTypeID())
+    return 0;
+  return rowsOf(actual);
+}
+
+AttrTypeReplacer rowsReplacerFor(int64_t param, int64_t rows) {
+  auto reshaped = [param,
+                   rows](ArrayRef<int64_t> shape,
+                         size_t dim) -> std::optional<SmallVector<int64_t>> {
+    if (shape.size() <= dim || shape[dim] != param)
+      return std::nullopt;
+    SmallVector<int64_t> out(shape);
+    out[dim] = rows;
+    return out;
+  };
+  auto tileType = [reshaped](RankedTensorType tile) -> std::optional<Type> {
+    if (!isa_and_nonnull<TileLayoutAttrInterface>(tile.getEncoding()))
+      return std::nullopt;
+    auto shape = reshaped(tile.getShape(), 0);
+    if (!shape)
+      return std::nullopt;
+    return RankedTensorType::get(*shape, tile.getElementType(),
+                                 tile.getEncoding());
+  };
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(tileType);
+  replacer.addReplacement([reshaped](SlotType slot) -> std::optional<Type> {
+    auto shape = reshaped(slot.getShape(), slot.getTransposed() ? 1 : 0);
+    if (!shape)
+      return std::nullopt;
+    return SlotType::get(slot.getContext(), *shape, slot.getElementType(),
+                         slot.getSwizzle(), slot.getTransposed());
+  });
+  replacer.addReplacement([reshaped](
+                              SharedBufferType smem) -> std::optional<Type> {
+    auto shape = reshaped(smem.getShape(), 0);
+    if (!shape)
+      return std::nullopt;
+    return SharedBufferType::get(smem.getContext(), smem.getNumSlots(), *shape,
+                                 smem.getElementType(), smem.getSwizzle());
+  });
+  replacer.addReplacement(
+      [reshaped](TensorDescType tma) -> std::optional<Type> {
+        auto shape = reshaped(tma.getBoxShape(), 0);
+        if (!shape)
+          return std::nullopt;
+        return TensorDescType::get(tma.getContext(), *shape,
+                                   tma.getElementType(), tma.getSwizzle());
+      });
+  // A dense constant's tile type is not among the sub-elements the
+  // replacer visits: give the data the bound type (a splat: a constant
+  // tile of other rows holds the same value everywhere).
+  replacer.addReplacement(
+      [tileType](DenseElementsAttr dense) -> std::optional<Attribute> {
+        auto tile = dyn_cast<RankedTensorType>(dense.getType());
+        if (!tile || !dense.isSplat())
+          return std::nullopt;
+        std::optional<Type> type = tileType(tile);
+        if (!type)
+          return std::nullopt;
+        return DenseElementsAttr::get(cast<ShapedType>(*type),
+                                      dense.getSplatValue<Attribute>());
+      });
+  return replacer;
+}
+
 /// The first binding `at(declared, actual)` finds (non-null, non-zero) over
 /// `func`'s arguments against `args`, then its results against `results`;
 /// T() if none. A call binds a helper's layout, stage and element parameters
@@ -324,6 +412,45 @@ LogicalResult FuncOp::bindElementIn(Operation *op, Type element) {
   return success();
 }
 
+LogicalResult FuncOp::verifyRowsParameter() {
+  std::optional<int64_t> rows = getRowsParameter();
+  if (!rows)
+    return success();
+  if (*rows < 1)
+    return emitOpError() << "rows parameter must be positive, got " << *rows;
+  auto hasRows = [&](Type type) { return rowsOf(type) == *rows; };
+  if (llvm::none_of(getArgumentTypes(), hasRows) &&
+      llvm::none_of(getResultTypes(), hasRows))
+    return emitOpError() << "names " << *rows
+                         << " its rows parameter, but no argument or result "
+                            "is a register tile, row vector, !jfa.slot, "
+                            "!jfa.smem or !jfa.tma of "
+                         << *rows << " rows";
+  return success();
+}
+
+int64_t FuncOp::boundRows(TypeRange args, TypeRange results) {
+  std::optional<int64_t> param = getRowsParameter();
+  if (!param)
+    return 0;
+  if (int64_t rows =
+          firstBinding<int64_t>(*this, args, results, [&](Type d, Type a) {
+            return rowsAt(d, a, *param);
+          }))
+    return rows;
+  return *param;
+}
+
+void FuncOp::bindRowsIn(Operation *op, int64_t rows) {
+  std::optional<int64_t> param = getRowsParameter();
+  if (!param || rows <= 0 || rows == *param)
+    return;
+  rowsReplacerFor(*param, rows)
+      .recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
+                                    /*replaceLocs=*/false,
+                                    /*replaceTypes=*/true);
+}
+
 LogicalResult FuncOp::verifyStageParameter() {
   std::optional<int64_t> stages = getStageParameter();
   if (!stages)
@@ -374,7 +501,8 @@ Attribute FuncOp::boundLayout(TypeRange args, TypeRange results) {
   return param;
 }
 
-FunctionType FuncOp::typeFor(Attribute layout, int64_t stages, Type element) {
+FunctionType FuncOp::typeFor(Attribute layout, int64_t stages, Type element,
+                             int64_t rows) {
   FunctionType type = getFunctionType();
   Attribute param = getLayoutParameterAttr();
   if (param && layout && layout != param)
@@ -383,6 +511,10 @@ FunctionType FuncOp::typeFor(Attribute layout, int64_t stages, Type element) {
   if (stageParam && stages > 0 && stages != *stageParam)
     type = cast<FunctionType>(
         stageReplacerFor(*stageParam, stages).replace(Type(type)));
+  std::optional<int64_t> rowsParam = getRowsParameter();
+  if (rowsParam && rows > 0 && rows != *rowsParam)
+    type = cast<FunctionType>(
+        rowsReplacerFor(*rowsParam, rows).replace(Type(type)));
   if (TypeAttr elementParam = getElementParameterAttr())
     return cast_or_null<FunctionType>(
         bindElement(type, elementParam.getValue(), element));

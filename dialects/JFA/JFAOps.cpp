@@ -52,6 +52,11 @@ ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(loc)
            << "stage_parameter must be an integer (a ring's slot count), got "
            << stages;
+  if (Attribute rows = result.attributes.get("rows_parameter");
+      rows && !isa<IntegerAttr>(rows))
+    return parser.emitError(loc)
+           << "rows_parameter must be an integer (a tile's row count), got "
+           << rows;
   if (Attribute element = result.attributes.get("element_parameter");
       element && !isa<TypeAttr>(element))
     return parser.emitError(loc)
@@ -95,7 +100,7 @@ LogicalResult FuncOp::verifyRegions() {
                            << " its layout parameter, but no argument or "
                               "result type holds it";
   }
-  if (failed(verifyElementParameter()))
+  if (failed(verifyElementParameter()) || failed(verifyRowsParameter()))
     return failure();
   return verifyStageParameter();
 }
@@ -148,8 +153,10 @@ LogicalResult CallOp::verifyAgainst(FuncOp callee, StringRef context) {
   TypeAttr elementAttr = callee.getElementParameterAttr();
   Type elementParam = elementAttr ? elementAttr.getValue() : Type();
   Type element = callee.boundElement(getArgs().getTypes(), getResultTypes());
+  // And one with a rows parameter its tiles' row count.
+  int64_t rows = callee.boundRows(getArgs().getTypes(), getResultTypes());
   FunctionType type =
-      callee.typeFor(bindsLayout ? layout : param, stages, element);
+      callee.typeFor(bindsLayout ? layout : param, stages, element, rows);
   if (!type) {
     Type unscaled;
     FuncOp::bindElement(callee.getFunctionType(), elementParam, element,
@@ -179,6 +186,10 @@ LogicalResult CallOp::verifyAgainst(FuncOp callee, StringRef context) {
   if (elementParam && element != elementParam)
     diag << " (its element parameter " << elementParam << " bound to "
          << element << ")";
+  std::optional<int64_t> rowsParam = callee.getRowsParameter();
+  if (rowsParam && rows != *rowsParam)
+    diag << " (its rows parameter " << *rowsParam << " bound to " << rows
+         << ")";
   if (!context.empty())
     diag << " (" << context << ")";
   return diag;

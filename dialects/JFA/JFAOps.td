@@ -197,6 +197,26 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     contiguous dimension (columns) scaled so that a row keeps its bytes (64
     bf16 become 128 f8E4M3FN): swizzles, byte counts and row blocks stay
     valid. Register tiles are not rewritten.
+
+    And a helper written for tiles of one row count can serve another when
+    it names that count its rows parameter:
+    ```mlir
+    jfa.func @step(%s: tensor<128x128xf32, #jfa.wgmma_acc>,
+                   %m: tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, ...)
+        attributes {rows_parameter = 128} { ... }
+    ...
+    jfa.call @step(%s192, %m192, ...)
+        : (tensor<192x128xf32, #jfa.wgmma_acc>,
+           tensor<192xf32, #jfa.rows_of<#jfa.wgmma_acc>>, ...) -> ...
+    ```
+    A call binds it to the rows of its first argument (or result) where the
+    signature has a register tile or row vector, a `!jfa.slot`, a
+    `!jfa.smem` slot or a `!jfa.tma` box of the parameter's rows (the same
+    kind of type); inlining writes the bound rows for every such type of
+    the parameter's rows in the copy (dimension 0; a transposed slot view's
+    dimension 1). Other row counts are left alone, so tiles whose rows
+    must not follow (a key tile as long as the query tile) need another
+    count.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
@@ -204,7 +224,8 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        OptionalAttr<JFA_TileLayoutAttr>:$layout_parameter,
                        OptionalAttr<I64Attr>:$stage_parameter,
-                       OptionalAttr<TypeAttr>:$element_parameter);
+                       OptionalAttr<TypeAttr>:$element_parameter,
+                       OptionalAttr<I64Attr>:$rows_parameter);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
@@ -248,13 +269,27 @@ def JFA_FuncOp : JFA_Op<"func", [IsolatedFromAbove, FunctionOpInterface,
     static ::mlir::Type bindElement(::mlir::Type type, ::mlir::Type param,
                                     ::mlir::Type element,
                                     ::mlir::Type *unscaled = nullptr);
+    /// The row count a call with these argument and result types binds the
+    /// rows parameter to: the rows of its first register tile or row
+    /// vector, !jfa.slot, !jfa.smem or !jfa.tma where the signature has one
+    /// of the parameter's rows (the same kind of type); the parameter
+    /// itself when there is none; 0 without a parameter.
+    int64_t boundRows(::mlir::TypeRange args, ::mlir::TypeRange results);
+    /// The rows parameter's errors: not positive, or no argument or result
+    /// of that many rows (success without one).
+    ::mlir::LogicalResult verifyRowsParameter();
+    /// Writes `rows` for the rows parameter in `op` and everything nested in
+    /// it: every register tile, row vector, slot, ring slot and TMA box of
+    /// the parameter's rows.
+    void bindRowsIn(::mlir::Operation *op, int64_t rows);
     /// The helper's signature with `layout` in place of its layout
-    /// parameter, `stages` in place of its stage parameter (0: kept) and
-    /// `element` in place of its element parameter (null: kept); null if
-    /// an element-bound type does not scale (bindElement).
+    /// parameter, `stages` in place of its stage parameter (0: kept),
+    /// `element` in place of its element parameter (null: kept) and `rows`
+    /// in place of its rows parameter (0: kept); null if an element-bound
+    /// type does not scale (bindElement).
     ::mlir::FunctionType typeFor(::mlir::Attribute layout,
                                  int64_t stages = 0,
-                                 ::mlir::Type element = {});
+                                 ::mlir::Type element = {}, int64_t rows = 0);
     /// Writes `layout` for the layout parameter in `op` and every op,
     /// block argument and attribute nested in it (a copy of the body).
     void bindLayoutIn(::mlir::Operation *op, ::mlir::Attribute layout);

@@ -8,10 +8,11 @@
 // out. Copied ops keep the helper's location, "called from" the call, so
 // a diagnostic in a helper says which use it is about. A helper's layout
 // parameter is written as the layout the call binds it to, its stage
-// parameter as the ring depth and its element parameter as the operands'
-// element type (HelperOps.cpp); a helper without a stage
-// parameter called from a bound copy takes that copy's binding, so that its
-// jfa.ring_position of the parameter's depth follows the ring.
+// parameter as the ring depth, its element parameter as the operands'
+// element type and its rows parameter as the tiles' rows (HelperOps.cpp); a
+// helper without a stage parameter called from a bound copy takes that copy's
+// binding, so that its jfa.ring_position of the parameter's depth follows the
+// ring.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Transforms/Passes.h"
@@ -58,13 +59,15 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     // A call copied out of a helper whose layout parameter was bound has
     // types the verifier never saw: check them against the callee here.
     if (failed(call.verifyAgainst(
-            callee, "the call is in a helper whose layout, stage or element "
-                    "parameter this use bound to another")))
+            callee, "the call is in a helper whose layout, stage, element or "
+                    "rows parameter this use bound to another")))
       return failure();
     Attribute layout =
         callee.boundLayout(call.getArgs().getTypes(), call.getResultTypes());
     Type element =
         callee.boundElement(call.getArgs().getTypes(), call.getResultTypes());
+    int64_t rows =
+        callee.boundRows(call.getArgs().getTypes(), call.getResultTypes());
     StageBinding binding = outer;
     if (std::optional<int64_t> param = callee.getStageParameter())
       binding = {*param, callee.boundStages(call.getArgs().getTypes(),
@@ -82,12 +85,13 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
       copy->walk([&](Operation *op) {
         op->setLoc(CallSiteLoc::get(op->getLoc(), callLoc));
       });
-    // A layout, stage or element parameter becomes what the call binds it
-    // to (an element type that does not fit a copied type is an error
-    // there, "called from" the call).
+    // A layout, stage, element or rows parameter becomes what the call
+    // binds it to (an element type that does not fit a copied type is an
+    // error there, "called from" the call).
     for (Operation *copy : copies) {
       callee.bindLayoutIn(copy, layout);
       FuncOp::bindStagesIn(copy, binding.param, binding.stages);
+      callee.bindRowsIn(copy, rows);
       if (failed(callee.bindElementIn(copy, element)))
         return failure();
     }

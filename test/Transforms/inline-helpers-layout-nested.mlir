@@ -9,7 +9,7 @@ jfa.func @fixed_max(%s: tensor<128x128xf32, #jfa.wgmma_acc>) -> tensor<128xf32, 
 }
 jfa.func @any_max(%s: tensor<128x128xf32, #jfa.wgmma_acc>) -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
     attributes {layout_parameter = #jfa.wgmma_acc} {
-  // CHECK: inline-helpers-layout-nested.mlir:[[@LINE+1]]:8: error: 'jfa.call' op has type '(tensor<128x128xf32, #jfa.tmem_row>) -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>' but @fixed_max is '(tensor<128x128xf32, #jfa.wgmma_acc>) -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>' (the call is in a helper whose layout, stage or element parameter this use bound to another)
+  // CHECK: inline-helpers-layout-nested.mlir:[[@LINE+1]]:8: error: 'jfa.call' op has type '(tensor<128x128xf32, #jfa.tmem_row>) -> tensor<128xf32, #jfa.rows_of<#jfa.tmem_row>>' but @fixed_max is '(tensor<128x128xf32, #jfa.wgmma_acc>) -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>' (the call is in a helper whose layout, stage, element or rows parameter this use bound to another)
   %m = jfa.call @fixed_max(%s) : (tensor<128x128xf32, #jfa.wgmma_acc>) -> tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   jfa.return %m : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
 }
