@@ -56,12 +56,21 @@ include(${CMAKE_CURRENT_LIST_DIR}/KernelVariants.cmake)
 set(_jfa_embedded_symbols)
 set(_jfa_embedded_entries)
 
-# Per target: the forward, the backward (attention_fwd_/attention_bwd_<kernel
+# Per target: the forward, its specializations (attention_fwd_<kernel
+# suffix>_<tag>.mlir: a kernel of its own for some variants, which the
+# runtime takes over the forward's), the backward (attention_bwd_<kernel
 # suffix>) and the backward's three target-free kernels.
 set(_jfa_shared_kernels attention_bwd_delta attention_bwd_schedule attention_bwd_dq_convert)
 foreach(_jfa_arch ${JFA_TARGETS})
   set(_jfa_suffix_of_target ${JFA_TARGET_${_jfa_arch}_KERNEL_SUFFIX})
-  foreach(_jfa_kernel attention_fwd_${_jfa_suffix_of_target}
+  file(GLOB _jfa_specializations CONFIGURE_DEPENDS
+       ${_jfa_kernel_dir}/attention_fwd_${_jfa_suffix_of_target}_*.mlir)
+  set(_jfa_specialization_names)
+  foreach(_jfa_file ${_jfa_specializations})
+    get_filename_component(_jfa_name ${_jfa_file} NAME_WE)
+    list(APPEND _jfa_specialization_names ${_jfa_name})
+  endforeach()
+  foreach(_jfa_kernel attention_fwd_${_jfa_suffix_of_target} ${_jfa_specialization_names}
                        attention_bwd_${_jfa_suffix_of_target} ${_jfa_shared_kernels})
     set(_jfa_mlir ${_jfa_kernel_dir}/${_jfa_kernel}.mlir)
     # Configure again when the kernel's variant line changes.

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <filesystem>
@@ -36,20 +37,23 @@ bool hasBlockMask(const AttentionForwardArgs &a) {
   return a.blockMaskHeads > 0;
 }
 
-/// The forward's 128-row q tiles per sequence: of max_seqlen, but no
-/// sequence is longer than T, however loose the bound (the schedule holds
-/// B * q_tiles entries). A block-sparse forward places its tiles on the
-/// mask's 128-token grid of the packed axis, so that no tile straddles two
-/// blocks: a sequence may then span one tile more (from the block holding
-/// its first token).
-int64_t forwardQTiles(const AttentionForwardArgs &a) {
-  return sequenceTiles(std::min(a.maxSeqlen, a.totalTokens), kAttentionQTile,
+/// The forward's q tiles (of the kernel's qTileRows rows) per sequence: of
+/// max_seqlen, but no sequence is longer than T, however loose the bound
+/// (the schedule holds B * q_tiles entries). A block-sparse forward places
+/// its tiles on the mask's 128-token grid of the packed axis, so that no
+/// tile straddles two blocks: a sequence may then span one tile more (from
+/// the block holding its first token).
+int64_t forwardQTiles(const AttentionForwardArgs &a,
+                      int64_t qTileRows = kAttentionQTile) {
+  return sequenceTiles(std::min(a.maxSeqlen, a.totalTokens), qTileRows,
                        hasBlockMask(a));
 }
 
-/// B * H * q_tiles without overflow (each factor is below 2^31).
-__int128 workUnits(const AttentionForwardArgs &a) {
-  return __int128(a.batch) * a.numHeads * forwardQTiles(a);
+/// B * H * q_tiles without overflow (each factor is below 2^31). 128-row
+/// tiles bound every kernel's count (none has smaller ones).
+__int128 workUnits(const AttentionForwardArgs &a,
+                   int64_t qTileRows = kAttentionQTile) {
+  return __int128(a.batch) * a.numHeads * forwardQTiles(a, qTileRows);
 }
 
 /// The kernels per target of the description (Targets.def): the forward
@@ -81,6 +85,36 @@ const AttentionTarget *targets() {
 
 std::string cubinPattern(const AttentionTarget &t) {
   return fmt::format("{}_{}.*.cubin", t.kernel, t.arch);
+}
+
+/// Whether `kernel` is target t's forward (attention_fwd_sm90) or one of its
+/// specializations (attention_fwd_sm90_<tag>, tag letters and digits: a
+/// kernel of its own for some of the variants, e.g. attention_fwd_sm90_q192
+/// for D = 64). A call takes a specialization's variant over the forward's
+/// own, which declares every variant (the fallback).
+bool isForwardOf(const AttentionTarget &t, const std::string &kernel) {
+  if (kernel == t.kernel)
+    return true;
+  if (kernel.size() <= t.kernel.size() + 1 ||
+      kernel.compare(0, t.kernel.size() + 1, t.kernel + "_") != 0)
+    return false;
+  return std::all_of(kernel.begin() + t.kernel.size() + 1, kernel.end(),
+                     [](char c) { return std::isalnum((unsigned char)c); });
+}
+
+/// The kernel a kernel_dir cubin of target t holds, from its name
+/// (<kernel>_<arch>.<variant>.cubin): t's forward or a specialization; ""
+/// for any other file.
+std::string forwardKernelOfFile(const AttentionTarget &t,
+                                const std::string &name) {
+  std::string archPart = fmt::format("_{}.", t.arch);
+  size_t at = name.find(archPart);
+  if (at == std::string::npos || name.size() < 6 ||
+      name.compare(name.size() - 6, 6, ".cubin") != 0 ||
+      at + archPart.size() + 6 > name.size())
+    return "";
+  std::string kernel = name.substr(0, at);
+  return isForwardOf(t, kernel) ? kernel : "";
 }
 
 } // namespace
@@ -452,19 +486,22 @@ AttentionKernelChoice attentionKernelFor(int major, int minor) {
                           major, minor, supported));
 }
 
-unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors) {
-  __int128 units = workUnits(a);
+unsigned attentionGrid(const AttentionForwardArgs &a, int multiprocessors,
+                       int64_t qTileRows) {
+  __int128 units = workUnits(a, qTileRows);
   __int128 grid =
       multiprocessors > 0 && units > multiprocessors ? multiprocessors : units;
   return grid < 1 ? 1u : unsigned(grid);
 }
 
-size_t attentionScheduleBytes(const AttentionForwardArgs &a) {
-  return (2 + size_t(a.batch) * size_t(forwardQTiles(a))) * sizeof(int32_t);
+size_t attentionScheduleBytes(const AttentionForwardArgs &a,
+                              int64_t qTileRows) {
+  return (2 + size_t(a.batch) * size_t(forwardQTiles(a, qTileRows))) *
+         sizeof(int32_t);
 }
 
 std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a,
-                                     CUdeviceptr schedule) {
+                                     CUdeviceptr schedule, int64_t qTileRows) {
   AttentionOptions opt = attentionOptions(a);
   auto tensor = [&](CUdeviceptr p, const std::array<int64_t, 3> &s,
                     int64_t tokens, int64_t heads) {
@@ -484,7 +521,7 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &a,
           Arg::i32(int32_t(a.numHeads)),
           Arg::i32(int32_t(a.totalTokens)),
           Arg::i32(int32_t(a.oStrides[0])),
-          Arg::i32(int32_t(forwardQTiles(a))),
+          Arg::i32(int32_t(forwardQTiles(a, qTileRows))),
           Arg::f32(scaleLog2(effectiveScale(a.softmaxScale, a.headDim))),
           Arg::pointer(opt.cross ? a.offsetsK : a.offsets),
           Arg::i32(int32_t(opt.kvGroup)),
@@ -565,6 +602,18 @@ void checkAttentionKernelInfo(const KernelInfo &k,
           where, name, name, name));
 }
 
+int64_t attentionQTileRows(const KernelInfo &k, const std::string &source) {
+  const ParamSpec &q = k.params.front(), &o = k.params.back();
+  int64_t rows = q.box.front();
+  if (rows % 64 != 0 || rows < 64 || rows > 256 || o.box.front() != rows)
+    throw Error(fmt::format(
+        "{}: kernel '{}' has a q TMA box of {} rows and an o TMA box of {}; "
+        "the jagged attention contract has one q tile for both, a multiple "
+        "of 64 rows from 64 to 256",
+        source, k.name, rows, o.box.front()));
+  return rows;
+}
+
 //===----------------------------------------------------------------------===//
 // Attention
 //===----------------------------------------------------------------------===//
@@ -579,6 +628,9 @@ struct Attention::Impl {
     std::string metadata;
     std::string metadataSource; // names the metadata in errors
     Params params;              // normalized
+    int64_t qTileRows = kAttentionQTile; // the kernel's (attentionQTileRows)
+    std::string kernel;          // the target's forward or a specialization
+    bool specialization = false; // kernel is not the target's forward
   };
   /// Per target: its variants, and why there are none when there are none.
   std::vector<Image> images[kNumTargets];
@@ -596,16 +648,18 @@ struct Attention::Impl {
     throw Error(fmt::format("no jagged attention kernel for arch '{}'", arch));
   }
 
-  /// Parses and checks an image's metadata; returns its kernel's params.
+  /// Parses and checks an image's metadata for its kernel `img.kernel`;
+  /// returns its params and sets `img.qTileRows` to its q tile.
   static Params check(const AttentionTarget &t, const std::string &metadata,
-                      const std::string &source) {
+                      const std::string &source, Image &img) {
     std::vector<KernelInfo> kernels = parseMetadata(metadata, source);
     for (const KernelInfo &k : kernels)
-      if (k.name == t.kernel) {
+      if (k.name == img.kernel) {
         checkAttentionKernelInfo(k, t.arch, source);
+        img.qTileRows = attentionQTileRows(k, source);
         return normalize(k.compileParams);
       }
-    throw Error(fmt::format("{}: no kernel named '{}'", source, t.kernel));
+    throw Error(fmt::format("{}: no kernel named '{}'", source, img.kernel));
   }
 
   bool anyPresent(size_t target) const {
@@ -655,19 +709,24 @@ Attention Attention::load(const std::string &kernelDir) {
   bool any = false;
   for (size_t i = 0; i < kNumTargets; ++i) {
     const AttentionTarget &t = targets()[i];
-    std::string prefix = fmt::format("{}_{}.", t.kernel, t.arch);
     for (const std::string &name : files) {
-      if (name.size() <= prefix.size() + 6 || name.rfind(prefix, 0) != 0 ||
-          name.compare(name.size() - 6, 6, ".cubin") != 0)
+      std::string kernel = forwardKernelOfFile(t, name);
+      if (kernel.empty())
         continue;
       Impl::Image img;
+      img.kernel = kernel;
+      img.specialization = kernel != t.kernel;
       std::string cubin = dir + name;
       img.owned = readFile(cubin, "cubin");
       img.metadataSource = cubin + ".meta";
       img.metadata = readFile(img.metadataSource, "metadata");
-      img.params = Impl::check(t, img.metadata, img.metadataSource);
+      img.params = Impl::check(t, img.metadata, img.metadataSource, img);
+      // Two of one kernel, or of two specializations, for one variant: no
+      // rule picks one.
       for (const Impl::Image &other : impl->images[i])
-        if (other.params == img.params)
+        if (other.params == img.params &&
+            (other.kernel == img.kernel ||
+             (other.specialization && img.specialization)))
           throw Error(fmt::format("{} and {} are the same variant ({})",
                                   other.metadataSource, img.metadataSource,
                                   paramsText(img.params)));
@@ -705,9 +764,11 @@ Attention Attention::embedded() {
     for (const detail::EmbeddedKernel *const *e = detail::embeddedKernels; *e;
          ++e) {
       const detail::EmbeddedKernel &k = **e;
-      if (std::string(k.kernel) != t.kernel || std::string(k.arch) != t.arch)
+      if (!isForwardOf(t, k.kernel) || std::string(k.arch) != t.arch)
         continue;
       Impl::Image img;
+      img.kernel = k.kernel;
+      img.specialization = img.kernel != t.kernel;
       img.params = parseParams(k.params);
       std::string variant = paramsText(img.params);
       if (!k.cubin || !k.metadata) {
@@ -722,9 +783,9 @@ Attention Attention::embedded() {
       // An embedded kernel that does not match the contract (built from an
       // older kernel source, say) leaves the others usable.
       img.metadataSource = fmt::format("the embedded {}_{} ({}) metadata",
-                                       t.kernel, t.arch, variant);
+                                       img.kernel, t.arch, variant);
       try {
-        Params recorded = Impl::check(t, k.metadata, img.metadataSource);
+        Params recorded = Impl::check(t, k.metadata, img.metadataSource, img);
         if (recorded != img.params)
           throw Error(fmt::format("{} records {}", img.metadataSource,
                                   paramsText(recorded)));
@@ -806,10 +867,19 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   AttentionKernelChoice choice = attentionKernelFor(device.major, device.minor);
   size_t index = impl->indexOf(choice.arch);
   Params wanted = wantedParams(args.headDim, args.causal, opt.general);
+  // A specialization's variant over the forward's own (present ones first:
+  // an unusable specialization leaves the fallback).
   size_t variant = impl->images[index].size();
-  for (size_t v = 0; v < impl->images[index].size(); ++v)
-    if (impl->images[index][v].params == wanted)
+  auto rank = [](const Impl::Image &img) {
+    return int(img.present) * 2 + int(img.specialization);
+  };
+  for (size_t v = 0; v < impl->images[index].size(); ++v) {
+    const Impl::Image &img = impl->images[index][v];
+    if (img.params == wanted &&
+        (variant == impl->images[index].size() ||
+         rank(img) > rank(impl->images[index][variant])))
       variant = v;
+  }
   if (variant == impl->images[index].size()) {
     // No variant of this target at all, or (a kernel_dir with some of them)
     // not this one: list those there are.
@@ -860,14 +930,15 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
     throw Error(fmt::format("{}; device {} has compute capability {}.{}", why,
                             device.ordinal, device.major, device.minor));
   CUdeviceptr schedule =
-      deviceAllocOnStream(attentionScheduleBytes(args), stream);
+      deviceAllocOnStream(attentionScheduleBytes(args, img.qTileRows), stream);
   try {
-    impl->backward->writeSchedule(choice.arch, args.offsets, schedule,
-                                  args.batch, forwardQTiles(args),
-                                  hasBlockMask(args), stream);
-    module->launch(choice.kernel,
-                   {attentionGrid(args, device.multiprocessors), 1, 1},
-                   attentionKernelArgs(args, schedule), stream);
+    impl->backward->writeSchedule(
+        choice.arch, args.offsets, schedule, args.batch,
+        forwardQTiles(args, img.qTileRows), hasBlockMask(args), stream);
+    module->launch(
+        img.kernel,
+        {attentionGrid(args, device.multiprocessors, img.qTileRows), 1, 1},
+        attentionKernelArgs(args, schedule, img.qTileRows), stream);
   } catch (...) {
     deviceFreeOnStream(schedule, stream);
     throw;

@@ -1142,6 +1142,35 @@ TEST(AttentionKernelArgs, CrossAttentionGroupsAndWindow) {
       errorOf([&] { validateArgs(k, attentionKernelArgs(a, kSchedule)); }), "");
 }
 
+TEST(AttentionQTileRows, FromTheKernelsQBox) {
+  // 128-row q tiles: the contract's metadata.
+  KernelInfo k =
+      parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a")).at(0);
+  EXPECT_EQ(attentionQTileRows(k, "x.meta"), 128);
+  // 192-row ones (the sm_90a forward at D = 64: three consumer
+  // warpgroups): q_tiles, the schedule and the grid count them. T = 1000,
+  // max_seqlen 500: ceil(500 / 192) = 3 tiles, not 4.
+  k.params.front().box = {192, 64};
+  k.params.back().box = {192, 64};
+  EXPECT_EQ(attentionQTileRows(k, "x.meta"), 192);
+  auto a = goodArgs();
+  EXPECT_EQ(attentionKernelArgs(a, kSchedule)[10].scalar.i32, 4);
+  EXPECT_EQ(attentionKernelArgs(a, kSchedule, 192)[10].scalar.i32, 3);
+  EXPECT_EQ(attentionScheduleBytes(a, 192), size_t(4 * (2 + 3 * 3)));
+  EXPECT_EQ(attentionGrid(a, 132, 192), 36u);
+  EXPECT_EQ(attentionGrid(a, 20, 192), 20u);
+  // q and o must share one tile of whole wgmma row groups that TMA can box.
+  k.params.back().box = {128, 64};
+  EXPECT_EQ(errorOf([&] { attentionQTileRows(k, "x.meta"); }),
+            "x.meta: kernel 'attention_fwd_sm90' has a q TMA box of 192 rows "
+            "and an o TMA box of 128; the jagged attention contract has one "
+            "q tile for both, a multiple of 64 rows from 64 to 256");
+  k.params.front().box = k.params.back().box = {96, 64};
+  EXPECT_ERROR(attentionQTileRows(k, "x.meta"), "a q TMA box of 96 rows");
+  k.params.front().box = k.params.back().box = {320, 64};
+  EXPECT_ERROR(attentionQTileRows(k, "x.meta"), "a q TMA box of 320 rows");
+}
+
 TEST(CheckAttentionKernelInfo, Contract) {
   KernelInfo k =
       parseMetadata(contractMetadata("attention_fwd_sm90", "sm_90a")).at(0);
@@ -1318,6 +1347,56 @@ TEST(AttentionLoad, VariantsArePickedByTheirMetadata) {
             dir + "/attention_fwd_sm90_sm_90a.a.cubin.meta and " + dir +
                 "/attention_fwd_sm90_sm_90a.c.cubin.meta are the same "
                 "variant (causal=1, general=0, head_dim=64)");
+}
+
+TEST(AttentionLoad, ASpecializationLoadsBesideTheForward) {
+  // attention_fwd_sm90_q192 (192-row q tiles) declares a variant the
+  // forward also has: both load, and a call takes the specialization's.
+  std::string dir = makeDir("specialized");
+  test::writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
+                   test::scheduleMetadata("sm_90a"));
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, false));
+  std::string q192 =
+      contractMetadata("attention_fwd_sm90_q192", "sm_90a", 64, false);
+  // q's box (the first) and o's (the last).
+  q192.replace(q192.find(R"("box": [128, 64])"), 16, R"("box": [192, 64])");
+  q192.replace(q192.rfind(R"("box": [128, 64])"), 16, R"("box": [192, 64])");
+  writeKernel(dir, "attention_fwd_sm90_q192", "sm_90a", q192);
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }), "");
+  EXPECT_TRUE(Attention::load(dir).hasKernel("sm_90a"));
+  // Its metadata must name it.
+  writeKernel(dir, "attention_fwd_sm90_wide", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, true));
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir + "/attention_fwd_sm90_wide_sm_90a.head_dim=128.causal=0."
+                  "cubin.meta: no kernel named 'attention_fwd_sm90_wide'");
+  // Two specializations of one variant: no rule picks one.
+  writeKernel(dir, "attention_fwd_sm90_wide", "sm_90a",
+              contractMetadata("attention_fwd_sm90_wide", "sm_90a", 64, false));
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }),
+            dir +
+                "/attention_fwd_sm90_q192_sm_90a.head_dim=128.causal=0."
+                "cubin.meta and " +
+                dir +
+                "/attention_fwd_sm90_wide_sm_90a.head_dim=128.causal=0."
+                "cubin.meta are the same variant (causal=0, general=0, "
+                "head_dim=64)");
+  std::remove(
+      (dir + "/attention_fwd_sm90_wide_sm_90a.head_dim=128.causal=0.cubin")
+          .c_str());
+  // Not a specialization: the backward's kernels, other names.
+  writeKernel(dir, "attention_fwd_sm90x", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, false));
+  writeKernel(dir, "attention_fwd_sm90_a-b", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, false));
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }), "");
+  // A q tile the contract does not have.
+  std::string odd = q192;
+  odd.replace(odd.find(R"("box": [192, 64])"), 16, R"("box": [96, 64])");
+  writeKernel(dir, "attention_fwd_sm90_q192", "sm_90a", odd);
+  EXPECT_ERROR(Attention::load(dir), "has a q TMA box of 96 rows and an o "
+                                     "TMA box of 192");
 }
 
 TEST(AttentionLoad, AKernelOfBeforeTheGeneralVariantSaysRebuild) {
@@ -1500,8 +1579,10 @@ TEST(Embedding, EmbeddedKernelsAreConsistent) {
         << "twice: " << (*e)->kernel << " " << (*e)->arch << " "
         << (*e)->params;
   }
-  // 2 targets, each with its forward and backward and the 3 shared kernels.
-  EXPECT_EQ(seen.size(), 10u);
+  // 2 targets, each with its forward and backward and the 3 shared kernels,
+  // and sm_90a's D = 64 specialization of the forward.
+  EXPECT_EQ(seen.size(), 11u);
+  EXPECT_EQ(seen.count({"attention_fwd_sm90_q192", "sm_90a"}), 1u);
   for (const auto &[key, params] : seen) {
     size_t product = variantCount(key.first);
     EXPECT_EQ(params.size(), product) << key.first << " " << key.second;

@@ -133,7 +133,10 @@ enum class AttentionActivation { Softmax, Silu, GeluTanh };
 /// naming activation and the accepted names otherwise.
 AttentionActivation attentionActivation(const std::string &name);
 
-/// Rows of q a CTA works on (one work unit): the q tile of both kernels.
+/// Rows of q a CTA works on (one work unit) unless the kernel says otherwise:
+/// a forward kernel's q tile is the row count of its q TMA box
+/// (attentionQTileRows); 128 in every kernel but the sm_90a forward at
+/// D = 64 (192: three consumer warpgroups).
 constexpr int64_t kAttentionQTile = 128;
 
 /// Checks an offsets array of `count` (= B + 1) entries: offsets[0] == 0,
@@ -205,14 +208,16 @@ struct AttentionKernelChoice {
 };
 AttentionKernelChoice attentionKernelFor(int major, int minor);
 
-/// The 1-d grid: min(multiprocessors, B * H * ceil(maxSeqlen / 128)), at
-/// least 1. `args` must be valid.
-unsigned attentionGrid(const AttentionForwardArgs &args, int multiprocessors);
+/// The 1-d grid: min(multiprocessors, B * H * ceil(maxSeqlen / qTileRows)),
+/// at least 1. `args` must be valid.
+unsigned attentionGrid(const AttentionForwardArgs &args, int multiprocessors,
+                       int64_t qTileRows = kAttentionQTile);
 
 /// The bytes of the forward's work-queue schedule: int32 [2 + B *
-/// ceil(maxSeqlen / 128)] (attention_bwd_schedule.mlir writes it over the
-/// query sequences). `args` must be valid.
-size_t attentionScheduleBytes(const AttentionForwardArgs &args);
+/// ceil(maxSeqlen / qTileRows)] (attention_bwd_schedule.mlir writes it over
+/// the query sequences). `args` must be valid.
+size_t attentionScheduleBytes(const AttentionForwardArgs &args,
+                              int64_t qTileRows = kAttentionQTile);
 
 /// The 20 kernel arguments in the kernel's parameter order (see the README
 /// of kernels/jagged_attention): q as [T, H*D] and k, v as [T_k, H_kv*D]
@@ -221,9 +226,11 @@ size_t attentionScheduleBytes(const AttentionForwardArgs &args);
 /// (offsets for self-attention), kv_group, window_left, window_right
 /// (attentionOptions), the block-sparse mask's block_bits, block_words and
 /// block_head_stride, and `schedule` (attentionScheduleBytes, written by
-/// the schedule kernel first). `args` must be valid.
+/// the schedule kernel first). q_tiles counts tiles of qTileRows rows (the
+/// kernel's, attentionQTileRows). `args` must be valid.
 std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &args,
-                                     CUdeviceptr schedule);
+                                     CUdeviceptr schedule,
+                                     int64_t qTileRows = kAttentionQTile);
 
 /// Checks that a kernel's metadata declares the contract's parameters
 /// (3 bf16 tensor maps, pointers to bf16, f32 and i32, 5 i32, 1 f32, a
@@ -234,6 +241,13 @@ std::vector<Arg> attentionKernelArgs(const AttentionForwardArgs &args,
 void checkAttentionKernelInfo(const KernelInfo &kernel,
                               const std::string &expectedArch,
                               const std::string &source);
+
+/// A forward kernel's q tile: the rows of its q TMA box (parameter 0), which
+/// its o TMA box (the last parameter) must share; a multiple of 64 from 64
+/// to 256 (wgmma's 64-row groups, TMA's box limit). Throws an Error naming
+/// `source` and the boxes otherwise. `kernel` must pass
+/// checkAttentionKernelInfo.
+int64_t attentionQTileRows(const KernelInfo &kernel, const std::string &source);
 
 /// The arguments of one jagged attention backward pass: the gradients of
 /// forward's o for the upstream gradient dout. Tensors are device addresses;
