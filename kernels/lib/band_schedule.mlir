@@ -6,7 +6,8 @@
 // once for both targets and every task, forward and backward, so that the
 // tasks cannot disagree on a unit; and the decode of the variant parameter.
 
-// The keys of unit (q0, len) of a sequence with len_k keys. Query i sees
+// The keys of unit (q0, len) of a sequence with len_k keys, for the q tile
+// of %q_rows rows from q0. Query i sees
 // keys [max(0, i + lo_off), min(len_k, i + hi_off)): with shift = len_k -
 // len (the query and key ends aligned, as FlashAttention aligns them),
 // hi_off is shift + 1 under %causal and shift + right + 1 under a window
@@ -18,8 +19,8 @@
 // unit whose queries see no key still writes o = 0 (its tile is masked
 // whole). A tile from key k0 needs the mask when k0 < mask_below or k0 + 128
 // > mask_above (@tile_masked): the other tiles are seen whole by every row.
-jfa.func @unit_keys(%q0: i32, %len: i32, %len_k: i32, %causal: i1,
-                    %general: i1, %left: i32, %right: i32)
+jfa.func @unit_keys(%q0: i32, %q_rows: i32, %len: i32, %len_k: i32,
+                    %causal: i1, %general: i1, %left: i32, %right: i32)
     -> (i32, i32, i32, i32, i32, i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -33,16 +34,17 @@ jfa.func @unit_keys(%q0: i32, %len: i32, %len_k: i32, %causal: i1,
   %right_hi = arith.addi %causal_hi, %right : i32
   %open_hi = arith.select %windowed_right, %right_hi, %len_k : i32
   %hi_off = arith.select %causal, %causal_hi, %open_hi : i32
-  // lo_off: -(len + 128) when unbounded (below -i for every query of the
-  // tile, even those past the end).
+  // lo_off: -(len + q_rows) when unbounded (below -i for every query of
+  // the tile, even those past the end).
   %has_left = arith.cmpi sge, %left, %c0 : i32
   %windowed_left = arith.andi %general, %has_left : i1
   %left_lo = arith.subi %shift, %left : i32
-  %len_up = arith.addi %len, %c128 : i32
+  %len_up = arith.addi %len, %q_rows : i32
   %open_lo = arith.subi %c0, %len_up : i32
   %lo_off = arith.select %windowed_left, %left_lo, %open_lo : i32
   // The keys of the tile's first and last rows.
-  %q_last = arith.addi %q0, %c127 : i32
+  %q_rows_less = arith.subi %q_rows, %c1 : i32
+  %q_last = arith.addi %q0, %q_rows_less : i32
   %first_from = arith.addi %q0, %lo_off : i32
   %first_lo = arith.maxsi %first_from, %c0 : i32
   %last_from = arith.addi %q_last, %lo_off : i32

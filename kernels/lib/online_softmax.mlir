@@ -5,6 +5,9 @@
 // (docs/DIALECT.md, "Helpers"): the sm_90a forward calls it with its
 // wgmma accumulators, the sm_100a forward with tensor-memory rows
 // (#jfa.tmem_row), and inlining writes the call's layout throughout.
+// Each is written for 128-row q tiles and names 128 its rows parameter:
+// the sm_90a forward at D = 64 (attention_fwd_sm90_q192.mlir) calls it
+// with 192-row ones.
 // Scores S of a 128-query by 128-key tile (queries from %q0, keys from %k0)
 // with the keys a query may not see at -inf: query i sees keys
 // [max(key_floor, i + lo_off), min(keys_end, i + hi_off)) (@unit_keys in
@@ -21,7 +24,7 @@ jfa.func @mask_keys(%s: tensor<128x128xf32, #jfa.wgmma_acc>, %q0: i32,
                     %k0: i32, %keys_end: i32, %lo_off: i32, %hi_off: i32,
                     %key_floor: i32, %general: i1, %neg_inf: f32)
     -> tensor<128x128xf32, #jfa.wgmma_acc>
-    attributes {layout_parameter = #jfa.wgmma_acc} {
+    attributes {layout_parameter = #jfa.wgmma_acc, rows_parameter = 128} {
   %row = jfa.iota rows : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %first_r = tensor.splat %q0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
   %k0_r = tensor.splat %k0 : tensor<128xi32, #jfa.rows_of<#jfa.wgmma_acc>>
@@ -59,7 +62,7 @@ jfa.func @softmax_step(%s: tensor<128x128xf32, #jfa.wgmma_acc>,
                        %scale_log2: f32, %exp_share: i32)
     -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>,
         tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
-    attributes {layout_parameter = #jfa.wgmma_acc} {
+    attributes {layout_parameter = #jfa.wgmma_acc, rows_parameter = 128} {
   %neg_inf_rows = arith.constant dense<0xFF800000> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %zero_rows = arith.constant dense<0.0> : tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
   %scale = tensor.splat %scale_log2 : tensor<128x128xf32, #jfa.wgmma_acc>
@@ -92,7 +95,7 @@ jfa.func @softmax_step(%s: tensor<128x128xf32, #jfa.wgmma_acc>,
 // (1 + 2^(2u log2 e)) (saturating to +-1 for large |u|, no NaN); the
 // divisions approximate (div.approx: a full division spilled 172-424 B).
 jfa.func @activation(%x: tensor<128x128xf32, #jfa.wgmma_acc>, %activation: i32) -> tensor<128x128xf32, #jfa.wgmma_acc>
-    attributes {layout_parameter = #jfa.wgmma_acc} {
+    attributes {layout_parameter = #jfa.wgmma_acc, rows_parameter = 128} {
   %c1 = arith.constant 1 : i32
   %one = arith.constant dense<1.0> : tensor<128x128xf32, #jfa.wgmma_acc>
   %is_silu = arith.cmpi eq, %activation, %c1 : i32
@@ -138,7 +141,7 @@ jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor
                          %keys_end: i32, %lo_off: i32, %hi_off: i32,
                          %key_floor: i32, %general: i1, %exp_share: i32)
     -> (tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
-    attributes {layout_parameter = #jfa.wgmma_acc} {
+    attributes {layout_parameter = #jfa.wgmma_acc, rows_parameter = 128} {
   %c0 = arith.constant 0 : i32
   %neg_inf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
@@ -173,13 +176,12 @@ jfa.func @attention_step(%s_raw: tensor<128x128xf32, #jfa.wgmma_acc>, %m: tensor
   jfa.return %r#0, %r#1, %r#2, %r#3 : tensor<128x128xf32, #jfa.wgmma_acc>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<128xf32, #jfa.rows_of<#jfa.wgmma_acc>>
 }
 
-// O's epilogue. A q tile whose 128 rows all lie in the sequence (none past
-// its end, none below a block-sparse row floor: %first_row 0) goes out by
-// TMA stores from the unit's Q stage; another by row-clipped stores.
-jfa.func @o_tile_whole(%rows_left: i32, %first_row: i32) -> i1 {
+// O's epilogue. A q tile whose %q_rows rows all lie in the sequence (none
+// past its end, none below a block-sparse row floor: %first_row 0) goes out
+// by TMA stores from the unit's Q stage; another by row-clipped stores.
+jfa.func @o_tile_whole(%rows_left: i32, %first_row: i32, %q_rows: i32) -> i1 {
   %c0 = arith.constant 0 : i32
-  %c128 = arith.constant 128 : i32
-  %whole_rows = arith.cmpi sge, %rows_left, %c128 : i32
+  %whole_rows = arith.cmpi sge, %rows_left, %q_rows : i32
   %from_first = arith.cmpi eq, %first_row, %c0 : i32
   %whole = arith.andi %whole_rows, %from_first : i1
   jfa.return %whole : i1
@@ -192,7 +194,7 @@ jfa.func @o_tile_whole(%rows_left: i32, %first_row: i32) -> i1 {
 jfa.func @stage_o(%lo: tensor<128x64xbf16, #jfa.wgmma_acc>, %hi: tensor<128x64xbf16, #jfa.wgmma_acc>,
                   %slot0: !jfa.slot<128x64xbf16, swizzle 128>, %slot1: !jfa.slot<128x64xbf16, swizzle 128>,
                   %wide: i1)
-    attributes {layout_parameter = #jfa.wgmma_acc} {
+    attributes {layout_parameter = #jfa.wgmma_acc, rows_parameter = 128} {
   jfa.local_store %lo, %slot0 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
   scf.if %wide {
     jfa.local_store %hi, %slot1 : tensor<128x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<128x64xbf16, swizzle 128>
@@ -203,7 +205,8 @@ jfa.func @stage_o(%lo: tensor<128x64xbf16, #jfa.wgmma_acc>, %hi: tensor<128x64xb
 
 // The staged halves to o (the 2-d [T, H*D] tensor) at (%row0, %col0).
 jfa.func @tma_store_o(%slot0: !jfa.slot<128x64xbf16, swizzle 128>, %slot1: !jfa.slot<128x64xbf16, swizzle 128>,
-                      %o_out: !jfa.tma<128x64xbf16, swizzle 128>, %row0: i32, %col0: i32, %wide: i1) {
+                      %o_out: !jfa.tma<128x64xbf16, swizzle 128>, %row0: i32, %col0: i32, %wide: i1)
+    attributes {rows_parameter = 128} {
   %c64 = arith.constant 64 : i32
   jfa.tma_store %slot0, %o_out[%row0, %col0] : !jfa.slot<128x64xbf16, swizzle 128>, !jfa.tma<128x64xbf16, swizzle 128>
   scf.if %wide {
@@ -218,7 +221,7 @@ jfa.func @tma_store_o(%slot0: !jfa.slot<128x64xbf16, swizzle 128>, %slot1: !jfa.
 jfa.func @store_o_rows(%lo: tensor<128x64xbf16, #jfa.wgmma_acc>, %hi: tensor<128x64xbf16, #jfa.wgmma_acc>,
                        %o: !jfa.ptr<bf16>, %o_base: i32, %o_stride: i32, %rows_left: i32,
                        %first_row: i32, %wide: i1)
-    attributes {layout_parameter = #jfa.wgmma_acc} {
+    attributes {layout_parameter = #jfa.wgmma_acc, rows_parameter = 128} {
   %c64 = arith.constant 64 : i32
   jfa.store_tile %lo, %o[%o_base] stride(%o_stride) rows(%rows_left) from(%first_row)
       : tensor<128x64xbf16, #jfa.wgmma_acc>, !jfa.ptr<bf16>

@@ -124,8 +124,9 @@ jfa.func @unit_sequences(%b: i32, %offsets: !jfa.ptr<i32>,
       : i32, i32, i32, i32, i32, i32
 }
 
-// The forwards' unit u: head u mod H of the (sequence, 128-row q tile)
-// pair u / H of %schedule, which attention_bwd_schedule.mlir writes over the
+// The forwards' unit u: head u mod H of the (sequence, q tile of %q_rows
+// rows: 128, or 192 for the sm_90a forward at D = 64) pair u / H of
+// %schedule, which attention_bwd_schedule.mlir writes over the
 // query sequences with %q_tiles tiles per sequence (its k_tiles): the pairs
 // with queries, longest sequence first. A sequence's tiles are taken last
 // first: under causal the last sees the most keys, so the costliest units
@@ -135,7 +136,7 @@ jfa.func @unit_sequences(%b: i32, %offsets: !jfa.ptr<i32>,
 // the sequence's first key row and length, and the row and key floors
 // (@unit_sequences: under %block_aligned, a compile-time parameter, the
 // tiles lie on the block mask's grid).
-jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32,
+jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32, %q_rows: i32,
                      %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
                      %schedule: !jfa.ptr<i32>, %general: i1,
                      %block_aligned: i1)
@@ -143,8 +144,6 @@ jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32,
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
-  %c127 = arith.constant 127 : i32
-  %c128 = arith.constant 128 : i32
   %pair = arith.divui %u, %heads : i32
   %h = arith.remui %u, %heads : i32
   %at = arith.addi %pair, %c2 : i32
@@ -155,12 +154,13 @@ jfa.func @queue_unit(%u: i32, %heads: i32, %q_tiles: i32,
       : (i32, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1) -> (i32, i32, i32, i32, i32, i32)
   // At most %q_tiles, as the schedule counts them (a sequence longer than
   // max_seqlen, whose offsets were not checked, is cut as it cut it).
-  %len_up = arith.addi %len, %c127 : i32
-  %len_tiles = arith.divsi %len_up, %c128 : i32
+  %q_rows_less = arith.subi %q_rows, %c1 : i32
+  %len_up = arith.addi %len, %q_rows_less : i32
+  %len_tiles = arith.divsi %len_up, %q_rows : i32
   %tiles = arith.minsi %len_tiles, %q_tiles : i32
   %last = arith.subi %tiles, %c1 : i32
   %tile = arith.subi %last, %t : i32
-  %q0 = arith.muli %tile, %c128 : i32
+  %q0 = arith.muli %tile, %q_rows : i32
   %has_queries = arith.cmpi sge, %tile, %c0 : i32
   jfa.return %h, %start, %len, %q0, %has_queries, %start_k, %len_k, %row_floor, %key_floor
       : i32, i32, i32, i32, i1, i32, i32, i32, i32
@@ -233,8 +233,8 @@ jfa.func @unit(%u: i32, %k_tiles: i32, %unit_kv: i32, %kv_split: i32, %head_dim:
   %k0 = arith.muli %kt, %c128 : i32
   %live = arith.cmpi slt, %k0, %len_k : i32
   // The bounds, as the forward's (the queries and the whole k tile).
-  %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%c0, %len, %len_k, %causal, %general, %left, %right)
-      : (i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+  %first_tile, %kv_tiles, %lo_off, %hi_off, %mask_below, %mask_above = jfa.call @unit_keys(%c0, %c128, %len, %len_k, %causal, %general, %left, %right)
+      : (i32, i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)
   // Queries i with i + hi_off > k0 and i + lo_off <= k0 + 127, from the
   // row floor.
   %after = arith.subi %k0, %hi_off : i32

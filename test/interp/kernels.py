@@ -486,15 +486,17 @@ ACTIVATIONS = {"softmax": 0, "silu": 1, "gelu_tanh": 2}
 
 def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
               window=None, kv_heads=None, lengths_k=None, activation="softmax",
-              mask=None, spike=False):
+              mask=None, spike=False, kernel=None, q_rows=128):
     """The forward against numpy. window (left, right), kv_heads < heads
     (grouped-query attention) or lengths_k (per sequence: cross-attention
     over another key tensor) select the kernel's general variant; mask
     (heads of the mask, density: block_mask) its block-sparse one. spike:
     in each sequence longer than one key tile, the last key is 8 times the
     last query, whose row max then jumps by far more than 128 (base 2) in
-    the last key tile: without moving its max there, P would overflow."""
-    kernel = attention_kernel("fwd", arch)
+    the last key tile: without moving its max there, P would overflow.
+    kernel, q_rows: another forward of the contract and its q tile's rows
+    (a specialization: attention_fwd_sm90_q192.mlir, 192)."""
+    kernel = kernel or attention_kernel("fwd", arch)
     lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
     general, kv_heads, lengths_k, tokens_k, offsets_k = variant_batch(
         lengths, tokens, offsets, heads, head_dim, window, kv_heads, lengths_k)
@@ -516,7 +518,8 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
     # Block-sparse: the tiles lie on the mask's 128-token grid of the packed
     # axis (a sequence may span one more), as the runtime asks the schedule.
     aligned = bool(mask)
-    q_tiles = max(1, math.ceil((max(lengths) + 127 * aligned) / 128))
+    # q_tiles counts the kernel's q tiles, as the runtime does from its q box.
+    q_tiles = max(1, math.ceil((max(lengths) + 127 * aligned) / q_rows))
     left, right = window or (-1, -1)
     # Block-sparse without causal or a window: every key tile of a sequence
     # is a candidate, so the MMAs the sm_90a forward issues count the tiles
@@ -1006,6 +1009,18 @@ CASES["attention_schedule_block_aligned"] = (
 CASES["attention_dq_convert_wide"] = (
     lambda run: attention_dq_convert(run, "sm_90a", 3, 8 * 128, 8 * 128))
 CASES.update(attention_cases("sm_90a", "sm90"))
+# The sm_90a forward's D = 64 specialization (three consumer warpgroups over
+# 192-row q tiles; plain non-causal attention): lengths around the 192-row
+# tile and its multiples (whole tiles go out by TMA stores, the others by
+# clipped ones), several heads, more units than CTAs, and the spike that
+# makes the row max jump in a later key tile.
+Q192 = "jagged_attention/attention_fwd_sm90_q192.mlir"
+CASES["attention_sm90_q192_d64_full"] = (
+    lambda run: attention(run, "sm_90a", JAGGED + [191, 192, 193, 384, 385, 0, 700],
+                          3, 64, False, kernel=Q192, q_rows=192))
+CASES["attention_sm90_q192_sharp_d64"] = (
+    lambda run: attention(run, "sm_90a", [1, 300, 450, 129], 2, 64, False,
+                          scale=2.0, spike=True, kernel=Q192, q_rows=192))
 for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
     for d in (64, 128):
         for causal in (False, True):
