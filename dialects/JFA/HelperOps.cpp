@@ -229,12 +229,16 @@ int64_t rowsOf(Type type) {
                    tile.getRank() >= 1
                ? tile.getDimSize(0)
                : 0;
+  // A buffer has rows when it is 2-d: a 1-d one (a hand-off list, a ring
+  // of scalars) has none.
   if (auto slot = dyn_cast<SlotType>(type))
-    return slot.getShape()[slot.getTransposed() ? 1 : 0];
+    return slot.getShape().size() >= 2
+               ? slot.getShape()[slot.getTransposed() ? 1 : 0]
+               : 0;
   if (auto smem = dyn_cast<SharedBufferType>(type))
-    return smem.getShape()[0];
+    return smem.getShape().size() >= 2 ? smem.getShape()[0] : 0;
   if (auto tma = dyn_cast<TensorDescType>(type))
-    return tma.getBoxShape()[0];
+    return tma.getBoxShape().size() >= 2 ? tma.getBoxShape()[0] : 0;
   return 0;
 }
 
@@ -267,15 +271,20 @@ AttrTypeReplacer rowsReplacerFor(int64_t param, int64_t rows) {
   };
   AttrTypeReplacer replacer;
   replacer.addReplacement(tileType);
-  replacer.addReplacement([reshaped](SlotType slot) -> std::optional<Type> {
+  replacer.addReplacement([reshaped,
+                           param](SlotType slot) -> std::optional<Type> {
+    if (rowsOf(slot) != param)
+      return std::nullopt;
     auto shape = reshaped(slot.getShape(), slot.getTransposed() ? 1 : 0);
     if (!shape)
       return std::nullopt;
     return SlotType::get(slot.getContext(), *shape, slot.getElementType(),
                          slot.getSwizzle(), slot.getTransposed());
   });
-  replacer.addReplacement([reshaped](
+  replacer.addReplacement([reshaped, param](
                               SharedBufferType smem) -> std::optional<Type> {
+    if (rowsOf(smem) != param)
+      return std::nullopt;
     auto shape = reshaped(smem.getShape(), 0);
     if (!shape)
       return std::nullopt;
@@ -283,7 +292,9 @@ AttrTypeReplacer rowsReplacerFor(int64_t param, int64_t rows) {
                                  smem.getElementType(), smem.getSwizzle());
   });
   replacer.addReplacement(
-      [reshaped](TensorDescType tma) -> std::optional<Type> {
+      [reshaped, param](TensorDescType tma) -> std::optional<Type> {
+        if (rowsOf(tma) != param)
+          return std::nullopt;
         auto shape = reshaped(tma.getBoxShape(), 0);
         if (!shape)
           return std::nullopt;
@@ -472,10 +483,15 @@ int64_t FuncOp::boundStages(TypeRange args, TypeRange results) {
   std::optional<int64_t> param = getStageParameter();
   if (!param)
     return 0;
-  // A ring of the element parameter's element is compared as bound.
+  // A ring of the rows parameter's rows or of the element parameter's
+  // element is compared as bound.
   TypeAttr elementParam = getElementParameterAttr();
   Type element = boundElement(args, results);
+  std::optional<int64_t> rowsParam = getRowsParameter();
+  int64_t rows = boundRows(args, results);
   auto declaredAs = [&](Type declared) {
+    if (rowsParam && rows > 0 && rows != int64_t(*rowsParam))
+      declared = rowsReplacerFor(*rowsParam, rows).replace(declared);
     if (!elementParam)
       return declared;
     Type bound = bindElement(declared, elementParam.getValue(), element);

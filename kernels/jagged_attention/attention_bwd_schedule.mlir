@@ -1,9 +1,11 @@
 // Jagged attention backward, step 0 (both targets): the persistent
-// backward's work list (python/jfa/_schedule.py gives the reference).
+// backward's work list (python/jfa/_schedule.py gives the reference), and
+// the forwards' over the query sequences.
 //
 //   schedule = [n, 0, pair_0, ..., pair_{B*k_tiles-1}],  pair = b*k_tiles + kt
 //
-// n counts the live (sequence, 128-key tile) pairs, those whose first key
+// n counts the live (sequence, tile of %tile_rows rows: 128 keys for the
+// backward, the forward's q tile for it) pairs, those whose first key
 // lies before the sequence's end (inside it, but for a sequence's first
 // tile on the block grid, below); they come first, longest sequence first (ties:
 // lower b first), each sequence's tiles in order; the dead pairs follow in
@@ -26,15 +28,42 @@ jfa.import "../lib/band_schedule.mlir"
 // tile starts at the block holding its first token, and a sequence of len
 // tokens from start has ceil((len + start % 128) / 128) tiles, which the
 // caller's k_tiles must allow for.
+// %rows / %tile_rows: a division by a constant for the tiles the kernels
+// have (128: a shift, 192: a multiply), which every thread does for every
+// sequence (a division by a value the thread loads cost unif1k's forward 2%,
+// bench/NOTES.md, run 97); by the value itself for any other.
+jfa.func @tiles_in(%rows: i32, %tile_rows: i32) -> i32 {
+  %c128 = arith.constant 128 : i32
+  %c192 = arith.constant 192 : i32
+  %is128 = arith.cmpi eq, %tile_rows, %c128 : i32
+  %is192 = arith.cmpi eq, %tile_rows, %c192 : i32
+  %tiles = scf.if %is128 -> i32 {
+    %t = arith.divsi %rows, %c128 : i32
+    scf.yield %t : i32
+  } else {
+    %t192 = scf.if %is192 -> i32 {
+      %t = arith.divsi %rows, %c192 : i32
+      scf.yield %t : i32
+    } else {
+      %t = arith.divsi %rows, %tile_rows : i32
+      scf.yield %t : i32
+    }
+    scf.yield %t192 : i32
+  }
+  jfa.return %tiles : i32
+}
+
 jfa.kernel @attention_bwd_schedule(%offsets: !jfa.ptr<i32>,
                                    %schedule: !jfa.ptr<i32>,
                                    %batch: i32, %k_tiles: i32,
-                                   %block_aligned: i32) warps(4) {
+                                   %block_aligned: i32, %tile_rows: i32) warps(4) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
-  %c127 = arith.constant 127 : i32
+  // 128 sequences a CTA.
   %c128 = arith.constant 128 : i32
+  // A tile's rows (128 on the block grid, whose blocks are 128 tokens).
+  %tile_less = arith.subi %tile_rows, %c1 : i32
   %cta = jfa.program_id x
   %tid = jfa.thread_id
   %first = arith.muli %cta, %c128 : i32
@@ -48,8 +77,8 @@ jfa.kernel @attention_bwd_schedule(%offsets: !jfa.ptr<i32>,
   %aligned = arith.cmpi ne, %block_aligned, %c0 : i32
   %phase = jfa.call @block_phase(%aligned, %start, %len) : (i1, i32, i32) -> i32
   %spanned = arith.addi %len, %phase : i32
-  %len_up = arith.addi %spanned, %c127 : i32
-  %tiles_up = arith.divsi %len_up, %c128 : i32
+  %len_up = arith.addi %spanned, %tile_less : i32
+  %tiles_up = jfa.call @tiles_in(%len_up, %tile_rows) : (i32, i32) -> i32
   %tiles_max = arith.minsi %tiles_up, %k_tiles : i32
   // Clamped to [0, k_tiles] even for offsets that were not checked (a
   // decreasing pair): every index written stays inside the schedule.
@@ -66,8 +95,8 @@ jfa.kernel @attention_bwd_schedule(%offsets: !jfa.ptr<i32>,
     %o_len = arith.subi %o_end, %o_start : i32
     %o_phase = jfa.call @block_phase(%aligned, %o_start, %o_len) : (i1, i32, i32) -> i32
     %o_spanned = arith.addi %o_len, %o_phase : i32
-    %o_len_up = arith.addi %o_spanned, %c127 : i32
-    %o_tiles_up = arith.divsi %o_len_up, %c128 : i32
+    %o_len_up = arith.addi %o_spanned, %tile_less : i32
+    %o_tiles_up = jfa.call @tiles_in(%o_len_up, %tile_rows) : (i32, i32) -> i32
     %o_tiles_max = arith.minsi %o_tiles_up, %k_tiles : i32
     %o_tiles = arith.maxsi %o_tiles_max, %c0 : i32
     %longer = arith.cmpi sgt, %o_len, %len : i32

@@ -7,11 +7,11 @@
 // exponentials, and two warpgroups taking turns leave the tensor pipe idle
 // half the time (bench/NOTES.md, run 82: 50% active); a third gives each
 // scheduler a warp to issue from while the others' softmax waits (runs
-// 95-96: +3% to +11% on the non-causal jagged shapes; causal lost 12.5% on
+// 95-97: +7.5% to +13% on the non-causal jagged shapes; causal lost 7% on
 // short sequences and stays on attention_fwd_sm90). The runtime takes this kernel's variant over
 // attention_fwd_sm90's (a specialization: attention_fwd_<target>_<tag>)
-// and its q tile, 192 rows, from its q TMA box (q_tiles, the schedule and
-// the grid count 192-row tiles).
+// and its q tile, 192 rows, from its q TMA box (q_tiles, the schedule,
+// which attention_bwd_schedule writes in 192-row tiles, and the grid).
 //
 // The same contract as attention_fwd_sm90 (kernels/jagged_attention/
 // README.md) and the same consumer loop (@forward_consumer,

@@ -35,6 +35,39 @@ struct StageBinding {
   int64_t stages = 0;
 };
 
+/// A copy whose rows parameter the call binds to other rows cannot hold a
+/// dense constant tile of those rows that is not a splat (its data has the
+/// written rows): an error at the first, "called from" the call.
+LogicalResult checkRowsConstants(FuncOp callee, ArrayRef<Operation *> copies,
+                                 int64_t rows) {
+  std::optional<uint64_t> param = callee.getRowsParameter();
+  if (!param || rows <= 0 || uint64_t(rows) == *param)
+    return success();
+  for (Operation *copy : copies) {
+    WalkResult walk = copy->walk([&](Operation *op) {
+      for (NamedAttribute attr : op->getAttrs()) {
+        auto dense = dyn_cast<DenseElementsAttr>(attr.getValue());
+        auto tile =
+            dense ? dyn_cast<RankedTensorType>(dense.getType()) : nullptr;
+        if (!tile || dense.isSplat() || tile.getRank() < 1 ||
+            !isa_and_nonnull<TileLayoutAttrInterface>(tile.getEncoding()) ||
+            tile.getDimSize(0) != int64_t(*param))
+          continue;
+        op->emitOpError() << "in @" << callee.getSymName()
+                          << ", its rows parameter " << *param << " bound to "
+                          << rows << ": " << tile
+                          << " holds a constant that is not a splat, whose "
+                             "values cannot take other rows";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
 /// Inlines every call under `root`; `active` holds the helpers being
 /// inlined around it (a call to one of them is a cycle), `outer` the stage
 /// binding of the copy `root` is in (none at a kernel).
@@ -88,6 +121,8 @@ LogicalResult inlineCalls(Operation *root, SymbolTable &helpers,
     // A layout, stage, element or rows parameter becomes what the call
     // binds it to (an element type that does not fit a copied type is an
     // error there, "called from" the call).
+    if (failed(checkRowsConstants(callee, copies, rows)))
+      return failure();
     for (Operation *copy : copies) {
       callee.bindLayoutIn(copy, layout);
       FuncOp::bindStagesIn(copy, binding.param, binding.stages);

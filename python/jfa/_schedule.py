@@ -48,9 +48,11 @@ def block_phases(lengths):
     return phases
 
 
-def schedule_list(lengths, k_tiles, block_aligned=False):
+def schedule_list(lengths, k_tiles, block_aligned=False, tile_rows=KEY_TILE):
     """The schedule as a Python list, for sequences of these lengths and
-    k_tiles 128-row tiles each: the reference that the device's
+    k_tiles tiles of tile_rows rows each (128: the backward's key tiles, the
+    forwards' q tiles but the sm_90a D = 64 one's, 192; the kernel's
+    %tile_rows): the reference that the device's
     kernels/jagged_attention/attention_bwd_schedule.mlir is checked against
     (test/interp/kernels.py, test/gpu/attention_bwd_test.py) and what the
     interpreter's forward and backward tests pass. With block_aligned the
@@ -58,7 +60,7 @@ def schedule_list(lengths, k_tiles, block_aligned=False):
     %block_aligned): a sequence spans its block phase more tokens."""
     phases = block_phases(lengths) if block_aligned else [0] * len(lengths)
     pairs = [(b, kt) for b in range(len(lengths)) for kt in range(k_tiles)]
-    live = [kt * KEY_TILE < lengths[b] + phases[b] for b, kt in pairs]
+    live = [kt * tile_rows < lengths[b] + phases[b] for b, kt in pairs]
     order = sorted(range(len(pairs)),  # stable: b, then kt, within a length
                    key=lambda j: -lengths[pairs[j][0]] if live[j] else 1)
     return [sum(live), 0] + order

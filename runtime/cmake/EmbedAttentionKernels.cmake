@@ -68,6 +68,12 @@ foreach(_jfa_arch ${JFA_TARGETS})
   set(_jfa_specialization_names)
   foreach(_jfa_file ${_jfa_specializations})
     get_filename_component(_jfa_name ${_jfa_file} NAME_WE)
+    # The runtime loads tags of letters and digits only.
+    if(NOT _jfa_name MATCHES "^attention_fwd_${_jfa_suffix_of_target}_[A-Za-z0-9]+$")
+      message(FATAL_ERROR "kernels/jagged_attention/${_jfa_name}.mlir: a "
+        "specialization's name is attention_fwd_${_jfa_suffix_of_target}_<tag>, "
+        "the tag letters and digits only (the runtime loads no other)")
+    endif()
     list(APPEND _jfa_specialization_names ${_jfa_name})
   endforeach()
   foreach(_jfa_kernel attention_fwd_${_jfa_suffix_of_target} ${_jfa_specialization_names}

@@ -18,6 +18,7 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -50,7 +51,8 @@ int64_t forwardQTiles(const AttentionForwardArgs &a,
 }
 
 /// B * H * q_tiles without overflow (each factor is below 2^31). 128-row
-/// tiles bound every kernel's count (none has smaller ones).
+/// tiles bound every kernel's count (none has smaller ones:
+/// attentionQTileRows).
 __int128 workUnits(const AttentionForwardArgs &a,
                    int64_t qTileRows = kAttentionQTile) {
   return __int128(a.batch) * a.numHeads * forwardQTiles(a, qTileRows);
@@ -111,7 +113,7 @@ std::string forwardKernelOfFile(const AttentionTarget &t,
   size_t at = name.find(archPart);
   if (at == std::string::npos || name.size() < 6 ||
       name.compare(name.size() - 6, 6, ".cubin") != 0 ||
-      at + archPart.size() + 6 > name.size())
+      at + archPart.size() + 6 >= name.size())
     return "";
   std::string kernel = name.substr(0, at);
   return isForwardOf(t, kernel) ? kernel : "";
@@ -605,11 +607,13 @@ void checkAttentionKernelInfo(const KernelInfo &k,
 int64_t attentionQTileRows(const KernelInfo &k, const std::string &source) {
   const ParamSpec &q = k.params.front(), &o = k.params.back();
   int64_t rows = q.box.front();
-  if (rows % 64 != 0 || rows < 64 || rows > 256 || o.box.front() != rows)
+  // At least 128: the runtime's bound on the work units (workUnits at 128
+  // rows) holds for larger tiles only.
+  if (rows % 64 != 0 || rows < 128 || rows > 256 || o.box.front() != rows)
     throw Error(fmt::format(
         "{}: kernel '{}' has a q TMA box of {} rows and an o TMA box of {}; "
         "the jagged attention contract has one q tile for both, a multiple "
-        "of 64 rows from 64 to 256",
+        "of 64 rows from 128 to 256",
         source, k.name, rows, o.box.front()));
   return rows;
 }
@@ -657,7 +661,18 @@ struct Attention::Impl {
       if (k.name == img.kernel) {
         checkAttentionKernelInfo(k, t.arch, source);
         img.qTileRows = attentionQTileRows(k, source);
-        return normalize(k.compileParams);
+        Params params = normalize(k.compileParams);
+        // A block mask's grid is 128 tokens: its tiles are 128 rows.
+        auto general = params.find(kGeneralParam);
+        if (general != params.end() &&
+            std::strtol(general->second.c_str(), nullptr, 10) >= 4 &&
+            img.qTileRows != kAttentionQTile)
+          throw Error(fmt::format(
+              "{}: kernel '{}' is a block-sparse variant (general={}) with "
+              "q tiles of {} rows; block-sparse kernels take the mask's "
+              "128-token blocks as their q tiles",
+              source, k.name, general->second, img.qTileRows));
+        return params;
       }
     throw Error(fmt::format("{}: no kernel named '{}'", source, img.kernel));
   }
@@ -932,9 +947,10 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   CUdeviceptr schedule =
       deviceAllocOnStream(attentionScheduleBytes(args, img.qTileRows), stream);
   try {
-    impl->backward->writeSchedule(
-        choice.arch, args.offsets, schedule, args.batch,
-        forwardQTiles(args, img.qTileRows), hasBlockMask(args), stream);
+    impl->backward->writeSchedule(choice.arch, args.offsets, schedule,
+                                  args.batch,
+                                  forwardQTiles(args, img.qTileRows),
+                                  hasBlockMask(args), img.qTileRows, stream);
     module->launch(
         img.kernel,
         {attentionGrid(args, device.multiprocessors, img.qTileRows), 1, 1},

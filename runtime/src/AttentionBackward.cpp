@@ -87,8 +87,9 @@ enum Slot : uint8_t {
   kBlockWords,
   kBlockHeadStride,
   // The schedule's: tiles on the packed axis's 128-token grid (1) or from
-  // each sequence's start (0).
+  // each sequence's start (0), and the tiles' rows.
   kBlockAligned,
+  kTileRows,
   // dk and dv again as [T_k, H_kv*D] tensors: the sm_90a kernel writes
   // whole key tiles with TMA stores, the rest through dk and dv.
   kDkOut,
@@ -140,6 +141,7 @@ constexpr SlotSpec kSlots[kNumSlots] = {
     {"block_words", SlotKind::I32, ""},
     {"block_head_stride", SlotKind::I32, ""},
     {"block_aligned", SlotKind::I32, ""},
+    {"tile_rows", SlotKind::I32, ""},
     {"dk_out", SlotKind::Tensor, "bf16"},
     {"dv_out", SlotKind::Tensor, "bf16"},
 };
@@ -591,6 +593,8 @@ std::array<Arg, kNumSlots> slotValues(const AttentionBackwardArgs &a,
   // With a block mask the tiles lie on the mask's grid (the schedule counts
   // them so).
   v[kBlockAligned] = Arg::i32(p.opt.sparse ? 1 : 0);
+  // The backward's units are 128-key tiles.
+  v[kTileRows] = Arg::i32(int32_t(kAttentionQTile));
   // Read by the block-sparse variants only.
   v[kBlockBits] = Arg::pointer(p.opt.sparse ? a.blockMaskBits : 0);
   v[kBlockWords] = Arg::i32(int32_t(p.opt.blockWords));
@@ -735,17 +739,19 @@ BackwardKernels::Image BackwardKernels::makeImage(const std::string &kernel,
             img.source, kernel, name, name, name));
   // The schedule kernel must take block_aligned: one built before it counts
   // a block-sparse call's tiles from each sequence's start, fewer than the
-  // kernels walk on the mask's grid, and would leave rows uncomputed.
-  if (kernel == kScheduleKernel) {
-    bool aligned = false;
-    for (const ParamSpec &p : img.info.params)
-      aligned |= p.name == "block_aligned";
-    if (!aligned)
-      throw Error(fmt::format(
-          "{}: kernel '{}' has no parameter 'block_aligned' (a cubin built "
-          "from an older kernels/jagged_attention: rebuild it)",
-          img.source, kernel));
-  }
+  // kernels walk on the mask's grid, and would leave rows uncomputed. And
+  // tile_rows: one built before it counts 128-row tiles for every forward.
+  if (kernel == kScheduleKernel)
+    for (const char *name : {"block_aligned", "tile_rows"}) {
+      bool takes = false;
+      for (const ParamSpec &p : img.info.params)
+        takes |= p.name == name;
+      if (!takes)
+        throw Error(fmt::format(
+            "{}: kernel '{}' has no parameter '{}' (a cubin built from an "
+            "older kernels/jagged_attention: rebuild it)",
+            img.source, kernel, name));
+    }
   img.plan = planArguments(img.info, img.source);
   return img;
 }
@@ -905,7 +911,8 @@ std::string BackwardKernels::scheduleWhyNot(const std::string &arch) const {
 void BackwardKernels::writeSchedule(const std::string &arch,
                                     CUdeviceptr offsets, CUdeviceptr schedule,
                                     int64_t batch, int64_t tiles,
-                                    bool blockAligned, CUstream stream) {
+                                    bool blockAligned, int64_t tileRows,
+                                    CUstream stream) {
   const TargetKernels *target = targetFor(arch);
   if (!target || target->schedule.empty())
     throw Error(scheduleWhyNot(arch));
@@ -916,6 +923,7 @@ void BackwardKernels::writeSchedule(const std::string &arch,
   values[kBatch] = Arg::i32(int32_t(batch));
   values[kKTiles] = Arg::i32(int32_t(tiles));
   values[kBlockAligned] = Arg::i32(blockAligned ? 1 : 0);
+  values[kTileRows] = Arg::i32(int32_t(tileRows));
   unsigned grid = unsigned((batch + kScheduleBatch - 1) / kScheduleBatch);
   moduleFor(currentContext(), img)
       .launch(img.kernel, {grid, 1, 1},

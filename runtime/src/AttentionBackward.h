@@ -54,11 +54,12 @@ public:
   /// tiles int32. The forward's queue, over its query sequences. With
   /// `blockAligned` the tiles lie on the packed axis's 128-token grid (a
   /// block-sparse forward; `tiles` must allow for the extra one a sequence
-  /// may span). Throws, saying why, when the target has no usable schedule
-  /// kernel.
+  /// may span). `tileRows`: the tiles' rows (the forward's q tile: 128, or
+  /// 192 for the sm_90a D = 64 forward). Throws, saying why, when the target
+  /// has no usable schedule kernel.
   void writeSchedule(const std::string &arch, CUdeviceptr offsets,
                      CUdeviceptr schedule, int64_t batch, int64_t tiles,
-                     bool blockAligned, CUstream stream);
+                     bool blockAligned, int64_t tileRows, CUstream stream);
 
   struct Image;
   struct TargetKernels;

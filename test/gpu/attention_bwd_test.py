@@ -589,13 +589,16 @@ def schedule_check(res, rng):
         offsets = make_offsets(lengths)
         # Tiles from each sequence's start, and on the block grid (a
         # block-sparse forward's: a sequence may span one tile more).
-        for aligned in (0, 1):
-            k_tiles = max(1, -(-(max(lengths) + 127 * aligned) // 128))
-            want = _schedule.schedule_list(lengths, k_tiles, block_aligned=bool(aligned))
+        # And in 192-row tiles (the sm_90a D = 64 forward's q tiles).
+        for aligned, rows in ((0, 128), (1, 128), (0, 192)):
+            k_tiles = max(1, -(-(max(lengths) + 127 * aligned) // rows))
+            want = _schedule.schedule_list(lengths, k_tiles, block_aligned=bool(aligned),
+                                           tile_rows=rows)
             out = torch.full((len(want),), -7, dtype=torch.int32, device="cuda")
-            kernel(-(-len(lengths) // 128), offsets, out, len(lengths), k_tiles, aligned)
+            kernel(-(-len(lengths) // 128), offsets, out, len(lengths), k_tiles, aligned, rows)
             got = out.tolist()
-            res.report(got == want, f"schedule on the device{', block-aligned' if aligned else ''}, "
+            res.report(got == want, f"schedule on the device{', block-aligned' if aligned else ''}"
+                       f"{', 192-row tiles' if rows == 192 else ''}, "
                        f"{len(lengths)} sequences (max {max(lengths)}): {got[:6]}... == the reference")
 
 

@@ -190,7 +190,8 @@ def prepare(opts):
                    # schedule over the query sequences, as the runtime's.
                    off, "i32:0", "i32:0",
                    save("schedule", np.array(schedule_list(
-                       list(lengths), math.ceil(max(lengths) / 128)), dtype=np.int32)),
+                       list(lengths), math.ceil(max(lengths) / 128), tile_rows=128),
+                       dtype=np.int32)),
                    o]  # o again, as the whole-tile stores' TMA tensor
         subprocess.run(cmd, check=True)
         print("prepare:", name)

@@ -528,7 +528,8 @@ def attention(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
     # The work queue: the package's schedule over the query sequences (the
     # pairs with queries, longest sequence first), as the runtime builds it.
     sched_path = run.save("schedule", np.array(
-        schedule_list(list(lengths), q_tiles, block_aligned=aligned), dtype=np.int32))
+        schedule_list(list(lengths), q_tiles, block_aligned=aligned, tile_rows=q_rows),
+        dtype=np.int32))
     # Head dim, mask and window are compile-time parameters of both forwards.
     secs = run.interp_run(kernel, arch, str(grid), [
         q_path, k_path, v_path, o_path, lse_path, off_path,
@@ -611,26 +612,28 @@ def attention_delta(run, arch, tokens, heads, head_dim):
     return check("delta", run.load(delta_path), want, 1e-5, 1e-5), secs
 
 
-def attention_schedule(run, arch, lengths, k_tiles, block_aligned=0):
+def attention_schedule(run, arch, lengths, k_tiles, block_aligned=0, tile_rows=128):
     """The backward's work list on the device: equal, entry for entry, to the
     reference (python/jfa/_schedule.py). Poisoned with -7 first: an entry
     the kernel did not write stays -7. 130+ sequences take two CTAs. With
     block_aligned, the tiles of a block-sparse forward (on the packed axis's
-    128-token grid)."""
+    128-token grid). tile_rows: the tiles' rows (192: the sm_90a D = 64
+    forward's q tiles)."""
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-    want = schedule_list(list(lengths), k_tiles, block_aligned=bool(block_aligned))
+    want = schedule_list(list(lengths), k_tiles, block_aligned=bool(block_aligned),
+                         tile_rows=tile_rows)
     offsets_path = run.save("offsets", offsets)
     out_path = run.save("schedule", np.full(len(want), -7, dtype=np.int32))
     grid = str(max(1, math.ceil(len(lengths) / 128)))
     secs = run.interp_run("jagged_attention/attention_bwd_schedule.mlir", arch, grid,
                           [offsets_path, out_path, f"i32:{len(lengths)}", f"i32:{k_tiles}",
-                           f"i32:{block_aligned}"])
+                           f"i32:{block_aligned}", f"i32:{tile_rows}"])
     got = run.load(out_path).tolist()
     if got != want:
         first = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
         raise AssertionError(f"schedule[{first}] = {got[first]}, want {want[first]} "
                              f"(lengths {list(lengths)}, k_tiles {k_tiles}, "
-                             f"block_aligned {block_aligned})")
+                             f"block_aligned {block_aligned}, tile_rows {tile_rows})")
     return 0.0, secs
 
 
@@ -1006,6 +1009,11 @@ CASES["attention_schedule_one_sequence"] = (
 # sequence may span one more), some sequences 128 long but straddling.
 CASES["attention_schedule_block_aligned"] = (
     lambda run: attention_schedule(run, "sm_90a", schedule_lengths(run.rng), 9, 1))
+# The sm_90a D = 64 forward's 192-row q tiles: 6 tiles (the longest, 1000,
+# spans 6), lengths at and around 192 and its multiples.
+CASES["attention_schedule_q192"] = (
+    lambda run: attention_schedule(run, "sm_90a", schedule_lengths(run.rng)
+                                   + [191, 192, 193, 383, 384, 385], 6, 0, 192))
 CASES["attention_dq_convert_wide"] = (
     lambda run: attention_dq_convert(run, "sm_90a", 3, 8 * 128, 8 * 128))
 CASES.update(attention_cases("sm_90a", "sm90"))

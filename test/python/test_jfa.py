@@ -847,6 +847,10 @@ class BackwardSchedule(unittest.TestCase):
         self.assertEqual(S.schedule_list([1], 1), [1, 0, 0])
         self.assertEqual(S.schedule_list([0, 0], 1), [0, 0, 0, 1])
         self.assertEqual(S.schedule_list([128], 2), [1, 0, 0, 1])  # tile 1 empty
+        # 192-row tiles (the sm_90a D = 64 forward's q tiles): 385 rows make
+        # 3, 192 one, 0 none.
+        self.assertEqual(S.schedule_list([192, 385, 0], 3, tile_rows=192),
+                         [4, 0, 3, 4, 5, 0, 1, 2, 6, 7, 8])
 
 
 class ImportGraph(unittest.TestCase):

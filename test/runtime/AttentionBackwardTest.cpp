@@ -412,7 +412,7 @@ TEST(AttentionBackwardOptions, KernelArguments) {
   AttentionBackwardArgs plain = goodArgs();
   plain.dkStrides[0] = plain.dvStrides[0] = 1024;
   auto v = byName(plain);
-  EXPECT_EQ(v.size(), 38u);
+  EXPECT_EQ(v.size(), 39u);
   // dk and dv as [T_k, H_kv*D] tensors too (sm_90a's TMA stores), at their
   // own token strides.
   EXPECT_EQ(v["dk_out"].kind, ParamKind::TensorMap);
@@ -423,6 +423,7 @@ TEST(AttentionBackwardOptions, KernelArguments) {
   EXPECT_EQ(v["dv_out"].strides, (std::vector<uint64_t>{1024, 1}));
   // The backward's schedule places its tiles from each sequence's start.
   EXPECT_EQ(v["block_aligned"].scalar.i32, 0);
+  EXPECT_EQ(v["tile_rows"].scalar.i32, 128); // 128-key tiles
   // No block mask: its arguments 0 (the plain kernels do not read them).
   EXPECT_EQ(v["block_bits"].data, 0u);
   EXPECT_EQ(v["block_words"].scalar.i32, 0);
@@ -781,7 +782,7 @@ std::string metadata(const std::string &kernel, const std::string &arch,
     if (c2 != std::string::npos)
       m += R"(, "element_type": ")" + a.substr(c2 + 1) + "\"";
     if (kind == "tma")
-      m += R"(, "box": [64, 64], "swizzle": 128)";
+      m += R"(, "box": [128, 64], "swizzle": 128)";
     m += "}";
   }
   m += "]";
@@ -832,7 +833,7 @@ std::string backwardDir(const std::string &name) {
   writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
              metadata("attention_bwd_schedule", "sm_90a",
                       {"offsets:ptr:i32", "schedule:ptr:i32", "batch:i32",
-                       "k_tiles:i32", "block_aligned:i32"}));
+                       "k_tiles:i32", "block_aligned:i32", "tile_rows:i32"}));
   writeCubin(dir, "attention_bwd_dq_convert_sm_90a.cubin",
              metadata("attention_bwd_dq_convert", "sm_90a",
                       {"dq_accum:ptr:f32", "dq_accum_stride:i32", "dq:ptr:bf16",
@@ -916,6 +917,19 @@ TEST(AttentionBackwardLoad, AnOldScheduleKernel) {
   EXPECT_NE(why.find("attention_bwd_schedule_sm_90a.cubin.meta: kernel "
                      "'attention_bwd_schedule' has no parameter "
                      "'block_aligned'"),
+            std::string::npos)
+      << why; // One from before tile_rows would count every forward's q tiles
+              // as 128
+  // rows.
+  writeCubin(dir, "attention_bwd_schedule_sm_90a.cubin",
+             metadata("attention_bwd_schedule", "sm_90a",
+                      {"offsets:ptr:i32", "schedule:ptr:i32", "batch:i32",
+                       "k_tiles:i32", "block_aligned:i32"}));
+  attn = Attention::load(dir);
+  EXPECT_FALSE(attn.hasKernel("sm_90a"));
+  why = attn.absentReason("sm_90a");
+  EXPECT_NE(why.find("attention_bwd_schedule_sm_90a.cubin.meta: kernel "
+                     "'attention_bwd_schedule' has no parameter 'tile_rows'"),
             std::string::npos)
       << why;
 }

@@ -1164,11 +1164,14 @@ TEST(AttentionQTileRows, FromTheKernelsQBox) {
   EXPECT_EQ(errorOf([&] { attentionQTileRows(k, "x.meta"); }),
             "x.meta: kernel 'attention_fwd_sm90' has a q TMA box of 192 rows "
             "and an o TMA box of 128; the jagged attention contract has one "
-            "q tile for both, a multiple of 64 rows from 64 to 256");
+            "q tile for both, a multiple of 64 rows from 128 to 256");
   k.params.front().box = k.params.back().box = {96, 64};
   EXPECT_ERROR(attentionQTileRows(k, "x.meta"), "a q TMA box of 96 rows");
   k.params.front().box = k.params.back().box = {320, 64};
   EXPECT_ERROR(attentionQTileRows(k, "x.meta"), "a q TMA box of 320 rows");
+  // Below 128 rows: more units than the runtime's bound on them allows for.
+  k.params.front().box = k.params.back().box = {64, 64};
+  EXPECT_ERROR(attentionQTileRows(k, "x.meta"), "a q TMA box of 64 rows");
 }
 
 TEST(CheckAttentionKernelInfo, Contract) {
@@ -1390,6 +1393,23 @@ TEST(AttentionLoad, ASpecializationLoadsBesideTheForward) {
               contractMetadata("attention_fwd_sm90", "sm_90a", 64, false));
   writeKernel(dir, "attention_fwd_sm90_a-b", "sm_90a",
               contractMetadata("attention_fwd_sm90", "sm_90a", 64, false));
+  EXPECT_EQ(errorOf([&] { Attention::load(dir); }), "");
+  // A block-sparse variant on 192-row tiles (the mask's blocks are 128).
+  std::string sparse192 =
+      contractMetadata("attention_fwd_sm90_q192", "sm_90a", 64, false, 4);
+  sparse192.replace(sparse192.find(R"("box": [128, 64])"), 16,
+                    R"("box": [192, 64])");
+  sparse192.replace(sparse192.rfind(R"("box": [128, 64])"), 16,
+                    R"("box": [192, 64])");
+  writeKernel(dir, "attention_fwd_sm90_q192", "sm_90a", sparse192, ".g4");
+  EXPECT_ERROR(Attention::load(dir),
+               "is a block-sparse variant (general=4) with q tiles of 192 "
+               "rows; block-sparse kernels take the mask's 128-token blocks "
+               "as their q tiles");
+  std::remove((dir + "/attention_fwd_sm90_q192_sm_90a.g4.cubin").c_str());
+  // A cubin name without a variant is no kernel's.
+  writeKernel(dir, "attention_fwd_sm90", "sm_90a",
+              contractMetadata("attention_fwd_sm90", "sm_90a", 64, true), ".");
   EXPECT_EQ(errorOf([&] { Attention::load(dir); }), "");
   // A q tile the contract does not have.
   std::string odd = q192;

@@ -67,7 +67,8 @@ inline std::string scheduleMetadata(const std::string &arch) {
    {"name": "offsets", "kind": "ptr", "element_type": "i32"},
    {"name": "schedule", "kind": "ptr", "element_type": "i32"},
    {"name": "batch", "kind": "i32"}, {"name": "k_tiles", "kind": "i32"},
-   {"name": "block_aligned", "kind": "i32"}]}]}
+   {"name": "block_aligned", "kind": "i32"},
+   {"name": "tile_rows", "kind": "i32"}]}]}
 )";
 }
 

@@ -214,7 +214,9 @@ int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
  * stream) of the current context's device, making device 0's primary
  * context current if no context is. Picks the kernel for the device:
  * compute capability 9.0 -> attention_fwd_sm90 (sm_90a), 10.0 ->
- * attention_fwd_sm100 (sm_100a); any other device is an error; and its
+ * attention_fwd_sm100 (sm_100a), or a specialization of it for the
+ * variant (attention_fwd_sm90_q192 for head_dim 64, plain, non-causal);
+ * any other device is an error; and its
  * variant for head_dim, causal and general (general=2 for activation
  * "silu", 3 for "gelu_tanh"; else general=1 iff offsets_k, num_kv_heads <
  * num_heads, or a window that bounds something causal does not: use_window
@@ -222,7 +224,8 @@ int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
  * Launches attention_bwd_schedule (the forward's work queue, int32 [2 + B *
  * q_tiles] in stream-ordered memory from the runtime's pool) and then a
  * persistent 1-d grid of min(#SMs, B * H * q_tiles) CTAs, q_tiles =
- * ceil(min(max_seqlen, T) / 128), and returns without waiting for them
+ * ceil(min(max_seqlen, T) / R) for the kernel's q tile of R rows (128, or
+ * 192 for attention_fwd_sm90_q192), and returns without waiting for them
  * (unless check_offsets).
  * Thread-safe. */
 int jfa_attention_forward(jfa_attention_t attention,
