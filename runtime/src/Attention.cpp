@@ -884,17 +884,10 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   Params wanted = wantedParams(args.headDim, args.causal, opt.general);
   // A specialization's variant over the forward's own (present ones first:
   // an unusable specialization leaves the fallback).
-  size_t variant = impl->images[index].size();
-  auto rank = [](const Impl::Image &img) {
-    return int(img.present) * 2 + int(img.specialization);
-  };
-  for (size_t v = 0; v < impl->images[index].size(); ++v) {
-    const Impl::Image &img = impl->images[index][v];
-    if (img.params == wanted &&
-        (variant == impl->images[index].size() ||
-         rank(img) > rank(impl->images[index][variant])))
-      variant = v;
-  }
+  std::vector<ForwardVariant> candidates;
+  for (const Impl::Image &img : impl->images[index])
+    candidates.push_back({&img.params, img.present, img.specialization});
+  size_t variant = pickForwardVariant(candidates, wanted);
   if (variant == impl->images[index].size()) {
     // No variant of this target at all, or (a kernel_dir with some of them)
     // not this one: list those there are.

@@ -203,6 +203,33 @@ inline void checkOffsetsOnDevice(CUdeviceptr offsets, int64_t batch,
     checkOffsets(host.data(), host.size(), totalTokens, maxSeqlen);
 }
 
+/// A forward variant a call may take (Attention::forward): its params,
+/// whether its cubin is usable, and whether it comes from a specialization
+/// of the target's forward (attention_fwd_<target>_<tag>).
+struct ForwardVariant {
+  const Params *params;
+  bool present;
+  bool specialization;
+};
+
+/// The variant a call that wants `wanted` takes: among those with these
+/// params, a present one over an absent one (whose reason the call then
+/// reports), then a specialization over the forward's own (which declares
+/// every variant: the fallback); the first of equals. variants.size() when
+/// none has them.
+inline size_t pickForwardVariant(const std::vector<ForwardVariant> &variants,
+                                 const Params &wanted) {
+  auto rank = [](const ForwardVariant &v) {
+    return int(v.present) * 2 + int(v.specialization);
+  };
+  size_t best = variants.size();
+  for (size_t i = 0; i < variants.size(); ++i)
+    if (*variants[i].params == wanted &&
+        (best == variants.size() || rank(variants[i]) > rank(variants[best])))
+      best = i;
+  return best;
+}
+
 } // namespace jfa::rt::detail
 
 #endif // JFA_RUNTIME_ATTENTIONCOMMON_H

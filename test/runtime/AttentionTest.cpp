@@ -9,6 +9,7 @@
 #include "jfa/attention.h"
 #include "jfa/attention.hpp"
 
+#include "AttentionCommon.h"
 #include "AttentionTestSupport.h"
 #include "EmbeddedKernels.h"
 
@@ -1350,6 +1351,32 @@ TEST(AttentionLoad, VariantsArePickedByTheirMetadata) {
             dir + "/attention_fwd_sm90_sm_90a.a.cubin.meta and " + dir +
                 "/attention_fwd_sm90_sm_90a.c.cubin.meta are the same "
                 "variant (causal=1, general=0, head_dim=64)");
+}
+
+TEST(AttentionForward, ASpecializationIsTakenOverTheForward) {
+  using detail::ForwardVariant;
+  using detail::pickForwardVariant;
+  detail::Params d64 = {{"head_dim", "64"}, {"causal", "0"}, {"general", "0"}};
+  detail::Params d128 = {
+      {"head_dim", "128"}, {"causal", "0"}, {"general", "0"}};
+  // The forward alone; then with a specialization of the same variant,
+  // before or after it in the list: the specialization.
+  EXPECT_EQ(pickForwardVariant({{&d64, true, false}}, d64), 0u);
+  EXPECT_EQ(pickForwardVariant({{&d64, true, false}, {&d64, true, true}}, d64),
+            1u);
+  EXPECT_EQ(pickForwardVariant({{&d64, true, true}, {&d64, true, false}}, d64),
+            0u);
+  // An unusable specialization leaves the forward's; an unusable forward
+  // the specialization's.
+  EXPECT_EQ(pickForwardVariant({{&d64, true, false}, {&d64, false, true}}, d64),
+            0u);
+  EXPECT_EQ(pickForwardVariant({{&d64, false, false}, {&d64, true, true}}, d64),
+            1u);
+  // Other variants are not taken: none has the params, or only others do.
+  EXPECT_EQ(pickForwardVariant({{&d128, true, true}}, d64), 1u);
+  EXPECT_EQ(pickForwardVariant({}, d64), 0u);
+  EXPECT_EQ(
+      pickForwardVariant({{&d64, true, true}, {&d128, true, false}}, d128), 1u);
 }
 
 TEST(AttentionLoad, ASpecializationLoadsBesideTheForward) {
