@@ -219,29 +219,6 @@ AttrTypeReplacer elementReplacerFor(Type param, Type element, Type &unscaled) {
   return replacer;
 }
 
-/// The rows of a type a rows parameter binds and rewrites: a register tile's
-/// or row vector's (a tensor with a tile layout), a slot's (a transposed
-/// view's dimension 1: the rows as stored), a ring's slot's, a TMA box's; 0
-/// for any other type.
-int64_t rowsOf(Type type) {
-  if (auto tile = dyn_cast<RankedTensorType>(type))
-    return isa_and_nonnull<TileLayoutAttrInterface>(tile.getEncoding()) &&
-                   tile.getRank() >= 1
-               ? tile.getDimSize(0)
-               : 0;
-  // A buffer has rows when it is 2-d: a 1-d one (a hand-off list, a ring
-  // of scalars) has none.
-  if (auto slot = dyn_cast<SlotType>(type))
-    return slot.getShape().size() >= 2
-               ? slot.getShape()[slot.getTransposed() ? 1 : 0]
-               : 0;
-  if (auto smem = dyn_cast<SharedBufferType>(type))
-    return smem.getShape().size() >= 2 ? smem.getShape()[0] : 0;
-  if (auto tma = dyn_cast<TensorDescType>(type))
-    return tma.getBoxShape().size() >= 2 ? tma.getBoxShape()[0] : 0;
-  return 0;
-}
-
 /// The rows `actual` has where `declared` has `param` rows: the same kind of
 /// type; 0 if none.
 int64_t rowsAt(Type declared, Type actual, int64_t param) {
@@ -251,54 +228,44 @@ int64_t rowsAt(Type declared, Type actual, int64_t param) {
 }
 
 AttrTypeReplacer rowsReplacerFor(int64_t param, int64_t rows) {
-  auto reshaped = [param,
-                   rows](ArrayRef<int64_t> shape,
-                         size_t dim) -> std::optional<SmallVector<int64_t>> {
-    if (shape.size() <= dim || shape[dim] != param)
-      return std::nullopt;
+  // `shape` with `rows` at `dim`, for a type of the parameter's rows.
+  auto reshaped = [rows](ArrayRef<int64_t> shape, size_t dim) {
     SmallVector<int64_t> out(shape);
     out[dim] = rows;
     return out;
   };
-  auto tileType = [reshaped](RankedTensorType tile) -> std::optional<Type> {
-    if (!isa_and_nonnull<TileLayoutAttrInterface>(tile.getEncoding()))
+  auto tileType = [reshaped,
+                   param](RankedTensorType tile) -> std::optional<Type> {
+    if (rowsOf(tile) != param)
       return std::nullopt;
-    auto shape = reshaped(tile.getShape(), 0);
-    if (!shape)
-      return std::nullopt;
-    return RankedTensorType::get(*shape, tile.getElementType(),
-                                 tile.getEncoding());
+    return RankedTensorType::get(reshaped(tile.getShape(), 0),
+                                 tile.getElementType(), tile.getEncoding());
   };
   AttrTypeReplacer replacer;
   replacer.addReplacement(tileType);
-  replacer.addReplacement([reshaped,
-                           param](SlotType slot) -> std::optional<Type> {
-    if (rowsOf(slot) != param)
-      return std::nullopt;
-    auto shape = reshaped(slot.getShape(), slot.getTransposed() ? 1 : 0);
-    if (!shape)
-      return std::nullopt;
-    return SlotType::get(slot.getContext(), *shape, slot.getElementType(),
-                         slot.getSwizzle(), slot.getTransposed());
-  });
+  replacer.addReplacement(
+      [reshaped, param](SlotType slot) -> std::optional<Type> {
+        if (rowsOf(slot) != param)
+          return std::nullopt;
+        return SlotType::get(
+            slot.getContext(),
+            reshaped(slot.getShape(), slot.getTransposed() ? 1 : 0),
+            slot.getElementType(), slot.getSwizzle(), slot.getTransposed());
+      });
   replacer.addReplacement([reshaped, param](
                               SharedBufferType smem) -> std::optional<Type> {
     if (rowsOf(smem) != param)
       return std::nullopt;
-    auto shape = reshaped(smem.getShape(), 0);
-    if (!shape)
-      return std::nullopt;
-    return SharedBufferType::get(smem.getContext(), smem.getNumSlots(), *shape,
+    return SharedBufferType::get(smem.getContext(), smem.getNumSlots(),
+                                 reshaped(smem.getShape(), 0),
                                  smem.getElementType(), smem.getSwizzle());
   });
   replacer.addReplacement(
       [reshaped, param](TensorDescType tma) -> std::optional<Type> {
         if (rowsOf(tma) != param)
           return std::nullopt;
-        auto shape = reshaped(tma.getBoxShape(), 0);
-        if (!shape)
-          return std::nullopt;
-        return TensorDescType::get(tma.getContext(), *shape,
+        return TensorDescType::get(tma.getContext(),
+                                   reshaped(tma.getBoxShape(), 0),
                                    tma.getElementType(), tma.getSwizzle());
       });
   // A dense constant's tile type is not among the sub-elements the
@@ -343,6 +310,23 @@ std::string jfa::describeUnscaled(Type unscaled, Type param, Type element) {
      << " (" << count * bitWidth(param) << " bits) are no whole number of "
      << element << " (" << bitWidth(element) << " bits each)";
   return text;
+}
+
+int64_t jfa::rowsOf(Type type) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return isa_and_nonnull<TileLayoutAttrInterface>(tile.getEncoding()) &&
+                   tile.getRank() >= 1
+               ? tile.getDimSize(0)
+               : 0;
+  if (auto slot = dyn_cast<SlotType>(type))
+    return slot.getShape().size() >= 2
+               ? slot.getShape()[slot.getTransposed() ? 1 : 0]
+               : 0;
+  if (auto smem = dyn_cast<SharedBufferType>(type))
+    return smem.getShape().size() >= 2 ? smem.getShape()[0] : 0;
+  if (auto tma = dyn_cast<TensorDescType>(type))
+    return tma.getBoxShape().size() >= 2 ? tma.getBoxShape()[0] : 0;
+  return 0;
 }
 
 Type FuncOp::bindElement(Type type, Type param, Type element, Type *unscaled) {

@@ -100,9 +100,6 @@ jfa.kernel @attention_fwd_sm90(%q: !jfa.tma<128x64xbf16, swizzle 128>,
   %v_empty = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
 
   %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c2 = arith.constant 2 : i32
-  %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
   %false = arith.constant false
   // The variant's options (kernels/lib/band_schedule.mlir).

@@ -144,12 +144,8 @@ jfa.kernel @attention_fwd_sm90_q192(%q: !jfa.tma<192x64xbf16, swizzle 128>,
   %v_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
 
   %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c2 = arith.constant 2 : i32
-  %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
   %c192 = arith.constant 192 : i32
-  %false = arith.constant false
   %true = arith.constant true
   // The variant's options (kernels/lib/band_schedule.mlir).
   %general, %kv_group_eff, %activation_eff, %is_softmax, %sparse = jfa.call @attention_variant(%general_kind, %kv_group)

@@ -80,7 +80,6 @@ jfa.func @unit_walk(%h: i32, %start: i32, %len: i32, %q0: i32, %q_rows: i32, %li
                     %block_head_stride: i32)
     -> (i32, i32, i32, i32, i32, i32, i32, i32) {
   %c0 = arith.constant 0 : i32
-  %c128 = arith.constant 128 : i32
   %false = arith.constant false
   %first_tile, %kv_tiles, %lo_off, %hi_off, %band_below, %mask_above = jfa.call @unit_keys(%q0, %q_rows, %len, %len_k, %is_causal, %general, %window_left, %window_right)
       : (i32, i32, i32, i32, i1, i1, i32, i32) -> (i32, i32, i32, i32, i32, i32)

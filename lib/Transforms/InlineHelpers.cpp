@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 #include "lib/Transforms/Passes.h"
 
+#include "JFA/HelperOps.h"
+
 #include "mlir/IR/IRMapping.h"
 
 namespace jfa {
@@ -47,15 +49,12 @@ LogicalResult checkRowsConstants(FuncOp callee, ArrayRef<Operation *> copies,
     WalkResult walk = copy->walk([&](Operation *op) {
       for (NamedAttribute attr : op->getAttrs()) {
         auto dense = dyn_cast<DenseElementsAttr>(attr.getValue());
-        auto tile =
-            dense ? dyn_cast<RankedTensorType>(dense.getType()) : nullptr;
-        if (!tile || dense.isSplat() || tile.getRank() < 1 ||
-            !isa_and_nonnull<TileLayoutAttrInterface>(tile.getEncoding()) ||
-            tile.getDimSize(0) != int64_t(*param))
+        if (!dense || dense.isSplat() ||
+            rowsOf(dense.getType()) != int64_t(*param))
           continue;
         op->emitOpError() << "in @" << callee.getSymName()
                           << ", its rows parameter " << *param << " bound to "
-                          << rows << ": " << tile
+                          << rows << ": " << dense.getType()
                           << " holds a constant that is not a splat, whose "
                              "values cannot take other rows";
         return WalkResult::interrupt();

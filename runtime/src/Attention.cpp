@@ -633,8 +633,7 @@ struct Attention::Impl {
     std::string metadataSource; // names the metadata in errors
     Params params;              // normalized
     int64_t qTileRows = kAttentionQTile; // the kernel's (attentionQTileRows)
-    std::string kernel;          // the target's forward or a specialization
-    bool specialization = false; // kernel is not the target's forward
+    std::string kernel; // the target's forward or a specialization of it
   };
   /// Per target: its variants, and why there are none when there are none.
   std::vector<Image> images[kNumTargets];
@@ -730,7 +729,6 @@ Attention Attention::load(const std::string &kernelDir) {
         continue;
       Impl::Image img;
       img.kernel = kernel;
-      img.specialization = kernel != t.kernel;
       std::string cubin = dir + name;
       img.owned = readFile(cubin, "cubin");
       img.metadataSource = cubin + ".meta";
@@ -741,7 +739,7 @@ Attention Attention::load(const std::string &kernelDir) {
       for (const Impl::Image &other : impl->images[i])
         if (other.params == img.params &&
             (other.kernel == img.kernel ||
-             (other.specialization && img.specialization)))
+             (other.kernel != t.kernel && img.kernel != t.kernel)))
           throw Error(fmt::format("{} and {} are the same variant ({})",
                                   other.metadataSource, img.metadataSource,
                                   paramsText(img.params)));
@@ -783,7 +781,6 @@ Attention Attention::embedded() {
         continue;
       Impl::Image img;
       img.kernel = k.kernel;
-      img.specialization = img.kernel != t.kernel;
       img.params = parseParams(k.params);
       std::string variant = paramsText(img.params);
       if (!k.cubin || !k.metadata) {
@@ -886,7 +883,8 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   // an unusable specialization leaves the fallback).
   std::vector<ForwardVariant> candidates;
   for (const Impl::Image &img : impl->images[index])
-    candidates.push_back({&img.params, img.present, img.specialization});
+    candidates.push_back(
+        {&img.params, img.present, img.kernel != targets()[index].kernel});
   size_t variant = pickForwardVariant(candidates, wanted);
   if (variant == impl->images[index].size()) {
     // No variant of this target at all, or (a kernel_dir with some of them)

@@ -243,8 +243,9 @@ void checkAttentionKernelInfo(const KernelInfo &kernel,
                               const std::string &source);
 
 /// A forward kernel's q tile: the rows of its q TMA box (parameter 0), which
-/// its o TMA box (the last parameter) must share; a multiple of 64 from 64
-/// to 256 (wgmma's 64-row groups, TMA's box limit). Throws an Error naming
+/// its o TMA box (the last parameter) must share; a multiple of 64 from 128
+/// to 256 (wgmma's 64-row groups; the runtime's bound on the work units,
+/// which counts 128-row tiles; TMA's box limit). Throws an Error naming
 /// `source` and the boxes otherwise. `kernel` must pass
 /// checkAttentionKernelInfo.
 int64_t attentionQTileRows(const KernelInfo &kernel, const std::string &source);
