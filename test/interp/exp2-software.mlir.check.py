@@ -1,7 +1,7 @@
 """Checks exp2-software.mlir's output: every row alike; in the software
 column groups exact values where the algorithm gives them (0 below -126,
 1 at 0, 2^127 from 127 up, 2^n at integers) and 2^x within 1e-4 relative
-from -126 up; elsewhere exp2 in float32 (1 ulp)."""
+from -126 up; elsewhere exp2 rounded to float32 (1 ulp)."""
 import sys
 
 import numpy as np
@@ -22,8 +22,10 @@ for c in np.nonzero(software)[0]:
     else:
         assert abs(y / 2.0 ** v - 1) < 1e-4, (c, v, y)
 print("exp2 software columns ok")
+# exp2 in float64, rounded once to float32: numpy's own float32 exp2 may be
+# off by 2 ulps near the top of the range (numpy 1.24's SIMD path: 126.99).
 with np.errstate(over="ignore"):
-    want = np.exp2(x.astype(np.float32))
+    want = np.exp2(x).astype(np.float32)
 for c in np.nonzero(~software)[0]:
     w, y = float(want[c]), row[c]
     assert y == w or abs(y - w) <= abs(w) * 2.0 ** -23, (c, x[c], y, w)
