@@ -1,17 +1,21 @@
 // jfa-targets: sm_90a
-// jfa-variants: head_dim=64 causal=0 general=0
-// Jagged flash attention forward for sm_90a at D = 64, plain attention:
+// jfa-variants: head_dim=64 causal=0,1 general=0
+// Jagged flash attention forward for sm_90a at D = 64, plain attention
+// (causal or not):
 // attention_fwd_sm90.mlir's algorithm with FA3's D = 64 structure, three
 // consumer warpgroups over 192-row q tiles (64 rows each) instead of two
 // over 128-row ones. At D = 64 a tile's MMAs take about as long as its
 // exponentials, and two warpgroups taking turns leave the tensor pipe idle
 // half the time (bench/NOTES.md, run 82: 50% active); a third gives each
 // scheduler a warp to issue from while the others' softmax waits (runs
-// 95-97: +7.5% to +13% on the non-causal jagged shapes; causal lost 7% on
-// short sequences and stays on attention_fwd_sm90). The runtime takes this kernel's variant over
-// attention_fwd_sm90's (a specialization: attention_fwd_<target>_<tag>)
-// and its q tile, 192 rows, from its q TMA box (q_tiles, the schedule,
-// which attention_bwd_schedule writes in 192-row tiles, and the grid).
+// 95-97: +7.5% to +13% on the non-causal jagged shapes). The runtime
+// takes this kernel's variants over attention_fwd_sm90's (a
+// specialization: attention_fwd_<target>_<tag>), the causal one only for
+// batches whose longest sequence has 2048 tokens or more: a 192-row tile on
+// the diagonal does more masked work, and short causal sequences lose
+// (bench/NOTES.md runs 97-98; the runtime's kTallTileDiagonalMinSeqlen). Its q
+// tile, 192 rows, comes from its q TMA box (q_tiles, the schedule, which
+// attention_bwd_schedule writes in 192-row tiles, and the grid).
 //
 // The same contract as attention_fwd_sm90 (kernels/jagged_attention/
 // README.md) and the same consumer loop (@forward_consumer,

@@ -204,27 +204,59 @@ inline void checkOffsetsOnDevice(CUdeviceptr offsets, int64_t batch,
 }
 
 /// A forward variant a call may take (Attention::forward): its params,
-/// whether its cubin is usable, and whether it comes from a specialization
-/// of the target's forward (attention_fwd_<target>_<tag>).
+/// whether its cubin is usable, whether it comes from a specialization of
+/// the target's forward (attention_fwd_<target>_<tag>), and its q tile's
+/// rows (attentionQTileRows).
 struct ForwardVariant {
   const Params *params;
   bool present;
   bool specialization;
+  int64_t qTileRows = kAttentionQTile;
 };
 
+/// What of a call, beyond its params, bears on the variant it takes: whether
+/// its mask has a diagonal edge (causal or a window) and its longest
+/// sequence.
+struct ForwardCall {
+  bool diagonal = false;
+  int64_t maxSeqlen = 0;
+};
+
+/// The longest sequence from which a call with a diagonal edge takes a
+/// specialization with taller q tiles than the forward's (128 rows). A tile
+/// on the diagonal does work for its masked half, and a short sequence's
+/// last tile is emptier: at D = 64 causal the 192-row specialization (three
+/// consumer warpgroups) gains on batches whose longest sequence is long and
+/// loses on short ones: bench/NOTES.md run 97 measured it at -7.1% on
+/// unif1k (longest sequence 1024), +3.2% on unif4k (4096) and +8.3% on
+/// tail8k (8192), and the bound sits between (run 98;
+/// bench/fwd_tile_sweep.py maps it finer).
+constexpr int64_t kTallTileDiagonalMinSeqlen = 2048;
+
+/// Whether `call` may take `v` at all: a specialization with taller q tiles
+/// than the forward's only where the diagonal's cost does not outweigh it
+/// (kTallTileDiagonalMinSeqlen).
+inline bool forwardTakesVariant(const ForwardVariant &v,
+                                const ForwardCall &call) {
+  return !v.specialization || v.qTileRows <= kAttentionQTile ||
+         !call.diagonal || call.maxSeqlen >= kTallTileDiagonalMinSeqlen;
+}
+
 /// The variant a call that wants `wanted` takes: among those with these
-/// params, a present one over an absent one (whose reason the call then
-/// reports), then a specialization over the forward's own (which declares
-/// every variant: the fallback); the first of equals. variants.size() when
-/// none has them.
+/// params that suit the call (forwardTakesVariant), a present one over an
+/// absent one (whose reason the call then reports), then a specialization
+/// over the forward's own (which declares every variant: the fallback); the
+/// first of equals. variants.size() when none has them.
 inline size_t pickForwardVariant(const std::vector<ForwardVariant> &variants,
-                                 const Params &wanted) {
+                                 const Params &wanted,
+                                 const ForwardCall &call = {}) {
   auto rank = [](const ForwardVariant &v) {
     return int(v.present) * 2 + int(v.specialization);
   };
   size_t best = variants.size();
   for (size_t i = 0; i < variants.size(); ++i)
     if (*variants[i].params == wanted &&
+        forwardTakesVariant(variants[i], call) &&
         (best == variants.size() || rank(variants[i]) > rank(variants[best])))
       best = i;
   return best;

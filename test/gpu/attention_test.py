@@ -919,6 +919,9 @@ def main():
             case("sanitize small", [1, 0, 63, 129], 2, 64, False)
             case("sanitize causal", [65, 128, 0, 7], 2, 128, True)
             case("sanitize qkv view", [130, 3], 1, 64, True, scale=0.3, layout="qkv")
+            # Long enough for the 192-row specialization under causal
+            # masking (the runtime's kTallTileDiagonalMinSeqlen, 2048).
+            case("sanitize causal d64 long", [2050, 1, 190], 1, 64, True)
             error_paths(res)
         if args.plain:
             return res.summary(seed)
@@ -964,6 +967,9 @@ def main():
             for d, causal in ((128, True), (64, False)) if not args.quick else ((128, True),):
                 case("one long sequence", [long_len], 2, d, causal)
             case("long and short", [3, long_len, 0, 129], 1, 128, False)
+            # Causal at D = 64 past the runtime's bound for 192-row q tiles
+            # (kTallTileDiagonalMinSeqlen): the specialization's diagonal.
+            case("long and short, causal", [3, 4100, 0, 193, 2048], 2, 64, True)
             for d in (64, 128) if not args.quick else (128,):
                 lengths = random_lengths(rng, 1200, 1, 200, p_empty=0.05)
                 case("1200 sequences", lengths, 8 if d == 64 else 4, d, rng.random() < 0.5)

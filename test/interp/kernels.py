@@ -1026,6 +1026,12 @@ Q192 = "jagged_attention/attention_fwd_sm90_q192.mlir"
 CASES["attention_sm90_q192_d64_full"] = (
     lambda run: attention(run, "sm_90a", JAGGED + [191, 192, 193, 384, 385, 0, 700],
                           3, 64, False, kernel=Q192, q_rows=192))
+# Causal on 192-row tiles: a tile's diagonal spans a 128-key tile and half
+# of the next, and the runtime takes it for long sequences only
+# (forwardTakesSpecialization); lengths around 128, 192 and their multiples.
+CASES["attention_sm90_q192_d64_causal"] = (
+    lambda run: attention(run, "sm_90a", JAGGED + [191, 192, 193, 257, 383, 384, 385, 700],
+                          3, 64, True, kernel=Q192, q_rows=192))
 CASES["attention_sm90_q192_sharp_d64"] = (
     lambda run: attention(run, "sm_90a", [1, 300, 450, 129], 2, 64, False,
                           scale=2.0, spike=True, kernel=Q192, q_rows=192))

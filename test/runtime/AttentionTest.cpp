@@ -1379,6 +1379,37 @@ TEST(AttentionForward, ASpecializationIsTakenOverTheForward) {
       pickForwardVariant({{&d64, true, true}, {&d128, true, false}}, d128), 1u);
 }
 
+TEST(AttentionForward, TallerTilesUnderADiagonalOnlyForLongSequences) {
+  using detail::ForwardCall;
+  using detail::ForwardVariant;
+  using detail::kTallTileDiagonalMinSeqlen;
+  using detail::pickForwardVariant;
+  detail::Params causal = {
+      {"head_dim", "64"}, {"causal", "1"}, {"general", "0"}};
+  std::vector<ForwardVariant> both = {{&causal, true, false, 128},
+                                      {&causal, true, true, 192}};
+  // Without a diagonal edge the specialization, at any length.
+  EXPECT_EQ(pickForwardVariant(both, causal, ForwardCall{false, 1}), 1u);
+  // With one, the forward's 128-row tiles below the bound, the
+  // specialization's 192-row ones from it on.
+  EXPECT_EQ(
+      pickForwardVariant(both, causal,
+                         ForwardCall{true, kTallTileDiagonalMinSeqlen - 1}),
+      0u);
+  EXPECT_EQ(pickForwardVariant(both, causal,
+                               ForwardCall{true, kTallTileDiagonalMinSeqlen}),
+            1u);
+  // A specialization whose tiles are no taller than the forward's is taken
+  // at any length.
+  std::vector<ForwardVariant> same = {{&causal, true, false, 128},
+                                      {&causal, true, true, 128}};
+  EXPECT_EQ(pickForwardVariant(same, causal, ForwardCall{true, 1}), 1u);
+  // Nothing else to take: none (the call then says why).
+  EXPECT_EQ(pickForwardVariant({{&causal, true, true, 192}}, causal,
+                               ForwardCall{true, 100}),
+            1u);
+}
+
 TEST(AttentionLoad, ASpecializationLoadsBesideTheForward) {
   // attention_fwd_sm90_q192 (192-row q tiles) declares a variant the
   // forward also has: both load, and a call takes the specialization's.

@@ -215,7 +215,8 @@ int jfa_check_offsets_k(const int32_t *offsets_k, size_t count,
  * context current if no context is. Picks the kernel for the device:
  * compute capability 9.0 -> attention_fwd_sm90 (sm_90a), 10.0 ->
  * attention_fwd_sm100 (sm_100a), or a specialization of it for the
- * variant (attention_fwd_sm90_q192 for head_dim 64, plain, non-causal);
+ * variant (attention_fwd_sm90_q192 for head_dim 64, plain attention:
+ * non-causal, or causal with max_seqlen >= 2048);
  * any other device is an error; and its
  * variant for head_dim, causal and general (general=2 for activation
  * "silu", 3 for "gelu_tanh"; else general=1 iff offsets_k, num_kv_heads <
