@@ -6,6 +6,8 @@
 #                                kernels/jagged_attention/*.mlir through jfac
 #   OUTDIR/kernels/tutorial/     docs/tutorial/scale_add.mlir for sm_90a
 #                                (relu=0 and relu=1), for jfa.load
+#   OUTDIR/kernels/examples/     kernels/examples/sum_partials.mlir for
+#                                sm_90a (test/gpu/sum_partials_test.py)
 # Needs a configured build folder ($BUILD_DIR, default build; see
 # scripts/test.sh) and ptxas. The result needs no MLIR, LLVM or CUDA
 # toolkit: copy OUTDIR to the GPU machine and set PYTHONPATH=OUTDIR/python.
@@ -64,6 +66,13 @@ for variant in "" relu=1; do
     -o "$cubin" --quiet
   echo "build-package: $cubin"
 done
+
+# The cross-CTA handover example (kernels/examples/sum_partials.mlir), for
+# test/gpu/sum_partials_test.py on a GPU machine without jfac.
+mkdir -p "$out/kernels/examples"
+cubin=$out/kernels/examples/sum_partials_sm_90a.cubin
+"$build/bin/jfac" compile kernels/examples/sum_partials.mlir --arch sm_90a -o "$cubin" --quiet
+echo "build-package: $cubin"
 
 size=$(du -sb "$out" | cut -f1)
 if (( size > 64 * 1024 * 1024 )); then

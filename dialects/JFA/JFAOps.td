@@ -1041,19 +1041,27 @@ def JFA_TMAPrefetchOp : JFA_Op<"tma_prefetch", [JFA_SingleThreadIssue, JFA_Requi
 }
 
 def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue, JFA_RequiresTma]> {
-  let summary = "waits until at most `pending` TMA stores still read shared memory";
+  let summary = "waits until at most `pending` TMA stores still read shared memory (or, with `writes`, are unfinished)";
   let description = [{
     ```mlir
     jfa.tma_store_wait pending(0)
+    jfa.tma_store_wait pending(0) writes
     ```
     Each `jfa.tma_store` of the issuing thread is one bulk group;
     `pending(n)` returns once at most the n most recent ones still read
     their slot, so `pending(0)` before reusing the only store slot, or
     `pending(1)` to keep one store in flight while filling the other slot
-    of a double buffer.
+    of a double buffer (`cp.async.bulk.wait_group.read n`).
+
+    With `writes`, it returns once the older stores have also written global
+    memory (`cp.async.bulk.wait_group n`): before another CTA may read what
+    they stored or added, which then takes `jfa.fence_async_global` and
+    `jfa.fence_gpu` on this side (the writes are the async proxy's) and a
+    handover it can observe, such as a counter (`jfa.atomic_fetch_add`).
   }];
-  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending);
-  let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending,
+                       UnitAttr:$writes);
+  let assemblyFormat = "`pending` `(` $pending `)` (`writes` $writes^)? attr-dict";
 }
 
 def JFA_FenceAsyncSharedOp : JFA_Op<"fence_async_shared"> {
@@ -1075,6 +1083,41 @@ def JFA_FenceAsyncSharedOp : JFA_Op<"fence_async_shared"> {
       made it visible on the H200 (issue 24).
     jfa-interp reports a missing fence in either direction, naming the
     access and the copy.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def JFA_FenceAsyncGlobalOp : JFA_Op<"fence_async_global"> {
+  let summary = "orders the async proxy's global-memory accesses with this thread's";
+  let description = [{
+    ```mlir
+    jfa.fence_async_global
+    ```
+    `fence.proxy.async.global`. The global-memory counterpart of
+    `jfa.fence_async_shared`: TMA stores and reduce-adds write global memory
+    through the async proxy, a thread's loads, stores and atomics go through
+    the generic one. After `jfa.tma_store_wait ... writes`, the fence makes
+    the stores' writes ordered before this thread's later accesses, so that
+    a release that follows (`jfa.fence_gpu`, then a counter another CTA
+    reads) covers them.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def JFA_FenceGpuOp : JFA_Op<"fence_gpu"> {
+  let summary = "orders this thread's memory accesses at GPU scope (acquire and release)";
+  let description = [{
+    ```mlir
+    jfa.fence_gpu
+    ```
+    `fence.acq_rel.gpu`. Before a relaxed write another CTA observes (an
+    atomic on a counter), it releases this thread's earlier writes to that
+    CTA; after a relaxed read of such a write, it acquires them, so that
+    later loads see what the writer wrote before its fence. The handover of
+    a result between CTAs: the last of several CTAs to add into a buffer
+    (by the counter's old value) reads the sums. Threads of the same CTA
+    that learn the counter's value from the issuing thread through a
+    barrier are ordered after its fence by that barrier.
   }];
   let assemblyFormat = "attr-dict";
 }

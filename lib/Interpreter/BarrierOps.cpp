@@ -112,6 +112,13 @@ static void fenceAsyncShared(CTARun &run, Executor &e, FenceAsyncSharedOp) {
   run.tickAll(e);
 }
 
+/// The global-memory fences order accesses between CTAs (a TMA store's
+/// writes, then a counter another CTA reads). The interpreter runs CTAs one
+/// after another on memory that is always current, so they change nothing
+/// it can see.
+static void fenceAsyncGlobal(CTARun &, Executor &, FenceAsyncGlobalOp) {}
+static void fenceGpu(CTARun &, Executor &, FenceGpuOp) {}
+
 void registerBarrierHandlers(OpHandlerTable &table) {
   table.add<AllocBarriersOp>(allocBarriers);
   table.add<BarrierOp>(barrier);
@@ -125,6 +132,8 @@ void registerBarrierHandlers(OpHandlerTable &table) {
   table.add<ClusterArriveOp>(clusterArrive);
   table.add<ClusterWaitOp>(clusterWait);
   table.add<FenceAsyncSharedOp>(fenceAsyncShared);
+  table.add<FenceAsyncGlobalOp>(fenceAsyncGlobal);
+  table.add<FenceGpuOp>(fenceGpu);
 }
 
 } // namespace jfa::interp

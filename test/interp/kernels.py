@@ -217,6 +217,29 @@ def case_scale_clc(run):
     return scale(run, "examples/scale_clc_sm100.mlir", "sm_100a", 150, 200, 12)
 
 
+def sum_partials(run, arch, parts):
+    """examples/sum_partials.mlir: each CTA reduce-adds its 64x64 f32 tile
+    into a zeroed workspace; the last to add (by a counter) writes the sum
+    rounded to bf16. The workspace is the f32 sum in CTA order (jfa-interp
+    runs CTAs in launch order), exactly; out is its bf16 rounding."""
+    x = run.rng.standard_normal((parts * 64, 64)).astype(np.float32)
+    x_path = run.save("x", x)
+    acc_path = run.save("acc", np.zeros((64, 64), dtype=np.float32))
+    counter_path = run.save("counter", np.zeros(1, dtype=np.int32))
+    out_path = run.save("out", np.full((64, 64), BF16_NAN, dtype=np.uint16))
+    secs = run.interp_run("examples/sum_partials.mlir", arch, str(parts),
+                          [x_path, acc_path, counter_path, out_path])
+    total = np.zeros((64, 64), dtype=np.float32)
+    for p in range(parts):
+        total = total + x[p * 64:(p + 1) * 64]
+    counted = int(run.load(counter_path)[0])
+    if counted != parts:
+        raise AssertionError(f"counter is {counted}, not {parts}")
+    acc = check("acc", run.load(acc_path), total.astype(np.float64), 0, 0)
+    out = check("out", from_bf16(run.load(out_path)), total.astype(np.float64), 0, 2.0**-8)
+    return max(acc, out), secs
+
+
 def tutorial(run, arch, rows, cols, grid, relu, alpha=0.75):
     """docs/tutorial/scale_add.mlir (docs/TUTORIAL.md): out = alpha * x + y,
     relu'd with -P relu=1."""
@@ -984,6 +1007,8 @@ CASES = {
     "scale_ring": case_scale_ring,
     "scale_ring_sm100": case_scale_ring_sm100,
     "scale_clc_sm100": case_scale_clc,
+    "sum_partials": lambda run: sum_partials(run, "sm_90a", 5),
+    "sum_partials_sm100": lambda run: sum_partials(run, "sm_100a", 3),
     # 3 x 3 tiles over 2 CTAs: each walks several tiles, edges clipped.
     "tutorial_scale_add": lambda run: tutorial(run, "sm_90a", 150, 132, 2, False),
     "tutorial_scale_add_relu": lambda run: tutorial(run, "sm_90a", 70, 200, 3, True),

@@ -156,14 +156,16 @@ struct TMAPrefetchLowering : JFAPattern<TMAPrefetchOp> {
 };
 
 /// Waits until the shared memory of all but `pending` stores may be reused
-/// (the `.read` form: the global writes need not have landed).
+/// (the `.read` form: the global writes need not have landed), or with
+/// `writes` until their global writes are done (no `.read`).
 struct TMAStoreWaitLowering : JFAPattern<TMAStoreWaitOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
   matchAndRewrite(TMAStoreWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
-        op, op.getPending(), rewriter.getUnitAttr());
+        op, op.getPending(),
+        op.getWrites() ? UnitAttr() : rewriter.getUnitAttr());
     return success();
   }
 };
@@ -181,12 +183,38 @@ struct FenceAsyncSharedLowering : JFAPattern<FenceAsyncSharedOp> {
   }
 };
 
+/// fence.proxy.async.global: TMA's global writes against the thread's
+/// accesses.
+struct FenceAsyncGlobalLowering : JFAPattern<FenceAsyncGlobalOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(FenceAsyncGlobalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
+        op, NVVM::ProxyKind::async_global, NVVM::SharedSpaceAttr());
+    return success();
+  }
+};
+
+/// fence.acq_rel.gpu, as NVPTX emits LLVM's acq_rel fence at device scope.
+struct FenceGpuLowering : JFAPattern<FenceGpuOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(FenceGpuOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::FenceOp>(
+        op, LLVM::AtomicOrdering::acq_rel, StringRef("device"));
+    return success();
+  }
+};
+
 } // namespace
 
 void jfa::populateTMAToLLVMPatterns(JFATypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const TargetInfo &targetInfo) {
-  patterns.add<FenceAsyncSharedLowering>(converter);
+  patterns.add<FenceAsyncSharedLowering, FenceAsyncGlobalLowering,
+               FenceGpuLowering>(converter);
   if (targetInfo.has(TargetFeature::Tma))
     patterns.add<TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering,
                  TMAPrefetchLowering>(converter);

@@ -104,3 +104,23 @@ jfa.kernel @tma_blocked(%d: !jfa.tma<64x32xf32, swizzle 128>, %row: i32, %col: i
 jfa.kernel @tma_prefetch(%d: !jfa.tma<64x64xbf16, swizzle 128>, %row: i32, %col: i32) warps(4) {
   jfa.tma_prefetch %d[%row, %col] : !jfa.tma<64x64xbf16, swizzle 128>
 }
+
+// -----
+
+// Handing TMA's global writes to another CTA: `writes` waits for them (no
+// {read}), then the global proxy fence and the GPU-scope acquire-release
+// fence (LLVM's device-scope fence, fence.acq_rel.gpu in PTX).
+// CHECK-LABEL: llvm.func @tma_store_handover(
+// CHECK: nvvm.cp.async.bulk.commit.group
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0{{$}}
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
+// CHECK-NEXT: llvm.fence syncscope("device") acq_rel
+jfa.kernel @tma_store_handover(%d: !jfa.tma<64x64xf32>, %row: i32, %col: i32) warps(4) {
+  %buf = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xf32>, i32
+  jfa.tma_store %s, %d[%row, %col] add : !jfa.slot<64x64xf32>, !jfa.tma<64x64xf32>
+  jfa.tma_store_wait pending(0) writes
+  jfa.fence_async_global
+  jfa.fence_gpu
+}

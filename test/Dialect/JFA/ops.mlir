@@ -40,8 +40,14 @@ jfa.kernel @all_ops(%desc: !jfa.tma<64x32xbf16>, %p: !jfa.ptr<f32>, %n: i32, %s:
       jfa.task_barrier
       // CHECK: jfa.tma_store %[[SLOT]], %{{.*}}[%{{.*}}, %{{.*}}] : !jfa.slot<64x32xbf16>, !jfa.tma<64x32xbf16>
       jfa.tma_store %slot, %desc[%c0, %c0] : !jfa.slot<64x32xbf16>, !jfa.tma<64x32xbf16>
-      // CHECK: jfa.tma_store_wait pending(0)
+      // CHECK: jfa.tma_store_wait pending(0){{$}}
       jfa.tma_store_wait pending(0)
+      // CHECK: jfa.tma_store_wait pending(1) writes
+      jfa.tma_store_wait pending(1) writes
+      // CHECK: jfa.fence_async_global
+      jfa.fence_async_global
+      // CHECK: jfa.fence_gpu
+      jfa.fence_gpu
       // CHECK: jfa.tma_prefetch %{{.*}}[%{{.*}}, %{{.*}}] : !jfa.tma<64x32xbf16>
       jfa.tma_prefetch %desc[%c0, %c0] : !jfa.tma<64x32xbf16>
       // CHECK: jfa.named_barrier_sync id(3) threads(128)
