@@ -8,7 +8,7 @@ forward's median time and useful TFLOP/s (attention_bench.py's count and
 timing). Run it once per package (the same seeds give the same batches) and
 compare the lines: where the forward's 192-row specialization at D = 64
 wins under causal masking, which the runtime's rule
-(runtime/src/AttentionCommon.h, forwardTakesVariant and
+(runtime/src/AttentionCommon.h, forwardVariantSuits and
 kTallTileDiagonalMinSeqlen) takes from max_seqlen (bench/NOTES.md run 98).
 Laws, 32K tokens each (tail8k: 64K, as attention_bench.py's): uniform 1..M
 for M = 256 to 8192, equal lengths S = 512 to 16384, log-normal capped at

@@ -1058,6 +1058,9 @@ def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue, JFA_Re
     they stored or added, which then takes `jfa.fence_async_global` and
     `jfa.fence_gpu` on this side (the writes are the async proxy's) and a
     handover it can observe, such as a counter (`jfa.atomic_fetch_add`).
+    It waits for the issuing thread's own stores only: where another thread
+    releases them (another task's), a CTA barrier must order that thread
+    after this wait.
   }];
   let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending,
                        UnitAttr:$writes);
@@ -1096,10 +1099,12 @@ def JFA_FenceAsyncGlobalOp : JFA_Op<"fence_async_global"> {
     `fence.proxy.async.global`. The global-memory counterpart of
     `jfa.fence_async_shared`: TMA stores and reduce-adds write global memory
     through the async proxy, a thread's loads, stores and atomics go through
-    the generic one. After `jfa.tma_store_wait ... writes`, the fence makes
-    the stores' writes ordered before this thread's later accesses, so that
-    a release that follows (`jfa.fence_gpu`, then a counter another CTA
-    reads) covers them.
+    the generic one. After `jfa.tma_store_wait ... writes`, the fence orders
+    the stores' writes before this thread's later accesses, so that a
+    release that follows (`jfa.fence_gpu`, then a counter another CTA reads)
+    covers them; on the reading side, after the acquire, it orders a TMA
+    load of the data after it. Executed by every thread that runs it (only
+    the issuing thread's matters; the others' cost little).
   }];
   let assemblyFormat = "attr-dict";
 }
@@ -1115,9 +1120,14 @@ def JFA_FenceGpuOp : JFA_Op<"fence_gpu"> {
     CTA; after a relaxed read of such a write, it acquires them, so that
     later loads see what the writer wrote before its fence. The handover of
     a result between CTAs: the last of several CTAs to add into a buffer
-    (by the counter's old value) reads the sums. Threads of the same CTA
-    that learn the counter's value from the issuing thread through a
-    barrier are ordered after its fence by that barrier.
+    (by the counter's old value) reads the sums. Only the thread that read
+    the counter acquires with its fence: the CTA's other threads learn the
+    value through `jfa.atomic_fetch_add`'s barrier, which comes before that
+    fence, so before they read the data with their own loads a CTA barrier
+    (`jfa.task_barrier`) must follow the issuing thread's `jfa.fence_gpu`.
+    (A TMA load issued by that thread after the fence and
+    `jfa.fence_async_global` needs no barrier: kernels/examples/
+    sum_partials.mlir.)
   }];
   let assemblyFormat = "attr-dict";
 }

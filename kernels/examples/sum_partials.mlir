@@ -20,8 +20,11 @@
 //   the sums with TMA, orders the async proxy after that
 //   (`fence_async_global`) before the load.
 // One thread issues the copies and the atomic (the task's first), so the
-// thread that waited for the writes is the one that releases them; the
-// others learn the counter's value through the `counted` barrier.
+// thread that waited for the writes is the one that releases them, and the
+// one that acquires reads the sums (by TMA); the others learn the counter's
+// value through the `counted` barrier and read only shared memory, after
+// `summed`. Threads that read the sums with their own loads would need a
+// `jfa.task_barrier` after the issuing thread's acquire.
 jfa.kernel @sum_partials(%x: !jfa.tma<64x64xf32>, %acc: !jfa.tma<64x64xf32>,
                          %counter: !jfa.ptr<i32>, %out: !jfa.ptr<bf16>) warps(4) {
   %tile = jfa.local_alloc : !jfa.smem<1 x 64x64xf32>

@@ -11,9 +11,9 @@
 // 95-97: +7.5% to +13% on the non-causal jagged shapes). The runtime
 // takes this kernel's variants over attention_fwd_sm90's (a
 // specialization: attention_fwd_<target>_<tag>), the causal one only for
-// batches whose longest sequence has 2048 tokens or more: a 192-row tile on
-// the diagonal does more masked work, and short causal sequences lose
-// (bench/NOTES.md runs 97-98; the runtime's kTallTileDiagonalMinSeqlen). Its q
+// calls whose max_seqlen is 2048 or more: a 192-row tile on the diagonal
+// does more masked work, and short causal sequences lose (bench/NOTES.md
+// run 97; the runtime's kTallTileDiagonalMinSeqlen). Its q
 // tile, 192 rows, comes from its q TMA box (q_tiles, the schedule, which
 // attention_bwd_schedule writes in 192-row tiles, and the grid).
 //

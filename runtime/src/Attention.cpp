@@ -881,32 +881,20 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
   Params wanted = wantedParams(args.headDim, args.causal, opt.general);
   // A specialization's variant over the forward's own (present ones first:
   // an unusable specialization leaves the fallback), where it suits the
-  // call: taller q tiles under a diagonal mask only for long sequences.
+  // call: taller q tiles under a diagonal mask for long sequences only.
   std::vector<ForwardVariant> candidates;
   for (const Impl::Image &img : impl->images[index])
     candidates.push_back({&img.params, img.present,
                           img.kernel != targets()[index].kernel,
                           img.qTileRows});
-  ForwardCall call{args.causal || opt.window, args.maxSeqlen};
+  ForwardCall call{args.causal || opt.window,
+                   std::min(args.maxSeqlen, args.totalTokens)};
   size_t variant = pickForwardVariant(candidates, wanted, call);
   if (variant == impl->images[index].size()) {
     // No variant of this target at all, or (a kernel_dir with some of them)
     // not this one: list those there are.
     std::string why = impl->none[index];
-    auto skipped = std::find_if(
-        candidates.begin(), candidates.end(),
-        [&](const ForwardVariant &v) { return *v.params == wanted; });
-    if (why.empty() && skipped != candidates.end()) {
-      // Only a specialization with taller q tiles has it, and this call's
-      // mask and lengths rule it out (forwardTakesVariant).
-      why = fmt::format(
-          "no {} kernel for {} was built ({}); its specialization {} has "
-          "{}-row q tiles, which a causal or windowed call takes only from "
-          "max_seqlen >= {} (this call's is {})",
-          choice.kernel, paramsText(wanted), choice.arch,
-          impl->images[index][skipped - candidates.begin()].kernel,
-          skipped->qTileRows, kTallTileDiagonalMinSeqlen, args.maxSeqlen);
-    } else if (why.empty()) {
+    if (why.empty()) {
       std::string held;
       for (const Impl::Image &img : impl->images[index])
         held += fmt::format("{}[{}]", held.empty() ? "" : ", ",

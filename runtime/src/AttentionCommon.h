@@ -215,48 +215,49 @@ struct ForwardVariant {
 };
 
 /// What of a call, beyond its params, bears on the variant it takes: whether
-/// its mask has a diagonal edge (causal or a window) and its longest
-/// sequence.
+/// its mask has a diagonal edge (causal or a window) and the bound of its
+/// sequence lengths (max_seqlen, at most T: forwardQTiles' bound too).
 struct ForwardCall {
   bool diagonal = false;
   int64_t maxSeqlen = 0;
 };
 
-/// The longest sequence from which a call with a diagonal edge takes a
+/// The length bound from which a call with a diagonal edge prefers a
 /// specialization with taller q tiles than the forward's (128 rows). A tile
 /// on the diagonal does work for its masked half, and a short sequence's
 /// last tile is emptier: at D = 64 causal the 192-row specialization (three
 /// consumer warpgroups) gains on batches whose longest sequence is long and
-/// loses on short ones: bench/NOTES.md run 97 measured it at -7.1% on
+/// loses on short ones. bench/NOTES.md run 97 measured it at -7.1% on
 /// unif1k (longest sequence 1024), +3.2% on unif4k (4096) and +8.3% on
-/// tail8k (8192), and the bound sits between (run 98;
-/// bench/fwd_tile_sweep.py maps it finer).
+/// tail8k (8192); the bound sits between those points, not on a measured
+/// crossover (bench/fwd_tile_sweep.py maps one).
 constexpr int64_t kTallTileDiagonalMinSeqlen = 2048;
 
-/// Whether `call` may take `v` at all: a specialization with taller q tiles
-/// than the forward's only where the diagonal's cost does not outweigh it
-/// (kTallTileDiagonalMinSeqlen).
-inline bool forwardTakesVariant(const ForwardVariant &v,
+/// Whether `v` is the faster choice for `call` among variants of the same
+/// params: a specialization with taller q tiles than the forward's is not
+/// where the diagonal's cost outweighs its gain (kTallTileDiagonalMinSeqlen).
+inline bool forwardVariantSuits(const ForwardVariant &v,
                                 const ForwardCall &call) {
   return !v.specialization || v.qTileRows <= kAttentionQTile ||
          !call.diagonal || call.maxSeqlen >= kTallTileDiagonalMinSeqlen;
 }
 
 /// The variant a call that wants `wanted` takes: among those with these
-/// params that suit the call (forwardTakesVariant), a present one over an
-/// absent one (whose reason the call then reports), then a specialization
-/// over the forward's own (which declares every variant: the fallback); the
-/// first of equals. variants.size() when none has them.
+/// params, a present one over an absent one (whose reason the call then
+/// reports), then one that suits the call (forwardVariantSuits) over one
+/// that does not (a speed rule never refuses a call a usable kernel), then
+/// a specialization over the forward's own (which declares every variant:
+/// the fallback); the first of equals. variants.size() when none has them.
 inline size_t pickForwardVariant(const std::vector<ForwardVariant> &variants,
                                  const Params &wanted,
                                  const ForwardCall &call = {}) {
-  auto rank = [](const ForwardVariant &v) {
-    return int(v.present) * 2 + int(v.specialization);
+  auto rank = [&](const ForwardVariant &v) {
+    return int(v.present) * 4 + int(forwardVariantSuits(v, call)) * 2 +
+           int(v.specialization);
   };
   size_t best = variants.size();
   for (size_t i = 0; i < variants.size(); ++i)
     if (*variants[i].params == wanted &&
-        forwardTakesVariant(variants[i], call) &&
         (best == variants.size() || rank(variants[i]) > rank(variants[best])))
       best = i;
   return best;

@@ -4,6 +4,7 @@ writes from one CTA to another (jfa.tma_store_wait ... writes,
 jfa.fence_async_global, jfa.fence_gpu and a counter).
 
     PYTHONPATH=$PWD/dist/X/python python3 test/gpu/sum_partials_test.py [--repeats N]
+                                                                         [--cubin FILE]
 
 Each of P CTAs reduce-adds its 64x64 f32 tile into a zeroed workspace; the
 last to add converts the workspace to bf16. Checks per launch, on fresh
@@ -12,9 +13,12 @@ random tiles with out poisoned (NaN):
   - the workspace is the f32 sum of the tiles (any order: within P f32
     rounding steps of the float64 sum);
   - out is the workspace rounded to bf16, bit for bit: the last CTA read
-    every other CTA's sum. A missing wait or fence shows as out missing
-    some CTA's tile, which the float64 bound alone might miss at small P;
-    the bitwise check does not.
+    every other CTA's sum. A CTA whose adds had not landed shows as out
+    missing its tile, which the float64 bound alone might miss at small P;
+    the bitwise check does not. What this can catch is mostly the wait
+    (`.read` instead of the full wait): the copies, the atomic and the
+    loads meet in L2, so a missing fence would likely still pass here; the
+    fences rest on the PTX memory model (docs/DIALECT.md), not on this test.
 P from 1 (the only CTA is the last) to several waves of CTAs, each launch
 repeated (--repeats) to give a race its chance. Needs the package's
 kernels/examples/sum_partials_sm_90a.cubin (scripts/build-package.sh) or a
@@ -32,7 +36,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "..", "kernels", "examples", "sum_partials.mlir")
 
 
-def load():
+def load(cubin=None):
+    if cubin:
+        return jfa.load(cubin)
     from jfa import _lib
     prebuilt = os.path.join(_lib.ROOT, "kernels", "examples", "sum_partials_sm_90a.cubin")
     if os.path.isfile(prebuilt):
@@ -68,13 +74,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--cubin", default=None,
+                    help="a build of the kernel to load instead (e.g. a mutant without "
+                         "`writes`, to see whether the checks catch it)")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     gen = torch.Generator(device="cuda")
     gen.manual_seed(seed)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     print(f"sum_partials_test: {torch.cuda.get_device_name()}, seed {seed}", flush=True)
-    mod = load()
+    mod = load(args.cubin)
     failures = 0
     for parts in (1, 2, 7, sms, 2 * sms + 3, 1000):
         bad = []

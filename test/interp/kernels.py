@@ -1053,7 +1053,7 @@ CASES["attention_sm90_q192_d64_full"] = (
                           3, 64, False, kernel=Q192, q_rows=192))
 # Causal on 192-row tiles: a tile's diagonal spans a 128-key tile and half
 # of the next, and the runtime takes it for long sequences only
-# (forwardTakesSpecialization); lengths around 128, 192 and their multiples.
+# (forwardVariantSuits); lengths around 128, 192 and their multiples.
 CASES["attention_sm90_q192_d64_causal"] = (
     lambda run: attention(run, "sm_90a", JAGGED + [191, 192, 193, 257, 383, 384, 385, 700],
                           3, 64, True, kernel=Q192, q_rows=192))

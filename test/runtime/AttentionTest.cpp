@@ -1386,12 +1386,15 @@ TEST(AttentionForward, TallerTilesUnderADiagonalOnlyForLongSequences) {
   using detail::pickForwardVariant;
   detail::Params causal = {
       {"head_dim", "64"}, {"causal", "1"}, {"general", "0"}};
-  std::vector<ForwardVariant> both = {{&causal, true, false, 128},
-                                      {&causal, true, true, 192}};
+  detail::Params full = {{"head_dim", "64"}, {"causal", "0"}, {"general", "0"}};
   // Without a diagonal edge the specialization, at any length.
-  EXPECT_EQ(pickForwardVariant(both, causal, ForwardCall{false, 1}), 1u);
+  std::vector<ForwardVariant> plain = {{&full, true, false, 128},
+                                       {&full, true, true, 192}};
+  EXPECT_EQ(pickForwardVariant(plain, full, ForwardCall{false, 1}), 1u);
   // With one, the forward's 128-row tiles below the bound, the
   // specialization's 192-row ones from it on.
+  std::vector<ForwardVariant> both = {{&causal, true, false, 128},
+                                      {&causal, true, true, 192}};
   EXPECT_EQ(
       pickForwardVariant(both, causal,
                          ForwardCall{true, kTallTileDiagonalMinSeqlen - 1}),
@@ -1404,10 +1407,20 @@ TEST(AttentionForward, TallerTilesUnderADiagonalOnlyForLongSequences) {
   std::vector<ForwardVariant> same = {{&causal, true, false, 128},
                                       {&causal, true, true, 128}};
   EXPECT_EQ(pickForwardVariant(same, causal, ForwardCall{true, 1}), 1u);
-  // Nothing else to take: none (the call then says why).
+  // The rule only ranks: below the bound a usable specialization runs where
+  // the forward's own variant is absent or missing (a kernel_dir without
+  // it), and an absent one never wins over the forward's.
+  EXPECT_EQ(pickForwardVariant(
+                {{&causal, false, false, 128}, {&causal, true, true, 192}},
+                causal, ForwardCall{true, 100}),
+            1u);
   EXPECT_EQ(pickForwardVariant({{&causal, true, true, 192}}, causal,
                                ForwardCall{true, 100}),
-            1u);
+            0u);
+  EXPECT_EQ(pickForwardVariant(
+                {{&causal, true, false, 128}, {&causal, false, true, 192}},
+                causal, ForwardCall{true, 1 << 20}),
+            0u);
 }
 
 TEST(AttentionLoad, ASpecializationLoadsBesideTheForward) {
