@@ -12,14 +12,25 @@ build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j2 --target jfac
 mkdir -p "$build/kernels"
-# One variant of each forward (head dim 128, causal, plain); the runtime
-# embeds every variant its `// jfa-variants:` line names, per target
-# (kernels/jagged_attention/README.md).
+# One variant of each forward: head dim 128, causal, plain where its
+# `// jfa-variants:` line has it, else the first it names (a specialization
+# such as attention_fwd_sm90_q192 declares only some); the runtime embeds
+# every variant the line names, per target (kernels/jagged_attention/README.md).
 for k in kernels/jagged_attention/attention_fwd_*.mlir; do
   name=$(basename "$k" .mlir)
+  mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")
+  variant=${variants[0]}
+  for v in "${variants[@]}"; do
+    if [[ $v == "head_dim=128 causal=1 general=0" ]]; then variant=$v; fi
+  done
+  params=() suffix=
+  for pair in $variant; do
+    params+=(-P "$pair")
+    suffix+=".$pair"
+  done
   for arch in $(python3 scripts/kernel_variants.py --targets "$k"); do
-    "$build/bin/jfac" compile "$k" --arch "$arch" -P head_dim=128 -P causal=1 -P general=0 \
-      -o "$build/kernels/${name}_$arch.head_dim=128.causal=1.general=0.cubin"
+    "$build/bin/jfac" compile "$k" --arch "$arch" "${params[@]}" \
+      -o "$build/kernels/${name}_$arch$suffix.cubin"
   done
 done
 for arch in ${ARCHS:-$(python3 scripts/kernel_variants.py --targets kernels/examples/scale_ring.mlir)}; do
