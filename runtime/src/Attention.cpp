@@ -92,8 +92,9 @@ std::string cubinPattern(const AttentionTarget &t) {
 /// Whether `kernel` is target t's forward (attention_fwd_sm90) or one of its
 /// specializations (attention_fwd_sm90_<tag>, tag letters and digits: a
 /// kernel of its own for some of the variants, e.g. attention_fwd_sm90_q192
-/// for D = 64). A call takes a specialization's variant over the forward's
-/// own, which declares every variant (the fallback).
+/// for D = 64). A call prefers a specialization's variant over the
+/// forward's own, which declares every variant (the fallback), where it
+/// suits the call (pickForwardVariant, AttentionCommon.h).
 bool isForwardOf(const AttentionTarget &t, const std::string &kernel) {
   if (kernel == t.kernel)
     return true;
