@@ -46,8 +46,7 @@ bool hasBlockMask(const AttentionForwardArgs &a) {
 /// the block holding its first token).
 int64_t forwardQTiles(const AttentionForwardArgs &a,
                       int64_t qTileRows = kAttentionQTile) {
-  return sequenceTiles(std::min(a.maxSeqlen, a.totalTokens), qTileRows,
-                       hasBlockMask(a));
+  return sequenceTiles(longestQueries(a), qTileRows, hasBlockMask(a));
 }
 
 /// B * H * q_tiles without overflow (each factor is below 2^31). 128-row
@@ -314,8 +313,8 @@ AttentionOptions attentionOptions(const AttentionForwardArgs &a) {
     // len_k - len_q: right >= len_q - 1 bounds nothing, nor does left >=
     // len_k - 1 (i + shift <= len_k - 1). So the bounds clamp exactly to
     // any bound of the lengths: max_seqlen(_k), or the token counts.
-    int64_t maxLenQ = std::min(a.maxSeqlen, a.totalTokens);
-    int64_t maxLenK = std::min(o.maxSeqlenK, o.keyTokens);
+    int64_t maxLenQ = longestQueries(a);
+    int64_t maxLenK = longestKeys(o);
     o.windowLeft = a.windowLeft >= 0 ? std::min(a.windowLeft, maxLenK) : -1;
     o.windowRight = a.windowRight >= 0 ? std::min(a.windowRight, maxLenQ) : -1;
   }
@@ -888,8 +887,7 @@ void Attention::forward(const AttentionForwardArgs &args, CUstream stream) {
     candidates.push_back({&img.params, img.present,
                           img.kernel != targets()[index].kernel,
                           img.qTileRows});
-  ForwardCall call{args.causal || opt.window,
-                   std::min(args.maxSeqlen, args.totalTokens)};
+  ForwardCall call{args.causal || opt.window, longestQueries(args)};
   size_t variant = pickForwardVariant(candidates, wanted, call);
   if (variant == impl->images[index].size()) {
     // No variant of this target at all, or (a kernel_dir with some of them)

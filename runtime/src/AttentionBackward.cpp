@@ -307,7 +307,7 @@ constexpr int64_t kUnitSteps = 32, kSummedUnitSteps = 20;
 /// causal).
 int64_t qTilesPerHead(const AttentionBackwardArgs &a,
                       const AttentionOptions &o) {
-  int64_t longest = std::min(a.maxSeqlen, a.totalTokens);
+  int64_t longest = longestQueries(a);
   int64_t rows = (longest + a.totalTokens / std::max<int64_t>(a.batch, 1)) / 2;
   if (o.windowLeft >= 0) {
     int64_t right = o.windowRight >= 0 ? o.windowRight : a.causal ? 0 : longest;
@@ -359,7 +359,7 @@ Plan planOf(const AttentionBackwardArgs &a) {
   p.queries = attentionHasWork(f);
   p.keys = p.opt.keyTokens > 0 && p.opt.kvHeads > 0;
   p.launches = p.queries && p.opt.keyTokens > 0;
-  int64_t longest = std::min(p.opt.maxSeqlenK, p.opt.keyTokens);
+  int64_t longest = longestKeys(p.opt);
   p.kTiles = std::max<int64_t>(
       1, sequenceTiles(longest, kAttentionKeyTile, p.opt.sparse));
   p.accumStride =

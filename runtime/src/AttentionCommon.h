@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cmath>
@@ -155,6 +156,18 @@ inline std::string readFile(const std::string &path, const char *what) {
 inline int64_t sequenceTiles(int64_t longest, int64_t tile, bool onBlockGrid) {
   int64_t spanned = onBlockGrid ? longest + tile - 1 : longest;
   return (spanned + tile - 1) / tile;
+}
+
+/// The longest query sequence a call can hold: the caller's max_seqlen, but
+/// no sequence is longer than the T tokens there are, however loose the
+/// bound (forward and backward arguments alike).
+template <typename CallArgs> int64_t longestQueries(const CallArgs &a) {
+  return std::min(a.maxSeqlen, a.totalTokens);
+}
+
+/// The keys' counterpart: max_seqlen_k, bounded by the T_k key tokens.
+inline int64_t longestKeys(const AttentionOptions &o) {
+  return std::min(o.maxSeqlenK, o.keyTokens);
 }
 
 /// The softmax scale a call uses: 1/sqrt(head_dim) for 0.
