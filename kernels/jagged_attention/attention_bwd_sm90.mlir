@@ -47,7 +47,10 @@
 // Masks (the sequence's end, the causal diagonal, a window's edges, and on
 // a block-sparse mask's grid the row and key floors, @unit) are applied to
 // the tiles that hold them; rows past the end or below a floor are never
-// written (row-clipped stores and adds).
+// written (row-clipped stores and adds). In the plain variants a
+// warpgroup whose 64 keys no query of the step's tile sees (past the
+// sequence's end, or above the causal diagonal: a causal unit's first step
+// for the upper half) skips the step's products but its share of dQ.
 //
 // The general variant (jfa.param "general") adds the forward's options: a
 // sliding window (%window_left/%window_right), grouped-query attention (a
@@ -329,6 +332,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
     jfa.task warps(4) replicas(2) registers(240) {
       %g = jfa.replica_id : i32
       %zero = arith.constant dense<0.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+      %zero16 = arith.constant dense<0.0> : tensor<64x64xbf16, #jfa.wgmma_acc>
       %zero_rows = arith.constant dense<0.0> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %log2e = arith.constant dense<1.44269504> : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
       %scale_t = tensor.splat %scale_log2 : tensor<64x64xf32, #jfa.wgmma_acc>
@@ -339,6 +343,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %prefetch = arith.andi %is_softmax, %dense : i1
       %load_here = arith.andi %is_softmax, %sparse : i1
       %no_window = arith.xori %general, %true : i1
+      // The plain variants (general 0): no window, grouped-query or cross-
+      // attention, softmax, no block mask.
+      %plain = arith.xori %general, %true : i1
       %k_mine = jfa.slot %k_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %v_mine = jfa.slot %v_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %g_other = arith.xori %g, %c1 : i32
@@ -461,281 +468,342 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %after_left = arith.subi %q_left, %c64 : i32
             %after_coef:2 = jfa.call @load_coef(%prefetch, %lse, %delta, %after_rows, %after_left)
                 : (i1, !jfa.ptr<f32>, !jfa.ptr<f32>, i32, i32) -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
-            // S = Q K^T and dP = dO V^T over the D/64 chunks, one chain each.
-            %sd_issued:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %s_w = jfa.async_dot %q_s, %k_mine, %zero : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dp_w = jfa.async_dot %do_s, %v_mine, %zero : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %s_w, %dp_w : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              %q_blk = jfa.column_block %q_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-              %do_blk = jfa.column_block %do_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-              %k_blk = jfa.column_block %k_mine[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-              %v_blk = jfa.column_block %v_mine[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-              %s_blk = jfa.async_dot %q_blk, %k_blk, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dp_blk = jfa.async_dot %do_blk, %v_blk, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %s_blk, %dp_blk : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-            // S first: P's exponentials and mask run while dP's product
-            // still occupies the tensor cores (FA3's order).
-            %s_done = jfa.async_dot_wait pending(1) (%sd_issued#0) : tensor<64x64xf32, #jfa.wgmma_acc>
-
-            // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
-            // keys and queries past the end, keys after the query (causal).
-            %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-            %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
-            // GDPA: the scaled score itself, masked below to -1e4, where
-            // the activation and its derivative are exactly 0.
-            %p_raw = scf.if %is_softmax -> tensor<64x64xf32, #jfa.wgmma_acc> {
-              %x = arith.mulf %s_done, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
-              %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
-              %e = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %e : tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              %x_nat = arith.mulf %s_done, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %x_nat : tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-            %fill_p = arith.constant 0.0 : f32
-            %fill_x = arith.constant -1.0e4 : f32
-            %fill = arith.select %is_softmax, %fill_p, %fill_x : f32
-            // Only tiles that hold a sequence's end, the causal diagonal, a
-            // window's edge or (block-sparse) a floor, and the one step of a
-            // unit with no listed tile, need the mask (the index tiles are made there,
-            // not kept in registers): the first query's keys end before the
-            // last key, or the last query's start after the first key.
-            %q_end = arith.addi %q0, %c64 : i32
-            %queries_past = arith.cmpi sgt, %q_end, %len : i32
-            %first_hi = arith.addi %q0, %hi_off : i32
-            %cut_hi = arith.cmpi slt, %first_hi, %my_k_end : i32
-            %cut_above = arith.andi %cut_hi, %bounded_hi : i1
-            %q_final = arith.subi %q_end, %c1 : i32
-            %final_lo = arith.addi %q_final, %lo_off : i32
-            %cut_lo = arith.cmpi sgt, %final_lo, %my_k0 : i32
-            %cut_below = arith.andi %cut_lo, %general : i1
-            %ends = arith.ori %keys_past, %queries_past : i1
-            %cuts = arith.ori %cut_above, %cut_below : i1
-            %edges = arith.ori %ends, %cuts : i1
-            // On a block-sparse mask's grid: the tile that holds the row or
-            // key floor (@unit), whose rows or keys below it are the
-            // previous sequence's.
-            %rows_below = arith.cmpi slt, %q0, %row_floor : i32
-            %keys_below = arith.cmpi slt, %my_k0, %key_floor : i32
-            %below = arith.ori %rows_below, %keys_below : i1
-            %floor_cut = arith.andi %below, %sparse : i1
-            %blk_cuts = arith.ori %unlisted, %floor_cut : i1
-            %needs_mask = arith.ori %edges, %blk_cuts : i1
-            %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
-              %masked_p = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
-                // D = 128: the mask as one key bound per row (jfa.mask_cols
-                // makes no index tiles; with them ptxas spilled 40-48 B here).
-                %row = jfa.iota rows : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %q0_r = tensor.splat %q0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %query_r = arith.addi %row, %q0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %len_r = tensor.splat %len : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %len_k_r = tensor.splat %keys_end : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %query_before_end_r = arith.cmpi slt, %query_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                // From the row floor (block-sparse: @unit).
-                %query_in_r = scf.if %sparse -> tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>> {
-                  %floor_r = tensor.splat %row_floor : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %above_r = arith.cmpi sge, %query_r, %floor_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %in_r = arith.andi %query_before_end_r, %above_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
-                  scf.yield %in_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
-                } else {
-                  scf.yield %query_before_end_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
-                }
-                // Keys [lower, bound): up to the sequence's end, the query's
-                // own under causal, its window's right edge.
-                %hi_off_r = tensor.splat %hi_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %to_r = arith.addi %query_r, %hi_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %bound = arith.minsi %to_r, %len_k_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                // A query past the end sees no key.
-                %none_r = arith.constant dense<0> : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %row_bound = arith.select %query_in_r, %bound, %none_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %my_k0_r = tensor.splat %my_k0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %col_bound = arith.subi %row_bound, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                %cut = scf.if %general -> tensor<64x64xf32, #jfa.wgmma_acc> {
-                  %lo_off_r = tensor.splat %lo_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %from_r = arith.addi %query_r, %lo_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  // From the key floor (block-sparse: @unit; 0 else).
-                  %key_floor_r = tensor.splat %key_floor : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %none_lo = arith.maxsi %from_r, %key_floor_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %lower = arith.subi %none_lo, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
-                  %w = jfa.mask_cols %p_raw, %col_bound, %fill from %lower : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
-                  scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
-                } else {
-                  %w = jfa.mask_cols %p_raw, %col_bound, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
-                  scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
-                }
-                scf.yield %cut : tensor<64x64xf32, #jfa.wgmma_acc>
-              } else {
-                // D = 64: index tiles (the row-bound form measured 5-8% slower
-                // there, bench/NOTES.md run 39, cause not found).
-                %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
-                %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
-                %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
-                %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
-                %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
-                %len_k_t = tensor.splat %keys_end : tensor<64x64xi32, #jfa.wgmma_acc>
-                %key_before_end = arith.cmpi slt, %key, %len_k_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %query_before_end = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                // From the row and key floors (block-sparse: @unit).
-                %key_in, %query_in = scf.if %sparse -> (tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>) {
-                  %key_floor_t = tensor.splat %key_floor : tensor<64x64xi32, #jfa.wgmma_acc>
-                  %row_floor_t = tensor.splat %row_floor : tensor<64x64xi32, #jfa.wgmma_acc>
-                  %key_above = arith.cmpi sge, %key, %key_floor_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                  %query_above = arith.cmpi sge, %query, %row_floor_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                  %k_in = arith.andi %key_before_end, %key_above : tensor<64x64xi1, #jfa.wgmma_acc>
-                  %q_in = arith.andi %query_before_end, %query_above : tensor<64x64xi1, #jfa.wgmma_acc>
-                  scf.yield %k_in, %q_in : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>
-                } else {
-                  scf.yield %key_before_end, %query_before_end : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>
-                }
-                %hi_off_t = tensor.splat %hi_off : tensor<64x64xi32, #jfa.wgmma_acc>
-                %q_hi = arith.addi %query, %hi_off_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %before = arith.cmpi slt, %key, %q_hi : tensor<64x64xi32, #jfa.wgmma_acc>
-                %not_bounded_t = tensor.splat %not_bounded : tensor<64x64xi1, #jfa.wgmma_acc>
-                %seen_hi = arith.ori %before, %not_bounded_t : tensor<64x64xi1, #jfa.wgmma_acc>
-                %lo_off_t = tensor.splat %lo_off : tensor<64x64xi32, #jfa.wgmma_acc>
-                %q_lo = arith.addi %query, %lo_off_t : tensor<64x64xi32, #jfa.wgmma_acc>
-                %after = arith.cmpi sge, %key, %q_lo : tensor<64x64xi32, #jfa.wgmma_acc>
-                %no_window_t = tensor.splat %no_window : tensor<64x64xi1, #jfa.wgmma_acc>
-                %seen_lo = arith.ori %after, %no_window_t : tensor<64x64xi1, #jfa.wgmma_acc>
-                %seen = arith.andi %seen_hi, %seen_lo : tensor<64x64xi1, #jfa.wgmma_acc>
-                %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
-                %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
-                %fill_t = tensor.splat %fill : tensor<64x64xf32, #jfa.wgmma_acc>
-                %masked = arith.select %keep, %p_raw, %fill_t : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+            // A warpgroup none of whose 64 keys a query of this tile sees
+            // (they start at or past the sequence's end, in its last key
+            // tile, or under causal masking past the last query's own key)
+            // has P = dS = 0 here: it adds nothing to dV and dK, and its
+            // half of dQ's product is zero. It skips S, dP, the exponentials
+            // and its dV and dK products, and takes part in dQ only: zeros
+            // to its dS slot (the other warpgroup's chunk reads both halves)
+            // and its own chunk from the other half. A causal unit's first
+            // step is one for the upper warpgroup: about 7% of warpgroup
+            // steps at unif1k causal, 6% at eq1k, 2% at 4K. The plain
+            // variants only: in the general ones (windows, cross-attention)
+            // ptxas spilled 8 B at D = 128 with it, 12-48 B block-sparse.
+            %tile_last = arith.addi %q0, %c63 : i32
+            %last_bound = arith.addi %tile_last, %hi_off : i32
+            %after_last = arith.cmpi sge, %my_k0, %last_bound : i32
+            %above_all = arith.andi %after_last, %bounded_hi : i1
+            %past_end = arith.cmpi sge, %my_k0, %len_k : i32
+            %unseen = arith.ori %above_all, %past_end : i1
+            %mine_dead = arith.andi %unseen, %plain : i1
+            %dkv:4 = scf.if %mine_dead -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+              // GDPA, the unit's first step: the last unit's TMA epilogue reads
+              // this warpgroup's dS slots (see the unit's start).
+              %dead_first = arith.cmpi eq, %n, %q_n : i32
+              %dead_late = arith.xori %is_softmax, %true : i1
+              %dead_wait = arith.andi %dead_first, %dead_late : i1
+              scf.if %dead_wait {
+                jfa.tma_store_wait pending(0)
+                jfa.task_barrier
               }
-              scf.yield %masked_p : tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-            // dS = scale * P * (dP - delta); under GDPA P = act(x) and dS =
-            // scale * dP * act'(x).
-            %dp_done = jfa.async_dot_wait pending(0) (%sd_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>
-            %pd:2 = scf.if %is_softmax -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %dp_c = arith.subf %dp_done, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
-              %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
-              %ds_s = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %p, %ds_s : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              %pa, %ga = jfa.call @activation_grad(%p, %activation) : (tensor<64x64xf32, #jfa.wgmma_acc>, i32) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
-              %dpg = arith.mulf %dp_done, %ga : tensor<64x64xf32, #jfa.wgmma_acc>
-              %ds_a = arith.mulf %dpg, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %pa, %ds_a : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-            %p16 = arith.truncf %pd#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            %ds16 = arith.truncf %pd#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
-            // GDPA, a unit's first step: the last unit's dK and dV TMA
-            // stores read the P and dS slots written here (see the unit's
-            // start).
-            %unit_first = arith.cmpi eq, %n, %q_n : i32
-            %late_wait = arith.xori %is_softmax, %true : i1
-            %wait_here = arith.andi %unit_first, %late_wait : i1
-            scf.if %wait_here {
-              jfa.tma_store_wait pending(0)
-              jfa.task_barrier
-            }
-            // P to this warpgroup's slot (only its dV reads it, waited below
-            // each q tile); dS to its half of the parity-(n mod 2) pair, once
-            // both warpgroups' dQ of q tile n - 2 no longer read it.
-            jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.barrier_wait %ds_free_s, %ds_free_phase
-            jfa.local_store %ds16, %ds_mine : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
-            jfa.fence_async_shared
-            jfa.task_barrier
-            jfa.barrier_arrive %ds_ready_s
-
-            // dV += P^T dO, then (D = 128) dQ, then dK += dS^T Q (P, dS
-            // M-major from shared memory), FA3's order: dQ's store and add
-            // overlap dK's product. D = 128: one N = 128 product each over dO's and Q's
-            // two blocks (each pair of 64x64 accumulators joined for it and
-            // cut after it: register moves); D = 64: the first block.
-            %dv_issued:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              %dv_w = tensor.concat dim(1) %dv0, %dv1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
-              %do_t = jfa.transpose %do_s : !jfa.slot<64x128xbf16, swizzle 128>
-              %dv_n = jfa.async_dot %p_t, %do_t, %dv_w : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<128x64xbf16, swizzle 128, transposed>, tensor<64x128xf32, #jfa.wgmma_acc>
-              %dv0_n = tensor.extract_slice %dv_n[0, 0] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
-              %dv1_n = tensor.extract_slice %dv_n[0, 64] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %dv0_n, %dv1_n : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            } else {
-              %do_blk = jfa.column_block %do_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-              %do_blk_t = jfa.transpose %do_blk : !jfa.slot<64x64xbf16, swizzle 128>
-              %dv0_n = jfa.async_dot %p_t, %do_blk_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              scf.yield %dv0_n, %dv1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-            }
-
-            // D = 64: dK now, behind dV (measured faster there: dQ is one
-            // warpgroup's at a time).
-            %dk_early:2 = jfa.call @dk_product(%narrow, %wide, %ds_mine_t, %q_s, %dk0, %dk1)
-                : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
-
-            // dQ = dS K over all 128 keys of the unit, once per q tile: both
-            // warpgroups' dS, each warpgroup one 64-column chunk of dQ (chunk
-            // g xor n mod 2, so that at D = 64 the two take turns), added to
-            // the workspace with TMA's reduce-add (rows past the sequence's
-            // end, and below the row floor, which are the next and previous
-            // sequences', add zeros: dS is masked there). Waited in every
-            // step, with dQ or without: the unit's TMA epilogue writes this
-            // warpgroup's dS slot of the stage before its last step, which
-            // is free only because this wait follows the other warpgroup's
-            // dQ of that step.
-            jfa.barrier_wait %ds_ready_s, %phase
-            %dq_chunk = arith.xori %g, %stage : i32
-            %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32
-            %dk_issued:2 = scf.if %has_dq -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              // This warpgroup's keys with its own dS (at D = 128 from
-              // registers: A from registers reads no shared memory), then
-              // the other half's.
-              %ds_other_i = arith.addi %ds_pair, %g_other : i32
-              %ds_other = jfa.slot %ds_buf[%ds_other_i] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
-              %kq_mine = jfa.column_block %k_mine[%dq_chunk] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-              %kq_other = jfa.column_block %k_other[%dq_chunk] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
-              %kq_mine_t = jfa.transpose %kq_mine : !jfa.slot<64x64xbf16, swizzle 128>
-              %kq_other_t = jfa.transpose %kq_other : !jfa.slot<64x64xbf16, swizzle 128>
-              %dq_a = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
-                %dq_r = jfa.async_dot %ds16, %kq_mine_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %dq_r : tensor<64x64xf32, #jfa.wgmma_acc>
-              } else {
-                %dq_s = jfa.async_dot %ds_mine, %kq_mine_t, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %dq_s : tensor<64x64xf32, #jfa.wgmma_acc>
-              }
-              %dq_b = jfa.async_dot %ds_other, %kq_other_t, %dq_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
-              %dk_n:2 = jfa.call @dk_product(%wide, %wide, %ds_mine_t, %q_s, %dk_early#0, %dk_early#1)
-                  : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
-              // D = 128: dV and dQ are done, dK still runs.
-              %dq = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
-                %dq_w = jfa.async_dot_wait pending(1) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %dq_w : tensor<64x64xf32, #jfa.wgmma_acc>
-              } else {
-                %dq_n = jfa.async_dot_wait pending(0) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
-                scf.yield %dq_n : tensor<64x64xf32, #jfa.wgmma_acc>
-              }
-              jfa.barrier_arrive %ds_free_s
-              // The slot must first be read out by the last q tile's add.
-              %q_row = arith.addi %start, %q0 : i32
-              %dq_col0 = arith.muli %dq_chunk, %c64 : i32
-              %dq_col = arith.addi %col0, %dq_col0 : i32
-              jfa.tma_store_wait pending(0)
-              jfa.task_barrier
-              jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+              jfa.barrier_wait %ds_free_s, %ds_free_phase
+              jfa.local_store %zero16, %ds_mine : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
               jfa.fence_async_shared
               jfa.task_barrier
-              jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-              scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              jfa.barrier_arrive %ds_ready_s
+              jfa.barrier_wait %ds_ready_s, %phase
+              %dead_chunk = arith.xori %g, %stage : i32
+              %dead_has_dq = arith.cmpi ult, %dead_chunk, %chunks : i32
+              scf.if %dead_has_dq {
+                %dead_other_i = arith.addi %ds_pair, %g_other : i32
+                %dead_ds_other = jfa.slot %ds_buf[%dead_other_i] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+                %dead_kq = jfa.column_block %k_other[%dead_chunk] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %dead_kq_t = jfa.transpose %dead_kq : !jfa.slot<64x64xbf16, swizzle 128>
+                %dead_dq_issued = jfa.async_dot %dead_ds_other, %dead_kq_t, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %dead_dq = jfa.async_dot_wait pending(0) (%dead_dq_issued) : tensor<64x64xf32, #jfa.wgmma_acc>
+                jfa.barrier_arrive %ds_free_s
+                %dead_q_row = arith.addi %start, %q0 : i32
+                %dead_col0 = arith.muli %dead_chunk, %c64 : i32
+                %dead_col = arith.addi %col0, %dead_col0 : i32
+                jfa.tma_store_wait pending(0)
+                jfa.task_barrier
+                jfa.local_store %dead_dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+                jfa.fence_async_shared
+                jfa.task_barrier
+                jfa.tma_store %dq_slot, %dq_accum[%dead_q_row, %dead_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+              } else {
+                jfa.barrier_arrive %ds_free_s
+              }
+              scf.yield %dv0, %dv1, %dk0, %dk1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             } else {
-              // dK is issued in both branches, after dQ in the one above:
-              // dQ's running accumulator may not leave its branch (a phi of
-              // it serializes the wgmma pipeline, ptxas C7514).
-              %dk_n:2 = jfa.call @dk_product(%wide, %wide, %ds_mine_t, %q_s, %dk_early#0, %dk_early#1)
+              // S = Q K^T and dP = dO V^T over the D/64 chunks, one chain each.
+              %sd_issued:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+                %s_w = jfa.async_dot %q_s, %k_mine, %zero : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %dp_w = jfa.async_dot %do_s, %v_mine, %zero : !jfa.slot<64x128xbf16, swizzle 128>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %s_w, %dp_w : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                %q_blk = jfa.column_block %q_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %do_blk = jfa.column_block %do_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %k_blk = jfa.column_block %k_mine[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %v_blk = jfa.column_block %v_mine[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %s_blk = jfa.async_dot %q_blk, %k_blk, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %dp_blk = jfa.async_dot %do_blk, %v_blk, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %s_blk, %dp_blk : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              // S first: P's exponentials and mask run while dP's product
+              // still occupies the tensor cores (FA3's order).
+              %s_done = jfa.async_dot_wait pending(1) (%sd_issued#0) : tensor<64x64xf32, #jfa.wgmma_acc>
+
+              // P = exp2(scale_log2 * S - lse * log2 e), zero where masked:
+              // keys and queries past the end, keys after the query (causal).
+              %lse2 = arith.mulf %lse_i, %log2e : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
+              %lse2_t = jfa.broadcast_rows %lse2 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+              %delta_t = jfa.broadcast_rows %delta_i : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>> -> tensor<64x64xf32, #jfa.wgmma_acc>
+              // GDPA: the scaled score itself, masked below to -1e4, where
+              // the activation and its derivative are exactly 0.
+              %p_raw = scf.if %is_softmax -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                %x = arith.mulf %s_done, %scale_t : tensor<64x64xf32, #jfa.wgmma_acc>
+                %x_shift = arith.subf %x, %lse2_t : tensor<64x64xf32, #jfa.wgmma_acc>
+                %e = math.exp2 %x_shift fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %e : tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                %x_nat = arith.mulf %s_done, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %x_nat : tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              %fill_p = arith.constant 0.0 : f32
+              %fill_x = arith.constant -1.0e4 : f32
+              %fill = arith.select %is_softmax, %fill_p, %fill_x : f32
+              // Only tiles that hold a sequence's end, the causal diagonal, a
+              // window's edge or (block-sparse) a floor, and the one step of a
+              // unit with no listed tile, need the mask (the index tiles are made there,
+              // not kept in registers): the first query's keys end before the
+              // last key, or the last query's start after the first key.
+              %q_end = arith.addi %q0, %c64 : i32
+              %queries_past = arith.cmpi sgt, %q_end, %len : i32
+              %first_hi = arith.addi %q0, %hi_off : i32
+              %cut_hi = arith.cmpi slt, %first_hi, %my_k_end : i32
+              %cut_above = arith.andi %cut_hi, %bounded_hi : i1
+              %q_final = arith.subi %q_end, %c1 : i32
+              %final_lo = arith.addi %q_final, %lo_off : i32
+              %cut_lo = arith.cmpi sgt, %final_lo, %my_k0 : i32
+              %cut_below = arith.andi %cut_lo, %general : i1
+              %ends = arith.ori %keys_past, %queries_past : i1
+              %cuts = arith.ori %cut_above, %cut_below : i1
+              %edges = arith.ori %ends, %cuts : i1
+              // On a block-sparse mask's grid: the tile that holds the row or
+              // key floor (@unit), whose rows or keys below it are the
+              // previous sequence's.
+              %rows_below = arith.cmpi slt, %q0, %row_floor : i32
+              %keys_below = arith.cmpi slt, %my_k0, %key_floor : i32
+              %below = arith.ori %rows_below, %keys_below : i1
+              %floor_cut = arith.andi %below, %sparse : i1
+              %blk_cuts = arith.ori %unlisted, %floor_cut : i1
+              %needs_mask = arith.ori %edges, %blk_cuts : i1
+              %p = scf.if %needs_mask -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                %masked_p = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                  // D = 128: the mask as one key bound per row (jfa.mask_cols
+                  // makes no index tiles; with them ptxas spilled 40-48 B here).
+                  %row = jfa.iota rows : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %q0_r = tensor.splat %q0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %query_r = arith.addi %row, %q0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %len_r = tensor.splat %len : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %len_k_r = tensor.splat %keys_end : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %query_before_end_r = arith.cmpi slt, %query_r, %len_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  // From the row floor (block-sparse: @unit).
+                  %query_in_r = scf.if %sparse -> tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>> {
+                    %floor_r = tensor.splat %row_floor : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    %above_r = arith.cmpi sge, %query_r, %floor_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    %in_r = arith.andi %query_before_end_r, %above_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
+                    scf.yield %in_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
+                  } else {
+                    scf.yield %query_before_end_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>
+                  }
+                  // Keys [lower, bound): up to the sequence's end, the query's
+                  // own under causal, its window's right edge.
+                  %hi_off_r = tensor.splat %hi_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %to_r = arith.addi %query_r, %hi_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %bound = arith.minsi %to_r, %len_k_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  // A query past the end sees no key.
+                  %none_r = arith.constant dense<0> : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %row_bound = arith.select %query_in_r, %bound, %none_r : tensor<64xi1, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %my_k0_r = tensor.splat %my_k0 : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %col_bound = arith.subi %row_bound, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                  %cut = scf.if %general -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                    %lo_off_r = tensor.splat %lo_off : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    %from_r = arith.addi %query_r, %lo_off_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    // From the key floor (block-sparse: @unit; 0 else).
+                    %key_floor_r = tensor.splat %key_floor : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    %none_lo = arith.maxsi %from_r, %key_floor_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    %lower = arith.subi %none_lo, %my_k0_r : tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>
+                    %w = jfa.mask_cols %p_raw, %col_bound, %fill from %lower : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                    scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
+                  } else {
+                    %w = jfa.mask_cols %p_raw, %col_bound, %fill : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64xi32, #jfa.rows_of<#jfa.wgmma_acc>>, f32
+                    scf.yield %w : tensor<64x64xf32, #jfa.wgmma_acc>
+                  }
+                  scf.yield %cut : tensor<64x64xf32, #jfa.wgmma_acc>
+                } else {
+                  // D = 64: index tiles (the row-bound form measured 5-8% slower
+                  // there, bench/NOTES.md run 39, cause not found).
+                  %tile_row = jfa.iota rows : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %tile_col = jfa.iota cols : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %my_k0_t = tensor.splat %my_k0 : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %key = arith.addi %tile_col, %my_k0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %q0_t = tensor.splat %q0 : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %query = arith.addi %tile_row, %q0_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %len_t = tensor.splat %len : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %len_k_t = tensor.splat %keys_end : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %key_before_end = arith.cmpi slt, %key, %len_k_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %query_before_end = arith.cmpi slt, %query, %len_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                  // From the row and key floors (block-sparse: @unit).
+                  %key_in, %query_in = scf.if %sparse -> (tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>) {
+                    %key_floor_t = tensor.splat %key_floor : tensor<64x64xi32, #jfa.wgmma_acc>
+                    %row_floor_t = tensor.splat %row_floor : tensor<64x64xi32, #jfa.wgmma_acc>
+                    %key_above = arith.cmpi sge, %key, %key_floor_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                    %query_above = arith.cmpi sge, %query, %row_floor_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                    %k_in = arith.andi %key_before_end, %key_above : tensor<64x64xi1, #jfa.wgmma_acc>
+                    %q_in = arith.andi %query_before_end, %query_above : tensor<64x64xi1, #jfa.wgmma_acc>
+                    scf.yield %k_in, %q_in : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>
+                  } else {
+                    scf.yield %key_before_end, %query_before_end : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xi1, #jfa.wgmma_acc>
+                  }
+                  %hi_off_t = tensor.splat %hi_off : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %q_hi = arith.addi %query, %hi_off_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %before = arith.cmpi slt, %key, %q_hi : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %not_bounded_t = tensor.splat %not_bounded : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %seen_hi = arith.ori %before, %not_bounded_t : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %lo_off_t = tensor.splat %lo_off : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %q_lo = arith.addi %query, %lo_off_t : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %after = arith.cmpi sge, %key, %q_lo : tensor<64x64xi32, #jfa.wgmma_acc>
+                  %no_window_t = tensor.splat %no_window : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %seen_lo = arith.ori %after, %no_window_t : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %seen = arith.andi %seen_hi, %seen_lo : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %keep = arith.andi %in_both, %seen : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %fill_t = tensor.splat %fill : tensor<64x64xf32, #jfa.wgmma_acc>
+                  %masked = arith.select %keep, %p_raw, %fill_t : tensor<64x64xi1, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+                  scf.yield %masked : tensor<64x64xf32, #jfa.wgmma_acc>
+                }
+                scf.yield %masked_p : tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                scf.yield %p_raw : tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              // dS = scale * P * (dP - delta); under GDPA P = act(x) and dS =
+              // scale * dP * act'(x).
+              %dp_done = jfa.async_dot_wait pending(0) (%sd_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>
+              %pd:2 = scf.if %is_softmax -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+                %dp_c = arith.subf %dp_done, %delta_t : tensor<64x64xf32, #jfa.wgmma_acc>
+                %pdp = arith.mulf %p, %dp_c : tensor<64x64xf32, #jfa.wgmma_acc>
+                %ds_s = arith.mulf %pdp, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %p, %ds_s : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                %pa, %ga = jfa.call @activation_grad(%p, %activation) : (tensor<64x64xf32, #jfa.wgmma_acc>, i32) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
+                %dpg = arith.mulf %dp_done, %ga : tensor<64x64xf32, #jfa.wgmma_acc>
+                %ds_a = arith.mulf %dpg, %ds_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %pa, %ds_a : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              %p16 = arith.truncf %pd#0 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+              %ds16 = arith.truncf %pd#1 : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x64xbf16, #jfa.wgmma_acc>
+              // GDPA, a unit's first step: the last unit's dK and dV TMA
+              // stores read the P and dS slots written here (see the unit's
+              // start).
+              %unit_first = arith.cmpi eq, %n, %q_n : i32
+              %late_wait = arith.xori %is_softmax, %true : i1
+              %wait_here = arith.andi %unit_first, %late_wait : i1
+              scf.if %wait_here {
+                jfa.tma_store_wait pending(0)
+                jfa.task_barrier
+              }
+              // P to this warpgroup's slot (only its dV reads it, waited below
+              // each q tile); dS to its half of the parity-(n mod 2) pair, once
+              // both warpgroups' dQ of q tile n - 2 no longer read it.
+              jfa.local_store %p16, %p_slot : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
+              jfa.barrier_wait %ds_free_s, %ds_free_phase
+              jfa.local_store %ds16, %ds_mine : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
+              jfa.fence_async_shared
+              jfa.task_barrier
+              jfa.barrier_arrive %ds_ready_s
+
+              // dV += P^T dO, then (D = 128) dQ, then dK += dS^T Q (P, dS
+              // M-major from shared memory), FA3's order: dQ's store and add
+              // overlap dK's product. D = 128: one N = 128 product each over dO's and Q's
+              // two blocks (each pair of 64x64 accumulators joined for it and
+              // cut after it: register moves); D = 64: the first block.
+              %dv_issued:2 = scf.if %wide -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+                %dv_w = tensor.concat dim(1) %dv0, %dv1 : (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> tensor<64x128xf32, #jfa.wgmma_acc>
+                %do_t = jfa.transpose %do_s : !jfa.slot<64x128xbf16, swizzle 128>
+                %dv_n = jfa.async_dot %p_t, %do_t, %dv_w : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<128x64xbf16, swizzle 128, transposed>, tensor<64x128xf32, #jfa.wgmma_acc>
+                %dv0_n = tensor.extract_slice %dv_n[0, 0] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+                %dv1_n = tensor.extract_slice %dv_n[0, 64] [64, 64] [1, 1] : tensor<64x128xf32, #jfa.wgmma_acc> to tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %dv0_n, %dv1_n : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                %do_blk = jfa.column_block %do_s[%c0] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %do_blk_t = jfa.transpose %do_blk : !jfa.slot<64x64xbf16, swizzle 128>
+                %dv0_n = jfa.async_dot %p_t, %do_blk_t, %dv0 : !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                scf.yield %dv0_n, %dv1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+
+              // D = 64: dK now, behind dV (measured faster there: dQ is one
+              // warpgroup's at a time).
+              %dk_early:2 = jfa.call @dk_product(%narrow, %wide, %ds_mine_t, %q_s, %dk0, %dk1)
                   : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
-              jfa.barrier_arrive %ds_free_s
-              scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+
+              // dQ = dS K over all 128 keys of the unit, once per q tile: both
+              // warpgroups' dS, each warpgroup one 64-column chunk of dQ (chunk
+              // g xor n mod 2, so that at D = 64 the two take turns), added to
+              // the workspace with TMA's reduce-add (rows past the sequence's
+              // end, and below the row floor, which are the next and previous
+              // sequences', add zeros: dS is masked there). Waited in every
+              // step, with dQ or without: the unit's TMA epilogue writes this
+              // warpgroup's dS slot of the stage before its last step, which
+              // is free only because this wait follows the other warpgroup's
+              // dQ of that step.
+              jfa.barrier_wait %ds_ready_s, %phase
+              %dq_chunk = arith.xori %g, %stage : i32
+              %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32
+              %dk_issued:2 = scf.if %has_dq -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+                // This warpgroup's keys with its own dS (at D = 128 from
+                // registers: A from registers reads no shared memory), then
+                // the other half's.
+                %ds_other_i = arith.addi %ds_pair, %g_other : i32
+                %ds_other = jfa.slot %ds_buf[%ds_other_i] : !jfa.smem<4 x 64x64xbf16, swizzle 128>, i32
+                %kq_mine = jfa.column_block %k_mine[%dq_chunk] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %kq_other = jfa.column_block %k_other[%dq_chunk] : !jfa.slot<64x128xbf16, swizzle 128> -> !jfa.slot<64x64xbf16, swizzle 128>
+                %kq_mine_t = jfa.transpose %kq_mine : !jfa.slot<64x64xbf16, swizzle 128>
+                %kq_other_t = jfa.transpose %kq_other : !jfa.slot<64x64xbf16, swizzle 128>
+                %dq_a = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                  %dq_r = jfa.async_dot %ds16, %kq_mine_t, %zero : tensor<64x64xbf16, #jfa.wgmma_acc>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                  scf.yield %dq_r : tensor<64x64xf32, #jfa.wgmma_acc>
+                } else {
+                  %dq_s = jfa.async_dot %ds_mine, %kq_mine_t, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                  scf.yield %dq_s : tensor<64x64xf32, #jfa.wgmma_acc>
+                }
+                %dq_b = jfa.async_dot %ds_other, %kq_other_t, %dq_a : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
+                %dk_n:2 = jfa.call @dk_product(%wide, %wide, %ds_mine_t, %q_s, %dk_early#0, %dk_early#1)
+                    : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
+                // D = 128: dV and dQ are done, dK still runs.
+                %dq = scf.if %wide -> tensor<64x64xf32, #jfa.wgmma_acc> {
+                  %dq_w = jfa.async_dot_wait pending(1) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
+                  scf.yield %dq_w : tensor<64x64xf32, #jfa.wgmma_acc>
+                } else {
+                  %dq_n = jfa.async_dot_wait pending(0) (%dq_b) : tensor<64x64xf32, #jfa.wgmma_acc>
+                  scf.yield %dq_n : tensor<64x64xf32, #jfa.wgmma_acc>
+                }
+                jfa.barrier_arrive %ds_free_s
+                // The slot must first be read out by the last q tile's add.
+                %q_row = arith.addi %start, %q0 : i32
+                %dq_col0 = arith.muli %dq_chunk, %c64 : i32
+                %dq_col = arith.addi %col0, %dq_col0 : i32
+                jfa.tma_store_wait pending(0)
+                jfa.task_barrier
+                jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+                jfa.fence_async_shared
+                jfa.task_barrier
+                jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+                scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              } else {
+                // dK is issued in both branches, after dQ in the one above:
+                // dQ's running accumulator may not leave its branch (a phi of
+                // it serializes the wgmma pipeline, ptxas C7514).
+                %dk_n:2 = jfa.call @dk_product(%wide, %wide, %ds_mine_t, %q_s, %dk_early#0, %dk_early#1)
+                    : (i1, i1, !jfa.slot<64x64xbf16, swizzle 128, transposed>, !jfa.slot<64x128xbf16, swizzle 128>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
+                jfa.barrier_arrive %ds_free_s
+                scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              }
+              %dkv_live:4 = jfa.async_dot_wait pending(0) (%dv_issued#0, %dv_issued#1, %dk_issued#0, %dk_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+              scf.yield %dkv_live#0, %dkv_live#1, %dkv_live#2, %dkv_live#3 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             }
-            %dkv:4 = jfa.async_dot_wait pending(0) (%dv_issued#0, %dv_issued#1, %dk_issued#0, %dk_issued#1) : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
             // This stage's Q and dO are read: hand them back.
             jfa.barrier_arrive %q_empty_s
             // Without a block mask the q tiles are consecutive.
