@@ -47,11 +47,11 @@
 // Masks (the sequence's end, the causal diagonal, a window's edges, and on
 // a block-sparse mask's grid the row and key floors, @unit) are applied to
 // the tiles that hold them; rows past the end or below a floor are never
-// written (row-clipped stores and adds). A warpgroup whose 64 keys no
-// query of the step's tile sees (past the sequence's end, above the causal
-// diagonal: a causal unit's first step for the upper half; outside a
-// window) skips the step's products but its share of dQ: the plain
-// variants, and at D = 64 all but the block-sparse ones.
+// written (row-clipped stores and adds). At D = 64 a warpgroup whose 64
+// keys no query of the step's tile sees (past the sequence's end, above
+// the causal diagonal: a causal unit's first step for the upper half;
+// outside a window) skips the step's products but its share of dQ (the
+// plain variant; bench/NOTES.md run 99).
 //
 // The general variant (jfa.param "general") adds the forward's options: a
 // sliding window (%window_left/%window_right), grouped-query attention (a
@@ -344,12 +344,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %prefetch = arith.andi %is_softmax, %dense : i1
       %load_here = arith.andi %is_softmax, %sparse : i1
       %no_window = arith.xori %general, %true : i1
-      // The variants whose warpgroups skip the steps where they see no
-      // key (below): the plain ones (general 0) and, at D = 64, all but
-      // the block-sparse ones.
+      // The variant whose warpgroups skip the steps where they see no key
+      // (below): the plain one (general 0) at D = 64.
       %plain = arith.xori %general, %true : i1
-      %skips_any = arith.ori %plain, %narrow : i1
-      %skips_unseen = arith.andi %skips_any, %dense : i1
+      %skips_unseen = arith.andi %narrow, %plain : i1
       %k_mine = jfa.slot %k_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %v_mine = jfa.slot %v_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %g_other = arith.xori %g, %c1 : i32
@@ -484,9 +482,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // reads both halves) and its own chunk from the other half. A
             // causal unit's first step is one for the upper warpgroup: about
             // 7% of warpgroup steps at unif1k causal, 6% at eq1k, 2% at 4K.
-            // Not in the block-sparse variants, nor in the general ones at
-            // D = 128: ptxas spilled 8 B there with it (window, GQA, cross),
-            // 12-48 B block-sparse; the plain variants and D = 64 stay at 0.
+            // Only in the plain variant at D = 64: on an H100 (bench/NOTES.md
+            // run 99, three rounds each) it gained 0.8% at unif1k-d64-causal
+            // and lost 0.6% at D = 128 (unif1k and eq1k causal; not
+            // profiled: the skipping warpgroup still waits at ds_ready for
+            // the other's whole step). The general variants at D = 64 pass
+            // jfa-interp with it but were neither run on a GPU nor timed; at
+            // D = 128 ptxas spilled 8 B with it there, 12-48 B block-sparse.
             %tile_last = arith.addi %q0, %c63 : i32
             %last_bound = arith.addi %tile_last, %hi_off : i32
             %after_last = arith.cmpi sge, %my_k0, %last_bound : i32
