@@ -47,11 +47,11 @@
 // Masks (the sequence's end, the causal diagonal, a window's edges, and on
 // a block-sparse mask's grid the row and key floors, @unit) are applied to
 // the tiles that hold them; rows past the end or below a floor are never
-// written (row-clipped stores and adds). At D = 64 a warpgroup whose 64
-// keys no query of the step's tile sees (past the sequence's end, above
-// the causal diagonal: a causal unit's first step for the upper half;
-// outside a window) skips the step's products but its share of dQ (the
-// plain variant; bench/NOTES.md run 99).
+// written (row-clipped stores and adds). In the plain variant at D = 64
+// a warpgroup whose 64 keys no query of the step's tile sees (past the
+// sequence's end, above the causal diagonal: a causal unit's first step
+// for the upper half) skips the step's products but its share of dQ
+// (bench/NOTES.md run 99).
 //
 // The general variant (jfa.param "general") adds the forward's options: a
 // sliding window (%window_left/%window_right), grouped-query attention (a
@@ -471,35 +471,28 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %after_coef:2 = jfa.call @load_coef(%prefetch, %lse, %delta, %after_rows, %after_left)
                 : (i1, !jfa.ptr<f32>, !jfa.ptr<f32>, i32, i32) -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             // A warpgroup none of whose 64 keys a query of this tile sees
-            // (they start at or past the keys' end, in a sequence's last key
-            // tile; past the last query's bound under causal masking or a
-            // window's right edge; or they end before the first query's
-            // first key, a window's left edge) has P = dS = 0 here (GDPA's
-            // act and act' are 0 at the mask's -1e4): it adds nothing to dV
-            // and dK, and its half of dQ's product is zero. It skips S, dP,
-            // the exponentials and its dV and dK products, and takes part in
-            // dQ only: zeros to its dS slot (the other warpgroup's chunk
-            // reads both halves) and its own chunk from the other half. A
-            // causal unit's first step is one for the upper warpgroup: about
-            // 7% of warpgroup steps at unif1k causal, 6% at eq1k, 2% at 4K.
-            // Only in the plain variant at D = 64: on an H100 (bench/NOTES.md
-            // run 99, three rounds each) it gained 0.8% at unif1k-d64-causal
-            // and lost 0.6% at D = 128 (unif1k and eq1k causal; not
-            // profiled: the skipping warpgroup still waits at ds_ready for
-            // the other's whole step). The general variants at D = 64 pass
-            // jfa-interp with it but were neither run on a GPU nor timed; at
-            // D = 128 ptxas spilled 8 B with it there, 12-48 B block-sparse.
+            // (they start at or past the sequence's end, in its last key
+            // tile, or lie above the causal diagonal: a causal unit's first
+            // step for the upper warpgroup) has P = dS = 0 here: it adds
+            // nothing to dV and dK, and its half of dQ's product is zero. It
+            // skips S, dP, the exponentials and its dV and dK products, and
+            // takes part in dQ only: zeros to its dS slot (the other
+            // warpgroup's chunk reads both halves) and its own chunk from the
+            // other half. About 7% of warpgroup steps at unif1k causal, 6% at
+            // eq1k, 2% at 4K. Only in the plain variant at D = 64: on an H100
+            // (bench/NOTES.md run 99, three rounds each) it gained 0.8% at
+            // unif1k-d64-causal and lost 0.6% at D = 128 (unif1k and eq1k
+            // causal; not profiled: the skipping warpgroup still waits at
+            // ds_ready for the other's whole step). The general variants
+            // (where a window's left edge would add a case) were not timed
+            // with it; at D = 128 ptxas spilled 8 B there with it.
             %tile_last = arith.addi %q0, %c63 : i32
             %last_bound = arith.addi %tile_last, %hi_off : i32
             %after_last = arith.cmpi sge, %my_k0, %last_bound : i32
             %above_all = arith.andi %after_last, %bounded_hi : i1
             %past_end = arith.cmpi sge, %my_k0, %len_k : i32
             %unseen = arith.ori %above_all, %past_end : i1
-            %first_lo = arith.addi %q0, %lo_off : i32
-            %before_first = arith.cmpi sle, %my_k_end, %first_lo : i32
-            %below_all = arith.andi %before_first, %general : i1
-            %unseen_any = arith.ori %unseen, %below_all : i1
-            %mine_dead = arith.andi %unseen_any, %skips_unseen : i1
+            %mine_dead = arith.andi %unseen, %skips_unseen : i1
             %dkv:4 = scf.if %mine_dead -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
               // GDPA, the unit's first step: the last unit's TMA epilogue reads
               // this warpgroup's dS slots (see the unit's start).
