@@ -216,6 +216,28 @@ jfa.func @store_dkv_tma(%dv16: tensor<64x64xbf16, #jfa.wgmma_acc>,
   jfa.return
 }
 
+// One 64-column chunk of dQ for q tile rows [%start + %q0, + 64) and
+// columns %col0 + 64 %chunk, added into the f32 workspace by TMA's
+// reduce-add through this warpgroup's dQ slot, once the last add has read
+// the slot (rows past the sequence's end, and below the row floor, which
+// are the next and previous sequences', add zeros: dS is masked there).
+jfa.func @add_dq_chunk(%dq: tensor<64x64xf32, #jfa.wgmma_acc>,
+                       %dq_slot: !jfa.slot<64x64xf32, swizzle 128>,
+                       %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
+                       %start: i32, %q0: i32, %col0: i32, %chunk: i32) {
+  %c64 = arith.constant 64 : i32
+  %q_row = arith.addi %start, %q0 : i32
+  %chunk_col = arith.muli %chunk, %c64 : i32
+  %dq_col = arith.addi %col0, %chunk_col : i32
+  jfa.tma_store_wait pending(0)
+  jfa.task_barrier
+  jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+  jfa.fence_async_shared
+  jfa.task_barrier
+  jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+  jfa.return
+}
+
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %k: !jfa.tma<64x64xbf16, swizzle 128>,
                                %v: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -485,7 +507,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             // causal; not profiled: the skipping warpgroup still waits at
             // ds_ready for the other's whole step). The general variants
             // (where a window's left edge would add a case) were not timed
-            // with it; at D = 128 ptxas spilled 8 B there with it.
+            // with it; at D = 128 ptxas spilled 8 B there with it. (GDPA would
+            // also need the first step's wait for the last unit's epilogue,
+            // which softmax takes at the unit's start.)
             %tile_last = arith.addi %q0, %c63 : i32
             %last_bound = arith.addi %tile_last, %hi_off : i32
             %after_last = arith.cmpi sge, %my_k0, %last_bound : i32
@@ -494,15 +518,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %unseen = arith.ori %above_all, %past_end : i1
             %mine_dead = arith.andi %unseen, %skips_unseen : i1
             %dkv:4 = scf.if %mine_dead -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-              // GDPA, the unit's first step: the last unit's TMA epilogue reads
-              // this warpgroup's dS slots (see the unit's start).
-              %dead_first = arith.cmpi eq, %n, %q_n : i32
-              %dead_late = arith.xori %is_softmax, %true : i1
-              %dead_wait = arith.andi %dead_first, %dead_late : i1
-              scf.if %dead_wait {
-                jfa.tma_store_wait pending(0)
-                jfa.task_barrier
-              }
               jfa.barrier_wait %ds_free_s, %ds_free_phase
               jfa.local_store %zero16, %ds_mine : tensor<64x64xbf16, #jfa.wgmma_acc> -> !jfa.slot<64x64xbf16, swizzle 128>
               jfa.fence_async_shared
@@ -519,15 +534,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %dead_dq_issued = jfa.async_dot %dead_ds_other, %dead_kq_t, %zero : !jfa.slot<64x64xbf16, swizzle 128>, !jfa.slot<64x64xbf16, swizzle 128, transposed>, tensor<64x64xf32, #jfa.wgmma_acc>
                 %dead_dq = jfa.async_dot_wait pending(0) (%dead_dq_issued) : tensor<64x64xf32, #jfa.wgmma_acc>
                 jfa.barrier_arrive %ds_free_s
-                %dead_q_row = arith.addi %start, %q0 : i32
-                %dead_col0 = arith.muli %dead_chunk, %c64 : i32
-                %dead_col = arith.addi %col0, %dead_col0 : i32
-                jfa.tma_store_wait pending(0)
-                jfa.task_barrier
-                jfa.local_store %dead_dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
-                jfa.fence_async_shared
-                jfa.task_barrier
-                jfa.tma_store %dq_slot, %dq_accum[%dead_q_row, %dead_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+                jfa.call @add_dq_chunk(%dead_dq, %dq_slot, %dq_accum, %start, %q0, %col0, %dead_chunk)
+                    : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
               } else {
                 jfa.barrier_arrive %ds_free_s
               }
@@ -787,16 +795,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                   scf.yield %dq_n : tensor<64x64xf32, #jfa.wgmma_acc>
                 }
                 jfa.barrier_arrive %ds_free_s
-                // The slot must first be read out by the last q tile's add.
-                %q_row = arith.addi %start, %q0 : i32
-                %dq_col0 = arith.muli %dq_chunk, %c64 : i32
-                %dq_col = arith.addi %col0, %dq_col0 : i32
-                jfa.tma_store_wait pending(0)
-                jfa.task_barrier
-                jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
-                jfa.fence_async_shared
-                jfa.task_barrier
-                jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+                jfa.call @add_dq_chunk(%dq, %dq_slot, %dq_accum, %start, %q0, %col0, %dq_chunk)
+                    : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
                 scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
               } else {
                 // dK is issued in both branches, after dQ in the one above:
