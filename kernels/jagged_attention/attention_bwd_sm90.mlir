@@ -365,9 +365,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %dense = arith.xori %sparse, %true : i1
       %prefetch = arith.andi %is_softmax, %dense : i1
       %load_here = arith.andi %is_softmax, %sparse : i1
-      %no_window = arith.xori %general, %true : i1
-      // The variant whose warpgroups skip the steps where they see no key
-      // (below): the plain one (general 0) at D = 64.
+      // The plain variant (general 0): no window, and at D = 64 the one
+      // whose warpgroups skip the steps where they see no key (below).
       %plain = arith.xori %general, %true : i1
       %skips_unseen = arith.andi %narrow, %plain : i1
       %k_mine = jfa.slot %k_buf[%g] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
@@ -680,7 +679,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                   %lo_off_t = tensor.splat %lo_off : tensor<64x64xi32, #jfa.wgmma_acc>
                   %q_lo = arith.addi %query, %lo_off_t : tensor<64x64xi32, #jfa.wgmma_acc>
                   %after = arith.cmpi sge, %key, %q_lo : tensor<64x64xi32, #jfa.wgmma_acc>
-                  %no_window_t = tensor.splat %no_window : tensor<64x64xi1, #jfa.wgmma_acc>
+                  %no_window_t = tensor.splat %plain : tensor<64x64xi1, #jfa.wgmma_acc>
                   %seen_lo = arith.ori %after, %no_window_t : tensor<64x64xi1, #jfa.wgmma_acc>
                   %seen = arith.andi %seen_hi, %seen_lo : tensor<64x64xi1, #jfa.wgmma_acc>
                   %in_both = arith.andi %key_in, %query_in : tensor<64x64xi1, #jfa.wgmma_acc>
