@@ -1270,6 +1270,28 @@ static LogicalResult verifyFragmentSize(Operation *op, VectorType fragment,
                                         TileLayoutAttrInterface layout,
                                         ArrayRef<int64_t> shape,
                                         uint32_t threads) {
+  // The shape must be a tile of the layout and one that a thread's registers
+  // can hold before its registers are listed: a shape of billions of
+  // elements would otherwise be listed whole (a hang, gigabytes).
+  constexpr int64_t kMaxValuesPerThread = 4096;
+  int64_t elements = 1;
+  for (int64_t dim : shape) {
+    if (threads == 0 || dim <= 0 ||
+        elements > int64_t(threads) * kMaxValuesPerThread / dim) {
+      std::string dims;
+      llvm::raw_string_ostream os(dims);
+      llvm::interleave(shape, os, "x");
+      return op->emitOpError()
+             << "shape " << dims << " over " << threads
+             << " threads is no tile a thread's registers hold (at most "
+             << kMaxValuesPerThread << " values a thread)";
+    }
+    elements *= dim;
+  }
+  if (failed(layout.verifyTile(
+          RankedTensorType::get(shape, fragment.getElementType()),
+          [&] { return op->emitOpError(); })))
+    return failure();
   int64_t expected = layout.getRegisterOffsets(shape, threads).size();
   if (fragment.getNumElements() != expected)
     return op->emitOpError()

@@ -26,6 +26,34 @@ jfa.kernel @k() warps(4) {
 
 // -----
 
+// A shape that is no tile of the layout: 17 columns would round down to the
+// 8-register fragment.
+jfa.kernel @k() warps(4) {
+  %r = arith.constant dense<1.0> : vector<2xf32>
+  // expected-error @+1 {{'jfa.broadcast_rows' op a #jfa.wgmma_acc tile is M x N with M a multiple of 64 and N a multiple of 8 up to 256, got 'tensor<64x17xf32>'}}
+  %b = jfa.broadcast_rows %r threads(128) layout(#jfa.wgmma_acc) shape [64, 17] : vector<2xf32> -> vector<8xf32>
+}
+
+// -----
+
+// A shape no register file holds is rejected before its registers are
+// listed (listing 2^37 of them hung the verifier).
+jfa.kernel @k() warps(4) {
+  %r = arith.constant dense<1.0> : vector<2xf32>
+  // expected-error @+1 {{'jfa.broadcast_rows' op shape 64x2147483647 over 128 threads is no tile a thread's registers hold (at most 4096 values a thread)}}
+  %b = jfa.broadcast_rows %r threads(128) layout(#jfa.wgmma_acc) shape [64, 2147483647] : vector<2xf32> -> vector<8xf32>
+}
+
+// -----
+
+jfa.kernel @k() warps(4) {
+  %t = arith.constant dense<1.0> : vector<16xf32>
+  // expected-error @+1 {{'jfa.reduce_rows' op shape 4194304x64 over 128 threads is no tile a thread's registers hold (at most 4096 values a thread)}}
+  %m = jfa.reduce_rows max %t threads(128) layout(#jfa.wgmma_acc) shape [4194304, 64] : vector<16xf32> -> vector<2xf32>
+}
+
+// -----
+
 jfa.kernel @k() warps(4) {
   %buf = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
   %c0 = arith.constant 0 : i32
