@@ -1288,9 +1288,8 @@ static LogicalResult verifyFragmentSize(Operation *op, VectorType fragment,
     }
     elements *= dim;
   }
-  if (failed(layout.verifyTile(
-          RankedTensorType::get(shape, fragment.getElementType()),
-          [&] { return op->emitOpError(); })))
+  if (failed(verifyTileLayout(
+          op, RankedTensorType::get(shape, fragment.getElementType(), layout))))
     return failure();
   int64_t expected = layout.getRegisterOffsets(shape, threads).size();
   if (fragment.getNumElements() != expected)

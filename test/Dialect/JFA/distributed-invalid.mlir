@@ -30,7 +30,7 @@ jfa.kernel @k() warps(4) {
 // 8-register fragment.
 jfa.kernel @k() warps(4) {
   %r = arith.constant dense<1.0> : vector<2xf32>
-  // expected-error @+1 {{'jfa.broadcast_rows' op a #jfa.wgmma_acc tile is M x N with M a multiple of 64 and N a multiple of 8 up to 256, got 'tensor<64x17xf32>'}}
+  // expected-error @+1 {{'jfa.broadcast_rows' op a #jfa.wgmma_acc tile is M x N with M a multiple of 64 and N a multiple of 8 up to 256, got 'tensor<64x17xf32, #jfa.wgmma_acc>'}}
   %b = jfa.broadcast_rows %r threads(128) layout(#jfa.wgmma_acc) shape [64, 17] : vector<2xf32> -> vector<8xf32>
 }
 
