@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/FileIO.h"
+#include "compiler/SafeParse.h"
 #include "lib/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -227,7 +228,7 @@ private:
           messages.push_back({note.getLocation(), note.str()});
         return success();
       });
-      library = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
+      library = parseModuleSafely(sourceMgr, context);
     }
     if (!library) {
       InFlightDiagnostic diag = error(import);

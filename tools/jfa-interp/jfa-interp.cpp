@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/FileIO.h"
 #include "compiler/Pipeline.h"
+#include "compiler/SafeParse.h"
 #include "compiler/Variants.h"
 #include "lib/Interpreter/Interpreter.h"
 #include "lib/Transforms/Passes.h"
@@ -179,8 +180,7 @@ int main(int argc, char **argv) {
   // Parse with the parser's state kept, to name values as the source does.
   Block block;
   AsmParserState asmState;
-  ParserConfig config(&context);
-  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
+  if (failed(jfa::parseBlockSafely(sourceMgr, &block, &context, &asmState)))
     return 1;
   OwningOpRef<ModuleOp> module;
   if (block.getOperations().size() == 1 && isa<ModuleOp>(block.front())) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/FileIO.h"
 #include "compiler/Pipeline.h"
+#include "compiler/SafeParse.h"
 #include "lib/Transforms/Passes.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -50,6 +51,10 @@ int main(int argc, char **argv) {
       jfa::readInputFile(inputFile, error);
   if (!input)
     return fail(error);
+  // Inputs MLIR 22's own parser or verifiers would crash on.
+  if (mlir::failed(
+          jfa::checkInputSafety(*input, config.inputSplitMarker(), registry)))
+    return 1;
   std::string text;
   llvm::raw_string_ostream os(text);
   if (mlir::failed(mlir::MlirOptMain(os, std::move(input), registry, config))) {

@@ -9,6 +9,7 @@
 #include "JFA/JFAOps.h"
 #include "compiler/FileIO.h"
 #include "compiler/Pipeline.h"
+#include "compiler/SafeParse.h"
 #include "compiler/Variants.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -369,11 +370,9 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = jfa::parseModuleSafely(sourceMgr, &context);
   if (!module)
-    return 1; // the parser reported where
-  if (failed(verify(*module)))
-    return 1;
+    return 1; // the parser or the verifier reported where
   if (module->getOps<jfa::KernelOp>().empty())
     return fail(inputFile + " defines no jfa.kernel");
 
