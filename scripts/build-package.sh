@@ -13,6 +13,7 @@
 # toolkit: copy OUTDIR to the GPU machine and set PYTHONPATH=OUTDIR/python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/variant-args.sh
 out=${1:-dist/jfa}
 build=${BUILD_DIR:-build}
 if [[ ! -f $build/CMakeCache.txt ]]; then
@@ -42,11 +43,7 @@ for k in "${kernels[@]}"; do
   mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")
   for arch in "${archs[@]}"; do
     for variant in "${variants[@]}"; do
-      params=() suffix=
-      for pair in $variant; do
-        params+=(-P "$pair")
-        suffix+=".$pair"
-      done
+      variant_args "$variant"
       cubin=$out/kernels/${name}_$arch$suffix.cubin
       "$build/bin/jfac" compile "$k" --arch "$arch" "${params[@]}" -o "$cubin" --quiet
       echo "build-package: $cubin"
@@ -59,8 +56,7 @@ done
 # these with jfa.load when jfa.compile has no jfac to run.
 mkdir -p "$out/kernels/tutorial"
 for variant in "" relu=1; do
-  params=() suffix=
-  if [[ -n $variant ]]; then params=(-P "$variant"); suffix=".$variant"; fi
+  variant_args "$variant"
   cubin=$out/kernels/tutorial/scale_add_sm_90a$suffix.cubin
   "$build/bin/jfac" compile docs/tutorial/scale_add.mlir --arch sm_90a "${params[@]}" \
     -o "$cubin" --quiet

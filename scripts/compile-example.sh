@@ -7,6 +7,7 @@
 # each cubin is and its resource use (ptxas -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/variant-args.sh
 ./scripts/setup.sh
 build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
@@ -23,11 +24,7 @@ for k in kernels/jagged_attention/attention_fwd_*.mlir; do
   for v in "${variants[@]}"; do
     if [[ $v == "head_dim=128 causal=1 general=0" ]]; then variant=$v; fi
   done
-  params=() suffix=
-  for pair in $variant; do
-    params+=(-P "$pair")
-    suffix+=".$pair"
-  done
+  variant_args "$variant"
   for arch in $(python3 scripts/kernel_variants.py --targets "$k"); do
     "$build/bin/jfac" compile "$k" --arch "$arch" "${params[@]}" \
       -o "$build/kernels/${name}_$arch$suffix.cubin"

@@ -4,6 +4,7 @@
 #   bash scripts/gpu-check.sh --run        (with .gpu carried)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/variant-args.sh
 
 if [[ ${1:-} == --run ]]; then
   set +e  # run every check and report each; the exit status sums them up
@@ -59,11 +60,7 @@ for k in kernels/gemm/*.mlir kernels/examples/*_sm90.mlir kernels/examples/*_sm1
   # Every declared variant (`// jfa-variants:`), named like build-package.sh's.
   mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")
   for variant in "${variants[@]}"; do
-    params=() suffix=
-    for pair in $variant; do
-      params+=(-P "$pair")
-      suffix+=".$pair"
-    done
+    variant_args "$variant"
     "$build/bin/jfac" compile "$k" --arch "$arch" "${params[@]}" \
       -o ".gpu/${name}_$arch$suffix.cubin" --quiet
   done

@@ -10,6 +10,7 @@
 # runtime, OUTDIR/python the jfa package. Logs and SASS go to $OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/variant-args.sh
 
 if [[ ${1:-} == --run ]]; then
   pkg=${2:-dist/identity}
@@ -53,11 +54,7 @@ for k in "${kernels[@]}"; do
   # matmul example's cubins are named by them).
   mapfile -t variants < <(python3 scripts/kernel_variants.py "$k")
   for variant in "${variants[@]}"; do
-    params=() suffix=
-    for pair in $variant; do
-      params+=(-P "$pair")
-      suffix+=".$pair"
-    done
+    variant_args "$variant"
     "$build/bin/jfac" compile "$k" --arch sm_90a "${params[@]}" \
       -o "$out/normal/${name}_sm_90a$suffix.cubin" --quiet
     "$build/bin/jfac" compile "$k" --arch sm_90a "${params[@]}" --debug-barriers \
