@@ -35,6 +35,8 @@ jfa.import "../lib/work_queue.mlir"
 // The block-sparse mask's walk of the q tiles, and the key end of a step
 // whose tile is not listed (@step_keys_end).
 jfa.import "../lib/block_mask.mlir"
+// GDPA's activation and its gradient (@activation_grad).
+jfa.import "../lib/online_softmax.mlir"
 
 // The scores of 64 of the unit's 128 keys (the column block of S's tensor
 // memory at %s_cols), masked: zero past each row's %limit keys of the
@@ -75,51 +77,6 @@ jfa.func @masked_scores(%s_cols: !jfa.tmem<128x64xf32>, %lse2: tensor<128xf32, #
     scf.yield %w : tensor<128x64xf32, #jfa.tmem_row>
   }
   jfa.return %m : tensor<128x64xf32, #jfa.tmem_row>
-}
-
-// GDPA's activation and its derivative on a 128x64 tile of scaled scores
-// (1 silu, 2 gelu_tanh), as attention_bwd_sm90.mlir's @activation_grad.
-jfa.func @activation_grad(%x: tensor<128x64xf32, #jfa.tmem_row>, %activation: i32) -> (tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>) {
-  %c1 = arith.constant 1 : i32
-  %one = arith.constant dense<1.0> : tensor<128x64xf32, #jfa.tmem_row>
-  %half = arith.constant dense<0.5> : tensor<128x64xf32, #jfa.tmem_row>
-  %two = arith.constant dense<2.0> : tensor<128x64xf32, #jfa.tmem_row>
-  %is_silu = arith.cmpi eq, %activation, %c1 : i32
-  %r:2 = scf.if %is_silu -> (tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>) {
-    %neg_log2e = arith.constant dense<-1.44269504> : tensor<128x64xf32, #jfa.tmem_row>
-    %nx = arith.mulf %x, %neg_log2e : tensor<128x64xf32, #jfa.tmem_row>
-    %e = math.exp2 %nx fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
-    %den = arith.addf %e, %one : tensor<128x64xf32, #jfa.tmem_row>
-    %sig = arith.divf %one, %den fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
-    %p = arith.mulf %x, %sig : tensor<128x64xf32, #jfa.tmem_row>
-    %rest = arith.subf %one, %sig : tensor<128x64xf32, #jfa.tmem_row>
-    %xr = math.fma %x, %rest, %one : tensor<128x64xf32, #jfa.tmem_row>
-    %g = arith.mulf %sig, %xr : tensor<128x64xf32, #jfa.tmem_row>
-    scf.yield %p, %g : tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>
-  } else {
-    %cubic = arith.constant dense<0.044715> : tensor<128x64xf32, #jfa.tmem_row>
-    %cubic3 = arith.constant dense<0.134145> : tensor<128x64xf32, #jfa.tmem_row>
-    %root = arith.constant dense<0.797884561> : tensor<128x64xf32, #jfa.tmem_row>
-    %u_scale = arith.constant dense<2.30220819> : tensor<128x64xf32, #jfa.tmem_row>
-    %x2 = arith.mulf %x, %x : tensor<128x64xf32, #jfa.tmem_row>
-    %poly = math.fma %x2, %cubic, %one : tensor<128x64xf32, #jfa.tmem_row>
-    %inner = arith.mulf %x, %poly : tensor<128x64xf32, #jfa.tmem_row>
-    %u2 = arith.mulf %inner, %u_scale : tensor<128x64xf32, #jfa.tmem_row>
-    %e = math.exp2 %u2 fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
-    %den = arith.addf %e, %one : tensor<128x64xf32, #jfa.tmem_row>
-    %frac = arith.divf %two, %den fastmath<afn> : tensor<128x64xf32, #jfa.tmem_row>
-    %t1 = arith.subf %two, %frac : tensor<128x64xf32, #jfa.tmem_row>
-    %hx = arith.mulf %x, %half : tensor<128x64xf32, #jfa.tmem_row>
-    %p = arith.mulf %hx, %t1 : tensor<128x64xf32, #jfa.tmem_row>
-    %slope = math.fma %x2, %cubic3, %one : tensor<128x64xf32, #jfa.tmem_row>
-    %one_minus_t = arith.subf %two, %t1 : tensor<128x64xf32, #jfa.tmem_row>
-    %a1 = arith.mulf %hx, %one_minus_t : tensor<128x64xf32, #jfa.tmem_row>
-    %a2 = arith.mulf %a1, %slope : tensor<128x64xf32, #jfa.tmem_row>
-    %a3 = math.fma %a2, %root, %half : tensor<128x64xf32, #jfa.tmem_row>
-    %g = arith.mulf %t1, %a3 : tensor<128x64xf32, #jfa.tmem_row>
-    scf.yield %p, %g : tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>
-  }
-  jfa.return %r#0, %r#1 : tensor<128x64xf32, #jfa.tmem_row>, tensor<128x64xf32, #jfa.tmem_row>
 }
 
 // P for the block: @masked_scores, through the activation under GDPA.

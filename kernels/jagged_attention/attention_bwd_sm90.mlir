@@ -73,59 +73,8 @@ jfa.import "../lib/work_queue.mlir"
 // The block-sparse mask's walk of the q tiles, and the key end of a step
 // whose tile is not listed (@step_keys_end).
 jfa.import "../lib/block_mask.mlir"
-
-// GDPA (an activation in place of softmax) on a 64x64 tile of scaled scores
-// x: act(x) and act'(x), 1 silu, 2 gelu_tanh, in base-2 exponentials and
-// approximate divisions as the forward's @activation (online_softmax.mlir).
-// silu' = s (1 + x (1 - s)), s = 1 / (1 + 2^(-x log2 e)); gelu_tanh' =
-// (1 + t) / 2 + x (1 - t^2) sqrt(2/pi) (1 + 3 0.044715 x^2) / 2, t =
-// tanh(sqrt(2/pi) (x + 0.044715 x^3)). Both are 0 at x = -1e4 (the mask).
-jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i32) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-  %c1 = arith.constant 1 : i32
-  %one = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
-  %half = arith.constant dense<0.5> : tensor<64x64xf32, #jfa.wgmma_acc>
-  %is_silu = arith.cmpi eq, %activation, %c1 : i32
-  %r:2 = scf.if %is_silu -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
-    %neg_log2e = arith.constant dense<-1.44269504> : tensor<64x64xf32, #jfa.wgmma_acc>
-    %nx = arith.mulf %x, %neg_log2e : tensor<64x64xf32, #jfa.wgmma_acc>
-    %e = math.exp2 %nx fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-    %den = arith.addf %e, %one : tensor<64x64xf32, #jfa.wgmma_acc>
-    %sig = arith.divf %one, %den fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-    %p = arith.mulf %x, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
-    %rest = arith.subf %one, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
-    %xr = math.fma %x, %rest, %one : tensor<64x64xf32, #jfa.wgmma_acc>
-    %g = arith.mulf %sig, %xr : tensor<64x64xf32, #jfa.wgmma_acc>
-    scf.yield %p, %g : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-  } else {
-    %two = arith.constant dense<2.0> : tensor<64x64xf32, #jfa.wgmma_acc>
-    %cubic = arith.constant dense<0.044715> : tensor<64x64xf32, #jfa.wgmma_acc>
-    %cubic3 = arith.constant dense<0.134145> : tensor<64x64xf32, #jfa.wgmma_acc>
-    // sqrt(2/pi) / 2
-    %half_root = arith.constant dense<0.398942280> : tensor<64x64xf32, #jfa.wgmma_acc>
-    // 2 sqrt(2/pi) log2 e
-    %u_scale = arith.constant dense<2.30220819> : tensor<64x64xf32, #jfa.wgmma_acc>
-    // t1 = 1 + t, 1 - t = 2 - t1: few tiles live at once (the textbook
-    // order spilled 404 B at D = 128).
-    %x2 = arith.mulf %x, %x : tensor<64x64xf32, #jfa.wgmma_acc>
-    %poly = math.fma %x2, %cubic, %one : tensor<64x64xf32, #jfa.wgmma_acc>
-    %inner = arith.mulf %x, %poly : tensor<64x64xf32, #jfa.wgmma_acc>
-    %u2 = arith.mulf %inner, %u_scale : tensor<64x64xf32, #jfa.wgmma_acc>
-    %e = math.exp2 %u2 fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-    %den = arith.addf %e, %one : tensor<64x64xf32, #jfa.wgmma_acc>
-    %frac = arith.divf %two, %den fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
-    %t1 = arith.subf %two, %frac : tensor<64x64xf32, #jfa.wgmma_acc>
-    %half_t1 = arith.mulf %t1, %half : tensor<64x64xf32, #jfa.wgmma_acc>
-    %p = arith.mulf %x, %half_t1 : tensor<64x64xf32, #jfa.wgmma_acc>
-    %slope = math.fma %x2, %cubic3, %one : tensor<64x64xf32, #jfa.wgmma_acc>
-    %one_minus_t = arith.subf %two, %t1 : tensor<64x64xf32, #jfa.wgmma_acc>
-    %a1 = arith.mulf %x, %one_minus_t : tensor<64x64xf32, #jfa.wgmma_acc>
-    %a2 = arith.mulf %a1, %slope : tensor<64x64xf32, #jfa.wgmma_acc>
-    %a3 = math.fma %a2, %half_root, %half : tensor<64x64xf32, #jfa.wgmma_acc>
-    %g = arith.mulf %t1, %a3 : tensor<64x64xf32, #jfa.wgmma_acc>
-    scf.yield %p, %g : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-  }
-  jfa.return %r#0, %r#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
-}
+// GDPA's activation and its gradient (@activation_grad).
+jfa.import "../lib/online_softmax.mlir"
 
 // A q tile's lse and delta (rows from %rows_at; those at or past %left
 // are 0 and never read) when %load, else zeros (GDPA has neither).

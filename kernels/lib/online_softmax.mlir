@@ -1,7 +1,8 @@
 // A library of device helpers (no kernel), imported from
 // kernels/jagged_attention/ with `jfa.import "../lib/online_softmax.mlir"`:
 // the attention forwards' key mask, online-softmax step, GDPA
-// activations and the stores of O, written once for both targets. Each names #jfa.wgmma_acc its layout parameter
+// activations (and the backwards' GDPA gradient) and the stores of O,
+// written once for both targets. Each names #jfa.wgmma_acc its layout parameter
 // (docs/DIALECT.md, "Helpers"): the sm_90a forward calls it with its
 // wgmma accumulators, the sm_100a forward with tensor-memory rows
 // (#jfa.tmem_row), and inlining writes the call's layout throughout.
@@ -126,6 +127,57 @@ jfa.func @activation(%x: tensor<128x128xf32, #jfa.wgmma_acc>, %activation: i32) 
     scf.yield %gelu : tensor<128x128xf32, #jfa.wgmma_acc>
   }
   jfa.return %p : tensor<128x128xf32, #jfa.wgmma_acc>
+}
+
+// The backwards' GDPA step on a tile of scaled scores x (the sm_90a
+// backward's 64x64 wgmma tiles, the sm_100a one's 128x64 tensor-memory
+// rows): act(x) and act'(x) (1 silu, 2 gelu_tanh), both 0 at x = -1e4
+// (the mask). Both activations are x s with s a logistic sigmoid,
+// s = 1 / (1 + 2^(-v log2 e)): v = x for silu, v = 2u for gelu_tanh
+// (x / 2 (1 + tanh(u)) = x sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3)).
+// So act' = s + x s (1 - s) v' = s + s (x - act) v', with v' = 1 for silu
+// and 2 sqrt(2/pi) (1 + 3 0.044715 x^2) for gelu_tanh: a few tiles live
+// at once (the tanh form's gradient spilled 20-36 B at D = 128 in the
+// sm_90a backward, this one 0-28 B; bench/NOTES.md, session 31).
+jfa.func @activation_grad(%x: tensor<64x64xf32, #jfa.wgmma_acc>, %activation: i32) -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>)
+    attributes {layout_parameter = #jfa.wgmma_acc, rows_parameter = 64} {
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant dense<1.0> : tensor<64x64xf32, #jfa.wgmma_acc>
+  %is_silu = arith.cmpi eq, %activation, %c1 : i32
+  %r:2 = scf.if %is_silu -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
+    %neg_log2e = arith.constant dense<-1.44269504> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %nx = arith.mulf %x, %neg_log2e : tensor<64x64xf32, #jfa.wgmma_acc>
+    %e = math.exp2 %nx fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %den = arith.addf %e, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %sig = arith.divf %one, %den fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %p = arith.mulf %x, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
+    %rest = arith.subf %one, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
+    %xr = math.fma %x, %rest, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %g = arith.mulf %sig, %xr : tensor<64x64xf32, #jfa.wgmma_acc>
+    scf.yield %p, %g : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+  } else {
+    %cubic = arith.constant dense<0.044715> : tensor<64x64xf32, #jfa.wgmma_acc>
+    // -2 sqrt(2/pi) log2 e
+    %v_scale = arith.constant dense<-2.30220819> : tensor<64x64xf32, #jfa.wgmma_acc>
+    // v' = 2 sqrt(2/pi) + 6 sqrt(2/pi) 0.044715 x^2
+    %slope0 = arith.constant dense<1.59576912> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %slope2 = arith.constant dense<0.214064451> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %x2 = arith.mulf %x, %x : tensor<64x64xf32, #jfa.wgmma_acc>
+    %poly = math.fma %x2, %cubic, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %inner = arith.mulf %x, %poly : tensor<64x64xf32, #jfa.wgmma_acc>
+    %nv = arith.mulf %inner, %v_scale : tensor<64x64xf32, #jfa.wgmma_acc>
+    %e = math.exp2 %nv fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %den = arith.addf %e, %one : tensor<64x64xf32, #jfa.wgmma_acc>
+    %sig = arith.divf %one, %den fastmath<afn> : tensor<64x64xf32, #jfa.wgmma_acc>
+    %p = arith.mulf %x, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
+    %rest = arith.subf %one, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
+    %xr = arith.mulf %x, %rest : tensor<64x64xf32, #jfa.wgmma_acc>
+    %slope = math.fma %x2, %slope2, %slope0 : tensor<64x64xf32, #jfa.wgmma_acc>
+    %sxr = arith.mulf %sig, %xr : tensor<64x64xf32, #jfa.wgmma_acc>
+    %g = math.fma %sxr, %slope, %sig : tensor<64x64xf32, #jfa.wgmma_acc>
+    scf.yield %p, %g : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
+  }
+  jfa.return %r#0, %r#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
 }
 
 // One step of the forward over a tile of raw scores S (queries from %q0,
