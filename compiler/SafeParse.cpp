@@ -7,27 +7,38 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 
 using namespace mlir;
 
 namespace jfa {
 
-namespace {
-
-bool isIdentifierChar(char c) {
+static bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
 }
 
-/// The offset of each `array<index` in `text`, skipping `//` comments and
-/// string literals (whitespace may stand between the three tokens).
-SmallVector<size_t> findIndexArrays(StringRef text) {
+/// The first offset at or after `i` that is neither whitespace nor in a
+/// `//` comment: what MLIR's lexer skips between two tokens.
+static size_t skipTrivia(StringRef text, size_t i) {
+  while (i < text.size()) {
+    if (llvm::isSpace(text[i])) {
+      ++i;
+    } else if (text.substr(i).starts_with("//")) {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        return text.size();
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+/// The offset of each `array<index` in `text` (comments between the
+/// tokens), skipping `//` comments and string literals.
+static SmallVector<size_t> findIndexArrays(StringRef text) {
   SmallVector<size_t> found;
   size_t i = 0, n = text.size();
-  auto skipSpace = [&](size_t j) {
-    while (j < n && llvm::isSpace(text[j]))
-      ++j;
-    return j;
-  };
   while (i < n) {
     char c = text[i];
     if (c == '/' && i + 1 < n && text[i + 1] == '/') {
@@ -44,10 +55,11 @@ SmallVector<size_t> findIndexArrays(StringRef text) {
       continue;
     }
     if (text.substr(i).starts_with("array") &&
-        (i == 0 || !isIdentifierChar(text[i - 1]))) {
-      size_t j = skipSpace(i + 5);
+        (i == 0 || !isIdentifierChar(text[i - 1])) &&
+        (i + 5 == n || !isIdentifierChar(text[i + 5]))) {
+      size_t j = skipTrivia(text, i + 5);
       if (j < n && text[j] == '<') {
-        j = skipSpace(j + 1);
+        j = skipTrivia(text, j + 1);
         if (text.substr(j).starts_with("index") &&
             (j + 5 == n || !isIdentifierChar(text[j + 5])))
           found.push_back(i);
@@ -60,118 +72,284 @@ SmallVector<size_t> findIndexArrays(StringRef text) {
   return found;
 }
 
-} // namespace
+/// How deep brackets may nest: MLIR's parser recurses once a level, and
+/// past a few thousand levels (an attribute of nested `[`, nested regions,
+/// types) it overflows the stack, which no handler survives. Kernels nest a
+/// few dozen levels.
+static constexpr unsigned kMaxNesting = 512;
+
+/// The offset of the first bracket (`(`, `[`, `{`, `<`) that opens level
+/// kMaxNesting + 1 in `text`, outside comments and strings (`->` closes
+/// nothing), if any.
+static std::optional<size_t> findDeepNesting(StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0, n = text.size(); i < n; ++i) {
+    char c = text[i];
+    if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        break;
+    } else if (c == '"') {
+      for (++i; i < n && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNesting)
+        return i;
+    } else if ((c == ')' || c == ']' || c == '}' ||
+                (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+static void reportDeepNesting(Location loc) {
+  emitError(loc) << "brackets nest more than " << kMaxNesting
+                 << " levels deep here: MLIR's parser would overflow its "
+                    "stack";
+}
+
+static void reportIndexArray(Location loc) {
+  emitError(loc) << "a dense array holds integer or float elements, not "
+                    "'index': write array<i64: ...>";
+}
+
+/// The tensor.concat ops under `root` whose dim is negative (one that is
+/// not a signless i64 the op's own verifier refuses first, with a message).
+static SmallVector<tensor::ConcatOp> negativeConcats(Operation *root) {
+  SmallVector<tensor::ConcatOp> found;
+  root->walk([&](tensor::ConcatOp concat) {
+    IntegerAttr dim = concat.getDimAttr();
+    if (dim && dim.getType().isSignlessInteger(64) &&
+        dim.getValue().isNegative())
+      found.push_back(concat);
+  });
+  return found;
+}
+
+static std::string negativeConcatMessage(int64_t dim) {
+  return "concatenation dim must be non-negative, got " + std::to_string(dim);
+}
+
+/// Runs `fn`, catching a crash (a signal) in it: true when it ran to its
+/// end. What the crash interrupted is left as it was: leak it, do not
+/// destroy it.
+static bool runGuarded(llvm::function_ref<void()> fn) {
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  return recovery.RunSafely(fn);
+}
+
+static void reportCrash(Location loc) {
+  emitError(loc) << "MLIR 22's own parser or verifier crashed on this input: "
+                    "it is malformed somewhere here in a way MLIR does not "
+                    "report (a dense array of 'index' through a type alias "
+                    "is one)";
+}
+
+static Location bufferStart(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+                            MLIRContext *context) {
+  return FileLineColLoc::get(
+      context, sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier(), 1,
+      1);
+}
 
 LogicalResult rejectParserCrashes(llvm::SourceMgr &sourceMgr, unsigned bufferId,
                                   MLIRContext *context) {
   const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
-  SmallVector<size_t> found = findIndexArrays(buffer->getBuffer());
-  for (size_t offset : found) {
+  auto at = [&](size_t offset) -> Location {
     auto [line, column] = sourceMgr.getLineAndColumn(
         llvm::SMLoc::getFromPointer(buffer->getBufferStart() + offset),
         bufferId);
-    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
-                                  column))
-        << "a dense array holds integer or float elements, not 'index': "
-           "write array<i64: ...>";
+    return FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
+                               column);
+  };
+  if (std::optional<size_t> deep = findDeepNesting(buffer->getBuffer())) {
+    reportDeepNesting(at(*deep));
+    return failure();
   }
+  SmallVector<size_t> found = findIndexArrays(buffer->getBuffer());
+  for (size_t offset : found)
+    reportIndexArray(at(offset));
   return failure(!found.empty());
 }
 
 LogicalResult rejectVerifierCrashes(Operation *root) {
-  bool bad = false;
-  root->walk([&](tensor::ConcatOp concat) {
-    IntegerAttr dim = concat.getProperties().dim;
-    if (dim && dim.getValue().isNegative()) {
-      concat.emitOpError("concatenation dim must be non-negative, got ")
-          << dim.getInt();
-      bad = true;
-    }
-  });
-  return failure(bad);
+  SmallVector<tensor::ConcatOp> found = negativeConcats(root);
+  for (tensor::ConcatOp concat : found)
+    concat.emitOpError(negativeConcatMessage(concat.getDimAttr().getInt()));
+  return failure(!found.empty());
 }
 
 OwningOpRef<ModuleOp> parseModuleSafely(llvm::SourceMgr &sourceMgr,
                                         MLIRContext *context) {
-  if (failed(
-          rejectParserCrashes(sourceMgr, sourceMgr.getMainFileID(), context)))
+  unsigned id = sourceMgr.getMainFileID();
+  if (failed(rejectParserCrashes(sourceMgr, id, context)))
     return {};
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-      sourceMgr, ParserConfig(context, /*verifyAfterParse=*/false));
-  if (!module || failed(rejectVerifierCrashes(*module)) ||
-      failed(verify(*module)))
+  OwningOpRef<ModuleOp> module;
+  bool valid = false;
+  bool finished = runGuarded([&] {
+    module = parseSourceFile<ModuleOp>(
+        sourceMgr, ParserConfig(context, /*verifyAfterParse=*/false));
+    valid = module && succeeded(rejectVerifierCrashes(*module)) &&
+            succeeded(verify(*module));
+  });
+  if (!finished) {
+    (void)module.release();
+    reportCrash(bufferStart(sourceMgr, id, context));
+    return {};
+  }
+  if (!valid)
     return {};
   return module;
 }
 
 LogicalResult parseBlockSafely(llvm::SourceMgr &sourceMgr, Block *block,
                                MLIRContext *context, AsmParserState *state) {
-  if (failed(
-          rejectParserCrashes(sourceMgr, sourceMgr.getMainFileID(), context)))
+  unsigned id = sourceMgr.getMainFileID();
+  if (failed(rejectParserCrashes(sourceMgr, id, context)))
     return failure();
-  if (failed(parseAsmSourceFile(
-          sourceMgr, block, ParserConfig(context, /*verifyAfterParse=*/false),
-          state)))
+  bool valid = false;
+  bool finished = runGuarded([&] {
+    if (failed(parseAsmSourceFile(
+            sourceMgr, block, ParserConfig(context, /*verifyAfterParse=*/false),
+            state)))
+      return;
+    valid = true;
+    for (Operation &op : *block)
+      if (failed(rejectVerifierCrashes(&op)))
+        valid = false;
+  });
+  if (!finished) {
+    while (!block->empty())
+      block->front().remove(); // leaked, not destroyed
+    reportCrash(bufferStart(sourceMgr, id, context));
     return failure();
-  // Verified by the caller, once the ops are in their module.
-  for (Operation &op : *block)
-    if (failed(rejectVerifierCrashes(&op)))
-      return failure();
-  return success();
+  }
+  return success(valid);
+}
+
+/// The parts of `text` that MLIR 22's splitAndProcessBuffer hands on one
+/// at a time (ToolUtilities.cpp): split at `marker` less its last two
+/// characters, a part kept apart only when they follow and do not start a
+/// `0`, an empty first part merged with the next.
+static SmallVector<StringRef> splitLikeMlir(StringRef text, StringRef marker) {
+  if (marker.empty())
+    return {text};
+  constexpr size_t checkLen = 2;
+  SmallVector<StringRef> raw, parts;
+  text.split(raw, marker.drop_back(checkLen));
+  StringRef prev;
+  for (StringRef part : raw) {
+    if (prev.empty()) {
+      prev = part;
+      continue;
+    }
+    if (part.starts_with(marker.take_back(checkLen)) &&
+        part.size() > checkLen && part[checkLen] != '0') {
+      parts.push_back(prev);
+      prev = part.drop_front(checkLen);
+    } else {
+      prev = StringRef(prev.data(),
+                       prev.size() + marker.size() - checkLen + part.size());
+    }
+  }
+  if (!prev.empty())
+    parts.push_back(prev);
+  return parts;
 }
 
 LogicalResult checkInputSafety(const llvm::MemoryBuffer &input,
                                StringRef splitMarker,
-                               const DialectRegistry &registry) {
+                               const DialectRegistry &registry,
+                               bool allowUnregisteredDialects,
+                               std::string &sanitized) {
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects(allowUnregisteredDialects);
   context.printOpOnDiagnostic(false);
-  // Errors are reported against the input itself.
+  StringRef name = input.getBufferIdentifier();
+  // Reports go against the input itself: the parts point into it.
   llvm::SourceMgr reportMgr;
   reportMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBuffer(input.getMemBufferRef(),
                                        /*RequiresNullTerminator=*/false),
       llvm::SMLoc());
   SourceMgrDiagnosticHandler report(reportMgr, &context);
-  if (failed(
-          rejectParserCrashes(reportMgr, reportMgr.getMainFileID(), &context)))
-    return failure();
+  auto lineAndColumn = [&](const char *at) {
+    return reportMgr.getLineAndColumn(llvm::SMLoc::getFromPointer(at));
+  };
 
-  // Each chunk is parsed at its own place: the rest of the input blanked
-  // out, lines kept, so that locations are the input's.
   StringRef text = input.getBuffer();
-  SmallVector<std::pair<size_t, size_t>> chunks;
-  if (splitMarker.empty()) {
-    chunks.push_back({0, text.size()});
-  } else {
-    size_t begin = 0;
-    for (size_t at = text.find(splitMarker); at != StringRef::npos;
-         at = text.find(splitMarker, at + splitMarker.size())) {
-      chunks.push_back({begin, at});
-      begin = at + splitMarker.size();
-    }
-    chunks.push_back({begin, text.size()});
-  }
+  sanitized = text.str();
   bool bad = false;
-  for (auto [begin, end] : chunks) {
-    std::string blanked = text.str();
-    for (size_t i = 0; i < blanked.size(); ++i)
-      if ((i < begin || i >= end) && blanked[i] != '\n')
-        blanked[i] = ' ';
-    llvm::SourceMgr chunkMgr;
-    chunkMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
-                                    blanked, input.getBufferIdentifier()),
-                                llvm::SMLoc());
-    OwningOpRef<ModuleOp> module;
-    {
-      // The parser's own errors are MlirOptMain's to report (or to match
-      // against expected-error).
-      ScopedDiagnosticHandler quiet(&context,
-                                    [](Diagnostic &) { return success(); });
-      module = parseSourceFile<ModuleOp>(
-          chunkMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
+  for (StringRef part : splitLikeMlir(text, splitMarker)) {
+    bool partBad = false;
+    if (std::optional<size_t> deep = findDeepNesting(part)) {
+      auto [line, column] = lineAndColumn(part.data() + *deep);
+      reportDeepNesting(FileLineColLoc::get(&context, name, line, column));
+      partBad = true;
     }
-    if (module && failed(rejectVerifierCrashes(*module)))
+    for (size_t offset :
+         partBad ? SmallVector<size_t>() : findIndexArrays(part)) {
+      auto [line, column] = lineAndColumn(part.data() + offset);
+      reportIndexArray(FileLineColLoc::get(&context, name, line, column));
+      partBad = true;
+    }
+    // The part parsed alone (its own copy, null-terminated), its locations
+    // moved to where it stands in the input.
+    auto [firstLine, firstColumn] = lineAndColumn(part.data());
+    auto inInput = [&, firstLine = firstLine,
+                    firstColumn = firstColumn](Location loc) -> Location {
+      auto at = dyn_cast<FileLineColLoc>(loc);
+      if (!at)
+        return FileLineColLoc::get(&context, name, firstLine, firstColumn);
+      unsigned line = at.getLine(), column = at.getColumn();
+      return FileLineColLoc::get(&context, name, firstLine + line - 1,
+                                 line == 1 ? firstColumn + column - 1 : column);
+    };
+    if (!partBad) {
+      llvm::SourceMgr partMgr;
+      partMgr.AddNewSourceBuffer(
+          llvm::MemoryBuffer::getMemBufferCopy(part, name), llvm::SMLoc());
+      OwningOpRef<ModuleOp> module;
+      SmallVector<std::pair<Location, int64_t>> concats;
+      bool finished;
+      {
+        // The parser's and the verifier's own errors are MlirOptMain's to
+        // report (or to match against expected-error).
+        ScopedDiagnosticHandler quiet(&context,
+                                      [](Diagnostic &) { return success(); });
+        finished = runGuarded([&] {
+          module = parseSourceFile<ModuleOp>(
+              partMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
+          if (!module)
+            return;
+          for (tensor::ConcatOp concat : negativeConcats(*module))
+            concats.push_back({concat.getLoc(), concat.getDimAttr().getInt()});
+          if (concats.empty())
+            (void)verify(*module);
+        });
+      }
+      if (!finished) {
+        (void)module.release();
+        reportCrash(inInput(Location(UnknownLoc::get(&context))));
+        partBad = true;
+      } else if (!concats.empty()) {
+        for (auto [loc, dim] : concats)
+          emitError(inInput(loc))
+              << "'tensor.concat' op " << negativeConcatMessage(dim);
+        partBad = true;
+      }
+    }
+    if (partBad) {
       bad = true;
+      size_t begin = part.data() - text.data();
+      for (size_t i = begin; i < begin + part.size(); ++i)
+        if (sanitized[i] != '\n')
+          sanitized[i] = ' ';
+    }
   }
   return failure(bad);
 }

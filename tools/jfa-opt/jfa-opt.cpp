@@ -51,10 +51,19 @@ int main(int argc, char **argv) {
       jfa::readInputFile(inputFile, error);
   if (!input)
     return fail(error);
-  // Inputs MLIR 22's own parser or verifiers would crash on.
-  if (mlir::failed(
-          jfa::checkInputSafety(*input, config.inputSplitMarker(), registry)))
-    return 1;
+  // Inputs MLIR 22's own parser or verifiers would crash on: reported,
+  // and blanked out so that MlirOptMain runs on the rest (the other parts
+  // of a --split-input-file input); the exit status is 1 all the same.
+  std::string sanitized;
+  bool unsafe = mlir::failed(jfa::checkInputSafety(
+      *input, config.inputSplitMarker(), registry,
+      config.shouldAllowUnregisteredDialects(), sanitized));
+  if (unsafe) {
+    if (config.inputSplitMarker().empty())
+      return 1;
+    input = llvm::MemoryBuffer::getMemBufferCopy(sanitized,
+                                                 input->getBufferIdentifier());
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   if (mlir::failed(mlir::MlirOptMain(os, std::move(input), registry, config))) {
@@ -66,5 +75,5 @@ int main(int argc, char **argv) {
   }
   if (!jfa::writeOutputFile(outputFile, text, error))
     return fail(error);
-  return 0;
+  return unsafe ? 1 : 0;
 }
