@@ -34,24 +34,29 @@ static size_t skipTrivia(StringRef text, size_t i) {
   return i;
 }
 
+/// If a `//` comment or a string literal starts at `i` in `text`, the
+/// offset just past it (a comment ends at its newline); else `i`.
+static size_t skipCommentOrString(StringRef text, size_t i) {
+  size_t n = text.size();
+  if (text.substr(i).starts_with("//"))
+    return std::min(text.find('\n', i), n);
+  if (i < n && text[i] == '"') {
+    for (++i; i < n && text[i] != '"' && text[i] != '\n'; ++i)
+      if (text[i] == '\\')
+        ++i;
+    return std::min(i + 1, n);
+  }
+  return i;
+}
+
 /// The offset of each `array<index` in `text` (comments between the
 /// tokens), skipping `//` comments and string literals.
 static SmallVector<size_t> findIndexArrays(StringRef text) {
   SmallVector<size_t> found;
   size_t i = 0, n = text.size();
   while (i < n) {
-    char c = text[i];
-    if (c == '/' && i + 1 < n && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == StringRef::npos)
-        break;
-      continue;
-    }
-    if (c == '"') {
-      for (++i; i < n && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      ++i;
+    if (size_t past = skipCommentOrString(text, i); past != i) {
+      i = past;
       continue;
     }
     if (text.substr(i).starts_with("array") &&
@@ -83,17 +88,14 @@ static constexpr unsigned kMaxNesting = 512;
 /// nothing), if any.
 static std::optional<size_t> findDeepNesting(StringRef text) {
   unsigned depth = 0;
-  for (size_t i = 0, n = text.size(); i < n; ++i) {
+  size_t i = 0, n = text.size();
+  while (i < n) {
+    if (size_t past = skipCommentOrString(text, i); past != i) {
+      i = past;
+      continue;
+    }
     char c = text[i];
-    if (c == '/' && i + 1 < n && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == StringRef::npos)
-        break;
-    } else if (c == '"') {
-      for (++i; i < n && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
-    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
       if (++depth > kMaxNesting)
         return i;
     } else if ((c == ')' || c == ']' || c == '}' ||
@@ -101,19 +103,26 @@ static std::optional<size_t> findDeepNesting(StringRef text) {
                depth > 0) {
       --depth;
     }
+    ++i;
   }
   return std::nullopt;
 }
 
-static void reportDeepNesting(Location loc) {
-  emitError(loc) << "brackets nest more than " << kMaxNesting
-                 << " levels deep here: MLIR's parser would overflow its "
-                    "stack";
-}
-
-static void reportIndexArray(Location loc) {
-  emitError(loc) << "a dense array holds integer or float elements, not "
-                    "'index': write array<i64: ...>";
+/// Reports, each at `at(offset)`, brackets nested too deep in `text`, else
+/// each dense array of `index` written out in it. True if it reported one.
+static bool reportTextCrashes(StringRef text,
+                              llvm::function_ref<Location(size_t)> at) {
+  if (std::optional<size_t> deep = findDeepNesting(text)) {
+    emitError(at(*deep)) << "brackets nest more than " << kMaxNesting
+                         << " levels deep here: MLIR's parser would "
+                            "overflow its stack";
+    return true;
+  }
+  SmallVector<size_t> found = findIndexArrays(text);
+  for (size_t offset : found)
+    emitError(at(offset)) << "a dense array holds integer or float elements, "
+                             "not 'index': write array<i64: ...>";
+  return !found.empty();
 }
 
 /// The tensor.concat ops under `root` whose dim is negative (one that is
@@ -166,14 +175,7 @@ LogicalResult rejectParserCrashes(llvm::SourceMgr &sourceMgr, unsigned bufferId,
     return FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
                                column);
   };
-  if (std::optional<size_t> deep = findDeepNesting(buffer->getBuffer())) {
-    reportDeepNesting(at(*deep));
-    return failure();
-  }
-  SmallVector<size_t> found = findIndexArrays(buffer->getBuffer());
-  for (size_t offset : found)
-    reportIndexArray(at(offset));
-  return failure(!found.empty());
+  return failure(reportTextCrashes(buffer->getBuffer(), at));
 }
 
 LogicalResult rejectVerifierCrashes(Operation *root) {
@@ -285,18 +287,10 @@ LogicalResult checkInputSafety(const llvm::MemoryBuffer &input,
   sanitized = text.str();
   bool bad = false;
   for (StringRef part : splitLikeMlir(text, splitMarker)) {
-    bool partBad = false;
-    if (std::optional<size_t> deep = findDeepNesting(part)) {
-      auto [line, column] = lineAndColumn(part.data() + *deep);
-      reportDeepNesting(FileLineColLoc::get(&context, name, line, column));
-      partBad = true;
-    }
-    for (size_t offset :
-         partBad ? SmallVector<size_t>() : findIndexArrays(part)) {
+    bool partBad = reportTextCrashes(part, [&](size_t offset) -> Location {
       auto [line, column] = lineAndColumn(part.data() + offset);
-      reportIndexArray(FileLineColLoc::get(&context, name, line, column));
-      partBad = true;
-    }
+      return FileLineColLoc::get(&context, name, line, column);
+    });
     // The part parsed alone (its own copy, null-terminated), its locations
     // moved to where it stands in the input.
     auto [firstLine, firstColumn] = lineAndColumn(part.data());
