@@ -9,6 +9,7 @@
 # Plain variants (general 0) at D = 128 causal and full, D = 64 causal and
 # full. Needs build/bin/jfac; run from the repository root on main.
 set -euo pipefail
+source bench/logs/lib.sh
 kernel=kernels/jagged_attention/attention_bwd_sm90.mlir
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,13 +27,5 @@ for name, cut in (("nowait", wait), ("noadd", add)):
 PY
 cp "$kernel" "$tmp/red.mlir"
 (cd "$tmp" && patch -s red.mlir) < <(sed -n '/^diff --git a\/kernels\/jagged_attention\/attention_bwd_sm90.mlir/,/^diff --git/p' bench/logs/run100-dq-from-registers.patch | sed '$d')
-for v in nowait noadd red; do
-  mkdir -p dist/var/$v
-  for dc in "128 1" "128 0" "64 1" "64 0"; do
-    set -- $dc
-    build/bin/jfac compile "$tmp/$v.mlir" -I kernels/jagged_attention --arch sm_90a \
-      -P head_dim=$1 -P causal=$2 -P general=0 --quiet \
-      -o "dist/var/$v/attention_bwd_sm90_sm_90a.head_dim=$1.causal=$2.general=0.cubin"
-  done
-done
+for v in nowait noadd red; do compile_plain "$tmp/$v.mlir" dist/var/$v; done
 echo "run100-variants: dist/var/{nowait,noadd,red}"

@@ -8,14 +8,7 @@
 set -u
 LOG=$OUT/log.txt
 exec > >(tee -a "$LOG") 2>&1
-START=$(date +%s); BUDGET=${BUDGET:-560}
-job() { local t=$1 name=$2; shift 2
-  local left=$((BUDGET - ($(date +%s) - START)))
-  if (( left < 20 )); then echo "#### $name SKIPPED (budget)"; return; fi
-  (( t > left )) && t=$left
-  echo "#### $name (limit ${t}s, at $(( $(date +%s) - START ))s)"
-  timeout "$t" "$@" 2>&1 | grep -v -i "warning" | tail -n ${TAILN:-40}
-  echo "#### $name rc=${PIPESTATUS[0]}"; }
+source bench/logs/lib.sh
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 export PYTHONUNBUFFERED=1
 H=$PWD/dist/head/python

@@ -4,6 +4,7 @@
 # each 64-column dQ chunk (half the bytes; timing only: dq is wrong), plain
 # variants at D = 128 and 64, causal and full. Needs build/bin/jfac.
 set -euo pipefail
+source bench/logs/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 - "$tmp/halfadd.mlir" <<'PY'
@@ -19,11 +20,5 @@ new = ("  %c0h = arith.constant 0 : i32\n"
        "!jfa.slot<64x32xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>\n")
 open(sys.argv[1], "w").write(src.replace(old, new))
 PY
-mkdir -p dist/var/halfadd
-for dc in "128 1" "128 0" "64 1" "64 0"; do
-  set -- $dc
-  build/bin/jfac compile "$tmp/halfadd.mlir" -I kernels/jagged_attention --arch sm_90a \
-    -P head_dim=$1 -P causal=$2 -P general=0 --quiet \
-    -o "dist/var/halfadd/attention_bwd_sm90_sm_90a.head_dim=$1.causal=$2.general=0.cubin"
-done
+compile_plain "$tmp/halfadd.mlir" dist/var/halfadd
 echo "run104-variants: dist/var/halfadd"
