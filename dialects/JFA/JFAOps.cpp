@@ -208,6 +208,49 @@ static LogicalResult verifyConstantIndex(Operation *op, Value index,
   return success();
 }
 
+/// The number of CTAs in the cluster of the kernel around `op`: 1 without
+/// `cluster(...)`; none inside a helper, whose callers' clusters may differ.
+static std::optional<int64_t> clusterSizeAround(Operation *op) {
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return kernel.getClusterSize();
+  return std::nullopt;
+}
+
+/// A constant CTA rank names a CTA of the cluster around `op` (any rank
+/// inside a helper, whose callers' clusters may differ).
+static LogicalResult verifyClusterRank(Operation *op, Value cta,
+                                       StringRef verb) {
+  APInt rank;
+  if (!cta || !matchPattern(cta, m_ConstantInt(&rank)))
+    return success();
+  std::optional<int64_t> size = clusterSizeAround(op);
+  if (rank.isNegative() && !size)
+    return op->emitOpError() << verb << " CTA " << rank.getSExtValue()
+                             << "; ranks run from 0 to the cluster's size - 1";
+  if (rank.isNegative() || (size && rank.getSExtValue() >= *size))
+    return op->emitOpError()
+           << verb << " CTA " << rank.getSExtValue() << " of a cluster of "
+           << *size << (*size == 1 ? " CTA" : " CTAs")
+           << "; ranks run from 0 to the cluster's size - 1";
+  return success();
+}
+
+/// `on cta %rank` (`and cta` on jfa.atomic_fetch_add) reaches the shared
+/// memory of another CTA of the cluster: the kernel around `op` needs a
+/// cluster of more than one CTA (any inside a helper, whose callers'
+/// clusters may differ), and a constant rank must be one of the cluster's.
+static LogicalResult verifyPeerCta(Operation *op, Value cta, StringRef what,
+                                   StringRef verb) {
+  if (!cta)
+    return success();
+  std::optional<int64_t> size = clusterSizeAround(op);
+  if (size && *size == 1)
+    return op->emitOpError()
+           << what << " another CTA's shared memory, which needs a cluster "
+           << "of more than one CTA; set the kernel's cluster(x, y, z)";
+  return verifyClusterRank(op, cta, verb);
+}
+
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
@@ -747,10 +790,16 @@ static LogicalResult verifyTileMatchesSlot(Operation *op, RankedTensorType tile,
 }
 
 LogicalResult LocalLoadOp::verify() {
+  if (failed(verifyPeerCta(*this, getCta(), "with `on cta` loads from",
+                           "loads from")))
+    return failure();
   return verifyTileMatchesSlot(*this, getType(), getSlot().getType());
 }
 
 LogicalResult LocalStoreOp::verify() {
+  if (failed(verifyPeerCta(*this, getCta(), "with `on cta` stores into",
+                           "stores into")))
+    return failure();
   return verifyTileMatchesSlot(*this, getValue().getType(),
                                getSlot().getType());
 }
@@ -776,11 +825,17 @@ static LogicalResult verifyFragment(Operation *op, VectorType fragment,
 }
 
 LogicalResult LoadFragmentOp::verify() {
+  if (failed(verifyPeerCta(*this, getCta(), "with `on cta` loads from",
+                           "loads from")))
+    return failure();
   return verifyFragment(*this, getType(), getSlot().getType(), getThreads(),
                         getLayoutAttr());
 }
 
 LogicalResult StoreFragmentOp::verify() {
+  if (failed(verifyPeerCta(*this, getCta(), "with `on cta` stores into",
+                           "stores into")))
+    return failure();
   return verifyFragment(*this, getValue().getType(), getSlot().getType(),
                         getThreads(), getLayoutAttr());
 }
@@ -849,14 +904,6 @@ static LogicalResult verifyTMA(Operation *op, TensorDescType desc,
   return success();
 }
 
-/// The number of CTAs in the cluster of the kernel around `op`: 1 without
-/// `cluster(...)`; none inside a helper, whose callers' clusters may differ.
-static std::optional<int64_t> clusterSizeAround(Operation *op) {
-  if (auto kernel = op->getParentOfType<KernelOp>())
-    return kernel.getClusterSize();
-  return std::nullopt;
-}
-
 /// A constant CTA mask names at least one CTA and none beyond the cluster.
 static LogicalResult verifyMulticastMask(Operation *op, Value multicast,
                                          StringRef what) {
@@ -874,25 +921,6 @@ static LogicalResult verifyMulticastMask(Operation *op, Value multicast,
            << " names a CTA beyond the cluster, which has " << *size
            << (*size == 1 ? " CTA" : " CTAs") << " (ranks 0 to " << *size - 1
            << "); set the kernel's cluster(x, y, z)";
-  return success();
-}
-
-/// A constant CTA rank names a CTA of the cluster around `op` (any rank
-/// inside a helper, whose callers' clusters may differ).
-static LogicalResult verifyClusterRank(Operation *op, Value cta,
-                                       StringRef verb) {
-  APInt rank;
-  if (!cta || !matchPattern(cta, m_ConstantInt(&rank)))
-    return success();
-  std::optional<int64_t> size = clusterSizeAround(op);
-  if (rank.isNegative() && !size)
-    return op->emitOpError() << verb << " CTA " << rank.getSExtValue()
-                             << "; ranks run from 0 to the cluster's size - 1";
-  if (rank.isNegative() || (size && rank.getSExtValue() >= *size))
-    return op->emitOpError()
-           << verb << " CTA " << rank.getSExtValue() << " of a cluster of "
-           << *size << (*size == 1 ? " CTA" : " CTAs")
-           << "; ranks run from 0 to the cluster's size - 1";
   return success();
 }
 
@@ -1686,6 +1714,9 @@ LogicalResult AtomicFetchAddOp::verify() {
   if (!element.isInteger(32))
     return emitOpError() << "needs an i32 counter, got "
                          << getCounter().getType();
+  if (failed(verifyPeerCta(*this, getCta(), "with `and cta` writes into",
+                           "writes into")))
+    return failure();
   return verifyScalarSlot(*this, getSlot().getType(), element);
 }
 

@@ -735,12 +735,18 @@ def JFA_LocalLoadOp : JFA_Op<"local_load"> {
   let description = [{
     ```mlir
     %t = jfa.local_load %s : !jfa.slot<64x64xf32> -> tensor<64x64xf32, #jfa.wgmma_acc>
+    %t = jfa.local_load %s on cta %peer : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
     ```
+    With `on cta %rank` (an i32 rank in the cluster), every thread reads its
+    fragment from the same slot in the shared memory of CTA `%rank`
+    (distributed shared memory: `mapa`, then `ld.shared::cluster`).
   }];
-  let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot);
+  let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot,
+                       Optional<I32>:$cta);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $slot attr-dict `:` qualified(type($slot)) `->` type($result)
+    $slot (`on` `cta` $cta^)? attr-dict `:` qualified(type($slot)) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }
@@ -750,12 +756,22 @@ def JFA_LocalStoreOp : JFA_Op<"local_store"> {
   let description = [{
     ```mlir
     jfa.local_store %t, %s : tensor<64x64xf32> -> !jfa.slot<64x64xf32>
+    jfa.local_store %t, %s on cta %peer : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
     ```
+    With `on cta %rank` (an i32 rank in the cluster), every thread writes its
+    fragment into the same slot in the shared memory of CTA `%rank`
+    (distributed shared memory: `mapa`, then `st.shared::cluster`): a tile
+    handed to a peer without a trip through global memory. The peer reads
+    it after a wait on a barrier the writers arrive on after the store
+    (`jfa.barrier_arrive ... on cta`, a release at cluster scope), waited
+    on with `acquire(cluster)`.
   }];
   let arguments = (ins AnyRankedTensor:$value,
-                       Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot);
+                       Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
+                       Optional<I32>:$cta);
   let assemblyFormat = [{
-    $value `,` $slot attr-dict `:` type($value) `->` qualified(type($slot))
+    $value `,` $slot (`on` `cta` $cta^)? attr-dict `:` type($value) `->`
+    qualified(type($slot))
   }];
   let hasVerifier = 1;
 }
@@ -788,15 +804,18 @@ def JFA_LoadFragmentOp : JFA_Op<"load_fragment"> {
   let description = [{
     ```mlir
     %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.wgmma_acc) : !jfa.slot<64x64xf32> -> vector<32xf32>
+    %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.wgmma_acc) on cta %peer : !jfa.slot<64x64xf32> -> vector<32xf32>
     ```
+    `on cta %rank`: from the slot in CTA `%rank` (`jfa.local_load`'s).
   }];
   let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$slot,
                        I32:$thread, I32Attr:$threads,
-                       OptionalAttr<JFA_TileLayoutAttr>:$layout);
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       Optional<I32>:$cta);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   let assemblyFormat = [{
-    $slot `,` $thread `threads` `(` $threads `)` (`layout` `(` $layout^ `)`)? attr-dict `:`
-    qualified(type($slot)) `->` type($result)
+    $slot `,` $thread `threads` `(` $threads `)` (`layout` `(` $layout^ `)`)?
+    (`on` `cta` $cta^)? attr-dict `:` qualified(type($slot)) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -806,15 +825,18 @@ def JFA_StoreFragmentOp : JFA_Op<"store_fragment"> {
   let description = [{
     ```mlir
     jfa.store_fragment %v, %s, %t threads(128) : vector<32xf32> -> !jfa.slot<64x64xf32>
+    jfa.store_fragment %v, %s, %t threads(128) on cta %peer : vector<32xf32> -> !jfa.slot<64x64xf32>
     ```
+    `on cta %rank`: into the slot in CTA `%rank` (`jfa.local_store`'s).
   }];
   let arguments = (ins AnyVectorOfNonZeroRank:$value,
                        Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
                        I32:$thread, I32Attr:$threads,
-                       OptionalAttr<JFA_TileLayoutAttr>:$layout);
+                       OptionalAttr<JFA_TileLayoutAttr>:$layout,
+                       Optional<I32>:$cta);
   let assemblyFormat = [{
-    $value `,` $slot `,` $thread `threads` `(` $threads `)` (`layout` `(` $layout^ `)`)? attr-dict `:`
-    type($value) `->` qualified(type($slot))
+    $value `,` $slot `,` $thread `threads` `(` $threads `)` (`layout` `(` $layout^ `)`)?
+    (`on` `cta` $cta^)? attr-dict `:` type($value) `->` qualified(type($slot))
   }];
   let hasVerifier = 1;
 }
@@ -931,10 +953,22 @@ def JFA_BarrierWaitOp : JFA_Op<"barrier_wait", [MemoryEffects<[
     counters in i32). A freshly initialized barrier counts as having
     completed the phase of parity 1 before its first: a producer waiting
     for an empty slot starts at parity 1, a consumer at 0.
+
+    ```mlir
+    jfa.barrier_wait %b, %phase acquire(cluster)
+    ```
+    `acquire(cluster)` acquires at cluster scope
+    (`mbarrier.try_wait.parity.acquire.cluster`): what a peer CTA released
+    at cluster scope before its arrival completed the phase (its `on cta`
+    stores into this CTA's shared memory, then `jfa.barrier_arrive ... on
+    cta`) is visible after the wait. A plain wait acquires at CTA scope.
   }];
   let arguments = (ins Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>]>:$barrier,
-                       I32:$phase);
-  let assemblyFormat = "$barrier `,` $phase attr-dict";
+                       I32:$phase, UnitAttr:$acquire_cluster);
+  let assemblyFormat = [{
+    $barrier `,` $phase (`acquire` `(` `cluster` `)` $acquire_cluster^)?
+    attr-dict
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -1588,15 +1622,29 @@ def JFA_AtomicFetchAddOp : JFA_Op<"atomic_fetch_add", [JFA_SingleThreadIssue]> {
     the CTA reads it from the slot (FA3's dynamic tile scheduler; TLX writes
     it with `tl.atomic_add` and a shared-memory broadcast). Count the
     arrival in the barrier's `arrive_count`.
+
+    ```mlir
+    jfa.atomic_fetch_add %counter[%c0], %c1 into %next arrive %next_full and cta %peer
+        : !jfa.ptr<i32>, !jfa.slot<1xi32>
+    ```
+    With `and cta %rank`, the same thread then also writes the old value
+    into element 0 of the slot at the same place in CTA `%rank` of the
+    cluster and arrives once on the barrier at `%barrier`'s place there
+    (`mapa`, `st.shared::cluster`, then
+    `mbarrier.arrive.release.cluster.shared::cluster`, which orders the
+    store before the arrival): one fetch hands the next unit to both CTAs
+    of a pair, whose barriers each count the one arrival.
   }];
   let arguments = (ins Arg<JFA_GlobalPtrType, "", [MemRead, MemWrite]>:$counter,
                        I32:$index, I32:$value,
                        Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$slot,
                        Arg<JFA_BarrierType, "", [MemRead<JFA_BarrierMemory>,
-                                                 MemWrite<JFA_BarrierMemory>]>:$barrier);
+                                                 MemWrite<JFA_BarrierMemory>]>:$barrier,
+                       Optional<I32>:$cta);
   let assemblyFormat = [{
-    $counter `[` $index `]` `,` $value `into` $slot `arrive` $barrier attr-dict
-    `:` qualified(type($counter)) `,` qualified(type($slot))
+    $counter `[` $index `]` `,` $value `into` $slot `arrive` $barrier
+    (`and` `cta` $cta^)? attr-dict `:` qualified(type($counter)) `,`
+    qualified(type($slot))
   }];
   let hasVerifier = 1;
 }
@@ -1857,11 +1905,15 @@ def JFA_BarrierTryWaitOp : JFA_Op<"barrier_try_wait"> {
     One `mbarrier.try_wait.parity` probe: it may suspend the thread for a
     short, bounded time, then returns whether the phase completed. The
     non-blocking form of `jfa.barrier_wait` that `jfa-debug-barriers`
-    builds its bounded spin from.
+    builds its bounded spin from; `acquire(cluster)` as on the wait.
   }];
-  let arguments = (ins JFA_BarrierType:$barrier, I32:$phase);
+  let arguments = (ins JFA_BarrierType:$barrier, I32:$phase,
+                       UnitAttr:$acquire_cluster);
   let results = (outs I1:$ready);
-  let assemblyFormat = "$barrier `,` $phase attr-dict";
+  let assemblyFormat = [{
+    $barrier `,` $phase (`acquire` `(` `cluster` `)` $acquire_cluster^)?
+    attr-dict
+  }];
 }
 
 def JFA_DebugTrapOp : JFA_Op<"debug_trap"> {

@@ -63,9 +63,25 @@ static void transpose(CTARun &run, Executor &e, TransposeOp op) {
   run.set(e, op.getResult(), r);
 }
 
+/// The slot a register tile moves through: this CTA's, or with `on cta
+/// %rank` the one at its place in CTA %rank (distributed shared memory).
+/// The peer's rows keep their access history like local ones: a read of
+/// what another CTA stored there needs a wait that orders the store before
+/// it (the writers' arrival on a barrier the reader waits on).
+static RtValue tileSlot(CTARun &run, Executor &e, Operation *op, Value slot,
+                        Value cta, const char *verb) {
+  RtValue r = run.get(e, slot);
+  if (cta) {
+    int64_t rank = run.intScalar(e, op, cta);
+    run.checkRank(op, rank, verb);
+    r.id = run.peerBuffer(r.id, int(rank));
+  }
+  return r;
+}
+
 /// Every thread reads what it holds; the tile is the whole slot.
 static void localLoad(CTARun &run, Executor &e, LocalLoadOp op) {
-  RtValue slot = run.get(e, op.getSlot());
+  RtValue slot = tileSlot(run, e, op, op.getSlot(), op.getCta(), "loads from");
   TileP t = run.newTile(op.getType());
   auto [lo, hi] = run.ownedRows(e, op, t->layout, t->rows());
   auto [slo, shi] = run.slotRowsTouched(slot, lo, hi);
@@ -79,7 +95,7 @@ static void localLoad(CTARun &run, Executor &e, LocalLoadOp op) {
 
 static void localStore(CTARun &run, Executor &e, LocalStoreOp op) {
   const Tile &t = run.data(e, op, op.getValue());
-  RtValue slot = run.get(e, op.getSlot());
+  RtValue slot = tileSlot(run, e, op, op.getSlot(), op.getCta(), "stores into");
   auto [lo, hi] = run.ownedRows(e, op, t.layout, t.rows());
   auto [slo, shi] = run.slotRowsTouched(slot, lo, hi);
   run.writeSlotRows(e, op, slot, slo, shi, e.vc, run.genericAccess(e, op),
@@ -202,10 +218,23 @@ static void atomicFetchAdd(CTARun &run, Executor &e, AtomicFetchAddOp op) {
   int64_t sum = old + run.intScalar(e, op, op.getValue());
   arg.store(index, double(int32_t(uint32_t(sum))));
   RtValue slot = run.get(e, op.getSlot());
+  int b = run.get(e, op.getBarrier()).id;
   run.writeSlotRows(e, op, slot, 0, 1, e.lvc, run.leaderAccess(e, op), true);
   run.slotElem(slot, 0, 0) = double(old);
-  run.arrive(e, op, run.get(e, op.getBarrier()).id, 1, e.lvc);
+  run.arrive(e, op, b, 1, e.lvc);
   ++e.lvc[run.leaderComp(e)];
+  // `and cta`: the same store and arrival at the slot's and the barrier's
+  // places in the peer, the arrival releasing the store there.
+  if (Value cta = op.getCta()) {
+    int64_t rank = run.intScalar(e, op, cta);
+    run.checkRank(op, rank, "writes into");
+    RtValue peer = slot;
+    peer.id = run.peerBuffer(slot.id, int(rank));
+    run.writeSlotRows(e, op, peer, 0, 1, e.lvc, run.leaderAccess(e, op), true);
+    run.slotElem(peer, 0, 0) = double(old);
+    run.arrive(e, op, run.peerBarrier(b, int(rank)), 1, e.lvc);
+    ++e.lvc[run.leaderComp(e)];
+  }
 }
 
 static void loadRows(CTARun &run, Executor &e, LoadRowsOp op) {

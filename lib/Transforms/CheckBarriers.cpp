@@ -19,8 +19,10 @@
 // constant mask brings its box once per CTA of the mask (each of them
 // multicasts its own part). Issued by every CTA alike, such ops must reach
 // the whole cluster (a constant peer, a partial mask or a cluster-launch-
-// control request from every CTA is an error); under a condition on
-// jfa.cluster_rank (a leader's part), with a mask that is not a constant,
+// control request from every CTA is an error; so is a work-queue fetch
+// handed to a peer, `jfa.atomic_fetch_add ... and cta`, from every CTA:
+// two units land in each slot); under a condition on jfa.cluster_rank (a
+// leader's part, such as that fetch), with a mask that is not a constant,
 // or for a CTA pair's load (`on cta`: both CTAs' bytes land on one
 // barrier), the counts are not checked (a remark). The pair's own protocol
 // is checked: the expect alone under a condition on jfa.cluster_rank, the
@@ -139,6 +141,8 @@ bool isAsymmetricClusterOp(Operation *op) {
     return bool(load.getMulticast());
   if (auto commit = dyn_cast<TcCommitOp>(op))
     return bool(commit.getMulticast());
+  if (auto fetch = dyn_cast<AtomicFetchAddOp>(op))
+    return bool(fetch.getCta());
   return isa<TryCancelOp>(op);
 }
 
@@ -601,6 +605,16 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
                  "or from one CTA under a condition on it";
           sawError = true;
         }
+      }
+      if (auto fetch = dyn_cast<AtomicFetchAddOp>(op);
+          fetch && fetch.getCta() && !rankCondition(op)) {
+        op->emitOpError()
+            << "is issued by every CTA of the cluster (no condition on "
+               "jfa.cluster_rank) with `and cta`: each CTA writes the unit "
+               "it fetched into its own slot and a peer's, so a slot "
+               "receives two units per phase and keeps either; fetch from "
+               "one CTA for both under a condition on jfa.cluster_rank";
+        sawError = true;
       }
       if (isa<TryCancelOp>(op) && !rankCondition(op)) {
         op->emitOpError()

@@ -175,8 +175,8 @@ struct DebugBarriers : jfa::impl::JFADebugBarriersBase<DebugBarriers> {
       b.setInsertionPointToStart(ifDone.thenBlock());
       scf::YieldOp::create(b, loc, done);
       b.setInsertionPointToStart(ifDone.elseBlock());
-      Value ready =
-          BarrierTryWaitOp::create(b, loc, wait.getBarrier(), wait.getPhase());
+      Value ready = BarrierTryWaitOp::create(
+          b, loc, wait.getBarrier(), wait.getPhase(), wait.getAcquireCluster());
       // Unsigned difference: correct across a wrap of the timer.
       Value now = NVVM::GlobalTimerOp::create(b, loc, i64);
       Value elapsed = arith::SubIOp::create(b, loc, now, start);

@@ -83,9 +83,9 @@ struct LocalLoadToFragment : DistributedOpPattern<LocalLoadOp> {
     if (!fragment)
       return failure();
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
-    rewriter.replaceOpWithNewOp<LoadFragmentOp>(op, fragment, adaptor.getSlot(),
-                                                thread, threadsAttr(rewriter),
-                                                recordedLayout(op.getType()));
+    rewriter.replaceOpWithNewOp<LoadFragmentOp>(
+        op, fragment, adaptor.getSlot(), thread, threadsAttr(rewriter),
+        recordedLayout(op.getType()), adaptor.getCta());
     return success();
   }
 };
@@ -98,7 +98,8 @@ struct LocalStoreToFragment : DistributedOpPattern<LocalStoreOp> {
     Value thread = TaskThreadIdOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<StoreFragmentOp>(
         op, adaptor.getValue(), adaptor.getSlot(), thread,
-        threadsAttr(rewriter), recordedLayout(op.getValue().getType()));
+        threadsAttr(rewriter), recordedLayout(op.getValue().getType()),
+        adaptor.getCta());
     return success();
   }
 };
@@ -616,10 +617,11 @@ struct DistributeTiles : jfa::impl::JFADistributeTilesBase<DistributeTiles> {
     getOperation().walk([](ConvertLayoutOp op) {
       OpBuilder b(op);
       Location loc = op.getLoc();
-      LocalStoreOp::create(b, loc, op.getValue(), op.getScratch());
+      LocalStoreOp::create(b, loc, op.getValue(), op.getScratch(),
+                           /*cta=*/Value());
       TaskBarrierOp::create(b, loc);
-      Value converted =
-          LocalLoadOp::create(b, loc, op.getType(), op.getScratch());
+      Value converted = LocalLoadOp::create(b, loc, op.getType(),
+                                            op.getScratch(), /*cta=*/Value());
       TaskBarrierOp::create(b, loc);
       op.replaceAllUsesWith(converted);
       op.erase();

@@ -226,3 +226,42 @@ jfa.kernel @cancel_from_every_cta() warps(4) cluster(2, 1, 1) {
   jfa.try_cancel %r, %b : !jfa.slot<4xi32>
   jfa.barrier_wait %b, %c0
 }
+
+// -----
+
+// A work-queue fetch handed to a peer (`and cta`) from every CTA: each slot
+// would receive two units per phase.
+jfa.kernel @fetch_from_every_cta(%counter: !jfa.ptr<i32>) warps(4) cluster(2, 1, 1) {
+  %next = jfa.local_alloc : !jfa.smem<1 x 1xi32>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %rank = jfa.cluster_rank
+  %peer = arith.xori %rank, %c1 : i32
+  %s = jfa.slot %next[%c0] : !jfa.smem<1 x 1xi32>, i32
+  %f = jfa.barrier %full[%c0] : !jfa.mbarriers<1>, i32
+  // expected-error @+1 {{'jfa.atomic_fetch_add' op is issued by every CTA of the cluster (no condition on jfa.cluster_rank) with `and cta`: each CTA writes the unit it fetched into its own slot and a peer's, so a slot receives two units per phase and keeps either; fetch from one CTA for both under a condition on jfa.cluster_rank}}
+  jfa.atomic_fetch_add %counter[%c0], %c1 into %s arrive %f and cta %peer : !jfa.ptr<i32>, !jfa.slot<1xi32>
+  jfa.barrier_wait %f, %c0
+}
+
+// -----
+
+// One CTA fetches for both, as a pair's leader does: what each CTA's
+// barrier receives depends on which CTA issues, so a remark.
+jfa.kernel @fetch_for_both(%counter: !jfa.ptr<i32>) warps(4) cluster(2, 1, 1) {
+  %next = jfa.local_alloc : !jfa.smem<1 x 1xi32>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %rank = jfa.cluster_rank
+  %peer = arith.xori %rank, %c1 : i32
+  %s = jfa.slot %next[%c0] : !jfa.smem<1 x 1xi32>, i32
+  %f = jfa.barrier %full[%c0] : !jfa.mbarriers<1>, i32
+  %leader = arith.cmpi eq, %rank, %c0 : i32
+  scf.if %leader {
+    // expected-remark-re @+1 {{cannot count the arrivals per phase on barrier 0 of the barrier array at line {{[0-9]+}}: this op reaches other CTAs of the cluster from under a condition on jfa.cluster_rank, so what each CTA's barrier receives depends on which CTAs issue it; arrive_count(1) is not checked (jfa-interp checks it when it runs)}}
+    jfa.atomic_fetch_add %counter[%c0], %c1 into %s arrive %f and cta %peer : !jfa.ptr<i32>, !jfa.slot<1xi32>
+  }
+  jfa.barrier_wait %f, %c0 acquire(cluster)
+}

@@ -78,3 +78,16 @@ jfa.kernel @k(%n: i32) warps(4) {
 // LLVM: llvm.call @vprintf(
 // LLVM-NEXT: llvm.intr.trap
 // LLVM-NOT: jfa.
+
+// A wait that acquires at cluster scope probes at cluster scope.
+// CHECK-LABEL: jfa.kernel @acquire_cluster
+// CHECK: jfa.barrier_try_wait %{{.*}}, %{{.*}} acquire(cluster)
+// CHECK-NOT: jfa.barrier_wait
+// LLVM-LABEL: llvm.func @acquire_cluster
+// LLVM: nvvm.mbarrier.try_wait %{{.*}}, %{{.*}}, %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i32, i32 -> i1
+jfa.kernel @acquire_cluster() warps(4) cluster(2, 1, 1) {
+  %bars = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %b = jfa.barrier %bars[%c0] : !jfa.mbarriers<1>, i32
+  jfa.barrier_wait %b, %c0 acquire(cluster)
+}

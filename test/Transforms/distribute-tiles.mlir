@@ -81,3 +81,31 @@ jfa.kernel @not_splat() warps(1) {
   // expected-error @+1 {{only splat constant tiles are supported}}
   %c = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<16x2xf32>
 }
+
+// -----
+
+// `on cta` carries over to the per-thread forms: each thread moves its own
+// fragment of the peer's slot.
+// CHECK-LABEL: jfa.kernel @peer_slot
+// CHECK: %[[PEER:.*]] = arith.xori
+// CHECK: %[[T:.*]] = jfa.task_thread_id
+// CHECK-NEXT: jfa.store_fragment %{{.*}}, %[[S:.*]], %[[T]] threads(128) layout(#jfa.wgmma_acc) on cta %[[PEER]] : vector<16xf32> -> !jfa.slot<64x32xf32, swizzle 128>
+// CHECK: %[[T2:.*]] = jfa.task_thread_id
+// CHECK-NEXT: jfa.load_fragment %[[S]], %[[T2]] threads(128) layout(#jfa.wgmma_acc) on cta %[[PEER]] : !jfa.slot<64x32xf32, swizzle 128> -> vector<16xf32>
+// A local move stays local.
+// CHECK: %[[T3:.*]] = jfa.task_thread_id
+// CHECK-NEXT: jfa.load_fragment %[[S]], %[[T3]] threads(128) layout(#jfa.wgmma_acc) : !jfa.slot<64x32xf32, swizzle 128> -> vector<16xf32>
+jfa.kernel @peer_slot(%x: f32) warps(4) cluster(2, 1, 1) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = jfa.cluster_rank
+  %peer = arith.xori %r, %c1 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  %t = tensor.splat %x : tensor<64x32xf32, #jfa.wgmma_acc>
+  jfa.local_store %t, %s on cta %peer : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
+  %u = jfa.local_load %s on cta %peer : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
+  %v = jfa.local_load %s : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
+  %w = arith.addf %u, %v : tensor<64x32xf32, #jfa.wgmma_acc>
+  jfa.local_store %w, %s : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
+}

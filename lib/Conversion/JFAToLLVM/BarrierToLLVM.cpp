@@ -148,7 +148,7 @@ struct BarrierWaitLowering : JFAPattern<BarrierWaitOp> {
     // Blocks made by the rewriter, which tracks them for the conversion.
     b.setInsertionPointToStart(rewriter.createBlock(&loop.getBefore()));
     Value ready = mbarrierProbe(b, adaptor.getBarrier(), adaptor.getPhase(),
-                                kWaitSuspendTimeHint);
+                                kWaitSuspendTimeHint, op.getAcquireCluster());
     Value notReady = LLVM::XOrOp::create(
         b, ready,
         LLVM::ConstantOp::create(b, b.getI1Type(), b.getBoolAttr(true)));

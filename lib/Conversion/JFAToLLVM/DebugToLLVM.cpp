@@ -27,9 +27,9 @@ struct BarrierTryWaitLowering : JFAPattern<BarrierTryWaitOp> {
   matchAndRewrite(BarrierTryWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     LLVMBuilder b(op.getLoc(), rewriter);
-    rewriter.replaceOp(op, mbarrierProbe(b, adaptor.getBarrier(),
-                                         adaptor.getPhase(),
-                                         kProbeSuspendTimeHint));
+    rewriter.replaceOp(
+        op, mbarrierProbe(b, adaptor.getBarrier(), adaptor.getPhase(),
+                          kProbeSuspendTimeHint, op.getAcquireCluster()));
     return success();
   }
 };

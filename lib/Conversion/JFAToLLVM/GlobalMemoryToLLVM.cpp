@@ -61,8 +61,12 @@ struct LoadScalarLowering : JFAPattern<LoadScalarOp> {
 
 /// `atom.global.add.u32`, the old value to the slot, then `mbarrier.arrive`
 /// (release at CTA scope: the slot's value is visible to the threads that
-/// see the phase complete). jfa-lower-async-tasks has put it under its
-/// task's first thread.
+/// see the phase complete). With `and cta %rank`, the same again at the
+/// slot's and the barrier's places in CTA %rank (`mapa`):
+/// `st.shared::cluster.u32`, then `mbarrier.arrive.release.cluster.
+/// shared::cluster`, whose release orders the store before the arrival for
+/// the peer's waiters. jfa-lower-async-tasks has put it under its task's
+/// first thread.
 struct AtomicFetchAddLowering : JFAPattern<AtomicFetchAddOp> {
   using JFAPattern::JFAPattern;
   LogicalResult
@@ -79,6 +83,17 @@ struct AtomicFetchAddLowering : JFAPattern<AtomicFetchAddOp> {
     LLVM::StoreOp::create(b, old, adaptor.getSlot());
     NVVM::MBarrierArriveOp::create(b, rewriter.getI64Type(),
                                    adaptor.getBarrier(), Value());
+    if (Value cta = adaptor.getCta()) {
+      Type clusterPtr =
+          llvmPtr(getContext(), NVVM::NVVMMemorySpace::SharedCluster);
+      Value slot = NVVM::MapaOp::create(b, clusterPtr, adaptor.getSlot(), cta);
+      LLVM::StoreOp::create(b, old, slot);
+      Value barrier =
+          NVVM::MapaOp::create(b, clusterPtr, adaptor.getBarrier(), cta);
+      NVVM::MBarrierArriveOp::create(b, Type(), barrier, Value(),
+                                     NVVM::MemScopeKind::CLUSTER,
+                                     /*relaxed=*/false);
+    }
     rewriter.eraseOp(op);
     return success();
   }

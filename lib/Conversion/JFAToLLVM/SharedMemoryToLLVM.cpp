@@ -3,7 +3,8 @@
 // Buffers are offsets into the kernel's dynamic shared-memory window; a slot
 // is base + index * slot bytes; a transposed view is the same address. A
 // thread's fragment of a register tile is loaded and stored piece by piece,
-// where its layout (TileLayoutAttrInterface) puts it.
+// where its layout (TileLayoutAttrInterface) puts it, in this CTA's slot or
+// (`on cta`) the same slot of a peer CTA, through `mapa`.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
@@ -205,6 +206,30 @@ static void forEachMatrixBlock(
                });
 }
 
+/// The slot a fragment moves through: this CTA's, or with `on cta %rank`
+/// the same place in the shared memory of CTA %rank (`mapa` into the
+/// cluster window, then ld/st.shared::cluster). The pieces' addresses are
+/// computed from it as from a local slot: GEPs work alike in both address
+/// spaces and the swizzle is a function of the offset.
+static Value fragmentSlot(LLVMBuilder &b, Value slot, Value cta) {
+  if (!cta)
+    return slot;
+  return NVVM::MapaOp::create(
+      b, llvmPtr(b.getContext(), NVVM::NVVMMemorySpace::SharedCluster), slot,
+      cta);
+}
+
+/// The stmatrix / ldmatrix blocks of a fragment move (matrixBlocks), none
+/// for a peer CTA's slot: the matrix instructions address this CTA's shared
+/// memory only.
+static SmallVector<MatrixBlock> matrixBlocks(TileLayoutAttrInterface layout,
+                                             SlotType slotType, Type element,
+                                             int64_t threads, Value cta) {
+  if (cta)
+    return {};
+  return matrixBlocks(layout, slotType, element, threads);
+}
+
 /// The ldmatrix / stmatrix attributes of an m8n8 x4 16-bit move.
 static NVVM::LdStMatrixShapeAttr matrixShape(MLIRContext *ctx) {
   return NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
@@ -297,7 +322,8 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
     TileLayoutAttrInterface layout =
         layoutOrBlocked(getContext(), op.getLayoutAttr());
     SlotType slotType = op.getSlot().getType();
-    if (auto blocks = matrixBlocks(layout, slotType, element, op.getThreads());
+    if (auto blocks = matrixBlocks(layout, slotType, element, op.getThreads(),
+                                   adaptor.getCta());
         !blocks.empty()) {
       Type i32 = b.getI32Type();
       Type matrices = LLVM::LLVMStructType::getLiteral(
@@ -319,10 +345,10 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
       rewriter.replaceOp(op, result);
       return success();
     }
+    Value slot = fragmentSlot(b, adaptor.getSlot(), adaptor.getCta());
     forEachFragmentPiece(
-        b, layout, slotType, adaptor.getSlot(), adaptor.getThread(),
-        op.getThreads(), fragment,
-        [&](Value address, int64_t first, int64_t count) {
+        b, layout, slotType, slot, adaptor.getThread(), op.getThreads(),
+        fragment, [&](Value address, int64_t first, int64_t count) {
           Value piece = LLVM::LoadOp::create(
               b, VectorType::get({count}, element), address, count * bytes);
           for (int64_t v = 0; v < count; ++v)
@@ -345,7 +371,8 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
     TileLayoutAttrInterface layout =
         layoutOrBlocked(getContext(), op.getLayoutAttr());
     SlotType slotType = op.getSlot().getType();
-    if (auto blocks = matrixBlocks(layout, slotType, element, op.getThreads());
+    if (auto blocks = matrixBlocks(layout, slotType, element, op.getThreads(),
+                                   adaptor.getCta());
         !blocks.empty()) {
       auto pairType = VectorType::get({2}, element);
       forEachMatrixBlock(
@@ -386,10 +413,10 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
       oddRow = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::ne, parity,
                                     b.constLike(parity, 0));
     }
+    Value slot = fragmentSlot(b, adaptor.getSlot(), adaptor.getCta());
     forEachFragmentPiece(
-        b, layout, slotType, adaptor.getSlot(), adaptor.getThread(),
-        op.getThreads(), fragment,
-        [&](Value address, int64_t first, int64_t count) {
+        b, layout, slotType, slot, adaptor.getThread(), op.getThreads(),
+        fragment, [&](Value address, int64_t first, int64_t count) {
           if (oddRow && count == 2) {
             Value x0 = b.element(adaptor.getValue(), first);
             Value x1 = b.element(adaptor.getValue(), first + 1);

@@ -85,10 +85,12 @@ WarpLeader lowestActiveLane(LLVMBuilder &b) {
 }
 
 Value mbarrierProbe(LLVMBuilder &b, Value barrier, Value phase,
-                    int64_t suspendNs) {
+                    int64_t suspendNs, bool acquireCluster) {
   // An i32 phase makes this the .parity form.
-  return NVVM::MBarrierTryWaitOp::create(b, b.getI1Type(), barrier, phase,
-                                         b.i32(suspendNs))
+  return NVVM::MBarrierTryWaitOp::create(
+             b, b.getI1Type(), barrier, phase, b.i32(suspendNs),
+             acquireCluster ? NVVM::MemScopeKind::CLUSTER
+                            : NVVM::MemScopeKind::CTA)
       .getResult();
 }
 

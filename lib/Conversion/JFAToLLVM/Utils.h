@@ -100,9 +100,12 @@ WarpLeader lowestActiveLane(LLVMBuilder &b);
 /// One `mbarrier.try_wait.parity` probe of `barrier` for `phase` (i32),
 /// which may suspend the thread up to `suspendNs`: true once that phase has
 /// completed. Both waits are made of it: jfa.barrier_wait's loop and the
-/// debug mode's bounded spin (jfa.barrier_try_wait).
+/// debug mode's bounded spin (jfa.barrier_try_wait). It acquires at CTA
+/// scope, or with `acquireCluster` at cluster scope (`.acquire.cluster`:
+/// what peer CTAs released before arriving).
 mlir::Value mbarrierProbe(LLVMBuilder &b, mlir::Value barrier,
-                          mlir::Value phase, int64_t suspendNs);
+                          mlir::Value phase, int64_t suspendNs,
+                          bool acquireCluster = false);
 
 /// `slot + offset` (bytes), after the swizzle when `swizzle` is not 0.
 mlir::Value slotAddress(LLVMBuilder &b, mlir::Value slot, mlir::Value offset,

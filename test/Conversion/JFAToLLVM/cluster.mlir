@@ -128,3 +128,89 @@ jfa.kernel @commit_multicast() warps(4) cluster(2, 1, 1) {
   jfa.tc_commit %bar multicast(%both)
   jfa.tc_commit %bar
 }
+
+// -----
+
+// Distributed shared memory: a fragment moved `on cta` goes through the
+// slot's address in the peer (mapa into the cluster window, once per op)
+// and the same pieces from it: the same swizzled offsets, the same 1024-byte
+// steps, plain loads and stores in address space 7 (ld/st.shared::cluster).
+// A 16-bit accumulator goes pair by pair: stmatrix and ldmatrix address
+// this CTA's shared memory only.
+// CHECK-LABEL: llvm.func @remote_fragments
+// CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK-NEXT: %[[PEER:.*]] = arith.xori %[[RANK]], %{{.*}} : i32
+// CHECK-NEXT: %[[S:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<8192 x i8>
+// CHECK-NEXT: %[[H:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16384 x i8>
+// The load: 8 pieces of two f32 from the peer's slot.
+// CHECK: %[[RL:.*]] = nvvm.mapa %[[S]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: %[[X:.*]] = llvm.xor
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[RL]][%[[X]]] : (!llvm.ptr<7>, i32) -> !llvm.ptr<7>, i8
+// CHECK-NEXT: llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr<7> -> vector<2xf32>
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[P]][1024] : (!llvm.ptr<7>) -> !llvm.ptr<7>, i8
+// CHECK-NEXT: llvm.load %[[P1]] {alignment = 8 : i64} : !llvm.ptr<7> -> vector<2xf32>
+// CHECK-COUNT-6: llvm.load %{{.*}} : !llvm.ptr<7> -> vector<2xf32>
+// The store: the same pieces, each pair as two 4-byte stores.
+// CHECK: %[[RS:.*]] = nvvm.mapa %[[S]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: llvm.getelementptr %[[RS]][%{{.*}}] : (!llvm.ptr<7>, i32) -> !llvm.ptr<7>, i8
+// CHECK-COUNT-16: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<7>
+// bf16: 32 pairs, no stmatrix.
+// CHECK: %[[RH:.*]] = nvvm.mapa %[[H]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NOT: nvvm.stmatrix
+// CHECK: llvm.getelementptr %[[RH]][%{{.*}}] : (!llvm.ptr<7>, i32) -> !llvm.ptr<7>, i8
+// CHECK-COUNT-32: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<7>
+// CHECK-NOT: nvvm.stmatrix
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+jfa.kernel @remote_fragments() warps(4) cluster(2, 1, 1) {
+  %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %h = jfa.local_alloc {offset = 8192 : i64} : !jfa.smem<1 x 64x128xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %t = jfa.thread_id
+  %r = jfa.cluster_rank
+  %peer = arith.xori %r, %c1 : i32
+  %s = jfa.slot %a[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  %hs = jfa.slot %h[%c0] : !jfa.smem<1 x 64x128xbf16, swizzle 128>, i32
+  %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.wgmma_acc) on cta %peer : !jfa.slot<64x32xf32, swizzle 128> -> vector<16xf32>
+  jfa.store_fragment %v, %s, %t threads(128) layout(#jfa.wgmma_acc) on cta %peer : vector<16xf32> -> !jfa.slot<64x32xf32, swizzle 128>
+  %w = arith.constant dense<1.0> : vector<64xbf16>
+  jfa.store_fragment %w, %hs, %t threads(128) layout(#jfa.wgmma_acc) on cta %peer : vector<64xbf16> -> !jfa.slot<64x128xbf16, swizzle 128>
+}
+
+// -----
+
+// A fetch handed to a peer too: after the local store and arrival, the same
+// old value to the slot's place in the peer and one arrival on the
+// barrier's place there, released at cluster scope (the store before it).
+// A wait with acquire(cluster) probes at cluster scope; so does the debug
+// mode's single probe.
+// CHECK-LABEL: llvm.func @fetch_for_peer
+// CHECK: %[[PEER:.*]] = arith.xori
+// CHECK-NEXT: %[[S:.*]] = llvm.getelementptr {{.*}} -> !llvm.ptr<3>, !llvm.array<4 x i8>
+// CHECK-NEXT: %[[B:.*]] = llvm.getelementptr {{.*}} -> !llvm.ptr<3>, i64
+// CHECK: %[[OLD:.*]] = llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, i32
+// CHECK-NEXT: llvm.store %[[OLD]], %[[S]] : i32, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[B]] : !llvm.ptr<3> -> i64
+// CHECK-NEXT: %[[RS:.*]] = nvvm.mapa %[[S]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: llvm.store %[[OLD]], %[[RS]] : i32, !llvm.ptr<7>
+// CHECK-NEXT: %[[RB:.*]] = nvvm.mapa %[[B]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[RB]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.try_wait %[[B]], %{{.*}}, %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i32, i32 -> i1
+// A plain wait stays at CTA scope.
+// CHECK: nvvm.mbarrier.try_wait %[[B]], %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32 -> i1
+// CHECK: nvvm.mbarrier.try_wait %[[B]], %{{.*}}, %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i32, i32 -> i1
+jfa.kernel @fetch_for_peer(%counter: !jfa.ptr<i32>) warps(4) cluster(2, 1, 1) {
+  %next = jfa.local_alloc {offset = 1024 : i64} : !jfa.smem<1 x 1xi32>
+  %full = jfa.alloc_barriers arrive_count(1) {offset = 0 : i64} : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = jfa.cluster_rank
+  %peer = arith.xori %r, %c1 : i32
+  %s = jfa.slot %next[%c0] : !jfa.smem<1 x 1xi32>, i32
+  %f = jfa.barrier %full[%c0] : !jfa.mbarriers<1>, i32
+  jfa.atomic_fetch_add %counter[%c0], %c1 into %s arrive %f and cta %peer : !jfa.ptr<i32>, !jfa.slot<1xi32>
+  jfa.barrier_wait %f, %c0 acquire(cluster)
+  jfa.barrier_wait %f, %c0
+  %ready = jfa.barrier_try_wait %f, %c0 acquire(cluster)
+}

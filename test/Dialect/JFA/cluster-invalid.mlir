@@ -140,3 +140,111 @@ jfa.kernel @response_of_floats() warps(4) {
   // expected-error @+1 {{takes the 16-byte response in an unswizzled !jfa.slot<4xi32>, got '!jfa.slot<4xf32>'}}
   %taken, %x, %y, %z = jfa.query_cancel %r : !jfa.slot<4xf32>
 }
+
+// -----
+
+// Distributed shared memory (`on cta`, `and cta`) needs a cluster.
+jfa.kernel @store_on_cta_without_cluster(%peer: i32) warps(4) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  %t = arith.constant dense<1.0> : tensor<64x32xf32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.local_store' op with `on cta` stores into another CTA's shared memory, which needs a cluster of more than one CTA; set the kernel's cluster(x, y, z)}}
+  jfa.local_store %t, %s on cta %peer : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
+}
+
+// -----
+
+jfa.kernel @load_on_cta_in_cluster_of_one(%peer: i32) warps(4) cluster(1, 1, 1) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  // expected-error @+1 {{'jfa.local_load' op with `on cta` loads from another CTA's shared memory, which needs a cluster of more than one CTA}}
+  %t = jfa.local_load %s on cta %peer : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @load_beyond_cluster() warps(4) cluster(2, 1, 1) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  // expected-error @+1 {{'jfa.local_load' op loads from CTA 2 of a cluster of 2 CTAs; ranks run from 0 to the cluster's size - 1}}
+  %t = jfa.local_load %s on cta %c2 : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @store_negative_rank() warps(4) cluster(2, 1, 1) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %cm1 = arith.constant -1 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  %t = arith.constant dense<1.0> : tensor<64x32xf32, #jfa.wgmma_acc>
+  // expected-error @+1 {{'jfa.local_store' op stores into CTA -1 of a cluster of 2 CTAs}}
+  jfa.local_store %t, %s on cta %cm1 : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
+}
+
+// -----
+
+// Only the tensor cores read transposed views, here or in a peer.
+jfa.kernel @load_transposed_on_cta(%peer: i32) warps(4) cluster(2, 1, 1) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x64xbf16, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x64xbf16, swizzle 128>, i32
+  %v = jfa.transpose %s : !jfa.slot<64x64xbf16, swizzle 128>
+  // expected-error @+1 {{'jfa.local_load' op cannot use the transposed view '!jfa.slot<64x64xbf16, swizzle 128, transposed>'; only the tensor cores read transposed slots}}
+  %t = jfa.local_load %v on cta %peer : !jfa.slot<64x64xbf16, swizzle 128, transposed> -> tensor<64x64xbf16, #jfa.wgmma_acc>
+}
+
+// -----
+
+jfa.kernel @store_fragment_without_cluster(%peer: i32) warps(4) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  %v = arith.constant dense<1.0> : vector<16xf32>
+  // expected-error @+1 {{'jfa.store_fragment' op with `on cta` stores into another CTA's shared memory, which needs a cluster of more than one CTA}}
+  jfa.store_fragment %v, %s, %t threads(128) layout(#jfa.wgmma_acc) on cta %peer : vector<16xf32> -> !jfa.slot<64x32xf32, swizzle 128>
+}
+
+// -----
+
+jfa.kernel @load_fragment_beyond_cluster() warps(4) cluster(2, 1, 1) {
+  %buf = jfa.local_alloc : !jfa.smem<1 x 64x32xf32, swizzle 128>
+  %c0 = arith.constant 0 : i32
+  %c3 = arith.constant 3 : i32
+  %t = jfa.thread_id
+  %s = jfa.slot %buf[%c0] : !jfa.smem<1 x 64x32xf32, swizzle 128>, i32
+  // expected-error @+1 {{'jfa.load_fragment' op loads from CTA 3 of a cluster of 2 CTAs}}
+  %v = jfa.load_fragment %s, %t threads(128) layout(#jfa.wgmma_acc) on cta %c3 : !jfa.slot<64x32xf32, swizzle 128> -> vector<16xf32>
+}
+
+// -----
+
+jfa.kernel @fetch_for_peer_without_cluster(%counter: !jfa.ptr<i32>, %peer: i32) warps(4) {
+  %next = jfa.local_alloc : !jfa.smem<1 x 1xi32>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s = jfa.slot %next[%c0] : !jfa.smem<1 x 1xi32>, i32
+  %f = jfa.barrier %full[%c0] : !jfa.mbarriers<1>, i32
+  // expected-error @+1 {{'jfa.atomic_fetch_add' op with `and cta` writes into another CTA's shared memory, which needs a cluster of more than one CTA; set the kernel's cluster(x, y, z)}}
+  jfa.atomic_fetch_add %counter[%c0], %c1 into %s arrive %f and cta %peer : !jfa.ptr<i32>, !jfa.slot<1xi32>
+}
+
+// -----
+
+jfa.kernel @fetch_for_peer_beyond_cluster(%counter: !jfa.ptr<i32>) warps(4) cluster(2, 1, 1) {
+  %next = jfa.local_alloc : !jfa.smem<1 x 1xi32>
+  %full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %s = jfa.slot %next[%c0] : !jfa.smem<1 x 1xi32>, i32
+  %f = jfa.barrier %full[%c0] : !jfa.mbarriers<1>, i32
+  // expected-error @+1 {{'jfa.atomic_fetch_add' op writes into CTA 2 of a cluster of 2 CTAs; ranks run from 0 to the cluster's size - 1}}
+  jfa.atomic_fetch_add %counter[%c0], %c1 into %s arrive %f and cta %c2 : !jfa.ptr<i32>, !jfa.slot<1xi32>
+}
