@@ -85,6 +85,140 @@ jfa.func @fetch_ahead_and_take(%n: i32, %schedule: !jfa.ptr<i32>,
   jfa.return %u : i32
 }
 
+// A cluster of two CTAs that walk the units in pairs (the sm_90a
+// backward at D = 128, attention_bwd_sm90.mlir): rank 0's loading task
+// fetches for both, writing the unit into both CTAs' slot n mod 2 and
+// arriving on both full barriers (`and cta`), once the readers of both
+// CTAs have released what the slot held (fetch n - 2): its own on
+// %next_empty, the peer's on %next_peer_empty (@take_unit_paired).
+jfa.func @fetch_unit_paired(%n: i32, %schedule: !jfa.ptr<i32>,
+                            %next_buf: !jfa.smem<2 x 1xi32>,
+                            %next_full: !jfa.mbarriers<2>,
+                            %next_empty: !jfa.mbarriers<2>,
+                            %next_peer_empty: !jfa.mbarriers<2>, %peer: i32) {
+  %c1 = arith.constant 1 : i32
+  %s, %phase = jfa.ring_position %n stages(2) : i32
+  %free = arith.xori %phase, %c1 : i32
+  %slot = jfa.slot %next_buf[%s] : !jfa.smem<2 x 1xi32>, i32
+  %full = jfa.barrier %next_full[%s] : !jfa.mbarriers<2>, i32
+  %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
+  %peer_empty = jfa.barrier %next_peer_empty[%s] : !jfa.mbarriers<2>, i32
+  jfa.barrier_wait %empty, %free
+  jfa.barrier_wait %peer_empty, %free
+  jfa.atomic_fetch_add %schedule[%c1], %c1 into %slot arrive %full and cta %peer
+      : !jfa.ptr<i32>, !jfa.slot<1xi32>
+  jfa.return
+}
+
+// @take_unit in a pair: the slot is released to this CTA's fetches and, on
+// the peer's %next_peer_empty, to rank 0's (the threads only read it).
+jfa.func @take_unit_paired(%n: i32, %next_buf: !jfa.smem<2 x 1xi32>,
+                           %next_full: !jfa.mbarriers<2>,
+                           %next_empty: !jfa.mbarriers<2>,
+                           %next_peer_empty: !jfa.mbarriers<2>, %peer: i32) -> i32 {
+  %u = jfa.call @peek_unit(%n, %next_buf, %next_full)
+      : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>) -> i32
+  %s, %phase = jfa.ring_position %n stages(2) : i32
+  %empty = jfa.barrier %next_empty[%s] : !jfa.mbarriers<2>, i32
+  %peer_empty = jfa.barrier %next_peer_empty[%s] : !jfa.mbarriers<2>, i32
+  jfa.barrier_arrive %empty
+  jfa.barrier_arrive %peer_empty on cta %peer release(cta)
+  jfa.return %u : i32
+}
+
+// The work unit of fetch n (taken: @take_unit, or @take_unit_paired when
+// %paired) and the loop condition: whether it is below %units.
+jfa.func @take_next_unit_of(%paired: i1, %n: i32, %units: i32,
+                            %next_buf: !jfa.smem<2 x 1xi32>,
+                            %next_full: !jfa.mbarriers<2>,
+                            %next_empty: !jfa.mbarriers<2>,
+                            %next_peer_empty: !jfa.mbarriers<2>, %peer: i32)
+    -> (i32, i1) {
+  %u = scf.if %paired -> i32 {
+    %t = jfa.call @take_unit_paired(%n, %next_buf, %next_full, %next_empty, %next_peer_empty, %peer)
+        : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32) -> i32
+    scf.yield %t : i32
+  } else {
+    %t = jfa.call @take_unit(%n, %next_buf, %next_full, %next_empty)
+        : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+    scf.yield %t : i32
+  }
+  %more = arith.cmpi slt, %u, %units : i32
+  jfa.return %u, %more : i32, i1
+}
+
+// Fetch n, for one CTA (@fetch_unit) or, when %paired, for both of a pair
+// (@fetch_unit_paired, which rank 0 alone calls).
+jfa.func @fetch_unit_of(%paired: i1, %n: i32, %schedule: !jfa.ptr<i32>,
+                        %next_buf: !jfa.smem<2 x 1xi32>,
+                        %next_full: !jfa.mbarriers<2>,
+                        %next_empty: !jfa.mbarriers<2>,
+                        %next_peer_empty: !jfa.mbarriers<2>, %peer: i32) {
+  scf.if %paired {
+    jfa.call @fetch_unit_paired(%n, %schedule, %next_buf, %next_full, %next_empty, %next_peer_empty, %peer)
+        : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32) -> ()
+  } else {
+    jfa.call @fetch_unit(%n, %schedule, %next_buf, %next_full, %next_empty)
+        : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
+  }
+  jfa.return
+}
+
+// @fetch_ahead_and_take for a CTA that may be one of a pair: fetch n + 1
+// if this CTA fetches (%fetches: not rank 1 of a pair), then take fetch n.
+jfa.func @fetch_ahead_and_take_of(%paired: i1, %fetches: i1, %n: i32,
+                                  %schedule: !jfa.ptr<i32>,
+                                  %next_buf: !jfa.smem<2 x 1xi32>,
+                                  %next_full: !jfa.mbarriers<2>,
+                                  %next_empty: !jfa.mbarriers<2>,
+                                  %next_peer_empty: !jfa.mbarriers<2>,
+                                  %peer: i32) -> i32 {
+  %c1 = arith.constant 1 : i32
+  %n1 = arith.addi %n, %c1 : i32
+  scf.if %fetches {
+    jfa.call @fetch_unit_of(%paired, %n1, %schedule, %next_buf, %next_full, %next_empty, %next_peer_empty, %peer)
+        : (i1, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32) -> ()
+  }
+  %u = scf.if %paired -> i32 {
+    %t = jfa.call @take_unit_paired(%n, %next_buf, %next_full, %next_empty, %next_peer_empty, %peer)
+        : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32) -> i32
+    scf.yield %t : i32
+  } else {
+    %t = jfa.call @take_unit(%n, %next_buf, %next_full, %next_empty)
+        : (i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+    scf.yield %t : i32
+  }
+  jfa.return %u : i32
+}
+
+// The units of a pair's fetch f: the schedule's entries (sequence, key
+// tile) 2m and 2m + 1 for head group h, f = m * %unit_kv + h; rank r takes
+// entry 2m + r. Returns this CTA's unit and the peer's, numbered as @unit
+// numbers them (entry * %unit_kv + h), and whether each entry is listed
+// (below %pairs: an odd count leaves the last m one). An unlisted entry
+// comes back as the listed one's unit, so that @unit reads inside the
+// schedule; its CTA skips it.
+jfa.func @pair_units(%f: i32, %rank: i32, %unit_kv: i32, %pairs: i32)
+    -> (i32, i1, i32, i1) {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %m = arith.divui %f, %unit_kv : i32
+  %h = arith.remui %f, %unit_kv : i32
+  %first = arith.muli %m, %c2 : i32
+  %mine = arith.addi %first, %rank : i32
+  %peer_rank = arith.xori %rank, %c1 : i32
+  %theirs = arith.addi %first, %peer_rank : i32
+  %mine_listed = arith.cmpi slt, %mine, %pairs : i32
+  %theirs_listed = arith.cmpi slt, %theirs, %pairs : i32
+  %mine_entry = arith.select %mine_listed, %mine, %first : i32
+  %theirs_entry = arith.select %theirs_listed, %theirs, %first : i32
+  %mine_base = arith.muli %mine_entry, %unit_kv : i32
+  %theirs_base = arith.muli %theirs_entry, %unit_kv : i32
+  %u_mine = arith.addi %mine_base, %h : i32
+  %u_theirs = arith.addi %theirs_base, %h : i32
+  jfa.return %u_mine, %mine_listed, %u_theirs, %theirs_listed : i32, i1, i32, i1
+}
+
 // Sequence b of a unit as the kernels walk it: the queries' first row and
 // length, the keys' (%offsets_k, read only when %general, a compile-time
 // parameter, is set; the queries' own else), and the row and key floors.

@@ -112,11 +112,9 @@ struct BarrierArriveLowering : JFAPattern<BarrierArriveOp> {
     Value count = LLVM::CtPopOp::create(b, b.getI32Type(), warp.activeMask);
     auto ifOp = scf::IfOp::create(b, warp.isLeader, /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    // The same barrier in the peer's shared memory.
-    auto clusterPtr = LLVM::LLVMPointerType::get(
-        getContext(), int(NVVM::NVVMMemorySpace::SharedCluster));
-    Value remote = NVVM::MapaOp::create(b, clusterPtr, adaptor.getBarrier(),
-                                        adaptor.getCta());
+    // The same barrier in the peer's shared memory (mapped here, not
+    // hoisted out of a loop to hold a register).
+    Value remote = clusterAddress(b, adaptor.getBarrier(), adaptor.getCta());
     NVVM::MBarrierArriveOp::create(b, Type(), remote, count,
                                    op.getReleaseCta()
                                        ? NVVM::MemScopeKind::CTA

@@ -206,19 +206,6 @@ static void forEachMatrixBlock(
                });
 }
 
-/// The slot a fragment moves through: this CTA's, or with `on cta %rank`
-/// the same place in the shared memory of CTA %rank (`mapa` into the
-/// cluster window, then ld/st.shared::cluster). The pieces' addresses are
-/// computed from it as from a local slot: GEPs work alike in both address
-/// spaces and the swizzle is a function of the offset.
-static Value fragmentSlot(LLVMBuilder &b, Value slot, Value cta) {
-  if (!cta)
-    return slot;
-  return NVVM::MapaOp::create(
-      b, llvmPtr(b.getContext(), NVVM::NVVMMemorySpace::SharedCluster), slot,
-      cta);
-}
-
 /// The stmatrix / ldmatrix blocks of a fragment move (matrixBlocks), none
 /// for a peer CTA's slot: the matrix instructions address this CTA's shared
 /// memory only.
@@ -345,12 +332,14 @@ struct LoadFragmentLowering : JFAPattern<LoadFragmentOp> {
       rewriter.replaceOp(op, result);
       return success();
     }
-    Value slot = fragmentSlot(b, adaptor.getSlot(), adaptor.getCta());
+    ClusterWindow window(b, adaptor.getSlot(), adaptor.getCta());
     forEachFragmentPiece(
-        b, layout, slotType, slot, adaptor.getThread(), op.getThreads(),
-        fragment, [&](Value address, int64_t first, int64_t count) {
-          Value piece = LLVM::LoadOp::create(
-              b, VectorType::get({count}, element), address, count * bytes);
+        b, layout, slotType, adaptor.getSlot(), adaptor.getThread(),
+        op.getThreads(), fragment,
+        [&](Value address, int64_t first, int64_t count) {
+          Value piece =
+              LLVM::LoadOp::create(b, VectorType::get({count}, element),
+                                   window.map(address), count * bytes);
           for (int64_t v = 0; v < count; ++v)
             result = b.insert(result, b.element(piece, v), first + v);
         });
@@ -404,8 +393,11 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
     // first, put those rows on alternate banks: a whole warp per wavefront.
     // A thread's rows are 16 w + lane / 4 (+ 8): its row parity is bit 2 of
     // its index.
+    // (A peer's slot takes whole pieces: one address each.)
+    Value cta = adaptor.getCta();
+    ClusterWindow window(b, adaptor.getSlot(), cta);
     Value oddRow;
-    if (isa<WgmmaAccLayoutAttr>(layout) && bytes == 4 &&
+    if (!cta && isa<WgmmaAccLayoutAttr>(layout) && bytes == 4 &&
         slotType.getSwizzle() == 128) {
       Value one = b.constLike(adaptor.getThread(), 1);
       Value parity =
@@ -413,10 +405,10 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
       oddRow = LLVM::ICmpOp::create(b, LLVM::ICmpPredicate::ne, parity,
                                     b.constLike(parity, 0));
     }
-    Value slot = fragmentSlot(b, adaptor.getSlot(), adaptor.getCta());
     forEachFragmentPiece(
-        b, layout, slotType, slot, adaptor.getThread(), op.getThreads(),
-        fragment, [&](Value address, int64_t first, int64_t count) {
+        b, layout, slotType, adaptor.getSlot(), adaptor.getThread(),
+        op.getThreads(), fragment,
+        [&](Value address, int64_t first, int64_t count) {
           if (oddRow && count == 2) {
             Value x0 = b.element(adaptor.getValue(), first);
             Value x1 = b.element(adaptor.getValue(), first + 1);
@@ -439,7 +431,7 @@ struct StoreFragmentLowering : JFAPattern<StoreFragmentOp> {
           for (int64_t v = 0; v < count; ++v)
             piece =
                 b.insert(piece, b.element(adaptor.getValue(), first + v), v);
-          LLVM::StoreOp::create(b, piece, address, count * bytes);
+          LLVM::StoreOp::create(b, piece, window.map(address), count * bytes);
         });
     rewriter.eraseOp(op);
     return success();

@@ -94,6 +94,46 @@ Value mbarrierProbe(LLVMBuilder &b, Value barrier, Value phase,
       .getResult();
 }
 
+/// `address` (this CTA's shared memory) in CTA `cta` of the cluster:
+/// `mapa` into the cluster window, for ld/st.shared::cluster or a remote
+/// arrival. The mapa is inline assembly with side effects, so that it
+/// happens at the use: a pure one LLVM hoists out of a loop, and every
+/// address derived from it then holds a register the whole loop long (the
+/// sm_90a backward's dQ exchange spilled 44-100 B so).
+Value clusterAddress(LLVMBuilder &b, Value address, Value cta) {
+  Type i32 = b.getI32Type();
+  Value local = LLVM::PtrToIntOp::create(b, i32, address);
+  Value remote =
+      sideEffectAsm(b, i32, ValueRange{local, cta},
+                    "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r");
+  return LLVM::IntToPtrOp::create(
+      b, llvmPtr(b.getContext(), NVVM::NVVMMemorySpace::SharedCluster),
+      remote);
+}
+
+ClusterWindow::ClusterWindow(LLVMBuilder &b, Value slot, Value cta) : b(b) {
+  if (!cta)
+    return;
+  // A CTA's shared memory is one contiguous range of the cluster window, so
+  // a slot's places keep their distances there: one mapa of the slot, and
+  // each piece adds the same distance to its local address.
+  Type i32 = b.getI32Type();
+  Value local = LLVM::PtrToIntOp::create(b, i32, slot);
+  Value mapped = LLVM::PtrToIntOp::create(b, i32, clusterAddress(b, slot, cta));
+  distance = LLVM::SubOp::create(b, mapped, local);
+}
+
+Value ClusterWindow::map(Value address) {
+  if (!distance)
+    return address;
+  Type i32 = b.getI32Type();
+  Value local = LLVM::PtrToIntOp::create(b, i32, address);
+  Value remote = LLVM::AddOp::create(b, local, distance);
+  return LLVM::IntToPtrOp::create(
+      b, llvmPtr(b.getContext(), NVVM::NVVMMemorySpace::SharedCluster),
+      remote);
+}
+
 /// The swizzle: bits [4, 4+log2(swizzle/16)) of the byte offset (the 16-byte
 /// chunk within the row) are XORed with bits [7, ...), the row within an
 /// 8-row atom. It moves 16-byte chunks but never splits one.

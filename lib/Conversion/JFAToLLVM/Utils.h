@@ -84,6 +84,26 @@ mlir::FailureOr<mlir::Value> allocationAddress(LLVMBuilder &b,
 /// the null Value): LLVM neither hoists, merges nor reorders it across
 /// other side effects, which is what keeps a value computed where it is
 /// used (a wgmma's descriptor, a waited accumulator).
+/// `address` (this CTA's shared memory) mapped to the same place in CTA
+/// `cta` of the cluster (mapa at the use, never hoisted).
+mlir::Value clusterAddress(LLVMBuilder &b, mlir::Value address,
+                           mlir::Value cta);
+
+/// The places of one slot in CTA `cta` of the cluster (`on cta`): one mapa
+/// of the slot at the move, and each piece's local address moved by the
+/// same distance (the local addresses are the slot's own, shared with its
+/// local moves; nothing new lives across a loop). With a null `cta`,
+/// `map` returns its argument.
+class ClusterWindow {
+public:
+  ClusterWindow(LLVMBuilder &b, mlir::Value slot, mlir::Value cta);
+  mlir::Value map(mlir::Value address);
+
+private:
+  LLVMBuilder &b;
+  mlir::Value distance;
+};
+
 mlir::Value sideEffectAsm(LLVMBuilder &b, mlir::Type result,
                           mlir::ValueRange operands, llvm::StringRef text,
                           llvm::StringRef constraints);
