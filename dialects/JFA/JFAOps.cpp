@@ -982,6 +982,30 @@ LogicalResult TMAPrefetchOp::verify() {
   return verifyTMACoords(*this, getDesc().getType(), getCoords().size());
 }
 
+/// A bulk copy of a slot's bytes into the same place in a peer CTA: the
+/// bytes keep the layout only between slots of one type, and the copy
+/// moves 16-byte units. Every slot and view is one contiguous byte range (a
+/// column block is a whole block of a blocked slot, a row block rows of an
+/// unblocked one), 16-byte aligned when its size is a multiple of 16.
+LogicalResult CopyToCtaOp::verify() {
+  if (failed(verifyPeerCta(*this, getCta(), "copies into", "copies into")))
+    return failure();
+  SlotType src = getSrc().getType(), dst = getDst().getType();
+  if (failed(verifyNotTransposed(*this, src)) ||
+      failed(verifyNotTransposed(*this, dst)))
+    return failure();
+  if (src != dst)
+    return emitOpError() << "copies the source's bytes as they are stored, so "
+                            "the destination must have its type (shape, "
+                            "element type and swizzle): got "
+                         << src << " and " << dst;
+  int64_t bytes = src.getBytes();
+  if (bytes % 16 != 0)
+    return emitOpError() << "copies " << bytes << " bytes (" << src
+                         << "); a bulk copy moves a multiple of 16 bytes";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//

@@ -1101,6 +1101,48 @@ def JFA_TMAStoreWaitOp : JFA_Op<"tma_store_wait", [JFA_SingleThreadIssue, JFA_Re
   let assemblyFormat = "`pending` `(` $pending `)` (`writes` $writes^)? attr-dict";
 }
 
+def JFA_CopyToCtaOp : JFA_Op<"copy_to_cta", [JFA_SingleThreadIssue, JFA_RequiresTma]> {
+  let summary = "copies a slot into the same place in a peer CTA's shared memory (async)";
+  let description = [{
+    ```mlir
+    jfa.copy_to_cta %src, %dst, %bar on cta %peer : !jfa.slot<64x32xf32, swizzle 128>, !jfa.slot<64x32xf32, swizzle 128>
+    ```
+    Issued by one thread of the task: the bytes of slot `%src` of this CTA
+    go to slot `%dst` at the same place in the shared memory of CTA `%peer`
+    (an i32 rank in the cluster), and complete as transaction bytes on the
+    barrier at `%bar`'s place in that CTA
+    (`cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes`,
+    the destination and the barrier mapped with `mapa`). The whole slot
+    moves as bytes, so its layout (swizzle, column blocks) is kept: `%src`
+    and `%dst` have one type, not a transposed view, of a positive multiple
+    of 16 bytes. Views (`jfa.column_block`, `jfa.row_block`) are whole
+    contiguous byte ranges and may be copied.
+
+    The receiver arms its barrier as for a TMA load (`jfa.barrier_expect
+    %bar, bytes(N)`: its own arrival and the bytes of the copies that land
+    on it) and waits on it before it reads `%dst`. The copy reads `%src`
+    through the async proxy: the threads that wrote it fence
+    (`jfa.fence_async_shared`) and synchronize (`jfa.task_barrier`) before
+    it, as before a `jfa.tma_store`. It belongs to no bulk group
+    (`jfa.tma_store_wait` does not wait for it): the sender learns that
+    `%src` has been read, and may be overwritten, only from the receiver,
+    through a barrier the receiver arrives on (`jfa.barrier_arrive ... on
+    cta`) after its wait; the receiver's `%dst` must likewise be free (read
+    and fenced, then handed back) before the copy. The verifier asks for a
+    kernel with a cluster of more than one CTA (any in a helper), and a
+    constant `%peer` must be one of its CTAs.
+  }];
+  let arguments = (ins Arg<JFA_SlotType, "", [MemRead<JFA_SharedMemory>]>:$src,
+                       Arg<JFA_SlotType, "", [MemWrite<JFA_SharedMemory>]>:$dst,
+                       Arg<JFA_BarrierType, "", [MemWrite<JFA_BarrierMemory>]>:$barrier,
+                       I32:$cta);
+  let assemblyFormat = [{
+    $src `,` $dst `,` $barrier `on` `cta` $cta attr-dict `:`
+    qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
 def JFA_FenceAsyncSharedOp : JFA_Op<"fence_async_shared"> {
   let summary = "orders this thread's shared-memory accesses before the async proxy's";
   let description = [{

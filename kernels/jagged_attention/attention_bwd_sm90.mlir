@@ -175,13 +175,48 @@ jfa.func @store_dkv_tma(%dv16: tensor<64x64xbf16, #jfa.wgmma_acc>,
   jfa.return
 }
 
+// A warpgroup's dQ slot holds three 32-column blocks (one 128-byte swizzle
+// span each, stored block after block): its 64-column chunk in blocks 0
+// and 1, and in block 2 the 32 columns a pair's peer copies in for it to
+// add (@add_dq_chunk_of; one slot, so that those moves address from the
+// same bases: a slot of its own held 4 more registers through the loop and
+// ptxas spilled 44 B).
+jfa.func @store_dq_chunk(%dq: tensor<64x64xf32, #jfa.wgmma_acc>,
+                         %dq_slot: !jfa.slot<64x96xf32, swizzle 128>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %lo = tensor.extract_slice %dq[0, 0] [64, 32] [1, 1] : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x32xf32, #jfa.wgmma_acc>
+  %hi = tensor.extract_slice %dq[0, 32] [64, 32] [1, 1] : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x32xf32, #jfa.wgmma_acc>
+  %b0 = jfa.column_block %dq_slot[%c0] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
+  %b1 = jfa.column_block %dq_slot[%c1] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
+  jfa.local_store %lo, %b0 : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
+  jfa.local_store %hi, %b1 : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
+  jfa.return
+}
+
+// The reduce-add of a whole chunk (blocks 0 and 1) at workspace columns
+// %dq_col.
+jfa.func @add_dq_blocks(%dq_slot: !jfa.slot<64x96xf32, swizzle 128>,
+                        %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
+                        %q_row: i32, %dq_col: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %b0 = jfa.column_block %dq_slot[%c0] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
+  %b1 = jfa.column_block %dq_slot[%c1] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
+  %col1 = arith.addi %dq_col, %c32 : i32
+  jfa.tma_store %b0, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x32xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+  jfa.tma_store %b1, %dq_accum[%q_row, %col1] add : !jfa.slot<64x32xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+  jfa.return
+}
+
 // One 64-column chunk of dQ for q tile rows [%start + %q0, + 64) and
 // columns %col0 + 64 %chunk, added into the f32 workspace by TMA's
 // reduce-add through this warpgroup's dQ slot, once the last add has read
 // the slot (rows past the sequence's end, and below the row floor, which
 // are the next and previous sequences', add zeros: dS is masked there).
 jfa.func @add_dq_chunk(%dq: tensor<64x64xf32, #jfa.wgmma_acc>,
-                       %dq_slot: !jfa.slot<64x64xf32, swizzle 128>,
+                       %dq_slot: !jfa.slot<64x96xf32, swizzle 128>,
                        %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
                        %start: i32, %q0: i32, %col0: i32, %chunk: i32) {
   %c64 = arith.constant 64 : i32
@@ -190,10 +225,10 @@ jfa.func @add_dq_chunk(%dq: tensor<64x64xf32, #jfa.wgmma_acc>,
   %dq_col = arith.addi %col0, %chunk_col : i32
   jfa.tma_store_wait pending(0)
   jfa.task_barrier
-  jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+  jfa.call @store_dq_chunk(%dq, %dq_slot) : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x96xf32, swizzle 128>) -> ()
   jfa.fence_async_shared
   jfa.task_barrier
-  jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+  jfa.call @add_dq_blocks(%dq_slot, %dq_accum, %q_row, %dq_col) : (!jfa.slot<64x96xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32) -> ()
   jfa.return
 }
 
@@ -201,18 +236,22 @@ jfa.func @add_dq_chunk(%dq: tensor<64x64xf32, #jfa.wgmma_acc>,
 // added to the workspace (@add_dq_chunk's work), and when %paired (a q
 // tile both CTAs of a pair walk, @walked_unit) summed over the pair first:
 // rank r adds columns [32 r, 32 r + 32) of the chunk, its own partial and
-// the peer's, which it reads from the peer's slot (distributed shared
-// memory), and the peer the other 32 columns. One reduce-add of 64 x 32
-// per chunk and CTA instead of 64 x 64: half the bytes. Both store their
-// whole partial to their own slot as alone, one code path with the pair's
-// steps under conditions: a branch per case made ptxas spill 44-100 B.
-// %k counts the pair's paired steps, the same in both CTAs: ready, the
-// peer's partial is in its slot; read, the peer has read its half of this
-// CTA's slot, which may then change.
+// the peer's, and the peer the other 32 columns. One reduce-add of 64 x 32
+// per chunk and CTA instead of 64 x 64: half the bytes. Each CTA stores
+// its whole partial to its slot as alone, and one thread copies the peer's
+// half into block 2 of the peer's slot (jfa.copy_to_cta: a bulk copy, no
+// registers; moving it through registers, `on cta`, made ptxas spill
+// 44-100 B). %sent counts the copies this CTA sent before this step (the
+// pair's paired steps so far, the same in both CTAs): %recv_full completes
+// once a copy has landed here, %recv_free once the peer has read what this
+// CTA copied to it, which also says that copy's read of this slot is done
+// (a copy to a peer has no bulk group to wait on). %pair_variant (a
+// compile-time flag) says whether this kernel variant pairs at all.
 jfa.func @add_dq_chunk_of(%dq: tensor<64x64xf32, #jfa.wgmma_acc>, %paired: i1,
-                          %dq_slot: !jfa.slot<64x64xf32, swizzle 128>,
-                          %dq_ready: !jfa.mbarriers<2>,
-                          %dq_read: !jfa.mbarriers<2>, %k: i32,
+                          %pair_variant: i1,
+                          %dq_slot: !jfa.slot<64x96xf32, swizzle 128>,
+                          %dq_recv_full: !jfa.mbarriers<2>,
+                          %dq_recv_free: !jfa.mbarriers<2>, %sent: i32,
                           %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
                           %start: i32, %q0: i32, %col0: i32, %chunk: i32) {
   %c1 = arith.constant 1 : i32
@@ -221,39 +260,55 @@ jfa.func @add_dq_chunk_of(%dq: tensor<64x64xf32, #jfa.wgmma_acc>, %paired: i1,
   %q_row = arith.addi %start, %q0 : i32
   %chunk_col = arith.muli %chunk, %c64 : i32
   %dq_col = arith.addi %col0, %chunk_col : i32
-  // The slot is free once this CTA's last reduce-add has read it (in a
-  // pair the peer read its half before the sum below was written).
+  %got_phase = arith.andi %sent, %c1 : i32
+  %free_phase = arith.xori %got_phase, %c1 : i32
+  // The slot is free once this CTA's last reduce-add has read it and (in
+  // the pairing variant) the peer has read every copy of it sent so far.
   jfa.tma_store_wait pending(0)
+  scf.if %pair_variant {
+    %recv_free = jfa.barrier %dq_recv_free[%chunk] : !jfa.mbarriers<2>, i32
+    jfa.barrier_wait %recv_free, %free_phase
+  }
   jfa.task_barrier
-  jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
+  jfa.call @store_dq_chunk(%dq, %dq_slot) : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x96xf32, swizzle 128>) -> ()
   scf.if %paired {
     // Looked up here, not kept live across the step (registers).
     %rank = jfa.cluster_rank
     %peer = arith.xori %rank, %c1 : i32
-    %ready = jfa.barrier %dq_ready[%chunk] : !jfa.mbarriers<2>, i32
-    %read = jfa.barrier %dq_read[%chunk] : !jfa.mbarriers<2>, i32
-    %ready_phase = arith.andi %k, %c1 : i32
-    jfa.barrier_arrive %ready on cta %peer
-    jfa.barrier_wait %ready, %ready_phase acquire(cluster)
-    %half = jfa.column_block %dq_slot[%rank] : !jfa.slot<64x64xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-    %theirs = jfa.local_load %half on cta %peer : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
-    jfa.barrier_arrive %read on cta %peer release(cta)
+    %c2 = arith.constant 2 : i32
+    %recv = jfa.column_block %dq_slot[%c2] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
+    %recv_full = jfa.barrier %dq_recv_full[%chunk] : !jfa.mbarriers<2>, i32
+    %recv_free = jfa.barrier %dq_recv_free[%chunk] : !jfa.mbarriers<2>, i32
+    %theirs = jfa.column_block %dq_slot[%peer] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
+    %half = jfa.column_block %dq_slot[%rank] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
+    // The copy reads the slot through the async proxy.
+    jfa.fence_async_shared
+    jfa.task_barrier
+    jfa.copy_to_cta %theirs, %recv, %recv_full on cta %peer : !jfa.slot<64x32xf32, swizzle 128>, !jfa.slot<64x32xf32, swizzle 128>
+    // The peer's copy of this CTA's half lands here.
+    jfa.barrier_expect %recv_full, bytes(8192)
+    jfa.barrier_wait %recv_full, %got_phase
+    %got = jfa.local_load %recv : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
+    // The next copy writes block 2 through the async proxy: order this
+    // read before it.
+    jfa.fence_async_shared
+    jfa.barrier_arrive %recv_free on cta %peer release(cta)
     %mine = jfa.local_load %half : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
-    %sum = arith.addf %mine, %theirs : tensor<64x32xf32, #jfa.wgmma_acc>
-    // The peer has read its half of this slot: the slot may change.
-    jfa.barrier_wait %read, %ready_phase
+    %sum = arith.addf %mine, %got : tensor<64x32xf32, #jfa.wgmma_acc>
+    // (The copy may still be reading the peer's block: the sum goes to this
+    // CTA's own, other bytes.)
     jfa.local_store %sum, %half : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
   }
   jfa.fence_async_shared
   jfa.task_barrier
   scf.if %paired {
     %rank = jfa.cluster_rank
-    %half = jfa.column_block %dq_slot[%rank] : !jfa.slot<64x64xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
+    %half = jfa.column_block %dq_slot[%rank] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
     %half_col = arith.muli %rank, %c32 : i32
     %col = arith.addi %dq_col, %half_col : i32
     jfa.tma_store %half, %dq_accum[%q_row, %col] add : !jfa.slot<64x32xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
   } else {
-    jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
+    jfa.call @add_dq_blocks(%dq_slot, %dq_accum, %q_row, %dq_col) : (!jfa.slot<64x96xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32) -> ()
   }
   jfa.return
 }
@@ -372,7 +427,9 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // swizzled (two 32-column blocks per slot, one TMA add each). Unswizzled,
   // the 8 rows a warp stores at once share their banks: ncu counted 211 M
   // bank conflicts on eq4k (run 26), 70 M swizzled; 2-10% faster.
-  %dq_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xf32, swizzle 128>
+  // Block 2 (pairs, D = 128 plain): the 32 columns of chunk g that the
+  // peer's warpgroup g copies here for this one to add (@store_dq_chunk).
+  %dq_buf = jfa.local_alloc : !jfa.smem<2 x 64x96xf32, swizzle 128>
   // full: the producer's expect plus the TMA bytes; empty: the 256 MMA
   // threads, once they no longer read the slots.
   // Block-sparse: the producer's hand-off for Q / dO stage s (@hand_over,
@@ -399,12 +456,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   %ds_ready = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
   %ds_free = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
   // Pairs: the peer's 384 readers of the work queue's slot (rank 0 fetches
-  // for both, @fetch_unit_paired), and chunk g's exchange with the peer's
-  // warpgroup g (@add_dq_chunk_paired): its 128 threads stored their
-  // partial (ready) and read this CTA's (read).
+  // for both, @fetch_unit_paired), and chunk c's exchange with the peer's
+  // warpgroup c (@add_dq_chunk_of): its copy landed in block 2 of %dq_buf (full:
+  // this CTA's expect and the copy's bytes), and its 128 threads read what
+  // this CTA copied to them (free).
   %next_peer_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
-  %dq_ready = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
-  %dq_read = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
+  %dq_recv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
+  %dq_recv_free = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
 
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -488,7 +546,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %g_other = arith.xori %g, %c1 : i32
       %k_other = jfa.slot %k_buf[%g_other] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      %dq_slot = jfa.slot %dq_buf[%g] : !jfa.smem<2 x 64x64xf32, swizzle 128>, i32
+      %dq_slot = jfa.slot %dq_buf[%g] : !jfa.smem<2 x 64x96xf32, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
       // Chunks of 64 columns in a row of D.
       %chunks = arith.divui %head_dim, %c64 : i32
@@ -660,7 +718,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %dead_dq = jfa.async_dot_wait pending(0) (%dead_dq_issued) : tensor<64x64xf32, #jfa.wgmma_acc>
                 jfa.barrier_arrive %ds_free_s
                 jfa.call @add_dq_chunk(%dead_dq, %dq_slot, %dq_accum, %start, %q0, %col0, %dead_chunk)
-                    : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
+                    : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x96xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
               } else {
                 jfa.barrier_arrive %ds_free_s
               }
@@ -929,9 +987,16 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %in_pair = arith.andi %from_pair, %to_pair : i1
                 // (Folds away in the variants that do not pair.)
                 %step_paired = arith.andi %paired, %in_pair : i1
+                // The copies sent before this step: on a paired tile its
+                // place in the pair's walk; on a tile walked alone, the
+                // unit's paired tiles walked before it (all of them when the
+                // walk is rotated, none when not).
                 %pair_k = arith.addi %pair_base, %tile : i32
-                jfa.call @add_dq_chunk_of(%dq, %step_paired, %dq_slot, %dq_ready, %dq_read, %pair_k, %dq_accum, %start, %q0, %col0, %dq_chunk)
-                    : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, !jfa.slot<64x64xf32, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
+                %solo_after = arith.cmpi sge, %wrap_at, %c0 : i32
+                %solo_sent = arith.select %solo_after, %pair_next, %pair_n : i32
+                %sent = arith.select %step_paired, %pair_k, %solo_sent : i32
+                jfa.call @add_dq_chunk_of(%dq, %step_paired, %paired, %dq_slot, %dq_recv_full, %dq_recv_free, %sent, %dq_accum, %start, %q0, %col0, %dq_chunk)
+                    : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, i1, !jfa.slot<64x96xf32, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
                 scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
               } else {
                 // dK is issued in both branches, after dQ in the one above:

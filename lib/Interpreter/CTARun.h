@@ -76,9 +76,13 @@ struct Shadow {
 struct BufferState {
   Operation *alloc = nullptr;
   int64_t numSlots = 0, rows = 0, cols = 0;
+  // A swizzled slot wider than its swizzle is stored block after block of
+  // `blockCols` columns (SlotType::getColumnBlocks): distinct bytes, so
+  // each row of each block has its own access history.
+  int64_t blockCols = 0, colBlocks = 1;
   Type elem;
   std::vector<double> data;
-  std::vector<Shadow> shadow; // one per (slot, stored row)
+  std::vector<Shadow> shadow; // one per (slot, stored row, column block)
 };
 
 struct BarrierState {
@@ -377,9 +381,22 @@ public:
   void checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
                   Access self, const std::string &what, bool generic);
   std::string slotWhat(const RtValue &slot, int64_t row);
-  Shadow &slotShadow(const RtValue &slot, int64_t storedRow) {
+  Shadow &slotShadow(const RtValue &slot, int64_t storedRow, int64_t block) {
     BufferState &b = buffers[slot.id];
-    return b.shadow[slot.index * b.rows + slot.row + storedRow];
+    return b.shadow[(slot.index * b.rows + slot.row + storedRow) *
+                        b.colBlocks +
+                    block];
+  }
+  /// The column blocks [first, end) a slot or view covers: a
+  /// jfa.column_block view one, a whole slot all of them.
+  std::pair<int64_t, int64_t> slotBlocks(const RtValue &slot) {
+    BufferState &b = buffers[slot.id];
+    if (b.colBlocks == 1)
+      return {0, 1};
+    int64_t cols = llvm::cast<SlotType>(slot.type).getStoredShape().back();
+    int64_t first = slot.column / b.blockCols;
+    int64_t end = (slot.column + cols + b.blockCols - 1) / b.blockCols;
+    return {first, std::min(end, b.colBlocks)};
   }
   double &slotElem(const RtValue &slot, int64_t r, int64_t c) {
     BufferState &b = buffers[slot.id];
@@ -420,6 +437,10 @@ public:
   void writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
                      int64_t lo, int64_t hi, const VC &view, Access self,
                      bool generic);
+  /// One stored row of one column block (writeSlotRows' step).
+  void writeSlotRowBlock(Executor &e, Operation *op, const RtValue &slot,
+                         int64_t r, int64_t block, const VC &view,
+                         Access self, bool generic);
   /// An access by the executor's threads (all of them).
   Access genericAccess(Executor &e, Operation *op) {
     return Access{execComp(e), e.vc[execComp(e)], op, e.id};

@@ -139,6 +139,15 @@ void CTARun::checkWrite(Executor &e, Operation *op, Shadow &s, const VC &view,
                "the thread that issued it; a jfa.task_barrier after the wait "
                "tells the others",
            r.op, "the jfa.tma_store");
+    if (isa<CopyToCtaOp>(r.op))
+      fail(op,
+           "race: overwrites " + what +
+               " while, as far as the writer knows, a jfa.copy_to_cta still "
+               "reads it: the copy's completion shows only on the receiving "
+               "CTA's barrier, so the receiver must tell this CTA (an arrival "
+               "on a barrier here after its wait, waited on before this "
+               "write)",
+           r.op, "the jfa.copy_to_cta");
     fail(op,
          "race: overwrites " + what +
              " before a read of it is known to be done (the reader has "
@@ -167,16 +176,27 @@ void CTARun::readSlotRows(Executor &e, Operation *op, const RtValue &slot,
       fail(op, "reads " + slotWhat(slot, r) +
                    ", which holds the response of a jfa.try_cancel: its 16 "
                    "bytes are opaque; read it with jfa.query_cancel");
-    checkRead(e, op, slotShadow(slot, r), view, self, slotWhat(slot, r),
-              asyncProxy);
+    auto [first, end] = slotBlocks(slot);
+    for (int64_t block = first; block < end; ++block)
+      checkRead(e, op, slotShadow(slot, r, block), view, self,
+                slotWhat(slot, r), asyncProxy);
   }
 }
 
 void CTARun::writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
                            int64_t lo, int64_t hi, const VC &view,
                            Access self, bool generic) {
-  for (int64_t r = lo; r < hi; ++r) {
-    Shadow &s = slotShadow(slot, r);
+  auto [first, end] = slotBlocks(slot);
+  for (int64_t r = lo; r < hi; ++r)
+    for (int64_t block = first; block < end; ++block)
+      writeSlotRowBlock(e, op, slot, r, block, view, self, generic);
+}
+
+void CTARun::writeSlotRowBlock(Executor &e, Operation *op, const RtValue &slot,
+                               int64_t r, int64_t block, const VC &view,
+                               Access self, bool generic) {
+  {
+    Shadow &s = slotShadow(slot, r, block);
     // A read by threads, then a write by the async proxy (a TMA load into a
     // slot the threads handed back through a barrier): the read must be
     // ordered before the write across the proxies, or the copy may land

@@ -277,7 +277,15 @@ LogicalResult CTARun::setUp() {
       // error from the race checker).
       b.data.assign(b.numSlots * b.rows * b.cols,
                     std::numeric_limits<double>::quiet_NaN());
-      b.shadow.resize(b.numSlots * b.rows);
+      // Column blocks as the slots store them (SlotType::getColumnBlocks).
+      b.blockCols = b.cols;
+      if (shape.size() == 2) {
+        auto slotType = SlotType::get(op.getContext(), shape, b.elem,
+                                      type.getSwizzle(), /*transposed=*/false);
+        b.colBlocks = slotType.getColumnBlocks();
+        b.blockCols = b.cols / b.colBlocks;
+      }
+      b.shadow.resize(b.numSlots * b.rows * b.colBlocks);
       bufferOf[&op] = int(buffers.size());
       buffers.push_back(std::move(b));
     } else if (auto alloc = dyn_cast<AllocBarriersOp>(op)) {

@@ -1,8 +1,9 @@
 //===- TMAOps.cpp - jfa-interp's TMA copies -------------------------------===//
 //
 // The handlers of the TMA loads (multicast to a cluster's CTAs too) and
-// stores (cp.async.bulk.tensor) and of the wait for the stores, and the box
-// a copy moves.
+// stores (cp.async.bulk.tensor) and of the wait for the stores, the box a
+// copy moves, and the bulk copy of a slot into a peer CTA's
+// (jfa.copy_to_cta).
 //===----------------------------------------------------------------------===//
 #include "lib/Interpreter/CTARun.h"
 #include "lib/Interpreter/OpHandlers.h"
@@ -119,6 +120,36 @@ static void tmaStoreWait(CTARun &run, Executor &e, TMAStoreWaitOp op) {
     e.lvc[run.storeComp(e)] = std::max(e.lvc[run.storeComp(e)], uint32_t(done));
 }
 
+/// jfa.copy_to_cta: the async proxy reads the slot here and writes its bytes
+/// at the slot's place in CTA %cta, completing them on the barrier at %bar's
+/// place there (as a TMA load does). Both accesses belong to that barrier's
+/// current phase: the receiver reads the slot after a wait on it, and the
+/// sender may write its own slot again only once the receiver has told it
+/// so (an arrival on a barrier here after its wait): the copy is in no bulk
+/// group, and its completion shows on the peer's barrier alone.
+static void copyToCta(CTARun &run, Executor &e, CopyToCtaOp op) {
+  RtValue src = run.get(e, op.getSrc());
+  RtValue dst = run.get(e, op.getDst());
+  int b = run.get(e, op.getBarrier()).id;
+  int64_t rank = run.intScalar(e, op, op.getCta());
+  run.checkRank(op, rank, "copies into");
+  dst.id = run.peerBuffer(dst.id, int(rank));
+  int db = run.peerBarrier(b, int(rank));
+  auto type = cast<SlotType>(src.type);
+  Access access{run.barrierComp(db), run.barriers[db].completed + 1, op, e.id};
+  int64_t rows = run.slotRows(src);
+  int64_t cols = type.getShape().size() == 2 ? type.getShape()[1] : 1;
+  run.readSlotRows(e, op, src, 0, rows, e.lvc, access, true);
+  run.writeSlotRows(e, op, dst, 0, rows, e.lvc, access, false);
+  // The same type on both sides (the verifier's): element by element is
+  // byte by byte.
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      run.slotElem(dst, r, c) = run.slotElem(src, r, c);
+  run.completeTx(op, db, type.getBytes());
+  ++e.lvc[run.leaderComp(e)];
+}
+
 /// An L2 prefetch changes nothing a thread can see: only its operands are
 /// evaluated (--stats counts it in the op table).
 static void tmaPrefetch(CTARun &run, Executor &e, TMAPrefetchOp op) {
@@ -131,6 +162,7 @@ void registerTMAHandlers(OpHandlerTable &table) {
   table.add<TMAStoreOp>(tmaStore);
   table.add<TMAStoreWaitOp>(tmaStoreWait);
   table.add<TMAPrefetchOp>(tmaPrefetch);
+  table.add<CopyToCtaOp>(copyToCta);
 }
 
 } // namespace jfa::interp

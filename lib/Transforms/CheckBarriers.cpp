@@ -21,7 +21,10 @@
 // the whole cluster (a constant peer, a partial mask or a cluster-launch-
 // control request from every CTA is an error; so is a work-queue fetch
 // handed to a peer, `jfa.atomic_fetch_add ... and cta`, from every CTA:
-// two units land in each slot); under a condition on jfa.cluster_rank (a
+// two units land in each slot). A slot copied into a peer
+// (`jfa.copy_to_cta`) brings its bytes to the issuer's own barrier, as if
+// each CTA copied into the next (a constant peer from every CTA is an
+// error); under a condition on jfa.cluster_rank (a
 // leader's part, such as that fetch), with a mask that is not a constant,
 // or for a CTA pair's load (`on cta`: both CTAs' bytes land on one
 // barrier), the counts are not checked (a remark). The pair's own protocol
@@ -89,6 +92,8 @@ Value getSignalledBarrier(Operation *op) {
     return commit.getBarrier();
   if (auto fetch = dyn_cast<AtomicFetchAddOp>(op))
     return fetch.getBarrier();
+  if (auto copy = dyn_cast<CopyToCtaOp>(op))
+    return copy.getBarrier();
   return {};
 }
 
@@ -143,7 +148,7 @@ bool isAsymmetricClusterOp(Operation *op) {
     return bool(commit.getMulticast());
   if (auto fetch = dyn_cast<AtomicFetchAddOp>(op))
     return bool(fetch.getCta());
-  return isa<TryCancelOp>(op);
+  return isa<TryCancelOp, CopyToCtaOp>(op);
 }
 
 /// Why the counts cannot follow an isAsymmetricClusterOp.
@@ -207,11 +212,12 @@ llvm::BitVector threadsReaching(Operation *op, int64_t numThreads) {
   return threads;
 }
 
-/// How many arrivals `op` makes on its barrier: a TMA load only brings
-/// transaction bytes, a single-thread op arrives once, anything else once
-/// per thread of its task that reaches it (threadsReaching).
+/// How many arrivals `op` makes on its barrier: a TMA load (or a peer's
+/// jfa.copy_to_cta) only brings transaction bytes, a single-thread op
+/// arrives once, anything else once per thread of its task that reaches it
+/// (threadsReaching).
 int64_t getArrivals(Operation *op) {
-  if (isa<TMALoadOp, TryCancelOp>(op))
+  if (isa<TMALoadOp, TryCancelOp, CopyToCtaOp>(op))
     return 0;
   // A multicast commit arrives on every CTA of its mask; each of them
   // commits alike, so a barrier receives one arrival per CTA of the mask.
@@ -606,6 +612,20 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
           sawError = true;
         }
       }
+      if (auto copy = dyn_cast<CopyToCtaOp>(op); copy && !rankCondition(op)) {
+        APInt rank;
+        if (matchPattern(copy.getCta(), m_ConstantInt(&rank))) {
+          op->emitOpError()
+              << "is issued by every CTA of the cluster (no condition on "
+                 "jfa.cluster_rank) into CTA "
+              << rank.getSExtValue() << ": that CTA's slot and barrier "
+              << "receive the " << size
+              << " CTAs' copies and the others none; copy into a peer "
+                 "computed from jfa.cluster_rank (such as rank xor 1), or "
+                 "from one CTA under a condition on it";
+          sawError = true;
+        }
+      }
       if (auto fetch = dyn_cast<AtomicFetchAddOp>(op);
           fetch && fetch.getCta() && !rankCondition(op)) {
         op->emitOpError()
@@ -629,16 +649,22 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     });
   }
 
-  /// A slot that TMA loads fill, read by threads (jfa.local_load) and then
-  /// handed back by a jfa.barrier_arrive with no jfa.fence_async_shared in
-  /// between: the next TMA load may land before the read has its data (a
-  /// generic-proxy read, then an async-proxy write; issue 24's reproducer).
-  /// Checked within one block, from the arrive back to the block's start.
+  /// A slot that TMA loads (or a peer's jfa.copy_to_cta) fill, read by
+  /// threads (jfa.local_load) and then handed back by a jfa.barrier_arrive
+  /// with no jfa.fence_async_shared in between: the next copy may land
+  /// before the read has its data (a generic-proxy read, then an async-proxy
+  /// write; issue 24's reproducer). Checked within one block, from the
+  /// arrive back to the block's start.
   void checkReleasedReads(KernelOp kernel) {
-    llvm::SmallPtrSet<Value, 8> tmaFilled;
+    // Each filled buffer, and whether jfa.copy_to_cta (not TMA) fills it.
+    llvm::SmallDenseMap<Value, bool, 8> tmaFilled;
     kernel.walk([&](TMALoadOp load) {
       if (auto slot = load.getSlot().getDefiningOp<SlotOp>())
-        tmaFilled.insert(slot.getBuffer());
+        tmaFilled[slot.getBuffer()] = false;
+    });
+    kernel.walk([&](CopyToCtaOp copy) {
+      if (auto slot = copy.getDst().getDefiningOp<SlotOp>())
+        tmaFilled.try_emplace(slot.getBuffer(), true);
     });
     if (tmaFilled.empty())
       return;
@@ -652,11 +678,15 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
         auto slot = load.getSlot().getDefiningOp<SlotOp>();
         if (!slot || !tmaFilled.contains(slot.getBuffer()))
           continue;
-        auto diag = arrive.emitWarning()
-                    << "hands back a slot that threads read and TMA loads "
-                       "fill, with no jfa.fence_async_shared after the read: "
-                       "the next TMA load may land before the read has its "
-                       "data; put the fence before this arrive";
+        bool byCopy = tmaFilled.lookup(slot.getBuffer());
+        auto diag =
+            arrive.emitWarning()
+            << "hands back a slot that threads read and "
+            << (byCopy ? "a peer's jfa.copy_to_cta fills" : "TMA loads fill")
+            << ", with no jfa.fence_async_shared after the read: the next "
+            << (byCopy ? "copy" : "TMA load")
+            << " may land before the read has its data; put the "
+               "fence before this arrive";
         diag.attachNote(load.getLoc()) << "the read";
         return;
       }
@@ -777,13 +807,17 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
       // One check per group of phases (a loop's, and those outside it).
       SmallVector<Tally> phases{tally};
       llvm::append_range(phases, tally.separatePhases);
+      bool copies = llvm::any_of(uses.signals, [&](auto &signal) {
+        return signal.second == group && isa<CopyToCtaOp>(signal.first);
+      });
       for (const Tally &phase : phases)
-        checkArrivals(array, group, phase);
+        checkArrivals(array, group, phase, copies);
     }
   }
 
+  /// `copies`: peers' jfa.copy_to_cta complete on the barriers of `group`.
   void checkArrivals(AllocBarriersOp array, std::optional<int64_t> group,
-                     const Tally &tally) {
+                     const Tally &tally, bool copies) {
     if (tally.total == array.getArriveCount())
       return;
     auto diag = array.emitError()
@@ -820,8 +854,11 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
     }
     if (tally.ops.empty())
       diag.attachNote(array.getLoc())
-          << "only TMA loads (or jfa.try_cancel) complete on it, and they "
-             "bring bytes, not arrivals: arm it with jfa.barrier_expect";
+          << (copies ? "only peers' jfa.copy_to_cta (or TMA loads) complete "
+                       "on it"
+                     : "only TMA loads (or jfa.try_cancel) complete on it")
+          << ", and they bring bytes, not arrivals: arm it with "
+             "jfa.barrier_expect";
     sawError = true;
   }
 
@@ -873,6 +910,11 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
       // A cluster-launch-control response is 16 bytes.
       if (auto cancel = dyn_cast<TryCancelOp>(op))
         return cancel.getBarrier() == barrier ? 16 : 0;
+      // A peer's copy into this CTA: issued alike by every CTA (into a
+      // peer computed from its rank), so this barrier receives one.
+      if (auto copy = dyn_cast<CopyToCtaOp>(op))
+        return copy.getBarrier() == barrier ? copy.getSrc().getType().getBytes()
+                                            : 0;
       if (!load || load.getBarrier() != barrier)
         return 0;
       return loadBytes(load, unknownMask) * (pairLoad ? 2 : 1);
@@ -927,12 +969,19 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
                 << "loads completing on this barrier bring " << tally.total;
     for (auto [op, times] : tally.ops) {
       auto load = dyn_cast<TMALoadOp>(op);
+      auto copy = dyn_cast<CopyToCtaOp>(op);
       TMALoadOp unused;
       bool pairLoad = isPairLoad(load);
       auto &note = diag.attachNote(op->getLoc())
-                   << (load ? "this load brings " : "this response brings ")
-                   << (load ? loadBytes(load, unused) * (pairLoad ? 2 : 1) : 16)
+                   << (load   ? "this load brings "
+                       : copy ? "this copy brings "
+                              : "this response brings ")
+                   << (load   ? loadBytes(load, unused) * (pairLoad ? 2 : 1)
+                       : copy ? copy.getSrc().getType().getBytes()
+                              : 16)
                    << " bytes";
+      if (copy)
+        note << " (each CTA's copy into its peer: one lands here)";
       if (load && load.getMulticast())
         note << " (multicast: one box from each CTA of its mask)";
       if (pairLoad)

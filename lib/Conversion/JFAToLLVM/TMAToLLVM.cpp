@@ -2,7 +2,9 @@
 //
 // jfa.tma_load/tma_store are cp.async.bulk.tensor in tile mode, one per
 // column block of a blocked slot; a store commits a bulk group that
-// jfa.tma_store_wait waits on; jfa.tma_prefetch is the L2 prefetch of a box.
+// jfa.tma_store_wait waits on; jfa.tma_prefetch is the L2 prefetch of a box;
+// jfa.copy_to_cta is cp.async.bulk from this CTA's shared memory into a
+// peer's, completing on the peer's barrier.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/JFAToLLVM/JFAToLLVM.h"
@@ -140,6 +142,37 @@ struct TMAStoreLowering : JFAPattern<TMAStoreOp> {
   }
 };
 
+/// A slot's bytes into the same place in CTA `cta` of the cluster, completing
+/// on the barrier at `barrier`'s place there: the destination and the
+/// barrier are mapped at the copy (clusterAddress: never hoisted out of a
+/// loop to hold a register), and the copy is inline PTX because the NVVM op
+/// takes the barrier as a shared::cta pointer while the peer's is a
+/// shared::cluster address. One copy for the whole slot, blocked or not: a
+/// slot or view is one contiguous byte range. No bulk group: its completion
+/// shows on the peer's barrier only.
+struct CopyToCtaLowering : JFAPattern<CopyToCtaOp> {
+  using JFAPattern::JFAPattern;
+  LogicalResult
+  matchAndRewrite(CopyToCtaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LLVMBuilder b(op.getLoc(), rewriter);
+    Type i32 = b.getI32Type();
+    Value dst = clusterAddress(b, adaptor.getDst(), adaptor.getCta());
+    Value barrier = clusterAddress(b, adaptor.getBarrier(), adaptor.getCta());
+    SmallVector<Value> operands = {
+        LLVM::PtrToIntOp::create(b, i32, dst),
+        LLVM::PtrToIntOp::create(b, i32, adaptor.getSrc()),
+        LLVM::PtrToIntOp::create(b, i32, barrier)};
+    std::string text = "cp.async.bulk.shared::cluster.shared::cta.mbarrier::"
+                       "complete_tx::bytes [$0], [$1], " +
+                       std::to_string(op.getSrc().getType().getBytes()) +
+                       ", [$2];";
+    sideEffectAsm(b, Type(), operands, text, "r,r,r,~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// An L2 prefetch of the box: one per descriptor box, nothing to complete.
 struct TMAPrefetchLowering : JFAPattern<TMAPrefetchOp> {
   using JFAPattern::JFAPattern;
@@ -217,5 +250,5 @@ void jfa::populateTMAToLLVMPatterns(JFATypeConverter &converter,
                FenceGpuLowering>(converter);
   if (targetInfo.has(TargetFeature::Tma))
     patterns.add<TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering,
-                 TMAPrefetchLowering>(converter);
+                 TMAPrefetchLowering, CopyToCtaLowering>(converter);
 }

@@ -1,8 +1,10 @@
 // RUN: jfa-opt %s --split-input-file --jfa-convert-to-llvm | FileCheck %s
+// RUN: jfa-opt %s --split-input-file --jfa-convert-to-llvm | FileCheck %s --check-prefix=MAPAS
 // Clusters: ids, the cluster barrier, an arrival on a peer CTA's mbarrier
-// (mapa into the cluster window, then a release at cluster scope), TMA
-// multicast, row blocks, and the cluster barriers the compiler adds after
-// the mbarriers' initialization and before the kernel exits.
+// (mapa into the cluster window at the arrival, then a release at cluster
+// scope), TMA multicast, row blocks, remote fragment moves, and the cluster
+// barriers the compiler adds after the mbarriers' initialization and before
+// the kernel exits.
 
 // CHECK-LABEL: llvm.func @ids
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
@@ -54,9 +56,14 @@ jfa.kernel @single() warps(4) cluster(1, 1, 1) {
 // CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // CHECK-NEXT: %[[PEER:.*]] = {{.*}}xori %[[RANK]], %{{.*}} : i32
 // The local arrival, then the peer's.
-// CHECK: nvvm.mbarrier.arrive %[[B:.*]] : !llvm.ptr<3> -> i64
+// CHECK-NEXT: %[[B:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[B]] : !llvm.ptr<3> -> i64
 // The peer's: one arrival per warp from its lowest active lane, counting
-// the active lanes, after a warp sync.
+// the active lanes, after a warp sync. The barrier's place in the peer is
+// mapped inside the leader's branch, by a mapa in inline assembly with side
+// effects: LLVM hoists a pure nvvm.mapa out of a loop, and the mapped
+// address then holds a register the whole loop long (ptxas spilled so in
+// the attention backward's main loop).
 // CHECK-NEXT: %[[ACTIVE:.*]] = llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r"
 // CHECK-NEXT: %[[FIRST:.*]] = "llvm.intr.cttz"(%[[ACTIVE]]) <{is_zero_poison = true}>
 // CHECK-NEXT: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
@@ -64,11 +71,29 @@ jfa.kernel @single() warps(4) cluster(1, 1, 1) {
 // CHECK-NEXT: nvvm.bar.warp.sync %[[ACTIVE]] : i32
 // CHECK-NEXT: %[[COUNT:.*]] = llvm.intr.ctpop(%[[ACTIVE]]) : (i32) -> i32
 // CHECK-NEXT: scf.if %[[LEADS]] {
-// CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %[[B]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: %[[LOCAL:.*]] = llvm.ptrtoint %[[B]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[MAPPED:.*]] = llvm.inline_asm has_side_effects "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %[[LOCAL]], %[[PEER]] : (i32, i32) -> i32
+// CHECK-NEXT: %[[REMOTE:.*]] = llvm.inttoptr %[[MAPPED]] : i32 to !llvm.ptr<7>
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]], %[[COUNT]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
-// release(cta): the same message, released at CTA scope.
-// CHECK: %[[REMOTE2:.*]] = nvvm.mapa %[[B]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE2]], %{{[^ ]*}}{{( \{scope = #nvvm.mem_scope<cta>\})?}} : !llvm.ptr<7>
+// CHECK-NEXT: }
+// release(cta): the same message, released at CTA scope (the default scope,
+// not printed).
+// CHECK-NEXT: %[[ACTIVE2:.*]] = llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r"
+// CHECK-NEXT: %[[FIRST2:.*]] = "llvm.intr.cttz"(%[[ACTIVE2]]) <{is_zero_poison = true}>
+// CHECK-NEXT: %[[LANE2:.*]] = nvvm.read.ptx.sreg.laneid : i32
+// CHECK-NEXT: %[[LEADS2:.*]] = llvm.icmp "eq" %[[LANE2]], %[[FIRST2]] : i32
+// CHECK-NEXT: nvvm.bar.warp.sync %[[ACTIVE2]] : i32
+// CHECK-NEXT: %[[COUNT2:.*]] = llvm.intr.ctpop(%[[ACTIVE2]]) : (i32) -> i32
+// CHECK-NEXT: scf.if %[[LEADS2]] {
+// CHECK-NEXT: %[[LOCAL2:.*]] = llvm.ptrtoint %[[B]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[MAPPED2:.*]] = llvm.inline_asm has_side_effects "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %[[LOCAL2]], %[[PEER]] : (i32, i32) -> i32
+// CHECK-NEXT: %[[REMOTE2:.*]] = llvm.inttoptr %[[MAPPED2]] : i32 to !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE2]], %[[COUNT2]] : !llvm.ptr<7>
+// CHECK-NEXT: }
+// MAPAS-LABEL: llvm.func @init
+// MAPAS-COUNT-2: "mapa.shared::cluster.u32 $0, $1, $2;"
+// MAPAS-NOT: mapa
+// MAPAS: llvm.return
 // CHECK: nvvm.cluster.arrive{{$}}
 // CHECK-NEXT: nvvm.cluster.wait{{$}}
 // CHECK-NEXT: llvm.return
@@ -131,37 +156,75 @@ jfa.kernel @commit_multicast() warps(4) cluster(2, 1, 1) {
 
 // -----
 
-// Distributed shared memory: a fragment moved `on cta` goes through the
-// slot's address in the peer (mapa into the cluster window, once per op)
-// and the same pieces from it: the same swizzled offsets, the same 1024-byte
-// steps, plain loads and stores in address space 7 (ld/st.shared::cluster).
-// A 16-bit accumulator goes pair by pair: stmatrix and ldmatrix address
-// this CTA's shared memory only.
+// Distributed shared memory: a fragment moved `on cta` maps the slot's base
+// into the peer's window once, at the op (a mapa in inline assembly with
+// side effects, which LLVM does not hoist out of a loop to hold registers
+// there), and takes the distance `mapped - local`: a CTA's shared memory is
+// one contiguous range of the cluster window. Each piece is then the local
+// piece's address (the same swizzled offsets, the same 1024-byte steps as a
+// local move) plus that one distance, as a ptr<7>: plain loads and stores in
+// address space 7 (ld/st.shared::cluster). An f32 accumulator goes in whole
+// 8-byte pieces (not the local store's two 4-byte stores against bank
+// conflicts); a 16-bit one pair by pair: stmatrix and ldmatrix address this
+// CTA's shared memory only.
 // CHECK-LABEL: llvm.func @remote_fragments
 // CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // CHECK-NEXT: %[[PEER:.*]] = arith.xori %[[RANK]], %{{.*}} : i32
 // CHECK-NEXT: %[[S:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<8192 x i8>
 // CHECK-NEXT: %[[H:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16384 x i8>
-// The load: 8 pieces of two f32 from the peer's slot.
-// CHECK: %[[RL:.*]] = nvvm.mapa %[[S]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// The load: one mapa of the f32 slot, then 8 pieces of two f32 at their
+// local places plus the distance.
+// CHECK-NEXT: llvm.mlir.poison : vector<16xf32>
+// CHECK-NEXT: %[[LBASE:.*]] = llvm.ptrtoint %[[S]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[LARG:.*]] = llvm.ptrtoint %[[S]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[LMAP:.*]] = llvm.inline_asm has_side_effects "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %[[LARG]], %[[PEER]] : (i32, i32) -> i32
+// CHECK-NEXT: %[[LPTR:.*]] = llvm.inttoptr %[[LMAP]] : i32 to !llvm.ptr<7>
+// CHECK-NEXT: %[[LREM:.*]] = llvm.ptrtoint %[[LPTR]] : !llvm.ptr<7> to i32
+// CHECK-NEXT: %[[LD:.*]] = llvm.sub %[[LREM]], %[[LBASE]] : i32
+// CHECK-NOT: mapa
 // CHECK: %[[X:.*]] = llvm.xor
-// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[RL]][%[[X]]] : (!llvm.ptr<7>, i32) -> !llvm.ptr<7>, i8
-// CHECK-NEXT: llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr<7> -> vector<2xf32>
-// CHECK: %[[P1:.*]] = llvm.getelementptr %[[P]][1024] : (!llvm.ptr<7>) -> !llvm.ptr<7>, i8
-// CHECK-NEXT: llvm.load %[[P1]] {alignment = 8 : i64} : !llvm.ptr<7> -> vector<2xf32>
-// CHECK-COUNT-6: llvm.load %{{.*}} : !llvm.ptr<7> -> vector<2xf32>
-// The store: the same pieces, each pair as two 4-byte stores.
-// CHECK: %[[RS:.*]] = nvvm.mapa %[[S]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK: llvm.getelementptr %[[RS]][%{{.*}}] : (!llvm.ptr<7>, i32) -> !llvm.ptr<7>, i8
-// CHECK-COUNT-16: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<7>
-// bf16: 32 pairs, no stmatrix.
-// CHECK: %[[RH:.*]] = nvvm.mapa %[[H]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[S]][%[[X]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: %[[PI:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[PR:.*]] = llvm.add %[[PI]], %[[LD]] : i32
+// CHECK-NEXT: %[[PQ:.*]] = llvm.inttoptr %[[PR]] : i32 to !llvm.ptr<7>
+// CHECK-NEXT: llvm.load %[[PQ]] {alignment = 8 : i64} : !llvm.ptr<7> -> vector<2xf32>
+// CHECK-NOT: mapa
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[P]][1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: %[[P1I:.*]] = llvm.ptrtoint %[[P1]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[P1R:.*]] = llvm.add %[[P1I]], %[[LD]] : i32
+// CHECK-NEXT: %[[P1Q:.*]] = llvm.inttoptr %[[P1R]] : i32 to !llvm.ptr<7>
+// CHECK-NEXT: llvm.load %[[P1Q]] {alignment = 8 : i64} : !llvm.ptr<7> -> vector<2xf32>
+// CHECK-NOT: mapa
+// CHECK-COUNT-6: %[[I:[0-9]+]] = llvm.ptrtoint %{{[0-9]+}} : !llvm.ptr<3> to i32{{[[:space:]]+}}%[[R:[0-9]+]] = llvm.add %[[I]], %[[LD]] : i32{{[[:space:]]+}}%[[Q:[0-9]+]] = llvm.inttoptr %[[R]] : i32 to !llvm.ptr<7>{{[[:space:]]+}}%{{[0-9]+}} = llvm.load %[[Q]] {alignment = 8 : i64} : !llvm.ptr<7> -> vector<2xf32>
+// CHECK-NOT: llvm.load
+// The store: its own mapa of the slot, then the same 8 pieces, each one
+// 8-byte store.
+// CHECK: %[[SBASE:.*]] = llvm.ptrtoint %[[S]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[SARG:.*]] = llvm.ptrtoint %[[S]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[SMAP:.*]] = llvm.inline_asm has_side_effects "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %[[SARG]], %[[PEER]] : (i32, i32) -> i32
+// CHECK-NEXT: %[[SPTR:.*]] = llvm.inttoptr %[[SMAP]] : i32 to !llvm.ptr<7>
+// CHECK-NEXT: %[[SREM:.*]] = llvm.ptrtoint %[[SPTR]] : !llvm.ptr<7> to i32
+// CHECK-NEXT: %[[SD:.*]] = llvm.sub %[[SREM]], %[[SBASE]] : i32
+// CHECK-NOT: mapa
+// CHECK-COUNT-8: %[[I:[0-9]+]] = llvm.ptrtoint %{{[0-9]+}} : !llvm.ptr<3> to i32{{[[:space:]]+}}%[[R:[0-9]+]] = llvm.add %[[I]], %[[SD]] : i32{{[[:space:]]+}}%[[Q:[0-9]+]] = llvm.inttoptr %[[R]] : i32 to !llvm.ptr<7>{{[[:space:]]+}}llvm.store %{{[0-9]+}}, %[[Q]] {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<7>
+// CHECK-NOT: : f32, !llvm.ptr
+// bf16: its own mapa of the bf16 slot, then 32 pairs, no stmatrix.
 // CHECK-NOT: nvvm.stmatrix
-// CHECK: llvm.getelementptr %[[RH]][%{{.*}}] : (!llvm.ptr<7>, i32) -> !llvm.ptr<7>, i8
-// CHECK-COUNT-32: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<7>
-// CHECK-NOT: nvvm.stmatrix
-// CHECK-NOT: llvm.store
+// CHECK: %[[HBASE:.*]] = llvm.ptrtoint %[[H]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[HARG:.*]] = llvm.ptrtoint %[[H]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[HMAP:.*]] = llvm.inline_asm has_side_effects "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %[[HARG]], %[[PEER]] : (i32, i32) -> i32
+// CHECK-NEXT: %[[HPTR:.*]] = llvm.inttoptr %[[HMAP]] : i32 to !llvm.ptr<7>
+// CHECK-NEXT: %[[HREM:.*]] = llvm.ptrtoint %[[HPTR]] : !llvm.ptr<7> to i32
+// CHECK-NEXT: %[[HD:.*]] = llvm.sub %[[HREM]], %[[HBASE]] : i32
+// CHECK-NOT: {{mapa|nvvm.stmatrix}}
+// CHECK-COUNT-32: %[[I:[0-9]+]] = llvm.ptrtoint %{{[0-9]+}} : !llvm.ptr<3> to i32{{[[:space:]]+}}%[[R:[0-9]+]] = llvm.add %[[I]], %[[HD]] : i32{{[[:space:]]+}}%[[Q:[0-9]+]] = llvm.inttoptr %[[R]] : i32 to !llvm.ptr<7>{{[[:space:]]+}}llvm.store %{{[0-9]+}}, %[[Q]] {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<7>
+// CHECK-NOT: {{mapa|nvvm.stmatrix|llvm.store}}
 // CHECK: llvm.return
+// One mapa per op in all, none per piece.
+// MAPAS-LABEL: llvm.func @remote_fragments
+// MAPAS-COUNT-3: "mapa.shared::cluster.u32 $0, $1, $2;"
+// MAPAS-NOT: mapa
+// MAPAS: llvm.return
 jfa.kernel @remote_fragments() warps(4) cluster(2, 1, 1) {
   %a = jfa.local_alloc {offset = 0 : i64} : !jfa.smem<1 x 64x32xf32, swizzle 128>
   %h = jfa.local_alloc {offset = 8192 : i64} : !jfa.smem<1 x 64x128xbf16, swizzle 128>
