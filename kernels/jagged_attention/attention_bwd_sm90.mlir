@@ -35,16 +35,6 @@
 // reduce traffic of a dQ per warpgroup (ncu, eq4k: 409 M -> 208 M L2
 // reduction sectors; bench/NOTES.md run 34).
 // The caller zeroes the workspace first and converts it to bf16 afterwards.
-// Those adds' L2 reduction traffic limits the backward (bench/NOTES.md runs
-// 100-104: half the bytes bought about half of what none bought), so at
-// D = 128 in the plain variant the kernel runs in clusters of two CTAs that
-// take the schedule's entries two at a time (@walked_unit): two key tiles
-// of one sequence and head, which walk the same q tiles. On each q tile
-// both walk, each CTA sends the peer half of its dQ chunks through
-// distributed shared memory and adds the pair's sum of the other half
-// (@add_dq_chunk_paired): one reduce-add of half the bytes per chunk and
-// CTA. Tiles only one walks (under causal, the first key tile's two
-// diagonal q tiles) and entries of two sequences are added alone.
 //
 // A row of D bf16 is D/64 blocks of 64 columns (one 128-byte swizzle span
 // each), stored block after block in one slot. At D = 128 the products read
@@ -175,48 +165,13 @@ jfa.func @store_dkv_tma(%dv16: tensor<64x64xbf16, #jfa.wgmma_acc>,
   jfa.return
 }
 
-// A warpgroup's dQ slot holds three 32-column blocks (one 128-byte swizzle
-// span each, stored block after block): its 64-column chunk in blocks 0
-// and 1, and in block 2 the 32 columns a pair's peer copies in for it to
-// add (@add_dq_chunk_of; one slot, so that those moves address from the
-// same bases: a slot of its own held 4 more registers through the loop and
-// ptxas spilled 44 B).
-jfa.func @store_dq_chunk(%dq: tensor<64x64xf32, #jfa.wgmma_acc>,
-                         %dq_slot: !jfa.slot<64x96xf32, swizzle 128>) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %lo = tensor.extract_slice %dq[0, 0] [64, 32] [1, 1] : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x32xf32, #jfa.wgmma_acc>
-  %hi = tensor.extract_slice %dq[0, 32] [64, 32] [1, 1] : tensor<64x64xf32, #jfa.wgmma_acc> to tensor<64x32xf32, #jfa.wgmma_acc>
-  %b0 = jfa.column_block %dq_slot[%c0] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-  %b1 = jfa.column_block %dq_slot[%c1] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-  jfa.local_store %lo, %b0 : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
-  jfa.local_store %hi, %b1 : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
-  jfa.return
-}
-
-// The reduce-add of a whole chunk (blocks 0 and 1) at workspace columns
-// %dq_col.
-jfa.func @add_dq_blocks(%dq_slot: !jfa.slot<64x96xf32, swizzle 128>,
-                        %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
-                        %q_row: i32, %dq_col: i32) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c32 = arith.constant 32 : i32
-  %b0 = jfa.column_block %dq_slot[%c0] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-  %b1 = jfa.column_block %dq_slot[%c1] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-  %col1 = arith.addi %dq_col, %c32 : i32
-  jfa.tma_store %b0, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x32xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-  jfa.tma_store %b1, %dq_accum[%q_row, %col1] add : !jfa.slot<64x32xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-  jfa.return
-}
-
 // One 64-column chunk of dQ for q tile rows [%start + %q0, + 64) and
 // columns %col0 + 64 %chunk, added into the f32 workspace by TMA's
 // reduce-add through this warpgroup's dQ slot, once the last add has read
 // the slot (rows past the sequence's end, and below the row floor, which
 // are the next and previous sequences', add zeros: dS is masked there).
 jfa.func @add_dq_chunk(%dq: tensor<64x64xf32, #jfa.wgmma_acc>,
-                       %dq_slot: !jfa.slot<64x96xf32, swizzle 128>,
+                       %dq_slot: !jfa.slot<64x64xf32, swizzle 128>,
                        %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
                        %start: i32, %q0: i32, %col0: i32, %chunk: i32) {
   %c64 = arith.constant 64 : i32
@@ -225,158 +180,11 @@ jfa.func @add_dq_chunk(%dq: tensor<64x64xf32, #jfa.wgmma_acc>,
   %dq_col = arith.addi %col0, %chunk_col : i32
   jfa.tma_store_wait pending(0)
   jfa.task_barrier
-  jfa.call @store_dq_chunk(%dq, %dq_slot) : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x96xf32, swizzle 128>) -> ()
+  jfa.local_store %dq, %dq_slot : tensor<64x64xf32, #jfa.wgmma_acc> -> !jfa.slot<64x64xf32, swizzle 128>
   jfa.fence_async_shared
   jfa.task_barrier
-  jfa.call @add_dq_blocks(%dq_slot, %dq_accum, %q_row, %dq_col) : (!jfa.slot<64x96xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32) -> ()
+  jfa.tma_store %dq_slot, %dq_accum[%q_row, %dq_col] add : !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
   jfa.return
-}
-
-// dQ chunk %chunk of a q tile, this CTA's partial over its 128 keys in %dq,
-// added to the workspace (@add_dq_chunk's work), and when %paired (a q
-// tile both CTAs of a pair walk, @walked_unit) summed over the pair first:
-// rank r adds columns [32 r, 32 r + 32) of the chunk, its own partial and
-// the peer's, and the peer the other 32 columns. One reduce-add of 64 x 32
-// per chunk and CTA instead of 64 x 64: half the bytes. Each CTA stores
-// its whole partial to its slot as alone, and one thread copies the peer's
-// half into block 2 of the peer's slot (jfa.copy_to_cta: a bulk copy, no
-// registers; moving it through registers, `on cta`, made ptxas spill
-// 44-100 B). %sent counts the copies this CTA sent before this step (the
-// pair's paired steps so far, the same in both CTAs): %recv_full completes
-// once a copy has landed here, %recv_free once the peer has read what this
-// CTA copied to it, which also says that copy's read of this slot is done
-// (a copy to a peer has no bulk group to wait on). %pair_variant (a
-// compile-time flag) says whether this kernel variant pairs at all.
-jfa.func @add_dq_chunk_of(%dq: tensor<64x64xf32, #jfa.wgmma_acc>, %paired: i1,
-                          %pair_variant: i1,
-                          %dq_slot: !jfa.slot<64x96xf32, swizzle 128>,
-                          %dq_recv_full: !jfa.mbarriers<2>,
-                          %dq_recv_free: !jfa.mbarriers<2>, %sent: i32,
-                          %dq_accum: !jfa.tma<64x32xf32, swizzle 128>,
-                          %start: i32, %q0: i32, %col0: i32, %chunk: i32) {
-  %c1 = arith.constant 1 : i32
-  %c32 = arith.constant 32 : i32
-  %c64 = arith.constant 64 : i32
-  %q_row = arith.addi %start, %q0 : i32
-  %chunk_col = arith.muli %chunk, %c64 : i32
-  %dq_col = arith.addi %col0, %chunk_col : i32
-  %got_phase = arith.andi %sent, %c1 : i32
-  %free_phase = arith.xori %got_phase, %c1 : i32
-  // The slot is free once this CTA's last reduce-add has read it and (in
-  // the pairing variant) the peer has read every copy of it sent so far.
-  jfa.tma_store_wait pending(0)
-  scf.if %pair_variant {
-    %recv_free = jfa.barrier %dq_recv_free[%chunk] : !jfa.mbarriers<2>, i32
-    jfa.barrier_wait %recv_free, %free_phase
-  }
-  jfa.task_barrier
-  jfa.call @store_dq_chunk(%dq, %dq_slot) : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x96xf32, swizzle 128>) -> ()
-  scf.if %paired {
-    // Looked up here, not kept live across the step (registers).
-    %rank = jfa.cluster_rank
-    %peer = arith.xori %rank, %c1 : i32
-    %c2 = arith.constant 2 : i32
-    %recv = jfa.column_block %dq_slot[%c2] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-    %recv_full = jfa.barrier %dq_recv_full[%chunk] : !jfa.mbarriers<2>, i32
-    %recv_free = jfa.barrier %dq_recv_free[%chunk] : !jfa.mbarriers<2>, i32
-    %theirs = jfa.column_block %dq_slot[%peer] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-    %half = jfa.column_block %dq_slot[%rank] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-    // The copy reads the slot through the async proxy.
-    jfa.fence_async_shared
-    jfa.task_barrier
-    jfa.copy_to_cta %theirs, %recv, %recv_full on cta %peer : !jfa.slot<64x32xf32, swizzle 128>, !jfa.slot<64x32xf32, swizzle 128>
-    // The peer's copy of this CTA's half lands here.
-    jfa.barrier_expect %recv_full, bytes(8192)
-    jfa.barrier_wait %recv_full, %got_phase
-    %got = jfa.local_load %recv : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
-    // The next copy writes block 2 through the async proxy: order this
-    // read before it.
-    jfa.fence_async_shared
-    jfa.barrier_arrive %recv_free on cta %peer release(cta)
-    %mine = jfa.local_load %half : !jfa.slot<64x32xf32, swizzle 128> -> tensor<64x32xf32, #jfa.wgmma_acc>
-    %sum = arith.addf %mine, %got : tensor<64x32xf32, #jfa.wgmma_acc>
-    // (The copy may still be reading the peer's block: the sum goes to this
-    // CTA's own, other bytes.)
-    jfa.local_store %sum, %half : tensor<64x32xf32, #jfa.wgmma_acc> -> !jfa.slot<64x32xf32, swizzle 128>
-  }
-  jfa.fence_async_shared
-  jfa.task_barrier
-  scf.if %paired {
-    %rank = jfa.cluster_rank
-    %half = jfa.column_block %dq_slot[%rank] : !jfa.slot<64x96xf32, swizzle 128> -> !jfa.slot<64x32xf32, swizzle 128>
-    %half_col = arith.muli %rank, %c32 : i32
-    %col = arith.addi %dq_col, %half_col : i32
-    jfa.tma_store %half, %dq_accum[%q_row, %col] add : !jfa.slot<64x32xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>
-  } else {
-    jfa.call @add_dq_blocks(%dq_slot, %dq_accum, %q_row, %dq_col) : (!jfa.slot<64x96xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32) -> ()
-  }
-  jfa.return
-}
-
-// The unit a CTA walks for fetch %f (@unit's results, with %live), and
-// whether it pairs with its peer's (two key tiles of one sequence and
-// head, both live, @pair_units), as the q tiles [pair_lo, pair_hi) that
-// both walk (empty when not). Without %paired the unit is f, alone.
-jfa.func @walked_unit(%paired: i1, %f: i32, %taken: i32, %rank: i32, %pairs: i32,
-                      %k_tiles: i32, %unit_kv: i32, %kv_split: i32, %head_dim: i32,
-                      %offsets: !jfa.ptr<i32>, %offsets_k: !jfa.ptr<i32>,
-                      %schedule: !jfa.ptr<i32>, %causal: i1, %general: i1,
-                      %left: i32, %right: i32, %sparse: i1)
-    -> (i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) {
-  %cm1 = arith.constant -1 : i32
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c64 = arith.constant 64 : i32
-  %false = arith.constant false
-  %true = arith.constant true
-  // The entries' ranks swap every other fetch: see %rotated below.
-  %odd = arith.andi %taken, %c1 : i32
-  %entry_rank = arith.xori %rank, %odd : i32
-  %u_pair, %mine_listed, %u_peer, %peer_listed = jfa.call @pair_units(%f, %entry_rank, %unit_kv, %pairs)
-      : (i32, i32, i32, i32) -> (i32, i1, i32, i1)
-  %u = arith.select %paired, %u_pair, %f : i32
-  %unpaired = arith.xori %paired, %true : i1
-  %listed = arith.ori %unpaired, %mine_listed : i1
-  %hk, %start, %len, %start_k, %len_k, %k0, %live_entry, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split, %head_dim, %offsets, %offsets_k, %schedule, %causal, %general, %left, %right, %c64, %sparse)
-      : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
-  %live = arith.andi %live_entry, %listed : i1
-  %q_last = arith.addi %q_first, %q_count : i32
-  %with:3 = scf.if %paired -> (i1, i32, i32) {
-    %p_hk, %p_start, %p_len, %p_start_k, %p_len_k, %p_k0, %p_live, %p_q_first, %p_q_count, %p_kv_col0, %p_lo_off, %p_hi_off, %p_row_floor, %p_key_floor = jfa.call @unit(%u_peer, %k_tiles, %unit_kv, %kv_split, %head_dim, %offsets, %offsets_k, %schedule, %causal, %general, %left, %right, %c64, %sparse)
-        : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
-    %p_q_last = arith.addi %p_q_first, %p_q_count : i32
-    %from = arith.maxsi %q_first, %p_q_first : i32
-    %to = arith.minsi %q_last, %p_q_last : i32
-    %both_live = arith.andi %live, %p_live : i1
-    %peer_ok = arith.andi %both_live, %peer_listed : i1
-    %same_seq = arith.cmpi eq, %p_start, %start : i32
-    %same_head = arith.cmpi eq, %p_hk, %hk : i32
-    %same = arith.andi %same_seq, %same_head : i1
-    %overlap = arith.cmpi slt, %from, %to : i32
-    %ok1 = arith.andi %peer_ok, %same : i1
-    %ok = arith.andi %ok1, %overlap : i1
-    scf.yield %ok, %from, %to : i1, i32, i32
-  } else {
-    scf.yield %false, %c0, %c0 : i1, i32, i32
-  }
-  // Under causal the first key tile of a pair walks its diagonal q tiles
-  // [q_first, pair_from) alone. So that the pair meets its paired tiles
-  // together, on even fetches it walks them last (the walk starts at
-  // pair_from and wraps around to q_first), and on odd ones (where the
-  // entries' ranks are swapped, so the other CTA holds the first tile) first,
-  // while the other CTA still ends the last fetch's alone.
-  %even = arith.cmpi eq, %odd, %c0 : i32
-  %early = arith.cmpi slt, %q_first, %with#1 : i32
-  %rotate_pair = arith.andi %with#0, %even : i1
-  %rotated = arith.andi %rotate_pair, %early : i1
-  %walk_first = arith.select %rotated, %with#1, %q_first : i32
-  // The walk wraps to q_first after wrap_at - 1 (never when -1).
-  %wrap_at = arith.select %rotated, %q_last, %cm1 : i32
-  // An empty range when not paired.
-  %pair_lo = arith.select %with#0, %with#1, %c0 : i32
-  %pair_hi = arith.select %with#0, %with#2, %c0 : i32
-  jfa.return %u, %live, %pair_lo, %pair_hi, %wrap_at, %walk_first, %hk, %start, %len, %start_k, %len_k, %k0, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor
-      : i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32
 }
 
 jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
@@ -398,7 +206,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                                %block_bits: !jfa.ptr<i32>, %block_words: i32,
                                %block_head_stride: i32,
                                %dk_out: !jfa.tma<64x64xbf16, swizzle 128>,
-                               %dv_out: !jfa.tma<64x64xbf16, swizzle 128>) warps(12) cluster(2, 1, 1) {
+                               %dv_out: !jfa.tma<64x64xbf16, swizzle 128>) warps(12) {
   // Compiled for each head dim (64 or 128) and mask: jfac -P head_dim=64
   // -P causal=1 -P general=1; the branches on them fold away.
   %head_dim = jfa.param "head_dim" = 128 : i32
@@ -427,11 +235,11 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // swizzled (two 32-column blocks per slot, one TMA add each). Unswizzled,
   // the 8 rows a warp stores at once share their banks: ncu counted 211 M
   // bank conflicts on eq4k (run 26), 70 M swizzled; 2-10% faster.
-  // Block 2 (pairs, D = 128 plain): the 32 columns of chunk g that the
-  // peer's warpgroup g copies here for this one to add (@store_dq_chunk).
-  %dq_buf = jfa.local_alloc : !jfa.smem<2 x 64x96xf32, swizzle 128>
+  %dq_buf = jfa.local_alloc : !jfa.smem<2 x 64x64xf32, swizzle 128>
   // full: the producer's expect plus the TMA bytes; empty: the 256 MMA
   // threads, once they no longer read the slots.
+  // The work queue's ring (@fetch_unit, @take_unit): 384 readers.
+  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   // Block-sparse: the producer's hand-off for Q / dO stage s (@hand_over,
   // block_mask.mlir): slot 2s holds the step's q tile and whether each of
   // its two 64-key halves, one per MMA warpgroup, is listed (@tile_word), slot 2s + 1 (at
@@ -440,11 +248,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // spilled 388 B at D = 128; with the steps and tiles still looked up
   // there, 332 B).
   %tile_buf = jfa.local_alloc : !jfa.smem<4 x 128xi32>
-  // The work queue's ring (@fetch_unit, @take_unit): 384 readers. Last of
-  // the buffers: each starts on a 1024-byte boundary, and the kernel's
-  // every buffer (before specialization drops those a variant does not
-  // use) must fit in 227 KB.
-  %next_buf = jfa.local_alloc : !jfa.smem<2 x 1xi32>
   %next_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
   %next_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
   %kv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<1>
@@ -455,14 +258,6 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
   // both no longer read it (their dQ products done).
   %ds_ready = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
   %ds_free = jfa.alloc_barriers arrive_count(256) : !jfa.mbarriers<2>
-  // Pairs: the peer's 384 readers of the work queue's slot (rank 0 fetches
-  // for both, @fetch_unit_paired), and chunk c's exchange with the peer's
-  // warpgroup c (@add_dq_chunk_of): its copy landed in block 2 of %dq_buf (full:
-  // this CTA's expect and the copy's bytes), and its 128 threads read what
-  // this CTA copied to them (free).
-  %next_peer_empty = jfa.alloc_barriers arrive_count(384) : !jfa.mbarriers<2>
-  %dq_recv_full = jfa.alloc_barriers arrive_count(1) : !jfa.mbarriers<2>
-  %dq_recv_free = jfa.alloc_barriers arrive_count(128) : !jfa.mbarriers<2>
 
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -495,28 +290,10 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       : (i32, i32, i32, i1) -> (i32, i32, i32, i1)
   %sum_stride = arith.muli %kv_heads, %head_dim : i32
   %units = arith.muli %pairs, %unit_kv : i32
-  %wide = arith.cmpi eq, %head_dim, %c128 : i32
-  // Pairs: at D = 128 in the plain variant the two CTAs of a cluster take
-  // the schedule's entries two at a time (@pair_units): two key tiles of
-  // one sequence and head, whose dQ partials for the q tiles both walk are
-  // summed over the cluster before one reduce-add (@add_dq_chunk_paired):
-  // half the workspace's L2 reduction traffic, which limits the backward
-  // (bench/NOTES.md, runs 100-104). Rank 0 fetches for both.
-  %rank = jfa.cluster_rank
-  %peer = arith.xori %rank, %c1 : i32
-  %true_top = arith.constant true
-  %not_general = arith.xori %general, %true_top : i1
-  %paired = arith.andi %wide, %not_general : i1
-  %pairs_up = arith.addi %pairs, %c1 : i32
-  %pair_entries = arith.divui %pairs_up, %c2 : i32
-  %pair_units_n = arith.muli %pair_entries, %unit_kv : i32
-  %units_walked = arith.select %paired, %pair_units_n, %units : i32
-  %rank0 = arith.cmpi eq, %rank, %c0 : i32
-  %not_paired = arith.xori %paired, %true_top : i1
-  %fetches = arith.ori %rank0, %not_paired : i1
   // Whether a query's keys end before the sequence's (causal or a window's
   // right side) and start after its first (a window's left side).
   %bounded_hi = arith.ori %is_causal, %general : i1
+  %wide = arith.cmpi eq, %head_dim, %c128 : i32
   %narrow = arith.cmpi ne, %head_dim, %c128 : i32
   %kv_full0 = jfa.barrier %kv_full[%c0] : !jfa.mbarriers<1>, i32
   %kv_empty0 = jfa.barrier %kv_empty[%c0] : !jfa.mbarriers<1>, i32
@@ -546,30 +323,24 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
       %g_other = arith.xori %g, %c1 : i32
       %k_other = jfa.slot %k_buf[%g_other] : !jfa.smem<2 x 64x128xbf16, swizzle 128>, i32
       %p_slot = jfa.slot %p_buf[%g] : !jfa.smem<2 x 64x64xbf16, swizzle 128>, i32
-      %dq_slot = jfa.slot %dq_buf[%g] : !jfa.smem<2 x 64x96xf32, swizzle 128>, i32
+      %dq_slot = jfa.slot %dq_buf[%g] : !jfa.smem<2 x 64x64xf32, swizzle 128>, i32
       %p_t = jfa.transpose %p_slot : !jfa.slot<64x64xbf16, swizzle 128>
       // Chunks of 64 columns in a row of D.
       %chunks = arith.divui %head_dim, %c64 : i32
       %key_off = arith.muli %g, %c64 : i32
 
       // Units from the producer's fetches; the first past the last ends the loop.
-      %counts:5 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0, %pair_n = %c0)
-          : (i32, i32, i32, i32) -> (i32, i32, i32, i32, i32) {
-        %fetched, %more = jfa.call @take_next_unit_of(%paired, %taken, %units_walked, %next_buf, %next_full, %next_empty, %next_peer_empty, %peer)
-            : (i1, i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32) -> (i32, i1)
-        scf.condition(%more) %fetched, %taken, %unit_n, %q_n, %pair_n : i32, i32, i32, i32, i32
+      %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0)
+          : (i32, i32, i32) -> (i32, i32, i32, i32) {
+        %fetched, %more = jfa.call @take_next_unit(%taken, %units, %next_buf, %next_full, %next_empty)
+            : (i32, i32, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> (i32, i1)
+        scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
-      ^bb0(%f: i32, %taken: i32, %unit_n: i32, %q_n: i32, %pair_n: i32):
-        %u, %live, %pair_lo, %pair_hi, %wrap_at, %walk_first, %hk, %start, %len, %start_k, %len_k, %k0, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @walked_unit(%paired, %f, %taken, %rank, %pairs, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse)
-            : (i1, i32, i32, i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1) -> (i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64, %sparse)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
         %h_base = arith.muli %hk, %per_unit : i32
-        // Paired q tiles [pair_lo, pair_hi) (empty unless paired): the
-        // pair's k-th is %pair_n + (tile - pair_lo), and the unit adds
-        // their number.
-        %pair_steps = arith.subi %pair_hi, %pair_lo : i32
-        %pair_next = arith.addi %pair_n, %pair_steps : i32
-        %pair_base = arith.subi %pair_n, %pair_lo : i32
         %next:2 = scf.if %live -> (i32, i32) {
           %my_k0 = arith.addi %k0, %key_off : i32
           %my_k_end = arith.addi %my_k0, %c64 : i32
@@ -616,13 +387,13 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           // instead of stalling P's exponentials (bench/NOTES.md run 72).
           // A block-sparse step learns its tile from the producer and
           // loads them itself.
-          %first_q0 = arith.muli %walk_first, %c64 : i32
+          %first_q0 = arith.muli %q_first, %c64 : i32
           %first_rows = arith.addi %row_base, %first_q0 : i32
           %first_left = arith.subi %len, %first_q0 : i32
           %first_coef:2 = jfa.call @load_coef(%prefetch, %lse, %delta, %first_rows, %first_left)
               : (i1, !jfa.ptr<f32>, !jfa.ptr<f32>, i32, i32) -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
           %acc_h:7 = scf.for %step = %c0 to %steps step %c1
-              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g, %i = %walk_first,
+              iter_args(%dv0 = %dv0_g, %dv1 = %dv1_g, %dk0 = %dk0_g, %dk1 = %dk1_g, %i = %q_first,
                         %lse_next = %first_coef#0, %delta_next = %first_coef#1)
               -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>,
                   tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32,
@@ -665,14 +436,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 : (i1, !jfa.ptr<f32>, !jfa.ptr<f32>, i32, i32) -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             %lse_i = arith.select %prefetch, %lse_next, %here#0 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
             %delta_i = arith.select %prefetch, %delta_next, %here#1 : tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
-            // Without a block mask the q tiles are consecutive (from
-            // %walk_first, wrapping around to q_first when %rotated).
-            %i_plus = arith.addi %i, %c1 : i32
-            %wraps = arith.cmpi eq, %i_plus, %wrap_at : i32
-            %next_i = arith.select %wraps, %q_first, %i_plus : i32
-            %after_q0 = arith.muli %next_i, %c64 : i32
-            %after_rows = arith.addi %row_base, %after_q0 : i32
-            %after_left = arith.subi %len, %after_q0 : i32
+            %after_rows = arith.addi %rows_at, %c64 : i32
+            %after_left = arith.subi %q_left, %c64 : i32
             %after_coef:2 = jfa.call @load_coef(%prefetch, %lse, %delta, %after_rows, %after_left)
                 : (i1, !jfa.ptr<f32>, !jfa.ptr<f32>, i32, i32) -> (tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>)
             // A warpgroup none of whose 64 keys a query of this tile sees
@@ -718,7 +483,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                 %dead_dq = jfa.async_dot_wait pending(0) (%dead_dq_issued) : tensor<64x64xf32, #jfa.wgmma_acc>
                 jfa.barrier_arrive %ds_free_s
                 jfa.call @add_dq_chunk(%dead_dq, %dq_slot, %dq_accum, %start, %q0, %col0, %dead_chunk)
-                    : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x96xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
+                    : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
               } else {
                 jfa.barrier_arrive %ds_free_s
               }
@@ -947,10 +712,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
               // is free only because this wait follows the other warpgroup's
               // dQ of that step.
               jfa.barrier_wait %ds_ready_s, %phase
-              // In a pair, warpgroup g always takes chunk g: the peer's
-              // warpgroup g exchanges it.
-              %dq_turn = arith.xori %g, %stage : i32
-              %dq_chunk = arith.select %paired, %g, %dq_turn : i32
+              %dq_chunk = arith.xori %g, %stage : i32
               %has_dq = arith.cmpi ult, %dq_chunk, %chunks : i32
               %dk_issued:2 = scf.if %has_dq -> (tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>) {
                 // This warpgroup's keys with its own dS (at D = 128 from
@@ -981,22 +743,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
                   scf.yield %dq_n : tensor<64x64xf32, #jfa.wgmma_acc>
                 }
                 jfa.barrier_arrive %ds_free_s
-                // A q tile both CTAs of a pair walk: summed over the pair.
-                %from_pair = arith.cmpi sge, %tile, %pair_lo : i32
-                %to_pair = arith.cmpi slt, %tile, %pair_hi : i32
-                %in_pair = arith.andi %from_pair, %to_pair : i1
-                // (Folds away in the variants that do not pair.)
-                %step_paired = arith.andi %paired, %in_pair : i1
-                // The copies sent before this step: on a paired tile its
-                // place in the pair's walk; on a tile walked alone, the
-                // unit's paired tiles walked before it (all of them when the
-                // walk is rotated, none when not).
-                %pair_k = arith.addi %pair_base, %tile : i32
-                %solo_after = arith.cmpi sge, %wrap_at, %c0 : i32
-                %solo_sent = arith.select %solo_after, %pair_next, %pair_n : i32
-                %sent = arith.select %step_paired, %pair_k, %solo_sent : i32
-                jfa.call @add_dq_chunk_of(%dq, %step_paired, %paired, %dq_slot, %dq_recv_full, %dq_recv_free, %sent, %dq_accum, %start, %q0, %col0, %dq_chunk)
-                    : (tensor<64x64xf32, #jfa.wgmma_acc>, i1, i1, !jfa.slot<64x96xf32, swizzle 128>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
+                jfa.call @add_dq_chunk(%dq, %dq_slot, %dq_accum, %start, %q0, %col0, %dq_chunk)
+                    : (tensor<64x64xf32, #jfa.wgmma_acc>, !jfa.slot<64x64xf32, swizzle 128>, !jfa.tma<64x32xf32, swizzle 128>, i32, i32, i32, i32) -> ()
                 scf.yield %dk_n#0, %dk_n#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>
               } else {
                 // dK is issued in both branches, after dQ in the one above:
@@ -1012,6 +760,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             }
             // This stage's Q and dO are read: hand them back.
             jfa.barrier_arrive %q_empty_s
+            // Without a block mask the q tiles are consecutive.
+            %next_i = arith.addi %i, %c1 : i32
             scf.yield %dkv#0, %dkv#1, %dkv#2, %dkv#3, %next_i, %after_coef#0, %after_coef#1 : tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, tensor<64x64xf32, #jfa.wgmma_acc>, i32, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>, tensor<64xf32, #jfa.rows_of<#jfa.wgmma_acc>>
           }
           %member_next = arith.addi %member_n, %steps : i32
@@ -1094,7 +844,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           scf.yield %unit_n, %q_n : i32, i32
         }
         %taken_next = arith.addi %taken, %c1 : i32
-        scf.yield %taken_next, %next#0, %next#1, %pair_next : i32, i32, i32, i32
+        scf.yield %taken_next, %next#0, %next#1 : i32, i32, i32
       }
       // The last adds must have read their slots before the CTA exits.
       jfa.tma_store_wait pending(0)
@@ -1107,21 +857,18 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
     jfa.task default registers(24) {
       // Fetch 0 first; each iteration then fetches the unit after the one it
       // takes, so the atomic's latency hides behind a whole unit.
-      // (In a pair rank 0 fetches for both.)
-      scf.if %fetches {
-        jfa.call @fetch_unit_of(%paired, %c0, %schedule, %next_buf, %next_full, %next_empty, %next_peer_empty, %peer)
-            : (i1, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32) -> ()
-      }
+      jfa.call @fetch_unit(%c0, %schedule, %next_buf, %next_full, %next_empty)
+          : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> ()
       %counts:4 = scf.while (%taken = %c0, %unit_n = %c0, %q_n = %c0)
           : (i32, i32, i32) -> (i32, i32, i32, i32) {
-        %fetched = jfa.call @fetch_ahead_and_take_of(%paired, %fetches, %taken, %schedule, %next_buf, %next_full, %next_empty, %next_peer_empty, %peer)
-            : (i1, i1, i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, !jfa.mbarriers<2>, i32) -> i32
-        %more = arith.cmpi slt, %fetched, %units_walked : i32
+        %fetched = jfa.call @fetch_ahead_and_take(%taken, %schedule, %next_buf, %next_full, %next_empty)
+            : (i32, !jfa.ptr<i32>, !jfa.smem<2 x 1xi32>, !jfa.mbarriers<2>, !jfa.mbarriers<2>) -> i32
+        %more = arith.cmpi slt, %fetched, %units : i32
         scf.condition(%more) %fetched, %taken, %unit_n, %q_n : i32, i32, i32, i32
       } do {
-      ^bb0(%f: i32, %taken: i32, %unit_n: i32, %q_n: i32):
-        %u, %live, %pair_lo, %pair_hi, %wrap_at, %walk_first, %hk, %start, %len, %start_k, %len_k, %k0, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @walked_unit(%paired, %f, %taken, %rank, %pairs, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %sparse)
-            : (i1, i32, i32, i32, i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i1) -> (i32, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+      ^bb0(%u: i32, %taken: i32, %unit_n: i32, %q_n: i32):
+        %hk, %start, %len, %start_k, %len_k, %k0, %live, %q_first, %q_count, %kv_col0, %lo_off, %hi_off, %row_floor, %key_floor = jfa.call @unit(%u, %k_tiles, %unit_kv, %kv_split_eff, %head_dim, %offsets, %offsets_k, %schedule, %is_causal, %general, %window_left, %window_right, %c64, %sparse)
+            : (i32, i32, i32, i32, i32, !jfa.ptr<i32>, !jfa.ptr<i32>, !jfa.ptr<i32>, i1, i1, i32, i32, i32, i1) -> (i32, i32, i32, i32, i32, i32, i1, i32, i32, i32, i32, i32, i32, i32)
         %q_last = arith.addi %q_first, %q_count : i32
         %h_base = arith.muli %hk, %per_unit : i32
         %next:2 = scf.if %live -> (i32, i32) {
@@ -1141,10 +888,8 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
           %block_base = arith.muli %h, %block_head_stride : i32
           %steps, %first_step = jfa.call @tile_walk(%sparse, %along_q, %q_first, %q_count, %k0, %c64, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
               : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> (i32, i32)
-          // Pairs: from %walk_first, wrapping around (@walked_unit).
-          %walk_start = arith.select %paired, %walk_first, %first_step : i32
           %walked = scf.for %q_step = %c0 to %steps step %c1
-              iter_args(%i = %walk_start) -> (i32) : i32 {
+              iter_args(%i = %first_step) -> (i32) : i32 {
             %n = arith.addi %member_n, %q_step : i32
             %step = arith.subi %n, %q_n : i32
             %stage, %phase = jfa.ring_position %n stages(2) : i32
@@ -1223,9 +968,7 @@ jfa.kernel @attention_bwd_sm90(%q: !jfa.tma<64x64xbf16, swizzle 128>,
             %after_i = arith.addi %i, %c1 : i32
             %next_i = jfa.call @next_tile(%sparse, %along_q, %after_i, %q_last, %k0, %c64, %block_bits, %block_base, %block_words, %start, %len, %start_k, %len_k)
                 : (i1, i1, i32, i32, i32, i32, !jfa.ptr<i32>, i32, i32, i32, i32, i32, i32) -> i32
-            %wraps = arith.cmpi eq, %next_i, %wrap_at : i32
-            %next_w = arith.select %wraps, %q_first, %next_i : i32
-            scf.yield %next_w : i32
+            scf.yield %next_i : i32
           }
           %member_next = arith.addi %member_n, %steps : i32
           scf.yield %member_next : i32

@@ -383,8 +383,7 @@ public:
   std::string slotWhat(const RtValue &slot, int64_t row);
   Shadow &slotShadow(const RtValue &slot, int64_t storedRow, int64_t block) {
     BufferState &b = buffers[slot.id];
-    return b.shadow[(slot.index * b.rows + slot.row + storedRow) *
-                        b.colBlocks +
+    return b.shadow[(slot.index * b.rows + slot.row + storedRow) * b.colBlocks +
                     block];
   }
   /// The column blocks [first, end) a slot or view covers: a
@@ -439,8 +438,8 @@ public:
                      bool generic);
   /// One stored row of one column block (writeSlotRows' step).
   void writeSlotRowBlock(Executor &e, Operation *op, const RtValue &slot,
-                         int64_t r, int64_t block, const VC &view,
-                         Access self, bool generic);
+                         int64_t r, int64_t block, const VC &view, Access self,
+                         bool generic);
   /// An access by the executor's threads (all of them).
   Access genericAccess(Executor &e, Operation *op) {
     return Access{execComp(e), e.vc[execComp(e)], op, e.id};

@@ -1037,8 +1037,8 @@ void BackwardKernels::run(const AttentionBackwardArgs &a, CUstream stream) {
   auto ceilDiv = [](int64_t n, int64_t d) { return unsigned((n + d - 1) / d); };
   unsigned persistent = unsigned(std::max<__int128>(
       1, std::min<__int128>(device.multiprocessors, unitCount(a, p))));
-  // Whole clusters (the sm_90a backward runs in pairs of CTAs that share
-  // their units' dQ sums): at least one.
+  // Whole clusters of the main kernel, at least one (a launch of a
+  // clustered kernel takes a grid that is a multiple of its cluster).
   unsigned cluster = main->info.cluster[0];
   persistent = std::max(cluster, persistent / cluster * cluster);
   int64_t cols = a.numHeads * a.headDim;

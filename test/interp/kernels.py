@@ -688,7 +688,7 @@ def attention_dq_convert(run, arch, tokens, cols, dq_stride):
     return 0.0, secs
 
 
-def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=None,
+def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, grid=3,
                        window=None, kv_heads=None, lengths_k=None, activation="softmax",
                        kv_split=None, mask=None):
     """dq, dk, dv of the jagged attention against numpy (float64 of the bf16
@@ -704,10 +704,6 @@ def attention_backward(run, arch, lengths, heads, head_dim, causal, scale=None, 
     the kernel adds dk and dv into f32 sums, checked in their place. mask:
     a block-sparse mask (block_mask)."""
     kernel = attention_kernel("bwd", arch)
-    if grid is None:
-        # The sm_90a backward runs in clusters of two CTAs (pairs that sum
-        # their dQ partials at D = 128): two clusters.
-        grid = 4 if arch == "sm_90a" else 3
     lengths, tokens, offsets, width = jagged_batch(lengths, heads, head_dim)
     general, kv_heads, lengths_k, tokens_k, offsets_k = variant_batch(
         lengths, tokens, offsets, heads, head_dim, window, kv_heads, lengths_k)
@@ -1071,16 +1067,6 @@ for arch, suffix in (("sm_90a", "sm90"), ("sm_100a", "sm100")):
                 lambda run, arch=arch, d=d, causal=causal:
                 attention_backward(run, arch, JAGGED, 2, d, causal,
                                    scale=0.3 if d == 64 else None))
-# The sm_90a backward's pairs (D = 128, plain): two key tiles of one
-# sequence per cluster, their dQ partials summed over it on the q tiles
-# both walk (under causal the first tile walks two more alone), tile lists
-# that start at odd entries (a pair of two sequences' tiles walks alone),
-# an odd count of entries (the last pair has one), and enough paired steps
-# per cluster for the exchange's phases to wrap several times.
-for causal in (False, True):
-    CASES[f"attention_bwd_sm90_pairs_d128_{'causal' if causal else 'full'}"] = (
-        lambda run, causal=causal: attention_backward(
-            run, "sm_90a", [600, 257, 5, 384, 130], 2, 128, causal))
 CASES.update(attention_cases("sm_100a", "sm100"))
 # The backward's variants (issue 20), as the forward's: windows, grouped-query
 # and cross-attention (keys no query sees get dK = dV = 0), combinations.

@@ -107,8 +107,7 @@ Value clusterAddress(LLVMBuilder &b, Value address, Value cta) {
       sideEffectAsm(b, i32, ValueRange{local, cta},
                     "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r");
   return LLVM::IntToPtrOp::create(
-      b, llvmPtr(b.getContext(), NVVM::NVVMMemorySpace::SharedCluster),
-      remote);
+      b, llvmPtr(b.getContext(), NVVM::NVVMMemorySpace::SharedCluster), remote);
 }
 
 ClusterWindow::ClusterWindow(LLVMBuilder &b, Value slot, Value cta) : b(b) {
@@ -130,8 +129,7 @@ Value ClusterWindow::map(Value address) {
   Value local = LLVM::PtrToIntOp::create(b, i32, address);
   Value remote = LLVM::AddOp::create(b, local, distance);
   return LLVM::IntToPtrOp::create(
-      b, llvmPtr(b.getContext(), NVVM::NVVMMemorySpace::SharedCluster),
-      remote);
+      b, llvmPtr(b.getContext(), NVVM::NVVMMemorySpace::SharedCluster), remote);
 }
 
 /// The swizzle: bits [4, 4+log2(swizzle/16)) of the byte offset (the 16-byte
