@@ -23,3 +23,12 @@ compile_plain() { local src=$1 out=$2 d c
       -P head_dim=$d -P causal=$c -P general=0 --quiet \
       -o "$out/attention_bwd_sm90_sm_90a.head_dim=$d.causal=$c.general=0.cubin"
   done; done; }
+
+# call_start: a call script's start on the GPU machine: its output also to
+# $OUT/log.txt, the GPU named, Python unbuffered (so the log keeps up).
+call_start() {
+  set -u
+  exec > >(tee -a "$OUT/log.txt") 2>&1
+  nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
+  export PYTHONUNBUFFERED=1
+}

@@ -5,12 +5,8 @@
 # line on eq4k. Before: scripts/build-package.sh dist/head (main) and
 # bench/logs/run100-variants.sh; then run with carry dist/head, dist/var
 # and this script's folder (bench/ is tracked, so it travels).
-set -u
-LOG=$OUT/log.txt
-exec > >(tee -a "$LOG") 2>&1
 source bench/logs/lib.sh
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-export PYTHONUNBUFFERED=1
+call_start
 f=attention_bwd_sm90_sm_90a.head_dim=128.causal=1.general=0.cubin
 for v in head nowait noadd red; do d=dist/var/$v; [[ $v == head ]] && d=dist/head/kernels
   echo "SASS $v: HGMMA $(cuobjdump -sass $d/$f | grep -c HGMMA) bulk-waits $(cuobjdump -sass $d/$f | grep -c 'SYNCS.ARRIVES\|UTMACMDFLUSH\|DEPBAR')"; done

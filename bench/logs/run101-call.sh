@@ -5,12 +5,8 @@
 # sanitizer runs of the backward still owed (session 29's skipped steps).
 # Before: scripts/build-package.sh dist/head (main) and
 # bench/logs/run101-variants.sh; run with carry dist/head and dist/var.
-set -u
-LOG=$OUT/log.txt
-exec > >(tee -a "$LOG") 2>&1
 source bench/logs/lib.sh
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-export PYTHONUNBUFFERED=1
+call_start
 H=$PWD/dist/head/python
 rm -rf /tmp/v_old && cp -r dist/head/kernels /tmp/v_old && cp dist/var/gelu_old/* /tmp/v_old/
 TAILN=20 job 150 "bwd test variants (gdpa) head" env PYTHONPATH=$H python3 test/gpu/attention_bwd_test.py --variants --quick --only gelu

@@ -5,12 +5,8 @@
 # scripts/build-package.sh dist/pair (at 946c94c) and dist/head (the
 # package of 469bac4, whose backward kernels and runtime are e0ec3a4's);
 # carry dist/head and dist/pair.
-set -u
-LOG=$OUT/log.txt
-exec > >(tee -a "$LOG") 2>&1
 source bench/logs/lib.sh
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-export PYTHONUNBUFFERED=1
+call_start
 # env ... for package $1 (job runs its command under timeout: no functions).
 pkg() { echo env PYTHONPATH=$PWD/dist/$1/python JFA_KERNEL_DIR=$PWD/dist/$1/kernels; }
 TAILN=15 job 150 "bwd test plain quick (pair)" $(pkg pair) python3 test/gpu/attention_bwd_test.py --plain --quick

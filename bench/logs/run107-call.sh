@@ -5,12 +5,8 @@
 # and no waits (the pair machinery and its spill, and the bytes saved).
 # Variants: dist/var106/{nowait,nocopy} over dist/pair's kernels; carry
 # dist/head, dist/pair, dist/var106.
-set -u
-LOG=$OUT/log.txt
-exec > >(tee -a "$LOG") 2>&1
 source bench/logs/lib.sh
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-export PYTHONUNBUFFERED=1
+call_start
 for v in nowait nocopy; do rm -rf /tmp/v_$v; cp -r dist/pair/kernels /tmp/v_$v; cp dist/var106/$v/* /tmp/v_$v/; done
 SH=unif1k-d128-causal,eq1k-d128-causal,eq4k-d128-causal,unif4k-d128-full,tail8k-d128-causal
 for v in head pair nowait nocopy head pair nowait nocopy; do
