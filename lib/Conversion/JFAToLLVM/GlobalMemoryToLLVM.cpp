@@ -84,12 +84,10 @@ struct AtomicFetchAddLowering : JFAPattern<AtomicFetchAddOp> {
     NVVM::MBarrierArriveOp::create(b, rewriter.getI64Type(),
                                    adaptor.getBarrier(), Value());
     if (Value cta = adaptor.getCta()) {
-      Type clusterPtr =
-          llvmPtr(getContext(), NVVM::NVVMMemorySpace::SharedCluster);
-      Value slot = NVVM::MapaOp::create(b, clusterPtr, adaptor.getSlot(), cta);
+      // Mapped here (clusterAddress), not hoisted out of a loop.
+      Value slot = clusterAddress(b, adaptor.getSlot(), cta);
       LLVM::StoreOp::create(b, old, slot);
-      Value barrier =
-          NVVM::MapaOp::create(b, clusterPtr, adaptor.getBarrier(), cta);
+      Value barrier = clusterAddress(b, adaptor.getBarrier(), cta);
       NVVM::MBarrierArriveOp::create(b, Type(), barrier, Value(),
                                      NVVM::MemScopeKind::CLUSTER,
                                      /*relaxed=*/false);

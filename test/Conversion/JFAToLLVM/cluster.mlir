@@ -255,9 +255,14 @@ jfa.kernel @remote_fragments() warps(4) cluster(2, 1, 1) {
 // CHECK: %[[OLD:.*]] = llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, i32
 // CHECK-NEXT: llvm.store %[[OLD]], %[[S]] : i32, !llvm.ptr<3>
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[B]] : !llvm.ptr<3> -> i64
-// CHECK-NEXT: %[[RS:.*]] = nvvm.mapa %[[S]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// The peer's slot and barrier, mapped at the use (inline-asm mapa).
+// CHECK-NEXT: %[[SL:.*]] = llvm.ptrtoint %[[S]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[SM:.*]] = llvm.inline_asm has_side_effects "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %[[SL]], %[[PEER]] : (i32, i32) -> i32
+// CHECK-NEXT: %[[RS:.*]] = llvm.inttoptr %[[SM]] : i32 to !llvm.ptr<7>
 // CHECK-NEXT: llvm.store %[[OLD]], %[[RS]] : i32, !llvm.ptr<7>
-// CHECK-NEXT: %[[RB:.*]] = nvvm.mapa %[[B]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: %[[BL:.*]] = llvm.ptrtoint %[[B]] : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[BM:.*]] = llvm.inline_asm has_side_effects "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %[[BL]], %[[PEER]] : (i32, i32) -> i32
+// CHECK-NEXT: %[[RB:.*]] = llvm.inttoptr %[[BM]] : i32 to !llvm.ptr<7>
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[RB]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
 // CHECK: nvvm.mbarrier.try_wait %[[B]], %{{.*}}, %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i32, i32 -> i1
 // A plain wait stays at CTA scope.
