@@ -43,11 +43,8 @@ static void barrierExpect(CTARun &run, Executor &e, BarrierExpectOp op) {
 /// the same place in a peer CTA: it releases what the threads know there.
 static void barrierArrive(CTARun &run, Executor &e, BarrierArriveOp op) {
   int b = run.get(e, op.getBarrier()).id;
-  if (Value cta = op.getCta()) {
-    int64_t rank = run.intScalar(e, op, cta);
-    run.checkRank(op, rank, "arrives on");
-    b = run.peerBarrier(b, int(rank));
-  }
+  if (Value cta = op.getCta())
+    b = run.peerBarrier(b, run.peerRank(e, op, cta, "arrives on"));
   run.arrive(e, op, b, e.numThreads, run.releaseView(e));
   run.tickAll(e);
 }

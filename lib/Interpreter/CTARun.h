@@ -269,9 +269,10 @@ public:
   std::array<int64_t, 3> ctaIdOf(int rank) const;
   /// "CTA (x, y, z)" of the CTA of rank `rank`.
   std::string ctaName(int rank) const;
-  /// Fails unless `rank` names a CTA of the cluster (`verb`: what `op`
-  /// does to it, "arrives on").
-  void checkRank(Operation *op, int64_t rank, const char *verb);
+  /// The rank an `on cta` / `and cta` operand `cta` names; fails unless it
+  /// names a CTA of the cluster (`verb`: what `op` does to it, "arrives
+  /// on").
+  int peerRank(Executor &e, Operation *op, mlir::Value cta, const char *verb);
   /// The CTAs a multicast op reaches: the bits of `mask` (null: this CTA
   /// alone); fails when it names none or a rank the cluster does not have.
   uint64_t multicastMask(Executor &e, Operation *op, mlir::Value mask);

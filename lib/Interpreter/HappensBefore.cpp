@@ -169,6 +169,7 @@ static std::pair<int, int64_t> storedRow(CTARun &run, const RtValue &slot,
 void CTARun::readSlotRows(Executor &e, Operation *op, const RtValue &slot,
                           int64_t lo, int64_t hi, const VC &view, Access self,
                           bool asyncProxy) {
+  auto [first, end] = slotBlocks(slot);
   for (int64_t r = lo; r < hi; ++r) {
     // The hardware's response format is not part of the ISA.
     if (!opaqueRows.empty() && !isa<QueryCancelOp>(op) &&
@@ -176,7 +177,6 @@ void CTARun::readSlotRows(Executor &e, Operation *op, const RtValue &slot,
       fail(op, "reads " + slotWhat(slot, r) +
                    ", which holds the response of a jfa.try_cancel: its 16 "
                    "bytes are opaque; read it with jfa.query_cancel");
-    auto [first, end] = slotBlocks(slot);
     for (int64_t block = first; block < end; ++block)
       checkRead(e, op, slotShadow(slot, r, block), view, self,
                 slotWhat(slot, r), asyncProxy);
@@ -195,30 +195,28 @@ void CTARun::writeSlotRows(Executor &e, Operation *op, const RtValue &slot,
 void CTARun::writeSlotRowBlock(Executor &e, Operation *op, const RtValue &slot,
                                int64_t r, int64_t block, const VC &view,
                                Access self, bool generic) {
-  {
-    Shadow &s = slotShadow(slot, r, block);
-    // A read by threads, then a write by the async proxy (a TMA load into a
-    // slot the threads handed back through a barrier): the read must be
-    // ordered before the write across the proxies, or the copy may land
-    // before the read has taken its data (issue 24: the timing of
-    // --debug-barriers showed it on the H200). A read not ordered at all is
-    // checkWrite's race.
-    if (!generic)
-      for (Access &read : s.reads)
-        if (read.generic && view[read.comp] >= read.clock &&
-            !fencedSince(read, view))
-          fail(op,
-               "the async proxy (TMA) overwrites " + slotWhat(slot, r) +
-                   ", which threads read without a jfa.fence_async_shared "
-                   "between that read and the barrier that hands the slot "
-                   "back",
-               read.op, "the read");
-    checkWrite(e, op, s, view, self, slotWhat(slot, r), generic);
-    if (isa<TryCancelOp>(op))
-      opaqueRows.insert(storedRow(*this, slot, r));
-    else if (!opaqueRows.empty())
-      opaqueRows.erase(storedRow(*this, slot, r));
-  }
+  Shadow &s = slotShadow(slot, r, block);
+  // A read by threads, then a write by the async proxy (a TMA load into a
+  // slot the threads handed back through a barrier): the read must be
+  // ordered before the write across the proxies, or the copy may land
+  // before the read has taken its data (issue 24: the timing of
+  // --debug-barriers showed it on the H200). A read not ordered at all is
+  // checkWrite's race.
+  if (!generic)
+    for (Access &read : s.reads)
+      if (read.generic && view[read.comp] >= read.clock &&
+          !fencedSince(read, view))
+        fail(op,
+             "the async proxy (TMA) overwrites " + slotWhat(slot, r) +
+                 ", which threads read without a jfa.fence_async_shared "
+                 "between that read and the barrier that hands the slot "
+                 "back",
+             read.op, "the read");
+  checkWrite(e, op, s, view, self, slotWhat(slot, r), generic);
+  if (isa<TryCancelOp>(op))
+    opaqueRows.insert(storedRow(*this, slot, r));
+  else if (!opaqueRows.empty())
+    opaqueRows.erase(storedRow(*this, slot, r));
 }
 
 //===----------------------------------------------------------------------===//

@@ -71,11 +71,8 @@ static void transpose(CTARun &run, Executor &e, TransposeOp op) {
 static RtValue tileSlot(CTARun &run, Executor &e, Operation *op, Value slot,
                         Value cta, const char *verb) {
   RtValue r = run.get(e, slot);
-  if (cta) {
-    int64_t rank = run.intScalar(e, op, cta);
-    run.checkRank(op, rank, verb);
-    r.id = run.peerBuffer(r.id, int(rank));
-  }
+  if (cta)
+    r.id = run.peerBuffer(r.id, run.peerRank(e, op, cta, verb));
   return r;
 }
 
@@ -226,13 +223,12 @@ static void atomicFetchAdd(CTARun &run, Executor &e, AtomicFetchAddOp op) {
   // `and cta`: the same store and arrival at the slot's and the barrier's
   // places in the peer, the arrival releasing the store there.
   if (Value cta = op.getCta()) {
-    int64_t rank = run.intScalar(e, op, cta);
-    run.checkRank(op, rank, "writes into");
+    int rank = run.peerRank(e, op, cta, "writes into");
     RtValue peer = slot;
-    peer.id = run.peerBuffer(slot.id, int(rank));
+    peer.id = run.peerBuffer(slot.id, rank);
     run.writeSlotRows(e, op, peer, 0, 1, e.lvc, run.leaderAccess(e, op), true);
     run.slotElem(peer, 0, 0) = double(old);
-    run.arrive(e, op, run.peerBarrier(b, int(rank)), 1, e.lvc);
+    run.arrive(e, op, run.peerBarrier(b, rank), 1, e.lvc);
     ++e.lvc[run.leaderComp(e)];
   }
 }

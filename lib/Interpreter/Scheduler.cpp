@@ -39,12 +39,14 @@ std::string CTARun::ctaName(int rank) const {
   return llvm::formatv("CTA ({0}, {1}, {2})", id[0], id[1], id[2]).str();
 }
 
-void CTARun::checkRank(Operation *op, int64_t rank, const char *verb) {
+int CTARun::peerRank(Executor &e, Operation *op, Value cta, const char *verb) {
+  int64_t rank = intScalar(e, op, cta);
   if (rank < 0 || rank >= clusterSize)
     fail(op, Twine(verb) + " CTA rank " + Twine(rank) +
                  ", outside the cluster of " + Twine(clusterSize) +
                  (clusterSize == 1 ? " CTA" : " CTAs") + " (ranks 0 to " +
                  Twine(clusterSize - 1) + ")");
+  return int(rank);
 }
 
 uint64_t CTARun::multicastMask(Executor &e, Operation *op, Value maskValue) {

@@ -64,8 +64,7 @@ static void tmaLoad(CTARun &run, Executor &e, TMALoadOp op) {
   // A pair's load (`on cta`) completes on this CTA's or its peer's barrier.
   std::optional<int> barrierCta;
   if (op.getCta()) {
-    int64_t rank = run.intScalar(e, op, op.getCta());
-    run.checkRank(op, rank, "completes on a barrier of");
+    int rank = run.peerRank(e, op, op.getCta(), "completes on a barrier of");
     if (rank != e.ctaRank && rank != (e.ctaRank ^ 1))
       run.fail(op, "completes on a barrier of " + run.ctaName(int(rank)) +
                        " from " + run.ctaName(e.ctaRank) +
@@ -131,10 +130,9 @@ static void copyToCta(CTARun &run, Executor &e, CopyToCtaOp op) {
   RtValue src = run.get(e, op.getSrc());
   RtValue dst = run.get(e, op.getDst());
   int b = run.get(e, op.getBarrier()).id;
-  int64_t rank = run.intScalar(e, op, op.getCta());
-  run.checkRank(op, rank, "copies into");
-  dst.id = run.peerBuffer(dst.id, int(rank));
-  int db = run.peerBarrier(b, int(rank));
+  int rank = run.peerRank(e, op, op.getCta(), "copies into");
+  dst.id = run.peerBuffer(dst.id, rank);
+  int db = run.peerBarrier(b, rank);
   auto type = cast<SlotType>(src.type);
   Access access{run.barrierComp(db), run.barriers[db].completed + 1, op, e.id};
   int64_t rows = run.slotRows(src);

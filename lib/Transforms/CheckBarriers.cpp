@@ -590,42 +590,37 @@ struct CheckBarriers : jfa::impl::JFACheckBarriersBase<CheckBarriers> {
                  "jfa.cluster_rank";
           sawError = true;
         };
+    // An op that reaches the constant CTA `cta` from every CTA: that CTA
+    // receives the whole cluster's and the others none.
+    auto constantPeer =
+        [&](Operation *op, Value cta, StringRef toward, StringRef receives,
+            StringRef what, StringRef instead) {
+          APInt rank;
+          if (!cta || rankCondition(op) ||
+              !matchPattern(cta, m_ConstantInt(&rank)))
+            return;
+          op->emitOpError()
+              << "is issued by every CTA of the cluster (no condition on "
+                 "jfa.cluster_rank) "
+              << toward << " CTA " << rank.getSExtValue() << ": that CTA's "
+              << receives << " the " << size << " CTAs' " << what
+              << " and the others none; " << instead
+              << " a peer computed from jfa.cluster_rank (such as rank xor 1), "
+                 "or from one CTA under a condition on it";
+          sawError = true;
+        };
     kernel.walk([&](Operation *op) {
       if (auto load = dyn_cast<TMALoadOp>(op); load && load.getMulticast())
         wholeCluster(op, load.getMulticast(), "boxes");
       if (auto commit = dyn_cast<TcCommitOp>(op);
           commit && commit.getMulticast())
         wholeCluster(op, commit.getMulticast(), "arrivals");
-      if (auto arrive = dyn_cast<BarrierArriveOp>(op);
-          arrive && arrive.getCta()) {
-        APInt rank;
-        if (!rankCondition(op) &&
-            matchPattern(arrive.getCta(), m_ConstantInt(&rank))) {
-          op->emitOpError()
-              << "is issued by every CTA of the cluster (no condition on "
-                 "jfa.cluster_rank) on CTA "
-              << rank.getSExtValue() << ": that CTA's barrier receives the "
-              << size
-              << " CTAs' arrivals and the others none; arrive on a "
-                 "peer computed from jfa.cluster_rank (such as rank xor 1), "
-                 "or from one CTA under a condition on it";
-          sawError = true;
-        }
-      }
-      if (auto copy = dyn_cast<CopyToCtaOp>(op); copy && !rankCondition(op)) {
-        APInt rank;
-        if (matchPattern(copy.getCta(), m_ConstantInt(&rank))) {
-          op->emitOpError()
-              << "is issued by every CTA of the cluster (no condition on "
-                 "jfa.cluster_rank) into CTA "
-              << rank.getSExtValue() << ": that CTA's slot and barrier "
-              << "receive the " << size
-              << " CTAs' copies and the others none; copy into a peer "
-                 "computed from jfa.cluster_rank (such as rank xor 1), or "
-                 "from one CTA under a condition on it";
-          sawError = true;
-        }
-      }
+      if (auto arrive = dyn_cast<BarrierArriveOp>(op))
+        constantPeer(op, arrive.getCta(), "on", "barrier receives", "arrivals",
+                     "arrive on");
+      if (auto copy = dyn_cast<CopyToCtaOp>(op))
+        constantPeer(op, copy.getCta(), "into", "slot and barrier receive",
+                     "copies", "copy into");
       if (auto fetch = dyn_cast<AtomicFetchAddOp>(op);
           fetch && fetch.getCta() && !rankCondition(op)) {
         op->emitOpError()
